@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+// The layers and the only imports allowed between them are drawn in DESIGN.md:
+// network (HTTP, RadioAPI) and playback (Playback) never import each other, and only
+// the `mhz` executable (the composition root) sees everything.
+import PackageDescription
+
+let package = Package(
+    name: "mhz",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mhz", targets: ["mhz"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        // MARK: C libraries, each behind a shim header with static-inline wrappers for
+        // what Swift cannot import (variadics, macros, C globals).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CMpv", pkgConfig: "mpv", providers: [.apt(["libmpv-dev"])]),
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
+
+        // MARK: Layers
+        .target(name: "HTTP", dependencies: ["CCurl"]),
+        .target(name: "RadioAPI"),
+        .target(name: "Playback", dependencies: ["CMpv"]),
+        .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "Radio", dependencies: ["RadioAPI", "Store"]),
+        .target(
+            name: "Station",
+            dependencies: [
+                "RadioAPI", "CTagLib",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .target(name: "TerminalUI", dependencies: ["Radio", "CNcurses"]),
+        .executableTarget(
+            name: "mhz",
+            dependencies: [
+                "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+
+        // Helpers shared by test targets only: a Range-capable static file server on
+        // 127.0.0.1 that records requests, temp dirs, and media generated with ffmpeg.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+
+        // MARK: Tests (swift-testing). Integration tests use the real libcurl, libmpv and station.
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store"]),
+        .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Station", "RadioAPI", "TestSupport"]),
+    ]
+)

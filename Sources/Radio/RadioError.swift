@@ -1,0 +1,38 @@
+/// What can go wrong in the radio, typed. Front ends turn it into words; the core never
+/// makes user-facing text.
+public enum RadioError: Error, Sendable, Equatable {
+    /// The station could not be asked or did not answer usefully.
+    case service(ServiceFailure)
+    /// The player could not play a song.
+    case player(PlayerFailure)
+    /// The server had no songs for this channel.
+    case emptyChannel(ChannelInfo)
+    /// `channel <id>` named a channel the server does not list.
+    case unknownChannel(String)
+    /// The command needs a song to be playing.
+    case nothingPlaying
+    /// The command is not available in this version or front end (e.g. `login` headless).
+    case unsupported(String)
+}
+
+/// Why a call to the radio service failed, as the core needs to distinguish it.
+public enum ServiceFailure: Error, Sendable, Equatable {
+    /// No answer: connection refused, DNS, timeout, reset. Carries the transport's words.
+    case unreachable(String)
+    /// The server answered with an HTTP error status.
+    case httpStatus(Int)
+    /// The answer could not be understood (HTML page, broken JSON). Carries a description.
+    case malformed(String)
+    /// The server refused the request in-band (`r != 0`); carries its error word.
+    case rejected(String)
+    /// The login session expired: playback goes on anonymously until the user logs in.
+    case expired
+}
+
+/// Why the player failed.
+public enum PlayerFailure: Error, Sendable, Equatable {
+    /// The media could not be loaded (bad URL, 404, unsupported format); mpv's words.
+    case loadFailed(String)
+    /// The audio output or player could not start; mpv's words.
+    case unavailable(String)
+}

@@ -1,0 +1,101 @@
+/// A song as the radio core and its front ends see it: what to show and what to play,
+/// independent of the wire format it came in.
+public struct Track: Sendable, Equatable {
+    /// Song id (the `sid` reports are about).
+    public var sid: String
+    /// Title.
+    public var title: String
+    /// Artist(s).
+    public var artist: String
+    /// Album name.
+    public var album: String
+    /// Release year, when known.
+    public var year: String
+    /// Bitrate in kbit/s, when known.
+    public var kbps: Int?
+    /// Duration in seconds as the server announced it (0 when unknown).
+    public var length: Double
+    /// Whether the listener gave it a red heart.
+    public var liked: Bool
+    /// Where the audio is.
+    public var url: String
+    /// Cover art URL, or empty.
+    public var picture: String
+
+    /// Creates a track.
+    public init(sid: String, title: String, artist: String, album: String = "", year: String = "",
+                kbps: Int? = nil, length: Double = 0, liked: Bool = false, url: String, picture: String = "") {
+        self.sid = sid
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.year = year
+        self.kbps = kbps
+        self.length = length
+        self.liked = liked
+        self.url = url
+        self.picture = picture
+    }
+}
+
+/// A channel as front ends list it.
+public struct ChannelInfo: Sendable, Equatable, Hashable {
+    /// The id used in `channel=` and in `channel <id>`.
+    public var id: String
+    /// Display name.
+    public var name: String
+
+    /// Creates a channel entry.
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// Everything a front end needs to draw the radio, as one value: the screen is a pure
+/// function of it.
+public struct RadioSnapshot: Sendable, Equatable {
+    /// The channel being listened to, once known.
+    public var channel: ChannelInfo?
+    /// The song playing (or paused), if any.
+    public var track: Track?
+    /// Seconds played of `track`.
+    public var position: Double
+    /// The duration mpv measured, when known; better than `track.length`.
+    public var duration: Double?
+    /// Whether playback is paused.
+    public var paused: Bool
+    /// Volume 0–100.
+    public var volume: Int
+    /// Songs queued after the current one.
+    public var queueLength: Int
+    /// The channels the server offers, for the channel list.
+    public var channels: [ChannelInfo]
+    /// What went wrong most recently, shown on the status line until something else happens.
+    public var problem: RadioError?
+    /// True while waiting for the server to answer a fetch with nothing to play meanwhile.
+    public var loading: Bool
+
+    /// Creates a snapshot; the defaults describe a radio that has not started.
+    public init(channel: ChannelInfo? = nil, track: Track? = nil, position: Double = 0, duration: Double? = nil,
+                paused: Bool = false, volume: Int = 100, queueLength: Int = 0, channels: [ChannelInfo] = [],
+                problem: RadioError? = nil, loading: Bool = false) {
+        self.channel = channel
+        self.track = track
+        self.position = position
+        self.duration = duration
+        self.paused = paused
+        self.volume = volume
+        self.queueLength = queueLength
+        self.channels = channels
+        self.problem = problem
+        self.loading = loading
+    }
+
+    /// The best known duration: mpv's measurement, else the server's announcement.
+    public var effectiveDuration: Double? {
+        if let duration, duration > 0 { return duration }
+        if let length = track?.length, length > 0 { return length }
+        return nil
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// Turns answer bodies into models or typed errors. Pure; fed recorded responses in tests.
+///
+/// Everything a real server (or a proxy in front of it) has been seen to send is handled:
+/// a UTF-8 BOM, an HTML error page instead of JSON, a bare `"ok"` for `e`, in-band errors
+/// with HTTP 200, and the type variants of ``Song``.
+public enum APIDecoder {
+    /// Decodes the answer to a playlist request of the given type.
+    ///
+    /// - Returns: the playlist; for a short report acknowledged with `"ok"` or `{"r":0}`, an
+    ///   empty playlist.
+    /// - Throws: ``APIError``: `.expired` when the token is refused, `.server` for any
+    ///   other in-band error, or a description of what is wrong with the bytes.
+    public static func playlist(_ body: Data, for type: ReportType) throws(APIError) -> Playlist {
+        let json = try jsonBytes(body)
+        // `e` is acknowledged with the JSON string "ok" (GOFM) or "OK" (MIRK).
+        if let text = try? JSONDecoder().decode(String.self, from: json) {
+            if text.lowercased() == "ok" { return Playlist(songs: []) }
+            throw .malformed("expected a playlist object, got the string \"\(text.prefix(40))\"")
+        }
+        let playlist: Playlist = try decode(Playlist.self, from: json)
+        if playlist.status != 0 {
+            let word = playlist.error ?? "unknown_error"
+            throw word == "expired" ? .expired : .server(word)
+        }
+        return playlist
+    }
+
+    /// Decodes `/j/app/radio/channels`.
+    public static func channels(_ body: Data) throws(APIError) -> [Channel] {
+        let json = try jsonBytes(body)
+        return try decode(ChannelList.self, from: json).channels
+    }
+
+    /// Decodes an app login answer.
+    ///
+    /// - Throws: ``APIError/server(_:)`` with the error word (`wrong_password`,
+    ///   `invalidate_email`, …) when the login was refused.
+    public static func appLogin(_ body: Data) throws(APIError) -> AppCredentials {
+        let json = try jsonBytes(body)
+        let answer = try decode(AppLoginAnswer.self, from: json)
+        guard answer.status == 0, let userID = answer.userID, let token = answer.token, let expire = answer.expire
+        else { throw .server(answer.error ?? "unknown_error") }
+        return AppCredentials(userID: userID, token: token, expire: expire, userName: answer.userName ?? "",
+                              email: answer.email ?? "")
+    }
+
+    /// Checks the envelope before JSON decoding: not empty, valid UTF-8, BOM removed, and
+    /// starting like JSON (so an HTML page is named as such rather than as a parse error).
+    static func jsonBytes(_ body: Data) throws(APIError) -> Data {
+        var bytes = body
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        guard let text = String(data: bytes, encoding: .utf8) else { throw .invalidEncoding }
+        let trimmed = text.drop { $0.isWhitespace }
+        guard let first = trimmed.first else { throw .emptyBody }
+        guard first == "{" || first == "[" || first == "\"" else {
+            let printable = trimmed.prefix(60).map { $0.isNewline ? " " : $0 }
+            throw .notJSON(prefix: String(printable))
+        }
+        return Data(bytes)
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch let error as DecodingError {
+            throw .malformed(describe(error))
+        } catch {
+            throw .malformed("\(error)")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ ctx: DecodingError.Context) -> String {
+            let p = ctx.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return p.isEmpty ? "top level" : p
+        }
+        switch error {
+        case .dataCorrupted(let ctx): return "invalid JSON at \(path(ctx))"
+        case .keyNotFound(let key, let ctx): return "missing \"\(key.stringValue)\" at \(path(ctx))"
+        case .typeMismatch(_, let ctx): return "wrong type at \(path(ctx)): \(ctx.debugDescription)"
+        case .valueNotFound(_, let ctx): return "null at \(path(ctx))"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+/// The app login answer (douban-protocol.md §5.1): all values are strings except `r`.
+private struct AppLoginAnswer: Decodable {
+    var status: Int
+    var error: String?
+    var userID: String?
+    var token: String?
+    var expire: String?
+    var userName: String?
+    var email: String?
+
+    enum CodingKeys: String, CodingKey {
+        case status = "r", error = "err", userID = "user_id", token, expire, userName = "user_name", email
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        status = try c.lenientInt(.status) ?? 0
+        error = try c.lenientString(.error)
+        userID = try c.lenientString(.userID)
+        token = try c.lenientString(.token)
+        expire = try c.lenientString(.expire)
+        userName = try c.lenientString(.userName)
+        email = try c.lenientString(.email)
+    }
+}

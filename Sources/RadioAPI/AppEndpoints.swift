@@ -1,0 +1,94 @@
+import Foundation
+
+/// Builds the requests of the app API family (`/j/app/…`, douban-protocol.md §3.1, §5.1,
+/// §6.1) against one server. Pure: no I/O, so every request can be asserted exactly.
+public struct AppEndpoints: Sendable, Equatable {
+    /// The server root, e.g. `https://www.douban.com` or the embedded station.
+    public var baseURL: URL
+    /// `app_name=`. `radio_desktop_win` was disabled by Douban in Nov 2015;
+    /// `radio_android` kept working (ISS-QT41). The station accepts any.
+    public var appName: String
+    /// `version=`; 100 for every app client.
+    public var version: String
+    /// The logged-in listener, sent with every radio call; `nil` when anonymous.
+    public var credentials: AppCredentials?
+    /// `kbps=`, only honoured for Pro accounts; omitted when `nil`.
+    public var kbps: Int?
+
+    /// Creates the endpoint set for a server.
+    public init(baseURL: URL, appName: String = "radio_android", version: String = "100",
+                credentials: AppCredentials? = nil, kbps: Int? = nil) {
+        self.baseURL = baseURL
+        self.appName = appName
+        self.version = version
+        self.credentials = credentials
+        self.kbps = kbps
+    }
+
+    /// `GET /j/app/radio/channels`: the channel list (no parameters).
+    public func channels() -> APIRequest {
+        APIRequest(method: .get, url: url("/j/app/radio/channels", query: []))
+    }
+
+    /// `GET /j/app/radio/people`: a fetch or a report, with the parameters in FMD's order:
+    /// app_name, version, credentials, channel, type, sid, pt, h, kbps.
+    public func playlist(_ report: Report) -> APIRequest {
+        var q: [(String, String)] = [("app_name", appName), ("version", version)]
+        if let credentials {
+            q += [("user_id", credentials.userID), ("expire", credentials.expire), ("token", credentials.token)]
+        }
+        q.append(("channel", report.channel))
+        q.append(("type", report.type.rawValue))
+        // `n` is sent with an empty sid (CATX "sid Empty"; QT sends `sid=`).
+        q.append(("sid", report.sid ?? ""))
+        if let pt = report.playedTime { q.append(("pt", String(format: "%.1f", max(0, pt)))) }
+        if let h = report.history { q.append(("h", h)) }
+        if let kbps { q.append(("kbps", String(kbps))) }
+        return APIRequest(method: .get, url: url("/j/app/radio/people", query: q))
+    }
+
+    /// `POST /j/app/login` with a form body. `account` containing `@` goes as `email`,
+    /// anything else as `username` (KFD `LogOnWithUsername`; a name typed into `email`
+    /// gets `invalidate_email`, ISS-TZL13).
+    public func login(account: String, password: String) -> APIRequest {
+        let field = account.contains("@") ? "email" : "username"
+        let body = FormEncoding.encode([("app_name", appName), ("version", version), (field, account),
+                                        ("password", password)])
+        return APIRequest(
+            method: .post, url: url("/j/app/login", query: []),
+            headers: [.init("Content-Type", "application/x-www-form-urlencoded")],
+            body: Data(body.utf8), isLogin: true)
+    }
+
+    private func url(_ path: String, query: [(String, String)]) -> URL {
+        var base = baseURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        let q = query.isEmpty ? "" : "?" + FormEncoding.encode(query)
+        // The pieces are escaped above, so this cannot fail for a valid base URL.
+        return URL(string: base + path + q)!
+    }
+}
+
+/// What `/j/app/login` hands out and every later radio call carries (douban-protocol.md
+/// §5.1). Never the password.
+public struct AppCredentials: Sendable, Equatable, Codable {
+    /// `user_id`.
+    public var userID: String
+    /// `token`: 10 hex digits on Douban.
+    public var token: String
+    /// `expire`: Unix seconds, as text.
+    public var expire: String
+    /// For display only.
+    public var userName: String
+    /// For display only.
+    public var email: String
+
+    /// Creates credentials.
+    public init(userID: String, token: String, expire: String, userName: String = "", email: String = "") {
+        self.userID = userID
+        self.token = token
+        self.expire = expire
+        self.userName = userName
+        self.email = email
+    }
+}

@@ -1,0 +1,86 @@
+/// The envelope of a playlist answer (douban-protocol.md §4.1): status, songs and the
+/// flags that tell the client about its session.
+public struct Playlist: Sendable, Equatable, Codable {
+    /// `0` means success; anything else is an error described by `err`.
+    public var status: Int
+    /// The error word when `status != 0` (`expired`, `wrong_version`, …).
+    public var error: String?
+    /// The songs, possibly empty (a new channel, an empty red-heart list).
+    public var songs: [Song]
+    /// The protocol version the server speaks (100 for the app API).
+    public var versionMax: Int?
+    /// Set when the request carried no (valid) credentials: the client is anonymous.
+    public var loggedOut: Bool
+    /// `"user_is_ananymous"` (sic) for anonymous requests to personal channels.
+    public var warning: String?
+    /// Present in web answers; meaning unknown, kept for fidelity.
+    public var showQuickStart: Int?
+
+    /// Creates a successful playlist.
+    public init(songs: [Song], versionMax: Int? = 100, loggedOut: Bool = false, warning: String? = nil,
+                showQuickStart: Int? = nil) {
+        self.status = 0
+        self.error = nil
+        self.songs = songs
+        self.versionMax = versionMax
+        self.loggedOut = loggedOut
+        self.warning = warning
+        self.showQuickStart = showQuickStart
+    }
+
+    /// Creates an error answer (`{"r":1,"err":…}`).
+    public init(error: String) {
+        self.status = 1
+        self.error = error
+        self.songs = []
+        self.versionMax = nil
+        self.loggedOut = false
+        self.warning = nil
+        self.showQuickStart = nil
+    }
+
+    /// Whether the anonymous warning is present, in either spelling (AMPM checks both).
+    public var isAnonymous: Bool {
+        warning == "user_is_ananymous" || warning == "user_is_anonymous"
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status = "r", error = "err", songs = "song", versionMax = "version_max", loggedOut = "logout"
+        case warning, showQuickStart = "is_show_quick_start"
+    }
+
+    /// Decodes an envelope; `r` may be a number, a string or a boolean (KFD), `song` may be
+    /// missing. Songs that cannot be played (no sid or url) are an error of the whole
+    /// answer, so a broken server is noticed rather than silently thinned out.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        status = try c.lenientInt(.status) ?? 0
+        error = try c.lenientString(.error)
+        songs = try c.decodeIfPresent([Song].self, forKey: .songs) ?? []
+        versionMax = try c.lenientInt(.versionMax)
+        loggedOut = try c.lenientBool(.loggedOut) ?? false
+        warning = try c.lenientString(.warning)
+        showQuickStart = try c.lenientInt(.showQuickStart)
+    }
+
+    /// Encodes the app API shape: `r`, then only the fields that are set.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(status, forKey: .status)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(versionMax, forKey: .versionMax)
+        if loggedOut { try c.encode(1, forKey: .loggedOut) }
+        try c.encodeIfPresent(warning, forKey: .warning)
+        try c.encodeIfPresent(showQuickStart, forKey: .showQuickStart)
+        if status == 0 { try c.encode(songs, forKey: .songs) }
+    }
+}
+
+/// The answer of `/j/app/radio/channels`: `{"channels":[…]}`.
+public struct ChannelList: Sendable, Equatable, Codable {
+    /// The channels in the server's order.
+    public var channels: [Channel]
+
+    /// Creates a list.
+    public init(channels: [Channel]) { self.channels = channels }
+}

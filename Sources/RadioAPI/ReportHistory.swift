@@ -1,0 +1,54 @@
+/// The `h` parameter: the listener's recent actions, oldest first, newest appended, as
+/// `|sid:type|sid:type` (douban-protocol.md §3.4, the official client's order in CATX).
+///
+/// The server learns from it what the listener heard and how they reacted, so a fresh
+/// list can avoid songs just played. The ring is bounded: FMD keeps 10, the 2010 web
+/// player 20; mhz keeps 20.
+public struct ReportHistory: Sendable, Equatable {
+    /// One remembered action.
+    public struct Entry: Sendable, Equatable {
+        /// The song the action was about.
+        public var sid: String
+        /// What happened to it.
+        public var type: ReportType
+
+        /// Creates an entry.
+        public init(sid: String, type: ReportType) {
+            self.sid = sid
+            self.type = type
+        }
+    }
+
+    /// The remembered actions, oldest first.
+    public private(set) var entries: [Entry] = []
+    /// How many actions are kept.
+    public let capacity: Int
+
+    /// Creates an empty history holding at most `capacity` actions.
+    public init(capacity: Int = 20) {
+        precondition(capacity > 0, "a history must hold at least one entry")
+        self.capacity = capacity
+    }
+
+    /// Remembers an action, forgetting the oldest when full.
+    public mutating func record(sid: String, type: ReportType) {
+        entries.append(Entry(sid: sid, type: type))
+        if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
+    }
+
+    /// The wire form: `|sid:t` per entry, or the empty string when nothing happened yet.
+    public var encoded: String {
+        entries.map { "|\($0.sid):\($0.type.rawValue)" }.joined()
+    }
+
+    /// Parses the wire form back, tolerating the variants real clients sent: a missing
+    /// leading `|`, empty sids (`|:e`) and unknown letters (skipped).
+    public static func parse(_ text: String) -> [Entry] {
+        text.split(separator: "|").compactMap { item in
+            guard let colon = item.lastIndex(of: ":") else { return nil }
+            let sid = String(item[item.startIndex..<colon])
+            guard let type = ReportType(rawValue: String(item[item.index(after: colon)...])) else { return nil }
+            return Entry(sid: sid, type: type)
+        }
+    }
+}

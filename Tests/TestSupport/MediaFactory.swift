@@ -1,0 +1,39 @@
+import Foundation
+
+/// Generates real test media with ffmpeg (a Debian package the test set-up installs).
+public enum MediaFactory {
+    /// Writes `seconds` of a tone at `frequency` Hz to `url`, in the format its extension
+    /// names (mp3, ogg, m4a, wav, flac, opus), with the given tags.
+    public static func tone(at url: URL, seconds: Double, frequency: Int = 440,
+                            tags: [String: String] = [:]) throws {
+        var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    "sine=frequency=\(frequency):duration=\(seconds)", "-ac", "2", "-ar", "44100"]
+        switch url.pathExtension.lowercased() {
+        case "mp3": args += ["-c:a", "libmp3lame", "-b:a", "128k"]
+        case "ogg": args += ["-c:a", "libvorbis"]
+        case "opus": args += ["-c:a", "libopus"]
+        case "m4a": args += ["-c:a", "aac", "-movflags", "+faststart"]
+        case "flac": args += ["-c:a", "flac"]
+        default: break
+        }
+        for (k, v) in tags.sorted(by: { $0.key < $1.key }) { args += ["-metadata", "\(k)=\(v)"] }
+        args.append(url.path)
+        try run("ffmpeg", args)
+    }
+
+    /// Runs a tool from PATH, throwing with its stderr when it fails.
+    public static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestSupportError.toolFailed("\(tool): " + (String(data: data, encoding: .utf8) ?? ""))
+        }
+    }
+}
