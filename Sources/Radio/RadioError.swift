@@ -13,6 +13,9 @@ public enum RadioError: Error, Sendable, Equatable {
     case nothingPlaying
     /// The command is not available in this version or front end (e.g. `login` headless).
     case unsupported(String)
+    /// mhz's own database could not save (disk full, permissions); playback goes on.
+    /// Carries SQLite's words.
+    case storage(String)
 }
 
 /// Why a call to the radio service failed, as the core needs to distinguish it.

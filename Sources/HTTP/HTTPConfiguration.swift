@@ -1,0 +1,34 @@
+import Foundation
+
+/// How the client talks to servers. One value per client; defaults suit a radio API.
+public struct HTTPConfiguration: Sendable, Equatable {
+    /// `User-Agent` sent with every request.
+    public var userAgent: String
+    /// Seconds to establish a connection (TCP + TLS).
+    public var connectTimeout: Double
+    /// Seconds for a whole request, connection included.
+    public var totalTimeout: Double
+    /// Largest body accepted; larger answers fail with `responseTooLarge` instead of
+    /// filling memory.
+    public var maxResponseBytes: Int
+    /// Redirects followed at most (0 disables following).
+    public var maxRedirects: Int
+    /// Verify TLS certificates and host names. Only explicit configuration turns it off.
+    public var verifyTLS: Bool
+    /// Proxy URL (`http://host:port`, `socks5h://…`); `nil` lets libcurl read the usual
+    /// `http_proxy`/`https_proxy`/`no_proxy` environment variables.
+    public var proxy: String?
+
+    /// Creates a configuration.
+    public init(userAgent: String = "mhz/0.1 (+https://github.com/mhz-radio/mhz)", connectTimeout: Double = 5,
+                totalTimeout: Double = 15, maxResponseBytes: Int = 8 << 20, maxRedirects: Int = 5,
+                verifyTLS: Bool = true, proxy: String? = nil) {
+        self.userAgent = userAgent
+        self.connectTimeout = connectTimeout
+        self.totalTimeout = totalTimeout
+        self.maxResponseBytes = maxResponseBytes
+        self.maxRedirects = maxRedirects
+        self.verifyTLS = verifyTLS
+        self.proxy = proxy
+    }
+}

@@ -1,0 +1,60 @@
+import CCurl
+
+/// A libcurl result code, typed, with the one place that decides which failures are worth
+/// retrying (pianobar's `temporaryCurlError`).
+public struct CurlCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The `CURLcode` value.
+    public let rawValue: UInt32
+
+    /// Wraps a raw code.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    init(_ code: CURLcode) { rawValue = code.rawValue }
+
+    /// libcurl's own description (`curl_easy_strerror`).
+    public var description: String { String(cString: curl_easy_strerror(CURLcode(rawValue: rawValue))) }
+
+    /// Whether the failure is of the network's moment rather than of the request: trying
+    /// again later may succeed.
+    public var isTransient: Bool {
+        switch CURLcode(rawValue: rawValue) {
+        case CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT,
+             CURLE_OPERATION_TIMEDOUT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING,
+             CURLE_PARTIAL_FILE, CURLE_HTTP2, CURLE_HTTP2_STREAM, CURLE_SSL_CONNECT_ERROR:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// `CURLE_OPERATION_TIMEDOUT`.
+    public static let timedOut = CurlCode(CURLE_OPERATION_TIMEDOUT)
+    /// `CURLE_COULDNT_CONNECT`.
+    public static let couldNotConnect = CurlCode(CURLE_COULDNT_CONNECT)
+    /// `CURLE_WRITE_ERROR`: what the write callback's abort turns into.
+    public static let writeError = CurlCode(CURLE_WRITE_ERROR)
+    /// `CURLE_ABORTED_BY_CALLBACK`: the transfer was cancelled.
+    public static let aborted = CurlCode(CURLE_ABORTED_BY_CALLBACK)
+}
+
+/// Why an HTTP request did not produce a response. HTTP error statuses are not errors
+/// here: the caller decides what a 404 means.
+public enum HTTPError: Error, Sendable, Equatable {
+    /// libcurl failed: connection refused, DNS, timeout, TLS, reset. `detail` is libcurl's
+    /// error buffer, more specific than the code's description.
+    case transport(CurlCode, detail: String)
+    /// The body exceeded the configured cap; the transfer was stopped there.
+    case responseTooLarge(limit: Int)
+    /// The URL is not http(s) or could not be given to libcurl.
+    case invalidURL(String)
+    /// libcurl could not be set up (out of memory, option rejected).
+    case setup(String)
+    /// The request was cancelled by its task.
+    case cancelled
+
+    /// Whether retrying the same request later may succeed.
+    public var isTransient: Bool {
+        if case .transport(let code, _) = self { return code.isTransient }
+        return false
+    }
+}

@@ -1,0 +1,81 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Collects one transfer's headers and body from libcurl's callbacks and carries the
+/// size cap and the cancellation flag into them.
+///
+/// The callbacks are `@convention(c)` functions: they capture nothing and find this object
+/// through the `userdata` pointer libcurl hands back (CURLOPT_WRITEDATA / HEADERDATA /
+/// XFERINFODATA). They run on the thread inside `curl_easy_perform`.
+final class ResponseSink: Sendable {
+    /// Largest body accepted.
+    let limit: Int
+    private let state = Mutex(State())
+    private let cancelled = Atomic<Bool>(false)
+
+    private struct State {
+        var body = Data()
+        var headers: [(name: String, value: String)] = []
+        var exceededLimit = false
+    }
+
+    init(limit: Int) { self.limit = limit }
+
+    /// The body received so far.
+    var body: Data { state.withLock { $0.body } }
+    /// Headers of the last response (earlier ones are dropped at each redirect).
+    var headers: [(name: String, value: String)] { state.withLock { $0.headers } }
+    /// Whether the body outgrew `limit`.
+    var exceededLimit: Bool { state.withLock { $0.exceededLimit } }
+    /// Whether `cancel()` was called.
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Makes the transfer stop at libcurl's next progress callback.
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// CURLOPT_WRITEFUNCTION: "Your callback should return the number of bytes actually
+    /// taken care of. If that amount differs from the amount passed to your callback
+    /// function, it signals an error condition to the library" — which is how the cap stops
+    /// an oversized body (CURLE_WRITE_ERROR).
+    static let writeCallback: ccurl_data_cb = { pointer, size, count, userdata in
+        guard let userdata else { return 0 }
+        let sink = Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue()
+        let n = size * count
+        return sink.state.withLock { state in
+            guard state.body.count + n <= sink.limit else {
+                state.exceededLimit = true
+                return 0
+            }
+            if let pointer, n > 0 { state.body.append(UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: n) }
+            return n
+        }
+    }
+
+    /// CURLOPT_HEADERFUNCTION: called once per header line, status lines included; a new
+    /// status line starts a new response (after a redirect or a 100 Continue).
+    static let headerCallback: ccurl_data_cb = { pointer, size, count, userdata in
+        guard let userdata, let pointer else { return 0 }
+        let sink = Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue()
+        let n = size * count
+        let line = String(decoding: UnsafeRawBufferPointer(start: pointer, count: n), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        sink.state.withLock { state in
+            if line.hasPrefix("HTTP/") {
+                state.headers.removeAll()
+            } else if let colon = line.firstIndex(of: ":") {
+                let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                state.headers.append((name, value))
+            }
+        }
+        return n
+    }
+
+    /// CURLOPT_XFERINFOFUNCTION: "Returning a non-zero value from this callback will cause
+    /// libcurl to abort the transfer and return CURLE_ABORTED_BY_CALLBACK."
+    static let progressCallback: ccurl_xferinfo_cb = { userdata, _, _, _, _ in
+        guard let userdata else { return 0 }
+        return Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue().isCancelled ? 1 : 0
+    }
+}

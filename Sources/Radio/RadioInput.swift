@@ -1,0 +1,61 @@
+import RadioAPI
+import Store
+
+/// Everything that can happen to the radio: commands, answers from the station, player
+/// events, timers. The state machine turns each into effects.
+public enum RadioInput: Sendable, Equatable {
+    /// Begin listening on a channel (first start).
+    case start(channelID: String)
+    /// A command from a front end.
+    case command(RadioCommand)
+    /// The channel list arrived.
+    case channelsLoaded([ChannelInfo])
+    /// A report was answered; `tracks` is empty for an acknowledgement.
+    case answered(requestID: Int, tracks: [Track])
+    /// A report could not be delivered or was refused.
+    case failed(requestID: Int, ServiceFailure)
+    /// The current song's first audio was clocked.
+    case playerStarted(duration: Double?)
+    /// The current song's position.
+    case playerProgress(Double)
+    /// The current song's duration became known.
+    case playerDuration(Double)
+    /// The player paused.
+    case playerPaused
+    /// The player resumed.
+    case playerResumed
+    /// The player's volume changed.
+    case playerVolume(Int)
+    /// The current song ended (replaced items are filtered out before this).
+    case playerFinished(PlayerEndReason)
+    /// A retry timer set by ``RadioEffect/scheduleRetry(after:token:)`` fired.
+    case retryTimer(token: Int)
+}
+
+/// What the state machine asks the world to do, in order.
+public enum RadioEffect: Sendable, Equatable {
+    /// Send a report; its answer comes back as `.answered`/`.failed` with the same id.
+    case send(requestID: Int, Report)
+    /// Load and play a song (replacing what plays).
+    case play(Track, startAt: Double)
+    /// Pause the player.
+    case pausePlayer
+    /// Resume the player.
+    case resumePlayer
+    /// Seek the player.
+    case seek(RadioCommand.Seek)
+    /// Set the player's volume.
+    case setVolume(Int)
+    /// Stop the player.
+    case stopPlayer
+    /// Tell the front ends.
+    case emit(RadioEvent)
+    /// Persist where the listener is.
+    case savePosition(PlaybackPosition)
+    /// Persist the channel, for the next start.
+    case saveChannel(String)
+    /// Feed `.retryTimer(token:)` back after a delay.
+    case scheduleRetry(after: Double, token: Int)
+    /// Shut down: everything worth saving has been saved by the effects before this one.
+    case quit
+}

@@ -1,0 +1,192 @@
+import RadioAPI
+
+extension RadioMachine {
+    // MARK: - Commands
+
+    mutating func handle(_ command: RadioCommand) -> [RadioEffect] {
+        switch command {
+        case .skip, .trash:
+            guard let track = current else { return nothingPlaying() }
+            let type: ReportType = command == .skip ? .skip : .ban
+            history.record(sid: track.sid, type: type)
+            var effects: [RadioEffect] = [report(type, sid: track.sid, expectList: true)]
+            effects.append(.emit(command == .skip ? .skipped(track) : .trashed(track)))
+            // A skip must not wait for the network: the next queued song starts at once.
+            if queue.isEmpty {
+                lastSid = track.sid
+                current = nil
+                currentStarted = false
+                position = 0
+                awaitingList = true
+                effects.append(.stopPlayer)
+            } else {
+                effects += play(queue.removeFirst())
+            }
+            return effects
+        case .like, .unlike:
+            guard var track = current else { return nothingPlaying() }
+            let type: ReportType = command == .like ? .rate : .unrate
+            history.record(sid: track.sid, type: type)
+            let effect = report(type, sid: track.sid, expectList: false)
+            track.liked = command == .like
+            current = track
+            return [effect, .emit(command == .like ? .liked(track) : .unliked(track))]
+        case .channel(let id):
+            if let known = channelIsKnown(id), !known { return fail(.unknownChannel(id)) }
+            if id == channel?.id { return [.emit(.channel(channel!))] }
+            return switchChannel(to: id, initial: false)
+        case .pause:
+            return current == nil ? nothingPlaying() : [.pausePlayer]
+        case .resume:
+            return current == nil ? nothingPlaying() : [.resumePlayer]
+        case .toggle:
+            return current == nil ? nothingPlaying() : [paused ? .resumePlayer : .pausePlayer]
+        case .seek(let target):
+            return current == nil ? nothingPlaying() : [.seek(target)]
+        case .volume(let percent):
+            return [.setVolume(min(100, max(0, percent)))]
+        case .status:
+            return [.emit(.status(status))]
+        case .login, .logout:
+            return fail(.unsupported(command.word))
+        case .quit:
+            var effects: [RadioEffect] = []
+            if let track = current { effects.append(.savePosition(positionRecord(of: track))) }
+            return effects + [.stopPlayer, .quit]
+        }
+    }
+
+    /// `nil` while the list is unknown; the red-heart channel is always allowed because
+    /// servers do not list it (douban-protocol.md §6.1).
+    func channelIsKnown(_ id: String) -> Bool? {
+        if channels.isEmpty { return nil }
+        return id == Channel.redHeartID || channels.contains { $0.id == id }
+    }
+
+    mutating func switchChannel(to id: String, initial: Bool) -> [RadioEffect] {
+        var effects: [RadioEffect] = []
+        var target = id
+        if initial, let known = channelIsKnown(id), !known {
+            effects += fail(.unknownChannel(id))
+            target = Channel.personalID
+        }
+        let info = channels.first { $0.id == target } ?? ChannelInfo(id: target, name: target)
+        channel = info
+        queue.removeAll()
+        retryAttempt = 0
+        retryToken += 1  // a pending retry belongs to the old channel
+        // The current song (if any) plays on until the new channel's list arrives.
+        awaitingList = current == nil
+        effects += [.emit(.channel(info)), .saveChannel(info.id), report(.new, sid: nil, expectList: true)]
+        return effects
+    }
+
+    mutating func nothingPlaying() -> [RadioEffect] { [.emit(.error(.nothingPlaying))] }
+
+    mutating func fail(_ error: RadioError) -> [RadioEffect] {
+        problem = error
+        return [.emit(.error(error))]
+    }
+
+    // MARK: - Answers
+
+    mutating func answered(_ id: Int, _ tracks: [Track]) -> [RadioEffect] {
+        if case .service = problem { problem = nil }
+        guard let pending = listRequest, pending.id == id else {
+            // `r`/`u` may come back with a list (web servers): take it unless a list fetch
+            // is in flight, whose answer is newer by intent.
+            if listRequest == nil, !tracks.isEmpty { queue = fresh(tracks) }
+            return []
+        }
+        listRequest = nil
+        retryAttempt = 0
+        switch pending.type {
+        case .playing: queue += fresh(tracks).filter { t in !queue.contains { $0.sid == t.sid } }
+        default: queue = fresh(tracks)
+        }
+        // A fresh channel replaces what plays; otherwise play only if nothing does.
+        if pending.type == .new || awaitingList {
+            guard !queue.isEmpty else {
+                retryType = pending.type == .new ? .new : .playing
+                return emptyChannel()
+            }
+            return play(queue.removeFirst())
+        }
+        return []
+    }
+
+    /// Drops the song playing now from a list (a server may answer with it).
+    func fresh(_ tracks: [Track]) -> [Track] { tracks.filter { $0.sid != current?.sid } }
+
+    mutating func emptyChannel() -> [RadioEffect] {
+        let info = channel ?? ChannelInfo(id: Channel.personalID, name: Channel.personalID)
+        awaitingList = true
+        return fail(.emptyChannel(info)) + [nextRetry()]
+    }
+
+    mutating func failed(_ id: Int, _ failure: ServiceFailure) -> [RadioEffect] {
+        var effects = fail(.service(failure))
+        guard let pending = listRequest, pending.id == id else { return effects }
+        listRequest = nil
+        retryType = pending.type == .new ? .new : .playing
+        // With something still to play, the next song's start or end will ask again.
+        if awaitingList || queue.isEmpty { effects.append(nextRetry()) }
+        return effects
+    }
+
+    mutating func retry(_ token: Int) -> [RadioEffect] {
+        guard token == retryToken, listRequest == nil else { return [] }
+        if retryType == .new { return [report(.new, sid: nil, expectList: true)] }
+        return [report(.playing, sid: current?.sid ?? lastSid, expectList: true)]
+    }
+
+    // MARK: - Player
+
+    mutating func started(_ measured: Double?) -> [RadioEffect] {
+        guard let track = current, !currentStarted else { return [] }
+        currentStarted = true
+        consecutiveFailures = 0
+        if let measured, measured > 0 { duration = measured }
+        if case .player = problem { problem = nil }
+        var effects: [RadioEffect] = [.emit(.playing(track, channel: channel ?? ChannelInfo(id: "0", name: "0")))]
+        if queue.count < configuration.prefetchThreshold, listRequest == nil {
+            effects.append(report(.playing, sid: track.sid, expectList: true))
+        }
+        return effects
+    }
+
+    mutating func progressed(to seconds: Double) -> [RadioEffect] {
+        guard let track = current else { return [] }
+        position = seconds
+        if seconds < lastSavedPosition || seconds - lastSavedPosition >= configuration.saveInterval {
+            lastSavedPosition = seconds
+            return [.savePosition(positionRecord(of: track))]
+        }
+        return []
+    }
+
+    mutating func finished(_ reason: PlayerEndReason) -> [RadioEffect] {
+        guard let track = current else { return [] }
+        switch reason {
+        case .stopped:
+            return []
+        case .eof:
+            history.record(sid: track.sid, type: .end)
+            let ack = report(.end, sid: track.sid, expectList: false)
+            return [ack, .emit(.ended(track))] + advance()
+        case .failed(let failure):
+            consecutiveFailures += 1
+            var effects = fail(.player(failure))
+            if consecutiveFailures >= configuration.maxConsecutiveFailures {
+                lastSid = track.sid
+                current = nil
+                currentStarted = false
+                awaitingList = false
+                queue.removeAll()
+                return effects
+            }
+            effects += advance()
+            return effects
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import RadioAPI
+import Store
+
+/// The radio's view of a station: fetch the channel list, send a report and get songs back.
+/// The composition root implements it over HTTP and RadioAPI; tests implement it in memory.
+public protocol RadioService: Sendable {
+    /// The channels the station offers.
+    func channels() async throws(ServiceFailure) -> [ChannelInfo]
+    /// Sends one report. Returns the songs of the answer: a new list for long reports,
+    /// usually nothing for short ones (an acknowledgement).
+    func send(_ report: Report) async throws(ServiceFailure) -> [Track]
+}
+
+/// The player as the radio needs it: URLs and seconds, no songs.
+///
+/// Commands are synchronous on purpose: mpv queues them and returns at once, and a
+/// synchronous `load` returns the item id before any event of that item can be handled,
+/// so the session never mistakes a new song's events for an old one's.
+public protocol AudioPlayer: Sendable {
+    /// Events of every item, in order.
+    var events: AsyncStream<PlayerEvent> { get }
+    /// Replaces whatever plays with `url`, starting at `startAt` seconds.
+    func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID
+    /// Pauses.
+    func pause()
+    /// Resumes.
+    func resume()
+    /// Seeks within the current item.
+    func seek(_ target: RadioCommand.Seek)
+    /// Sets the volume, 0–100.
+    func setVolume(_ percent: Int)
+    /// Stops playback, leaving the player idle.
+    func stop()
+}
+
+/// Identifies one load of the player, so events can be matched to the song they are about.
+public struct PlayerItemID: Hashable, Sendable {
+    /// The player's own id (mpv's playlist entry id).
+    public let rawValue: Int64
+
+    /// Wraps an id.
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+}
+
+/// What the player reports.
+public enum PlayerEvent: Sendable, Equatable {
+    /// The item is playing (first audio clocked).
+    case started(PlayerItemID, duration: Double?)
+    /// The item's position, a few times a second.
+    case progress(PlayerItemID, position: Double)
+    /// The item's duration became known or changed.
+    case duration(PlayerItemID, Double)
+    /// Playback paused.
+    case paused
+    /// Playback resumed.
+    case resumed
+    /// The volume changed.
+    case volume(Int)
+    /// The item ended.
+    case finished(PlayerItemID, PlayerEndReason)
+}
+
+/// Why an item ended.
+public enum PlayerEndReason: Sendable, Equatable {
+    /// It played to its end.
+    case eof
+    /// It was stopped or replaced on purpose.
+    case stopped
+    /// It failed (network, format, 404).
+    case failed(PlayerFailure)
+}
+
+/// Where the radio keeps what must survive a restart. `MhzDatabase` is the real one.
+public protocol ProgressStore: Sendable {
+    /// Saves the position of a song.
+    func savePosition(_ position: PlaybackPosition) throws(StoreError)
+    /// Stores a setting; `nil` removes it.
+    func setSetting(_ key: String, _ value: String?) throws(StoreError)
+    /// A stored setting.
+    func setting(_ key: String) throws(StoreError) -> String?
+}
+
+extension MhzDatabase: ProgressStore {}
+
+/// Setting keys the radio uses.
+public enum RadioSettingKey {
+    /// The channel listened to last; where the next start begins.
+    public static let lastChannel = "radio.last_channel"
+}

@@ -1,0 +1,165 @@
+import Foundation
+import RadioAPI
+import Store
+
+/// Runs a ``RadioMachine``: feeds it commands, station answers and player events, and
+/// performs the effects it returns through the ports (``RadioService``, ``AudioPlayer``,
+/// ``ProgressStore``).
+///
+/// Reports run in their own tasks, so a skip never waits for the network: the next song
+/// is loaded in the same turn as the skip, and the station's answer arrives later as an
+/// input like any other.
+public actor RadioSession {
+    private var machine: RadioMachine
+    private let service: any RadioService
+    private let player: any AudioPlayer
+    private let store: (any ProgressStore)?
+    private let onSnapshot: @Sendable (RadioSnapshot) -> Void
+    private var currentItem: PlayerItemID?
+    private var lastSnapshot: RadioSnapshot?
+    private var playerTask: Task<Void, Never>?
+    private var quitRequested = false
+    private var quitWaiters: [CheckedContinuation<Void, Never>] = []
+    private let eventContinuation: AsyncStream<RadioEvent>.Continuation
+
+    /// Narration of what happens, for headless front ends. Single consumer.
+    public nonisolated let events: AsyncStream<RadioEvent>
+
+    /// Creates a session. `onSnapshot` is called (on the session's executor) whenever what
+    /// a front end would draw changed.
+    public init(service: any RadioService, player: any AudioPlayer, store: (any ProgressStore)?,
+                configuration: RadioMachine.Configuration = .init(), volume: Int = 100,
+                onSnapshot: @escaping @Sendable (RadioSnapshot) -> Void = { _ in }) {
+        self.machine = RadioMachine(configuration: configuration, volume: volume)
+        self.service = service
+        self.player = player
+        self.store = store
+        self.onSnapshot = onSnapshot
+        (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+    }
+
+    /// Starts listening: loads the channel list, then plays `channelID`, or the channel
+    /// of the last session, or the personal channel.
+    public func start(channelID: String?) async {
+        if playerTask == nil {
+            let events = player.events
+            playerTask = Task { [weak self] in
+                for await event in events { await self?.playerEvent(event) }
+            }
+        }
+        do {
+            let channels = try await service.channels()
+            handle(.channelsLoaded(channels))
+        } catch {
+            eventContinuation.yield(.error(.service(error)))
+        }
+        let remembered = (try? store?.setting(RadioSettingKey.lastChannel)) ?? nil
+        handle(.start(channelID: channelID ?? remembered ?? Channel.personalID))
+    }
+
+    /// Performs a command.
+    public func send(_ command: RadioCommand) {
+        handle(.command(command))
+    }
+
+    /// What a front end would draw now.
+    public func snapshot() -> RadioSnapshot { machine.snapshot }
+
+    /// Returns once `quit` was handled (progress saved, player stopped).
+    public func waitUntilQuit() async {
+        if quitRequested { return }
+        await withCheckedContinuation { quitWaiters.append($0) }
+    }
+
+    // MARK: - Inputs
+
+    private func playerEvent(_ event: PlayerEvent) {
+        switch event {
+        case .started(let item, let duration) where item == currentItem:
+            handle(.playerStarted(duration: duration))
+        case .progress(let item, let position) where item == currentItem:
+            handle(.playerProgress(position))
+        case .duration(let item, let seconds) where item == currentItem:
+            handle(.playerDuration(seconds))
+        case .finished(let item, let reason) where item == currentItem:
+            currentItem = nil
+            handle(.playerFinished(reason))
+        case .paused:
+            handle(.playerPaused)
+        case .resumed:
+            handle(.playerResumed)
+        case .volume(let percent):
+            handle(.playerVolume(percent))
+        default:
+            break  // an event of an item that was replaced
+        }
+    }
+
+    @discardableResult
+    private func handle(_ input: RadioInput) -> Self {
+        for effect in machine.handle(input) { perform(effect) }
+        let snapshot = machine.snapshot
+        if snapshot != lastSnapshot {
+            lastSnapshot = snapshot
+            onSnapshot(snapshot)
+        }
+        return self
+    }
+
+    // MARK: - Effects
+
+    private func storageFailed(_ error: StoreError) {
+        let words: String
+        switch error {
+        case .cannotOpen(let path, let reason): words = "\(path): \(reason)"
+        case .migrationFailed(let reason), .operationFailed(let reason): words = reason
+        }
+        eventContinuation.yield(.error(.storage(words)))
+    }
+
+    private func perform(_ effect: RadioEffect) {
+        switch effect {
+        case .send(let id, let report):
+            let service = self.service
+            Task {
+                do throws(ServiceFailure) {
+                    let tracks = try await service.send(report)
+                    self.handle(.answered(requestID: id, tracks: tracks))
+                } catch {
+                    self.handle(.failed(requestID: id, error))
+                }
+            }
+        case .play(let track, let startAt):
+            do {
+                currentItem = try player.load(track.url, startAt: startAt)
+            } catch {
+                currentItem = nil
+                handle(.playerFinished(.failed(error)))
+            }
+        case .pausePlayer: player.pause()
+        case .resumePlayer: player.resume()
+        case .seek(let target): player.seek(target)
+        case .setVolume(let percent): player.setVolume(percent)
+        case .stopPlayer:
+            currentItem = nil
+            player.stop()
+        case .emit(let event):
+            eventContinuation.yield(event)
+        case .savePosition(let position):
+            do throws(StoreError) { try store?.savePosition(position) } catch { storageFailed(error) }
+        case .saveChannel(let id):
+            do throws(StoreError) { try store?.setSetting(RadioSettingKey.lastChannel, id) } catch { storageFailed(error) }
+        case .scheduleRetry(let delay, let token):
+            Task {
+                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                self.handle(.retryTimer(token: token))
+            }
+        case .quit:
+            quitRequested = true
+            playerTask?.cancel()
+            eventContinuation.finish()
+            for waiter in quitWaiters { waiter.resume() }
+            quitWaiters.removeAll()
+        }
+    }
+}

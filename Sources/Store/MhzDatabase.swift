@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+
+/// mhz's own SQLite database (`mhz.sqlite` in the data dir): settings, playback positions
+/// and, later, history, the report outbox and downloads.
+///
+/// Opened as a GRDB `DatabasePool` in WAL mode, so the writer never blocks readers and a
+/// kill -9 loses at most the transaction in flight. Every method is synchronous and
+/// thread-safe; callers on async contexts accept the (sub-millisecond) blocking.
+public final class MhzDatabase: Sendable {
+    private let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    public init(path: URL) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            var config = Configuration()
+            config.busyMode = .timeout(5)
+            writer = try DatabasePool(path: path.path, configuration: config)
+        } catch {
+            throw .cannotOpen(path: path.path, reason: Self.words(error))
+        }
+        try migrate()
+    }
+
+    /// An in-memory database, for tests.
+    public init() throws(StoreError) {
+        do {
+            writer = try DatabaseQueue()
+        } catch {
+            throw .cannotOpen(path: ":memory:", reason: Self.words(error))
+        }
+        try migrate()
+    }
+
+    private func migrate() throws(StoreError) {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-settings-positions") { db in
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+            try db.create(table: PlaybackPosition.databaseTableName) { t in
+                t.primaryKey("sid", .text)
+                t.column("channel", .text).notNull()
+                t.column("position", .double).notNull()
+                t.column("duration", .double).notNull()
+                t.column("url", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("saved_at", .datetime).notNull().indexed()
+            }
+        }
+        do {
+            try migrator.migrate(writer)
+        } catch {
+            throw .migrationFailed(Self.words(error))
+        }
+    }
+
+    // MARK: - Settings
+
+    /// A stored setting (last channel, volume, …), or `nil`.
+    public func setting(_ key: String) throws(StoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Stores a setting; `nil` removes it.
+    public func setSetting(_ key: String, _ value: String?) throws(StoreError) {
+        try write { db in
+            if let value {
+                try db.execute(sql: "INSERT INTO setting(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                               arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    // MARK: - Positions
+
+    /// Saves (replacing) the position of a song.
+    public func savePosition(_ position: PlaybackPosition) throws(StoreError) {
+        try write { db in try position.save(db) }
+    }
+
+    /// The most recently saved position, if any.
+    public func lastPosition() throws(StoreError) -> PlaybackPosition? {
+        try read { db in try PlaybackPosition.order(Column("saved_at").desc).fetchOne(db) }
+    }
+
+    /// The saved position of one song, if any.
+    public func position(sid: String) throws(StoreError) -> PlaybackPosition? {
+        try read { db in try PlaybackPosition.fetchOne(db, key: sid) }
+    }
+
+    // MARK: - Plumbing
+
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try writer.read(body) } catch { throw .operationFailed(Self.words(error)) }
+    }
+
+    private func write(_ body: (Database) throws -> Void) throws(StoreError) {
+        do { try writer.write(body) } catch { throw .operationFailed(Self.words(error)) }
+    }
+
+    private static func words(_ error: any Error) -> String {
+        if let db = error as? DatabaseError { return db.message ?? db.resultCode.description }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import GRDB
+
+/// Where the listener was in a song: what it was, on which channel, and how far in.
+/// Saved every few seconds while playing and on pause and quit.
+public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    /// The song id.
+    public var sid: String
+    /// The channel it was playing on.
+    public var channel: String
+    /// Seconds played.
+    public var position: Double
+    /// Duration in seconds, when known (0 otherwise).
+    public var duration: Double
+    /// The audio URL it was played from (may have expired by the next start).
+    public var url: String
+    /// Title, for display when resuming.
+    public var title: String
+    /// Artist, for display when resuming.
+    public var artist: String
+    /// When this was saved.
+    public var savedAt: Date
+
+    /// Creates a position.
+    public init(sid: String, channel: String, position: Double, duration: Double = 0, url: String = "",
+                title: String = "", artist: String = "", savedAt: Date = Date()) {
+        self.sid = sid
+        self.channel = channel
+        self.position = position
+        self.duration = duration
+        self.url = url
+        self.title = title
+        self.artist = artist
+        self.savedAt = savedAt
+    }
+
+    /// The table: one row per song, so long items can later resume where they were left.
+    public static let databaseTableName = "playback_position"
+
+    enum CodingKeys: String, CodingKey {
+        case sid, channel, position, duration, url, title, artist, savedAt = "saved_at"
+    }
+}

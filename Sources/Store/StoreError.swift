@@ -1,0 +1,10 @@
+/// What can go wrong with mhz's own database.
+public enum StoreError: Error, Sendable, Equatable {
+    /// The database file could not be opened or created (permissions, not a database,
+    /// disk full). Carries the path and SQLite's words.
+    case cannotOpen(path: String, reason: String)
+    /// The schema could not be brought up to date.
+    case migrationFailed(String)
+    /// A read or write failed. Carries SQLite's words.
+    case operationFailed(String)
+}

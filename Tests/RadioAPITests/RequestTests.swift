@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import RadioAPI
+
+/// Requests are built exactly: parameter names, order and escaping.
+struct RequestTests {
+    let api = AppEndpoints(baseURL: URL(string: "http://127.0.0.1:7650/")!)
+
+    @Test func newListRequestHasEmptySidAndEscapedHistory() {
+        let request = api.playlist(Report(type: .new, channel: "0", history: "|1:s|2:e"))
+        #expect(request.method == .get)
+        #expect(request.url.absoluteString ==
+            "http://127.0.0.1:7650/j/app/radio/people?app_name=radio_android&version=100&channel=0&type=n&sid=&h=%7C1%3As%7C2%3Ae")
+    }
+
+    @Test func skipCarriesSidPlayedTimeAndCredentials() {
+        var api = self.api
+        api.credentials = AppCredentials(userID: "42", token: "abc", expire: "99")
+        let request = api.playlist(Report(type: .skip, channel: "-3", sid: "280187", history: "|280187:s", playedTime: 12.34))
+        #expect(request.url.absoluteString ==
+            "http://127.0.0.1:7650/j/app/radio/people?app_name=radio_android&version=100&user_id=42&expire=99&token=abc&channel=-3&type=s&sid=280187&pt=12.3&h=%7C280187%3As")
+    }
+
+    @Test func channelsRequest() {
+        #expect(api.channels().url.absoluteString == "http://127.0.0.1:7650/j/app/radio/channels")
+    }
+
+    @Test func loginUsesEmailOrUsernameAndIsNeverRetried() throws {
+        let byEmail = api.login(account: "a@b.c", password: "p&w d")
+        #expect(byEmail.method == .post)
+        #expect(byEmail.isLogin)
+        #expect(String(decoding: try #require(byEmail.body), as: UTF8.self) ==
+            "app_name=radio_android&version=100&email=a%40b.c&password=p%26w%20d")
+        let byName = api.login(account: "listener", password: "x")
+        #expect(String(decoding: try #require(byName.body), as: UTF8.self) ==
+            "app_name=radio_android&version=100&username=listener&password=x")
+    }
+
+    @Test func historyRingKeepsNewestAndParsesVariants() {
+        var history = ReportHistory(capacity: 3)
+        for (sid, type) in [("1", ReportType.end), ("2", .skip), ("3", .rate), ("4", .ban)] {
+            history.record(sid: sid, type: type)
+        }
+        #expect(history.encoded == "|2:s|3:r|4:b")
+        #expect(ReportHistory.parse("|:e|da60984_84:s|1385975:r") == [
+            .init(sid: "", type: .end), .init(sid: "da60984_84", type: .skip), .init(sid: "1385975", type: .rate),
+        ])
+        #expect(ReportHistory.parse("1:p|2:x|3:s") == [.init(sid: "1", type: .playing), .init(sid: "3", type: .skip)])
+    }
+
+    @Test func formDecodingReversesEncoding() {
+        let pairs = [("h", "|1:s"), ("q", "a b&c=d"), ("中", "文")]
+        let decoded = FormEncoding.decode(FormEncoding.encode(pairs))
+        #expect(decoded.map { "\($0.0)=\($0.1)" } == pairs.map { "\($0.0)=\($0.1)" })
+    }
+}

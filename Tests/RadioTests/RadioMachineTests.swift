@@ -1,0 +1,216 @@
+import Testing
+@testable import Radio
+import RadioAPI
+
+/// Every report rule of DESIGN.md, driven through the pure state machine.
+struct RadioMachineTests {
+    @Test func startSendsNewAndPlaysTheFirstSongOfTheAnswer() {
+        var m = RadioMachine()
+        _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "Personal")]))
+        let start = m.handle(.start(channelID: "0"))
+        #expect(events(start) == [.channel(ChannelInfo(id: "0", name: "Personal"))])
+        #expect(start.contains(.saveChannel("0")))
+        #expect(reports(start).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["n - "])
+        #expect(m.snapshot.loading)
+
+        let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2), t(3)]))
+        #expect(plays(answer) == ["1"])
+        #expect(m.queue.map(\.sid) == ["2", "3"])
+        #expect(!m.snapshot.loading)
+        let started = m.handle(.playerStarted(duration: 29.5))
+        #expect(events(started) == [.playing(t(1), channel: ChannelInfo(id: "0", name: "Personal"))])
+        #expect(reports(started).isEmpty, "two songs queued: no early fetch")
+        #expect(m.snapshot.effectiveDuration == 29.5)
+    }
+
+    @Test func aSongStartingWithFewQueuedFetchesEarlyWithP() {
+        var m = RadioMachine()
+        _ = m.handle(.start(channelID: "0"))
+        _ = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
+        let started = m.handle(.playerStarted(duration: 30))
+        #expect(reports(started).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["p 1 "])
+        // While that fetch is in flight, the next start does not ask again.
+        _ = m.handle(.playerFinished(.eof))
+        #expect(reports(m.handle(.playerStarted(duration: 30))).isEmpty)
+        // Its answer is appended, not a replacement.
+        _ = m.handle(.answered(requestID: 2, tracks: [t(2), t(5), t(6)]))
+        #expect(m.queue.map(\.sid) == ["5", "6"])
+    }
+
+    @Test func skipStartsTheNextQueuedSongAtOnceAndReportsBesideIt() {
+        var m = playingMachine()
+        let effects = m.handle(.command(.skip))
+        #expect(reports(effects).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["s 1 |1:s"])
+        #expect(plays(effects) == ["2"], "the next song loads in the same step, before any answer")
+        #expect(events(effects) == [.skipped(t(1))])
+        #expect(m.current?.sid == "2")
+        // The answer replaces only what has not started.
+        let id = reports(effects)[0].id
+        _ = m.handle(.answered(requestID: id, tracks: [t(7), t(8)]))
+        #expect(m.current?.sid == "2")
+        #expect(m.queue.map(\.sid) == ["7", "8"])
+    }
+
+    @Test func trashReportsBAndReplacesTheQueue() {
+        var m = playingMachine()
+        let effects = m.handle(.command(.trash))
+        #expect(reports(effects).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["b 1 |1:b"])
+        #expect(plays(effects) == ["2"])
+        #expect(events(effects) == [.trashed(t(1))])
+        _ = m.handle(.answered(requestID: reports(effects)[0].id, tracks: [t(2), t(9)]))
+        #expect(m.queue.map(\.sid) == ["9"], "the song now playing is dropped from the new list")
+    }
+
+    @Test func skipWithAnEmptyQueueStopsAndPlaysTheAnswer() {
+        var m = playingMachine(queued: [])
+        let effects = m.handle(.command(.skip))
+        #expect(effects.contains(.stopPlayer))
+        #expect(plays(effects).isEmpty)
+        #expect(m.snapshot.loading)
+        let answer = m.handle(.answered(requestID: reports(effects)[0].id, tracks: [t(5), t(6)]))
+        #expect(plays(answer) == ["5"])
+    }
+
+    @Test func likeAndUnlikeFlipLocallyAndCarryNoHistory() {
+        var m = playingMachine()
+        let like = m.handle(.command(.like))
+        #expect(reports(like).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["r 1 -"])
+        #expect(events(like) == [.liked(t(1, liked: true))])
+        #expect(m.current?.liked == true)
+        // An optional list in the answer replaces the queue, not the song.
+        _ = m.handle(.answered(requestID: reports(like)[0].id, tracks: [t(11)]))
+        #expect(m.current?.sid == "1")
+        #expect(m.queue.map(\.sid) == ["11"])
+        let unlike = m.handle(.command(.unlike))
+        #expect(reports(unlike).map { "\($0.type) \($0.sid ?? "-")" } == ["u 1"])
+        #expect(events(unlike) == [.unliked(t(1))])
+        #expect(m.current?.liked == false)
+        // The history now holds both, and the next long report carries them.
+        let skip = m.handle(.command(.skip))
+        #expect(reports(skip).first?.h == "|1:r|1:u|1:s")
+    }
+
+    @Test func naturalEndAcknowledgesWithEAndPlaysOn() {
+        var m = playingMachine()
+        _ = m.handle(.playerProgress(29.9))
+        let end = m.handle(.playerFinished(.eof))
+        #expect(reports(end).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["e 1 -"])
+        #expect(events(end) == [.ended(t(1))])
+        #expect(plays(end) == ["2"])
+        if case .send(_, let report) = end.first { #expect(report.playedTime == 29.9) }
+    }
+
+    @Test func naturalEndWithAnEmptyQueueSendsP() {
+        var m = playingMachine(queued: [])
+        // The start already asked early (p); answer it with nothing new, then end.
+        _ = m.handle(.answered(requestID: 2, tracks: []))
+        let end = m.handle(.playerFinished(.eof))
+        #expect(reports(end).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["e 1 -", "p 1 |1:e"])
+        #expect(m.snapshot.loading)
+        let answer = m.handle(.answered(requestID: reports(end)[1].id, tracks: [t(3)]))
+        #expect(plays(answer) == ["3"])
+    }
+
+    @Test func channelSwitchSendsNewAndIgnoresStaleAnswers() {
+        var m = playingMachine()
+        let skip = m.handle(.command(.skip))
+        let switchEffects = m.handle(.command(.channel("1")))
+        #expect(events(switchEffects) == [.channel(ChannelInfo(id: "1", name: "Ambient"))])
+        #expect(reports(switchEffects).map { "\($0.type) \($0.channel) \($0.sid ?? "-")" } == ["n 1 -"])
+        #expect(m.queue.isEmpty)
+        #expect(m.current?.sid == "2", "the song plays on until the new channel answers")
+        // The skip's answer is stale now.
+        _ = m.handle(.answered(requestID: reports(skip)[0].id, tracks: [t(40)]))
+        #expect(m.queue.isEmpty)
+        let answer = m.handle(.answered(requestID: reports(switchEffects)[0].id, tracks: [t(20), t(21)]))
+        #expect(plays(answer) == ["20"])
+    }
+
+    @Test func unknownChannelIsRefusedOnceTheListIsKnown() {
+        var m = playingMachine()
+        let effects = m.handle(.command(.channel("99")))
+        #expect(events(effects) == [.error(.unknownChannel("99"))])
+        #expect(reports(effects).isEmpty)
+        #expect(m.channel?.id == "0")
+        #expect(reports(m.handle(.command(.channel("-3")))).map(\.type) == ["n"], "red heart is never listed")
+    }
+
+    @Test func failedFetchIsRetriedWithBackoffAndStaleTimersAreIgnored() {
+        var m = RadioMachine(configuration: .init(retryDelays: [1, 2]))
+        _ = m.handle(.start(channelID: "0"))
+        let failed = m.handle(.failed(requestID: 1, .unreachable("Couldn't connect to server")))
+        #expect(events(failed) == [.error(.service(.unreachable("Couldn't connect to server")))])
+        guard case .scheduleRetry(let delay, let token)? = failed.last else { Issue.record("no retry"); return }
+        #expect(delay == 1)
+        #expect(m.snapshot.problem == .service(.unreachable("Couldn't connect to server")))
+        #expect(m.handle(.retryTimer(token: token - 1)).isEmpty, "a stale timer does nothing")
+        let retry = m.handle(.retryTimer(token: token))
+        #expect(reports(retry).map(\.type) == ["n"])
+        let again = m.handle(.failed(requestID: reports(retry)[0].id, .httpStatus(502)))
+        #expect(again.last == .scheduleRetry(after: 2, token: token + 1))
+        let third = m.handle(.retryTimer(token: token + 1))
+        _ = m.handle(.answered(requestID: reports(third)[0].id, tracks: [t(1)]))
+        #expect(m.snapshot.problem == nil)
+        #expect(m.current?.sid == "1")
+    }
+
+    @Test func emptyChannelIsExplainedAndRetried() {
+        var m = RadioMachine(configuration: .init(retryDelays: [3]))
+        _ = m.handle(.start(channelID: "-3"))
+        let effects = m.handle(.answered(requestID: 1, tracks: []))
+        #expect(events(effects) == [.error(.emptyChannel(ChannelInfo(id: "-3", name: "-3")))])
+        guard case .scheduleRetry(after: 3, _)? = effects.last else { Issue.record("no retry"); return }
+    }
+
+    @Test func failingSongsAreSkippedThenTheRadioGivesUp() {
+        var m = playingMachine(queued: [2, 3, 4, 5])
+        let first = m.handle(.playerFinished(.failed(.loadFailed("loading failed"))))
+        #expect(events(first) == [.error(.player(.loadFailed("loading failed")))])
+        #expect(plays(first) == ["2"])
+        #expect(reports(first).isEmpty, "a song that failed is not reported as ended")
+        _ = m.handle(.playerFinished(.failed(.loadFailed("x"))))
+        let third = m.handle(.playerFinished(.failed(.loadFailed("x"))))
+        #expect(plays(third).isEmpty)
+        #expect(m.current == nil)
+    }
+
+    @Test func commandsThatNeedASongSayNothingIsPlaying() {
+        var m = RadioMachine()
+        for command in [RadioCommand.skip, .trash, .like, .unlike, .pause, .resume, .toggle, .seek(.relative(5))] {
+            #expect(events(m.handle(.command(command))) == [.error(.nothingPlaying)])
+        }
+    }
+
+    @Test func positionIsSavedEveryFewSecondsOnPauseAndOnQuit() {
+        var m = playingMachine()
+        #expect(m.handle(.playerProgress(1)).isEmpty)
+        let save = m.handle(.playerProgress(5.2))
+        guard case .savePosition(let p)? = save.first else { Issue.record("no save at 5.2 s"); return }
+        #expect(p.sid == "1" && p.position == 5.2 && p.channel == "0")
+        #expect(m.handle(.playerProgress(7)).isEmpty)
+        let pause = m.handle(.playerPaused)
+        #expect(pause.contains { if case .savePosition(let q) = $0 { return q.position == 7 }; return false })
+        let quit = m.handle(.command(.quit))
+        #expect(quit.count == 3)
+        #expect(quit.suffix(2) == [.stopPlayer, .quit])
+    }
+
+    @Test func statusReportsWhatPlays() {
+        var m = playingMachine()
+        _ = m.handle(.playerProgress(3))
+        _ = m.handle(.playerVolume(40))
+        #expect(events(m.handle(.command(.status))) == [.status(RadioStatus(
+            channel: ChannelInfo(id: "0", name: "Personal"), track: t(1), position: 3, duration: 30, paused: false,
+            volume: 40, queueLength: 3))])
+    }
+
+    @Test func historyIsBoundedAndOrderedOldestFirst() {
+        var m = RadioMachine(configuration: .init(historyCapacity: 2))
+        _ = m.handle(.start(channelID: "0"))
+        _ = m.handle(.answered(requestID: 1, tracks: [t(1), t(2), t(3), t(4)]))
+        _ = m.handle(.command(.skip))
+        _ = m.handle(.command(.skip))
+        let third = m.handle(.command(.trash))
+        #expect(reports(third).first?.h == "|2:s|3:b")
+    }
+}

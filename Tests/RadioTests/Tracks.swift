@@ -1,0 +1,35 @@
+@testable import Radio
+
+/// Test tracks: `t(3)` is sid "3", title "Song 3", with a URL naming it.
+func t(_ n: Int, liked: Bool = false) -> Track {
+    Track(sid: "\(n)", title: "Song \(n)", artist: "Artist \(n)", album: "Album \(n)", length: 30, liked: liked,
+          url: "http://station/media/\(n).wav")
+}
+
+/// The reports among effects, in order.
+func reports(_ effects: [RadioEffect]) -> [(id: Int, type: String, sid: String?, h: String?, channel: String)] {
+    effects.compactMap {
+        if case .send(let id, let r) = $0 { return (id, r.type.rawValue, r.sid, r.history, r.channel) }
+        return nil
+    }
+}
+
+/// The songs loaded among effects.
+func plays(_ effects: [RadioEffect]) -> [String] {
+    effects.compactMap { if case .play(let track, _) = $0 { return track.sid }; return nil }
+}
+
+/// The events emitted among effects.
+func events(_ effects: [RadioEffect]) -> [RadioEvent] {
+    effects.compactMap { if case .emit(let e) = $0 { return e }; return nil }
+}
+
+/// A machine that has started on channel 0 and is playing song 1 with `queued` songs after it.
+func playingMachine(queued: [Int] = [2, 3, 4]) -> RadioMachine {
+    var m = RadioMachine()
+    _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "Personal"), ChannelInfo(id: "1", name: "Ambient")]))
+    _ = m.handle(.start(channelID: "0"))
+    _ = m.handle(.answered(requestID: 1, tracks: [t(1)] + queued.map { t($0) }))
+    _ = m.handle(.playerStarted(duration: 30))
+    return m
+}
