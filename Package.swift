@@ -69,6 +69,6 @@ let package = Package(
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Station", "RadioAPI", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "TestSupport"]),
     ]
 )

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+
+/// Failures of the command line itself, each with the one line the user reads and the
+/// exit status DESIGN.md promises (2 usage, 1 runtime).
+enum CLIError: Error, CustomStringConvertible {
+    case configUnreadable(String)
+    case configInvalid(String, line: Int?, String)
+    case unsupportedAPI(String)
+    case invalidServer(String)
+    case runtime(String)
+
+    var description: String {
+        switch self {
+        case .configUnreadable(let path):
+            "cannot read config file \(path): check the path and its permissions"
+        case .configInvalid(let path, let line, let what):
+            "config file \(path)\(line.map { " line \($0)" } ?? ""): \(what) — fix it (see Config/config.example.toml)"
+        case .unsupportedAPI(let api):
+            "--api \(api) is not supported yet: use --api app"
+        case .invalidServer(let url):
+            "--server \(url) is not an http(s) URL: give one like https://www.douban.com"
+        case .runtime(let line):
+            line
+        }
+    }
+
+    /// Usage errors exit 2, everything else 1.
+    var exitCode: ExitCode {
+        switch self {
+        case .unsupportedAPI, .invalidServer: ExitCode.validationFailure
+        default: ExitCode.failure
+        }
+    }
+
+    /// Prints the line on stderr as `mhz: …` and exits with the right status.
+    func exit() -> ExitCode {
+        FileHandle.standardError.write(Data("mhz: \(description)\n".utf8))
+        return exitCode
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import TOMLKit
+
+/// The settings of `config.toml` (every key is documented in `Config/config.example.toml`).
+/// Command-line options win over the file.
+struct Config: Sendable, Equatable {
+    var server: String?
+    var api: String?
+    var channel: String?
+    var audioOutput: String?
+    var library: String?
+    var volume: Int?
+
+    static let keys = ["server", "api", "channel", "audio_output", "library", "volume"]
+
+    /// Reads the file; a missing file is an empty configuration unless it was named
+    /// explicitly.
+    static func load(from url: URL, explicit: Bool) throws(CLIError) -> Config {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            if explicit || FileManager.default.fileExists(atPath: url.path) { throw .configUnreadable(url.path) }
+            return Config()
+        }
+        guard let text = String(data: data, encoding: .utf8) else { throw .configInvalid(url.path, line: nil, "not UTF-8 text") }
+        return try parse(text, path: url.path)
+    }
+
+    /// Parses TOML text; errors name the file, the line where known, and the key.
+    static func parse(_ text: String, path: String) throws(CLIError) -> Config {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw .configInvalid(path, line: error.source.begin.line, error.description)
+        } catch {
+            throw .configInvalid(path, line: nil, "\(error)")
+        }
+        var config = Config()
+        for key in table.keys {
+            // [keys] (key bindings) is read by the terminal UI; other tables are unknown.
+            if key == "keys" { continue }
+            guard keys.contains(key) else { throw .configInvalid(path, line: nil, "unknown key \"\(key)\"") }
+        }
+        func string(_ key: String) throws(CLIError) -> String? {
+            guard let value = table[key] else { return nil }
+            if let s = value.string { return s }
+            if key == "channel", let i = value.int { return String(i) }
+            throw .configInvalid(path, line: nil, "\"\(key)\" must be a string")
+        }
+        config.server = try string("server")
+        config.api = try string("api")
+        config.channel = try string("channel")
+        config.audioOutput = try string("audio_output")
+        config.library = try string("library")
+        if let value = table["volume"] {
+            guard let v = value.int, (0...100).contains(v) else {
+                throw .configInvalid(path, line: nil, "\"volume\" must be a whole number from 0 to 100")
+            }
+            config.volume = v
+        }
+        return config
+    }
+}

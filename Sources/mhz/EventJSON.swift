@@ -1,0 +1,47 @@
+import Foundation
+import Radio
+import TerminalUI
+
+/// Headless output: one JSON object per line per event (DESIGN.md). Keys are sorted so
+/// lines are stable for scripts and tests.
+enum EventJSON {
+    static func line(_ event: RadioEvent) -> String {
+        var object: [String: Any]
+        switch event {
+        case .playing(let track, let channel):
+            object = trackFields("playing", track)
+            object["channel"] = channel.id
+            object["like"] = track.liked
+            object["length"] = track.length
+        case .paused(let track): object = track.map { trackFields("paused", $0) } ?? ["event": "paused"]
+        case .resumed(let track): object = track.map { trackFields("resumed", $0) } ?? ["event": "resumed"]
+        case .ended(let track): object = trackFields("ended", track)
+        case .skipped(let track): object = trackFields("skipped", track)
+        case .liked(let track): object = trackFields("liked", track)
+        case .unliked(let track): object = trackFields("unliked", track)
+        case .trashed(let track): object = trackFields("trashed", track)
+        case .channel(let channel): object = ["event": "channel", "id": channel.id, "name": channel.name]
+        case .status(let status):
+            object = ["event": "status", "position": (status.position * 10).rounded() / 10, "volume": status.volume,
+                      "paused": status.paused, "queue": status.queueLength]
+            if let channel = status.channel { object["channel"] = channel.id; object["channel_name"] = channel.name }
+            if let track = status.track { object["sid"] = track.sid; object["title"] = track.title }
+            if let duration = status.duration { object["duration"] = duration }
+        case .error(let error):
+            object = ["event": "error", "message": ErrorText.describe(error)]
+        }
+        return serialize(object)
+    }
+
+    static func error(_ message: String) -> String { serialize(["event": "error", "message": message]) }
+
+    private static func trackFields(_ name: String, _ track: Track) -> [String: Any] {
+        ["event": name, "sid": track.sid, "title": track.title, "artist": track.artist, "album": track.album]
+    }
+
+    private static func serialize(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return #"{"event":"error","message":"event could not be encoded"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

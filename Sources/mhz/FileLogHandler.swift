@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// A swift-log handler appending lines to a file, so the terminal UI's screen stays clean
+/// and problems can still be read afterwards (`mhz.log` in the data dir).
+struct FileLogHandler: LogHandler {
+    private let sink: Sink
+    private let label: String
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+
+    /// One open file shared by every logger.
+    final class Sink: Sendable {
+        private let handle: Mutex<FileHandle?>
+
+        init(url: URL) {
+            if !FileManager.default.fileExists(atPath: url.path) {
+                FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
+            let handle = try? FileHandle(forWritingTo: url)
+            _ = try? handle?.seekToEnd()
+            self.handle = Mutex(handle)
+        }
+
+        func write(_ line: String) {
+            handle.withLock { _ = try? $0?.write(contentsOf: Data(line.utf8)) }
+        }
+    }
+
+    init(label: String, sink: Sink) {
+        self.label = label
+        self.sink = sink
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let stamp = ISO8601DateFormatter().string(from: Date())
+        sink.write("\(stamp) \(event.level) \(label): \(event.message)\(extra)\n")
+    }
+}

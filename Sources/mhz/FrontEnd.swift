@@ -1,0 +1,110 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Logging
+import Radio
+import TerminalUI
+
+/// A way of presenting the radio: the terminal UI or headless JSON lines.
+protocol FrontEnd: Sendable {
+    /// Begins taking commands.
+    func start(commands: CommandPump)
+    /// What to draw changed.
+    func show(_ snapshot: RadioSnapshot)
+    /// Something happened.
+    func narrate(_ event: RadioEvent, logger: Logger)
+    /// The radio quit: release the terminal.
+    func stop()
+}
+
+/// `--headless`: commands on stdin, one JSON object per event on stdout.
+final class HeadlessFrontEnd: FrontEnd {
+    private let output = FileHandle.standardOutput
+
+    func start(commands: CommandPump) {
+        let output = self.output
+        let reader = Thread {
+            // EOF on stdin does not stop playback (DESIGN.md): the reader just ends.
+            while let line = readLine(strippingNewline: true) {
+                if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                do {
+                    commands.send(try RadioCommand.parse(line))
+                } catch {
+                    output.write(Data((EventJSON.error(CommandText.describe(error, line: line)) + "\n").utf8))
+                }
+            }
+        }
+        reader.name = "mhz.stdin"
+        reader.start()
+    }
+
+    func show(_ snapshot: RadioSnapshot) {}
+
+    func narrate(_ event: RadioEvent, logger: Logger) {
+        output.write(Data((EventJSON.line(event) + "\n").utf8))
+    }
+
+    func stop() {}
+}
+
+/// The ncurses terminal UI, on a thread of its own (ncurses is not thread-safe, so every
+/// ncurses call happens there).
+final class TerminalFrontEnd: FrontEnd {
+    private let keymap: Keymap
+    private let app = Mutex<TerminalApp?>(nil)
+    private let pending = Mutex<RadioSnapshot?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(keymap: Keymap) { self.keymap = keymap }
+
+    func start(commands: CommandPump) {
+        let app = TerminalApp(keymap: keymap, send: { commands.send($0) })
+        self.app.withLock { $0 = app }
+        if let snapshot = pending.withLock({ $0 }) { app.update(snapshot) }
+        let finished = self.finished
+        let thread = Thread {
+            app.run()
+            finished.signal()
+        }
+        thread.name = "mhz.ui"
+        thread.start()
+    }
+
+    func show(_ snapshot: RadioSnapshot) {
+        if let app = app.withLock({ $0 }) { app.update(snapshot) } else { pending.withLock { $0 = snapshot } }
+    }
+
+    func narrate(_ event: RadioEvent, logger: Logger) { logger.info("\(EventJSON.line(event))") }
+
+    /// Returns once the terminal is restored.
+    func stop() {
+        guard let app = app.withLock({ $0 }) else { return }
+        app.stop()
+        finished.wait()
+    }
+}
+
+/// Words for command lines that were not understood.
+enum CommandText {
+    static func describe(_ error: CommandParseError, line: String) -> String {
+        let words = RadioCommand.words.joined(separator: " ")
+        switch error {
+        case .empty: return "empty command; commands are: \(words)"
+        case .unknownWord(let word): return "unknown command \"\(word)\"; commands are: \(words)"
+        case .missingArgument(let word): return "\"\(word)\" needs an argument, e.g. \(example(word))"
+        case .unexpectedArgument(let word, let argument):
+            return "\"\(word)\" does not take \"\(argument)\"; e.g. \(example(word))"
+        case .invalidArgument(let word, let argument):
+            return "\"\(argument)\" is not valid for \"\(word)\"; e.g. \(example(word))"
+        }
+    }
+
+    private static func example(_ word: String) -> String {
+        switch word {
+        case "channel": "channel 1"
+        case "seek": "seek 30 or seek +10"
+        case "volume": "volume 60 (0–100)"
+        default: word
+        }
+    }
+}

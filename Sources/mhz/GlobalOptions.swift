@@ -1,0 +1,18 @@
+import ArgumentParser
+import Foundation
+
+/// Options every subcommand accepts (DESIGN.md: `--server`, `--api`, `--data-dir` and
+/// `--config` work everywhere).
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "Station base URL (e.g. https://www.douban.com). Default: the embedded station.")
+    var server: String?
+
+    @Option(help: "API family of --server: app (the web family is not supported yet).")
+    var api: String?
+
+    @Option(name: .customLong("data-dir"), help: "Where mhz keeps its database, log and the demo library.")
+    var dataDir: String?
+
+    @Option(help: "Configuration file (default: $XDG_CONFIG_HOME/mhz/config.toml).")
+    var config: String?
+}

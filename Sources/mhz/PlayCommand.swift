@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Playback
+import Radio
+import Store
+import TerminalUI
+
+/// `mhz [--channel ID] [--headless] …`: play a channel, with the terminal UI or headless.
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play", abstract: "Play a channel (the default).")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(help: "Channel id to play (default: the last one, else 0).")
+    var channel: String?
+
+    @Flag(help: "No terminal UI: commands on stdin, one JSON event per line on stdout.")
+    var headless = false
+
+    @Option(name: .customLong("audio-output"), help: "mpv audio output (ao), e.g. null, pulse, alsa.")
+    var audioOutput: String?
+
+    @Option(help: "Music folder for the embedded station (default ~/Music, else a demo library).")
+    var library: String?
+
+    @Flag(help: "Open mpv's video window for items that have video.")
+    var video = false
+
+    func run() async throws {
+        do {
+            try await play()
+        } catch let error as CLIError {
+            throw error.exit()
+        }
+    }
+
+    private func play() async throws(CLIError) {
+        if video, ProcessInfo.processInfo.environment["DISPLAY"] == nil,
+           ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil {
+            throw .runtime("--video needs a display, but neither DISPLAY nor WAYLAND_DISPLAY is set: drop --video")
+        }
+        let runtime = try await RadioRuntime.make(options: global, library: library)
+        let logger = Logger(label: "mhz")
+        let database: MhzDatabase
+        do {
+            database = try MhzDatabase(path: runtime.paths.database)
+        } catch {
+            await runtime.shutdown()
+            throw .runtime("cannot open \(runtime.paths.database.path): \(error) — check the data directory")
+        }
+        let volume = runtime.config.volume ?? 100
+        let controller: PlayerController
+        do {
+            controller = try PlayerController(options: PlayerOptions(
+                audioOutput: audioOutput ?? runtime.config.audioOutput, video: video, initialVolume: volume))
+        } catch {
+            await runtime.shutdown()
+            throw .runtime("cannot start the player (libmpv): \(error)")
+        }
+        let player = MpvAudioPlayer(controller: controller)
+        let service = StationClient(http: runtime.http, endpoints: runtime.endpoints)
+        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: Keymap())
+        let session = RadioSession(service: service, player: player, store: database, volume: volume,
+                                   onSnapshot: { frontEnd.show($0) })
+        logger.info("playing from \(runtime.baseURL.absoluteString)")
+
+        let commands = CommandPump(session: session)
+        let trap = SignalTrap { signal in
+            logger.info("signal \(signal): quitting")
+            commands.send(.quit)
+        }
+        let narration = Task {
+            for await event in session.events { frontEnd.narrate(event, logger: logger) }
+        }
+        frontEnd.start(commands: commands)
+        await session.start(channelID: channel ?? runtime.config.channel)
+        await session.waitUntilQuit()
+        frontEnd.stop()
+        await narration.value
+        controller.shutdown()
+        await runtime.shutdown()
+        withExtendedLifetime(trap) {}
+    }
+}
+
+/// Delivers commands to the session one at a time, in the order they were given, from any
+/// thread (stdin reader, UI thread, signal queue).
+final class CommandPump: Sendable {
+    private let continuation: AsyncStream<RadioCommand>.Continuation
+    private let task: Task<Void, Never>
+
+    init(session: RadioSession) {
+        let (stream, continuation) = AsyncStream<RadioCommand>.makeStream(bufferingPolicy: .unbounded)
+        self.continuation = continuation
+        task = Task {
+            for await command in stream { await session.send(command) }
+        }
+    }
+
+    func send(_ command: RadioCommand) { continuation.yield(command) }
+
+    deinit { continuation.finish() }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+import Station
+import Store
+import TestSupport
+import Testing
+
+/// The whole path, real end to end: the station on an ephemeral 127.0.0.1 port over a
+/// synthesized library, the `mhz` executable headless with real libcurl and real libmpv
+/// (`ao=null`), commands on stdin, JSON events on stdout, and the exact requests the
+/// station received.
+@Suite(.serialized)
+struct HeadlessRadioTests {
+    /// The station and what it has been asked.
+    final class LiveStation: Sendable {
+        let station: Station
+        let url: URL
+        let dataDirectory: TemporaryDirectory
+        private let log = Mutex<[StationRequest]>([])
+
+        init() async throws {
+            dataDirectory = try TemporaryDirectory(prefix: "mhz-e2e-station")
+            let log = self.log
+            station = try await Station(configuration: StationConfiguration(
+                library: nil, dataDirectory: dataDirectory.url, seed: 7,
+                onRequest: { request in log.withLock { $0.append(request) } }))
+            url = try await station.start()
+        }
+
+        /// Requests to the playlist endpoint, in order.
+        var reports: [StationRequest] { log.withLock { $0 }.filter { $0.path == "/j/app/radio/people" } }
+
+        /// Waits until the station has seen a playlist request matching `match`.
+        func waitForReport(timeout: Double = 10, _ match: (StationRequest) -> Bool) async throws -> StationRequest {
+            let deadline = Date().addingTimeInterval(timeout)
+            while Date() < deadline {
+                if let hit = reports.first(where: match) { return hit }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            throw TestSupportError.timeout("station never saw the report; saw: \(reports.map { $0.query })")
+        }
+    }
+
+    @Test func playsSkipsLikesTrashesAndSwitchesChannelsAgainstTheStation() async throws {
+        let station = try await LiveStation()
+        defer { Task { await station.station.stop() } }
+        let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
+        let mhz = try MhzProcess(arguments: [
+            "--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+            "--data-dir", data.url.path, "--channel", "0",
+        ], environment: ["XDG_CONFIG_HOME": data.url.path])
+
+        // Start: `n` on channel 0 with an empty sid, then the first song plays.
+        let channel = try await mhz.waitFor("channel")
+        #expect(channel.event["id"] == "0")
+        let first = try await mhz.waitFor("playing")
+        let firstSid = try #require(first.event["sid"])
+        #expect(first.event["channel"] == "0")
+        #expect(first.event["title"]?.isEmpty == false)
+        #expect((first.event.number("length") ?? 0) >= 20)
+        let start = try #require(station.reports.first)
+        #expect(start.parameter("type") == "n")
+        #expect(start.parameter("channel") == "0")
+        #expect(start.parameter("sid") == "")
+
+        // time-pos advances: audio is being clocked, not just "loaded".
+        mhz.send("status")
+        let s1 = try await mhz.waitFor("status", after: first.index)
+        try await Task.sleep(for: .milliseconds(1500))
+        mhz.send("status")
+        let s2 = try await mhz.waitFor("status", after: s1.index + 1)
+        let p1 = try #require(s1.event.number("position")), p2 = try #require(s2.event.number("position"))
+        #expect(p2 - p1 >= 0.8, "position moved from \(p1) to \(p2) in 1.5 s")
+        #expect(s2.event["sid"] == firstSid)
+
+        // Skip: `s` with the sid and the history; the next song starts without waiting.
+        mhz.send("skip")
+        let skipped = try await mhz.waitFor("skipped", after: s2.index)
+        #expect(skipped.event["sid"] == firstSid)
+        let second = try await mhz.waitFor("playing", after: skipped.index)
+        let secondSid = try #require(second.event["sid"])
+        #expect(secondSid != firstSid)
+        let skipReport = try await station.waitForReport { $0.parameter("type") == "s" }
+        #expect(skipReport.parameter("sid") == firstSid)
+        #expect(skipReport.parameter("channel") == "0")
+        #expect(skipReport.parameter("h") == "|\(firstSid):s")
+        #expect(skipReport.parameter("pt").flatMap(Double.init).map { $0 > 0.5 } == true)
+
+        // Like: `r` for the song playing; the event says so.
+        mhz.send("like")
+        let liked = try await mhz.waitFor("liked", after: second.index)
+        #expect(liked.event["sid"] == secondSid)
+        let likeReport = try await station.waitForReport { $0.parameter("type") == "r" }
+        #expect(likeReport.parameter("sid") == secondSid)
+        #expect(likeReport.parameter("channel") == "0")
+
+        // Trash: `b`, and `h` now carries the whole history in order.
+        mhz.send("trash")
+        let trashed = try await mhz.waitFor("trashed", after: liked.index)
+        #expect(trashed.event["sid"] == secondSid)
+        let third = try await mhz.waitFor("playing", after: trashed.index)
+        #expect(third.event["sid"] != secondSid)
+        let trashReport = try await station.waitForReport { $0.parameter("type") == "b" }
+        #expect(trashReport.parameter("sid") == secondSid)
+        #expect(trashReport.parameter("h") == "|\(firstSid):s|\(secondSid):r|\(secondSid):b")
+
+        // Channel switch: `n` on the new channel, and its songs play.
+        mhz.send("channel 1")
+        let switched = try await mhz.waitFor("channel", after: third.index) { $0["id"] == "1" }
+        #expect(switched.event["name"]?.isEmpty == false)
+        let onNew = try await mhz.waitFor("playing", after: switched.index) { $0["channel"] == "1" }
+        let newChannelReport = try await station.waitForReport { $0.parameter("type") == "n" && $0.parameter("channel") == "1" }
+        #expect(newChannelReport.parameter("sid") == "")
+        #expect(newChannelReport.parameter("h")?.hasPrefix("|\(firstSid):s") == true)
+        #expect(onNew.event["sid"] != nil)
+
+        // The station saw these reports in this order.
+        let sequence = station.reports.map { $0.parameter("type") ?? "?" }.filter { $0 != "p" }
+        #expect(sequence == ["n", "s", "r", "b", "n"], "\(sequence)")
+
+        // An unknown command is an error event, not a crash; quit exits 0.
+        mhz.send("dance")
+        let error = try await mhz.waitFor("error", after: onNew.index)
+        #expect(error.event["message"]?.contains("unknown command \"dance\"") == true)
+        mhz.send("quit")
+        #expect(try await mhz.waitForExit() == 0)
+        // Every stdout line was a JSON object.
+        #expect(mhz.lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+    }
+
+    @Test func endOfInputKeepsPlayingAndSigtermStopsCleanly() async throws {
+        let station = try await LiveStation()
+        defer { Task { await station.station.stop() } }
+        let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
+        let mhz = try MhzProcess(arguments: [
+            "--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+            "--data-dir", data.url.path,
+        ], environment: ["XDG_CONFIG_HOME": data.url.path])
+        let playing = try await mhz.waitFor("playing")
+        let sid = try #require(playing.event["sid"])
+        mhz.closeInput()
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(mhz.isRunning, "EOF on stdin must not stop playback")
+        mhz.signal(SIGTERM)
+        #expect(try await mhz.waitForExit() == 0)
+        // Progress was saved on the way out.
+        let database = try MhzDatabase(path: data.url.appendingPathComponent("mhz.sqlite"))
+        let saved = try #require(try database.lastPosition())
+        #expect(saved.sid == sid)
+        #expect(saved.channel == "0")
+        #expect(saved.position >= 1.0)
+        #expect(try database.setting("radio.last_channel") == "0")
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+import TestSupport
+
+/// The real `mhz` executable, started as a child process for end-to-end tests: stdin for
+/// commands, stdout parsed as JSON lines, stderr kept for failure messages.
+final class MhzProcess: Sendable {
+    /// One parsed event line.
+    struct Event: @unchecked Sendable {
+        let fields: [String: Any]
+        var name: String { fields["event"] as? String ?? "" }
+        subscript(_ key: String) -> String? {
+            if let s = fields[key] as? String { return s }
+            if let n = fields[key] as? NSNumber { return n.stringValue }
+            return nil
+        }
+        func number(_ key: String) -> Double? { (fields[key] as? NSNumber)?.doubleValue }
+    }
+
+    private let process: Process
+    private let input: FileHandle
+    private let events = Mutex<[Event]>([])
+    private let stderrText = Mutex<String>("")
+    private let rawLines = Mutex<[String]>([])
+
+    /// The built `mhz` next to the test bundle (`.build/<triple>/debug/mhz`).
+    static var executable: URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = bundle.deletingLastPathComponent()
+        while dir.pathComponents.count > 1 {
+            let candidate = dir.appendingPathComponent("mhz")
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue {
+                return candidate
+            }
+            dir.deleteLastPathComponent()
+        }
+        return bundle.deletingLastPathComponent().appendingPathComponent("mhz")
+    }
+
+    init(arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        input = stdin.fileHandleForWriting
+        let events = self.events, rawLines = self.rawLines, stderrText = self.stderrText
+        let buffer = Mutex<Data>(Data())
+        stdout.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { handle.readabilityHandler = nil; return }
+            let lines: [Data] = buffer.withLock { data in
+                data.append(chunk)
+                var out: [Data] = []
+                while let newline = data.firstIndex(of: 0x0A) {
+                    out.append(data[data.startIndex..<newline])
+                    data.removeSubrange(data.startIndex...newline)
+                }
+                return out
+            }
+            for line in lines {
+                rawLines.withLock { $0.append(String(decoding: line, as: UTF8.self)) }
+                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] {
+                    events.withLock { $0.append(Event(fields: object)) }
+                }
+            }
+        }
+        stderr.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { handle.readabilityHandler = nil; return }
+            stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    /// Writes one command line.
+    func send(_ line: String) { input.write(Data((line + "\n").utf8)) }
+
+    /// Closes stdin (EOF).
+    func closeInput() { try? input.close() }
+
+    /// All events so far.
+    var all: [Event] { events.withLock { $0 } }
+    /// Every stdout line so far.
+    var lines: [String] { rawLines.withLock { $0 } }
+    /// What the process wrote to stderr.
+    var errorOutput: String { stderrText.withLock { $0 } }
+
+    /// Waits for the first event after index `from` named `name` and matching `match`.
+    @discardableResult
+    func waitFor(_ name: String, after from: Int = 0, timeout: Double = 20,
+                 where match: (Event) -> Bool = { _ in true }) async throws -> (index: Int, event: Event) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let snapshot = all
+            if snapshot.count > from {
+                for i in from..<snapshot.count where snapshot[i].name == name && match(snapshot[i]) {
+                    return (i, snapshot[i])
+                }
+            }
+            if !process.isRunning { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestSupportError.timeout("no \"\(name)\" event; got: \(lines.suffix(12).joined(separator: "\n")) stderr: \(errorOutput)")
+    }
+
+    /// Waits for the process to exit and returns its status.
+    func waitForExit(timeout: Double = 15) async throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            guard Date() < deadline else {
+                process.terminate()
+                throw TestSupportError.timeout("mhz did not exit; stderr: \(errorOutput)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return process.terminationStatus
+    }
+
+    /// Whether the process is still running.
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends a signal.
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
