@@ -1,0 +1,118 @@
+// Every mpv option, command, property and argument name the Playback layer uses, in one
+// place, so a typo is a compile error and a grep finds every use.
+// Manual (mpv 0.35): https://mpv.io/manual/stable/#options, #list-of-input-commands, #properties
+
+/// mpv options set before `mpv_initialize` (see `PlayerOptions.mpvSettings`).
+enum MPVOption: String, Sendable, CaseIterable {
+    /// Audio output driver; `null` plays in real time without a device.
+    case audioOutput = "ao"
+    /// Video track selection; `no` keeps mpv from decoding cover art or video.
+    case videoTrack = "vid"
+    /// Video output driver; `null` keeps mpv from opening a window.
+    case videoOutput = "vo"
+    /// Whether mpv loads its bundled Lua scripts (ytdl_hook among them).
+    case loadScripts = "load-scripts"
+    /// youtube-dl/yt-dlp hook; on a failed plain URL it would spawn yt-dlp and refetch.
+    case ytdl = "ytdl"
+    /// Keep the core alive with an empty playlist instead of quitting.
+    case idle = "idle"
+    /// mpv's own terminal output and input; the TUI owns the terminal.
+    case terminal = "terminal"
+    /// Default key bindings (we take no input through mpv).
+    case inputDefaultBindings = "input-default-bindings"
+    /// Keyboard input through a video window.
+    case inputVOKeyboard = "input-vo-keyboard"
+    /// Seconds before a stalled network read fails the file.
+    case networkTimeout = "network-timeout"
+    /// The demuxer cache.
+    case cache = "cache"
+    /// Forward cache size cap.
+    case demuxerMaxBytes = "demuxer-max-bytes"
+    /// Backward cache size cap (what a seek back can reuse).
+    case demuxerMaxBackBytes = "demuxer-max-back-bytes"
+    /// How far ahead the demuxer reads.
+    case demuxerReadaheadSeconds = "demuxer-readahead-secs"
+    /// AVOptions for libavformat; `allowed_extensions=ALL` lets local AES-128 HLS open its key.
+    case demuxerLavfOptions = "demuxer-lavf-o"
+    /// Gapless audio between playlist entries.
+    case gaplessAudio = "gapless-audio"
+    /// Whether embedded cover art is shown as video.
+    case audioDisplay = "audio-display"
+    /// HTTP User-Agent for media requests.
+    case userAgent = "user-agent"
+    /// Extra HTTP request headers (a string list).
+    case httpHeaderFields = "http-header-fields"
+    /// Initial volume, percent.
+    case volume = "volume"
+}
+
+/// mpv input commands.
+enum MPVCommand: String, Sendable {
+    /// `loadfile <url> [<flags> [<options>]]`; replies with `playlist_entry_id`.
+    case loadFile = "loadfile"
+    /// `seek <target> [<flags>]`.
+    case seek = "seek"
+    /// Stops playback and clears the playlist.
+    case stop = "stop"
+    /// Shuts the core down; every client then receives `MPV_EVENT_SHUTDOWN`.
+    case quit = "quit"
+    /// Does nothing; sent asynchronously as an ordering marker in the event queue.
+    case ignore = "ignore"
+}
+
+/// Named arguments and flag values of `MPVCommand`s (used with `mpv_command_node`, which
+/// takes a map and so survives mpv inserting positional arguments, as 0.38 did for loadfile).
+enum MPVArgument {
+    /// The command name key of a named-argument map.
+    static let name = "name"
+    /// loadfile: the URL or path.
+    static let url = "url"
+    /// loadfile: `replace` / `append` / `append-play`.
+    static let flags = "flags"
+    /// loadfile: per-file options, `key=value,...`.
+    static let options = "options"
+    /// loadfile flag: replace the playlist and play this entry now.
+    static let replace = "replace"
+    /// loadfile per-file option: start position in seconds.
+    static let start = "start"
+    /// The key of loadfile's reply holding the new entry's id.
+    static let playlistEntryID = "playlist_entry_id"
+    /// seek target flags for `seek(to:)`: precise even where keyframe seeks are the default.
+    static let absoluteExact = "absolute+exact"
+    /// seek target flags for `seek(by:)`.
+    static let relativeExact = "relative+exact"
+
+    /// A number as mpv parses it: "10" rather than "10.0" when whole, and always "." as the
+    /// decimal separator (Swift's description ignores the locale).
+    static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// Properties read, set or observed.
+enum MPVProperty: String, Sendable, CaseIterable {
+    /// Playback position in seconds; unavailable while idle or loading.
+    case timePosition = "time-pos"
+    /// Length of the current file in seconds; unavailable until known.
+    case duration = "duration"
+    /// Paused flag.
+    case pause = "pause"
+    /// Volume in percent.
+    case volume = "volume"
+
+    /// The format the player observes this property in.
+    var observedFormat: MPVValueFormat {
+        switch self {
+        case .timePosition, .duration, .volume: .double
+        case .pause: .flag
+        }
+    }
+}
+
+/// The few `mpv_format`s the layer reads and writes.
+enum MPVValueFormat: Sendable {
+    /// `MPV_FORMAT_DOUBLE`.
+    case double
+    /// `MPV_FORMAT_FLAG` (an `int`, 0 or 1).
+    case flag
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Playback
+import Testing
+
+/// Seek, pause, volume and stop against real libmpv.
+@Suite("PlayerController controls")
+struct PlayerControllerControlTests {
+    @Test("seek lands where asked, and seeking near the end finishes with eof")
+    func seekLandsAndEndFinishes() async throws {
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 10])
+        let id = try fixture.player.load(fixture.url("tone.mp3"))
+        _ = try await fixture.events.started(id)
+        _ = try await fixture.events.progress(id)
+
+        try fixture.player.seek(to: 2.0)
+        let landed = try await fixture.events.progress(id)
+        #expect(abs(landed - 2.0) < 0.5, "first progress after seek(to: 2) was \(landed)")
+
+        let beforeJump = fixture.events.cursor
+        try fixture.player.seek(by: 3.0)
+        let jumped = try await fixture.events.progress(id)
+        let around = fixture.events.events(from: max(0, beforeJump - 3))
+        #expect(jumped >= 4.9 && jumped < 5.8, "first progress after seek(by: 3) was \(jumped): \(around)")
+
+        // 0.5 s before the end of a 10 s file: eof must come in well under the ~5 s that
+        // playing on from 5 s would take.
+        let seekTime = ContinuousClock.now
+        try fixture.player.seek(to: 9.5)
+        #expect(try await fixture.events.finished(id) == .eof)
+        #expect(ContinuousClock.now - seekTime < .seconds(3))
+    }
+
+    @Test("pause freezes the position, resume advances it, volume is reported")
+    func pauseResumeVolume() async throws {
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 10])
+        let id = try fixture.player.load(fixture.url("tone.mp3"))
+        _ = try await fixture.events.started(id)
+        _ = try await fixture.events.progress(id)
+
+        try fixture.player.pause()
+        try await fixture.events.next("paused") { $0 == .paused }
+        let frozen = try #require(fixture.player.position)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(fixture.player.position == frozen)
+
+        try fixture.player.resume()
+        try await fixture.events.next("resumed") { $0 == .resumed }
+        let moving = try await fixture.events.progress(id)
+        #expect(moving > frozen)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try #require(fixture.player.position) > moving)
+
+        try fixture.player.setVolume(40)
+        try await fixture.events.next("volume(40)") { $0 == .volume(40) }
+        #expect(fixture.player.volume == 40)
+        try fixture.player.setVolume(250)
+        try await fixture.events.next("volume(100)") { $0 == .volume(100) }
+        #expect(fixture.player.volume == 100)
+        // Pausing twice reports once.
+        try fixture.player.pause()
+        try fixture.player.pause()
+        try await fixture.events.next("paused") { $0 == .paused }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(fixture.events.all.filter { $0 == .paused }.count == 2)
+    }
+
+    @Test("stop finishes the playing item and leaves the player usable")
+    func stopFinishesItem() async throws {
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 10])
+        let first = try fixture.player.load(fixture.url("tone.mp3"))
+        _ = try await fixture.events.started(first)
+
+        try fixture.player.stop()
+        #expect(try await fixture.events.finished(first) == .stopped)
+        #expect(fixture.player.position == nil)
+
+        // Stopped before mpv even began it: mpv reports nothing, the player still must.
+        let second = try fixture.player.load(fixture.url("tone.mp3"))
+        try fixture.player.stop()
+        #expect(try await fixture.events.finished(second) == .stopped)
+
+        let third = try fixture.player.load(fixture.url("tone.mp3"))
+        _ = try await fixture.events.started(third)
+        #expect(Set([first, second, third]).count == 3)
+    }
+
+    @Test("seeking with nothing loaded fails with mpv's reason")
+    func seekWhileIdleFails() async throws {
+        let player = try PlayerController(options: PlayerOptions(audioOutput: "null"))
+        defer { player.shutdown() }
+        #expect(throws: PlaybackError.self) { try player.seek(to: 3) }
+        do {
+            try player.seek(by: 1)
+            Issue.record("seek while idle succeeded")
+        } catch {
+            guard case .commandFailed(name: "seek", let message) = error else {
+                Issue.record("unexpected error \(error)"); return
+            }
+            #expect(!message.isEmpty)
+        }
+        #expect(player.position == nil)
+    }
+}

@@ -1,0 +1,55 @@
+@testable import Playback
+import Testing
+
+/// What `PlayerOptions` hands to mpv (no libmpv needed).
+@Suite("PlayerOptions")
+struct PlayerOptionsTests {
+    func value(_ name: String, in options: PlayerOptions) -> MPVOptionValue? {
+        options.mpvSettings.last { $0.name == name }?.value
+    }
+
+    @Test("the deliberate radio defaults are set")
+    func defaults() {
+        let options = PlayerOptions()
+        let expected: [String: String] = [
+            "load-scripts": "no", "ytdl": "no", "idle": "yes", "vid": "no", "vo": "null", "terminal": "no",
+            "input-default-bindings": "no", "input-vo-keyboard": "no", "network-timeout": "10", "cache": "yes",
+            "demuxer-lavf-o": "allowed_extensions=ALL", "gapless-audio": "weak", "audio-display": "no",
+            "volume": "100",
+        ]
+        for (name, string) in expected {
+            #expect(value(name, in: options) == .string(string), "\(name)")
+        }
+        #expect(value("ao", in: options) == nil)
+        #expect(value("user-agent", in: options) == nil)
+        #expect(value("http-header-fields", in: options) == nil)
+    }
+
+    @Test("video, audio output, user agent and headers")
+    func choices() {
+        let options = PlayerOptions(audioOutput: "null", video: true, userAgent: "mhz/1",
+                                    httpHeaders: ["Cookie: a=1, b=2"], networkTimeout: 2.5, initialVolume: 140)
+        #expect(value("vid", in: options) == nil)
+        #expect(value("vo", in: options) == nil)
+        #expect(value("ao", in: options) == .string("null"))
+        #expect(value("user-agent", in: options) == .string("mhz/1"))
+        #expect(value("http-header-fields", in: options) == .list(["Cookie: a=1, b=2"]))
+        #expect(value("network-timeout", in: options) == .string("2.5"))
+        #expect(value("volume", in: options) == .string("100"))
+    }
+
+    @Test("extra options come last, so they override")
+    func extraOptionsLast() {
+        let options = PlayerOptions(extraOptions: [("cache", "no"), ("msg-level", "all=warn")])
+        let settings = options.mpvSettings
+        #expect(settings.suffix(2).map(\.name) == ["cache", "msg-level"])
+        #expect(value("cache", in: options) == .string("no"))
+    }
+
+    @Test("numbers are written the way mpv parses them", arguments: [
+        (10.0, "10"), (2.5, "2.5"), (-3.0, "-3"), (0.25, "0.25"),
+    ])
+    func numbers(value: Double, text: String) {
+        #expect(MPVArgument.number(value) == text)
+    }
+}

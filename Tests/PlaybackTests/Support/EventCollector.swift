@@ -1,0 +1,110 @@
+import Foundation
+import Playback
+import Synchronization
+import TestSupport
+
+/// Drains a player's event stream in the background and lets a test wait for events in
+/// order: each `next` looks only at events after the previous match.
+final class EventCollector: Sendable {
+    private struct State {
+        var events: [PlaybackEvent] = []
+        var cursor = 0
+        var streamEnded = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Starts draining `stream`.
+    init(_ stream: AsyncStream<PlaybackEvent>) {
+        Task { [self] in
+            for await event in stream { state.withLock { $0.events.append(event) } }
+            state.withLock { $0.streamEnded = true }
+        }
+    }
+
+    /// Every event so far.
+    var all: [PlaybackEvent] { state.withLock { $0.events } }
+
+    /// Whether the stream has finished.
+    var streamEnded: Bool { state.withLock { $0.streamEnded } }
+
+    /// The index the next `next` starts looking at.
+    var cursor: Int { state.withLock { $0.cursor } }
+
+    /// Events from `index` on.
+    func events(from index: Int) -> [PlaybackEvent] { state.withLock { Array($0.events[index...]) } }
+
+    /// Waits for the first event after the cursor that `match` accepts, and moves the cursor
+    /// past it.
+    /// - Throws: `TestSupportError.timeout` naming `what` and listing the events seen.
+    @discardableResult
+    func next(_ what: String, timeout: Duration = .seconds(10),
+              where match: @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let found: PlaybackEvent? = state.withLock { state in
+                guard let index = state.events[state.cursor...].firstIndex(where: match) else { return nil }
+                state.cursor = index + 1
+                return state.events[index]
+            }
+            if let found { return found }
+            if ContinuousClock.now >= deadline {
+                throw TestSupportError.timeout("\(what) within \(timeout); events: \(all)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Waits for `started(id, _)` and returns its duration.
+    func started(_ id: PlaybackItemID, timeout: Duration = .seconds(10)) async throws -> Double? {
+        let event = try await next("started(\(id))", timeout: timeout) {
+            if case .started(id, _) = $0 { true } else { false }
+        }
+        guard case .started(_, let duration) = event else { return nil }
+        return duration
+    }
+
+    /// Waits for `finished(id, _)` and returns its reason.
+    func finished(_ id: PlaybackItemID, timeout: Duration = .seconds(10)) async throws -> EndReason {
+        let event = try await next("finished(\(id))", timeout: timeout) {
+            if case .finished(id, _) = $0 { true } else { false }
+        }
+        guard case .finished(_, let reason) = event else { return .stopped }
+        return reason
+    }
+
+    /// Waits for the next `progress(id, _)` and returns its position.
+    func progress(_ id: PlaybackItemID, timeout: Duration = .seconds(10)) async throws -> Double {
+        let event = try await next("progress(\(id))", timeout: timeout) {
+            if case .progress(id, _) = $0 { true } else { false }
+        }
+        guard case .progress(_, let position) = event else { return -1 }
+        return position
+    }
+
+    /// Waits until the stream has finished.
+    func waitForStreamEnd(timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !streamEnded {
+            if ContinuousClock.now >= deadline {
+                throw TestSupportError.timeout("end of event stream within \(timeout); events: \(all)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+extension PlaybackEvent {
+    /// The position, if this is a progress event of `id`.
+    func progressPosition(of id: PlaybackItemID) -> Double? {
+        if case .progress(id, let position) = self { position } else { nil }
+    }
+
+    /// The item this event is about, if any.
+    var itemID: PlaybackItemID? {
+        switch self {
+        case .started(let id, _), .progress(let id, _), .duration(let id, _), .finished(let id, _): id
+        case .paused, .resumed, .volume, .shutdown: nil
+        }
+    }
+}

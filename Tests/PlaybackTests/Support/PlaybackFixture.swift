@@ -1,0 +1,43 @@
+import Foundation
+import Playback
+import TestSupport
+
+/// One test's world: tones generated with ffmpeg into a temporary folder, served over HTTP
+/// on 127.0.0.1, and a real `PlayerController` with `ao=null` (plays in real time, no device).
+final class PlaybackFixture: Sendable {
+    /// The folder holding the media.
+    let folder: TemporaryDirectory
+    /// Serves `folder` with Range support and records requests.
+    let server: StaticFileServer
+    /// The player under test.
+    let player: PlayerController
+    /// Its events.
+    let events: EventCollector
+
+    /// Generates `media` (file name → seconds; the extension picks the format), starts the
+    /// server and the player.
+    init(media: [String: Double], options: PlayerOptions = PlayerOptions()) async throws {
+        folder = try TemporaryDirectory(prefix: "mhz-playback")
+        for (name, seconds) in media.sorted(by: { $0.key < $1.key }) {
+            try MediaFactory.tone(at: folder.path(name), seconds: seconds)
+        }
+        server = try await StaticFileServer(root: folder.url)
+        var options = options
+        options.audioOutput = "null"
+        player = try PlayerController(options: options)
+        events = EventCollector(player.events)
+    }
+
+    /// The HTTP URL of a file in the folder.
+    func url(_ name: String) -> String { server.url(name).absoluteString }
+
+    /// The GET requests the server received for a file.
+    func gets(_ name: String) -> [RecordedRequest] {
+        server.recorder.requests(to: "/" + name).filter { $0.method == "GET" }
+    }
+
+    deinit {
+        player.shutdown()
+        server.stop()
+    }
+}
