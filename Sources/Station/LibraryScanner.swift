@@ -1,0 +1,121 @@
+import Foundation
+
+/// Walks a music folder and reads every playable file's tags and audio properties with
+/// TagLib, producing the tracks the station serves.
+///
+/// Files are found by extension (mp3, ogg, opus, flac, m4a, wav, any case), recursively;
+/// WAVE files' RIFF INFO tags are read as well (see ``RIFFInfoTag``, TagLib's C API cannot);
+/// hidden files and folders (a leading `.`) are skipped, which also keeps the demo
+/// library's half-written temporary files out. A file TagLib cannot open, or in which it
+/// finds neither a tag nor audio properties, is skipped: it would most likely not play.
+public struct LibraryScanner: Sendable {
+    /// The folder being scanned.
+    public let root: URL
+
+    /// Creates a scanner for `root`.
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// Scans the folder.
+    ///
+    /// Blocking: TagLib reads each file, one at a time under TagLib's process-wide lock.
+    /// Call it off the cooperative thread pool for large libraries.
+    ///
+    /// - Returns: the tracks sorted by relative path; empty when the folder is missing or
+    ///   holds no playable file.
+    /// - Throws: ``StationError/libraryUnreadable(path:reason:)`` when the path names a
+    ///   file rather than a folder, or a folder that cannot be listed. Unreadable subfolders
+    ///   are skipped, not fatal.
+    public func scan() throws(StationError) -> [LibraryTrack] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else { return [] }
+        // A file where a folder was expected is a mistake to report, not an empty library.
+        guard isDirectory.boolValue else { throw .libraryUnreadable(path: root.path, reason: "not a folder") }
+        let paths = try playableRelativePaths()
+        let songIDs = TrackIdentity.songIDs(for: paths)
+        return paths.compactMap { path in
+            guard let sid = songIDs[path] else { return nil }
+            return read(relativePath: path, sid: sid)
+        }
+    }
+
+    /// Lists the playable files below the root as `/`-separated relative paths, sorted.
+    func playableRelativePaths() throws(StationError) -> [String] {
+        let manager = FileManager.default
+        do {
+            // Listing the root first tells "exists but unreadable" apart from "empty": the
+            // enumerator below swallows errors.
+            _ = try manager.contentsOfDirectory(atPath: root.path)
+        } catch {
+            throw .libraryUnreadable(path: root.path, reason: Self.reason(error))
+        }
+        guard let walker = manager.enumerator(atPath: root.path) else {
+            throw .libraryUnreadable(path: root.path, reason: "cannot enumerate")
+        }
+        let playable = LibraryTrack.playableExtensions
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            let isFolder = (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
+            if name.hasPrefix(".") {
+                if isFolder { walker.skipDescendants() }
+                continue
+            }
+            guard !isFolder, playable.contains((name as NSString).pathExtension.lowercased()) else { continue }
+            // A symbolic link counts when it leads to a regular file.
+            var targetIsFolder: ObjCBool = false
+            let full = root.appendingPathComponent(relative).path
+            guard manager.fileExists(atPath: full, isDirectory: &targetIsFolder), !targetIsFolder.boolValue
+            else { continue }
+            found.append(relative)
+        }
+        return found.sorted()
+    }
+
+    /// Reads one file's metadata, filling what the tags leave empty from its path.
+    func read(relativePath: String, sid: String) -> LibraryTrack? {
+        let file = root.appendingPathComponent(relativePath)
+        let tags = TagLibFile.open(file.path) { file in
+            (title: file.title, artist: file.artist, album: file.album, genre: file.genre, year: file.year,
+             duration: file.durationSeconds, bitrate: file.bitrate)
+        }
+        guard var tags else { return nil }
+        let fileExtension = (relativePath as NSString).pathExtension.lowercased()
+        // TagLib's C API sees only a WAVE file's ID3v2 tag; fill its gaps from INFO.
+        if fileExtension == "wav", [tags.title, tags.artist, tags.album, tags.genre].contains(""),
+           let info = RIFFInfoTag(path: file.path) {
+            if tags.title.isEmpty { tags.title = info.title }
+            if tags.artist.isEmpty { tags.artist = info.artist }
+            if tags.album.isEmpty { tags.album = info.album }
+            if tags.genre.isEmpty { tags.genre = info.genre }
+            if tags.year == 0 { tags.year = info.year }
+        }
+        let names = PathNames(relativePath: relativePath)
+        let album = tags.album.isEmpty ? names.album : tags.album
+        return LibraryTrack(
+            sid: sid,
+            ssid: TrackIdentity.ssid(for: relativePath),
+            aid: TrackIdentity.albumID(album: album, folder: names.folder),
+            relativePath: relativePath,
+            file: file,
+            fileExtension: fileExtension,
+            title: tags.title.isEmpty ? names.title : tags.title,
+            artist: tags.artist.isEmpty ? names.artist : tags.artist,
+            album: album,
+            genre: tags.genre,
+            year: tags.year,
+            durationSeconds: tags.duration,
+            bitrate: tags.bitrate)
+    }
+
+    /// A short reason for a Foundation file error: the POSIX error name when there is one.
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+        return "\(nsError.domain) \(nsError.code)"
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import ServiceLifecycle
+import Synchronization
+
+/// The running server of a ``Station``: the service group running the application, the
+/// task running the group, and the address it is bound to. A class of its own so the
+/// serving task can clear it when the server ends without keeping the station alive.
+///
+/// Each start gets a generation number; updates from a server that has since been
+/// stopped and replaced carry an old number and are ignored, so a late-ending old task
+/// cannot wipe out its successor.
+final class ServerHandle: Sendable {
+    private struct State {
+        var generation = 0
+        var task: Task<Void, Never>?
+        var group: ServiceGroup?
+        var baseURL: URL?
+        var isActive = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an idle handle.
+    init() {}
+
+    /// The bound root, `http://127.0.0.1:<port>`, while serving.
+    var baseURL: URL? {
+        state.withLock { $0.baseURL }
+    }
+
+    /// Claims the handle for a new server.
+    ///
+    /// - Returns: the new server's generation, or `nil` when one is running or starting.
+    func beginStarting() -> Int? {
+        state.withLock { state in
+            guard !state.isActive else { return nil }
+            state.generation += 1
+            state.isActive = true
+            state.baseURL = nil
+            return state.generation
+        }
+    }
+
+    /// Records the serving task and its service group (before the server has bound).
+    func attach(_ task: Task<Void, Never>, group: ServiceGroup, generation: Int) {
+        state.withLock { state in
+            guard state.generation == generation, state.isActive else { return }
+            state.task = task
+            state.group = group
+        }
+    }
+
+    /// Records the bound address once the server listens.
+    func didBind(_ url: URL, generation: Int) {
+        state.withLock { state in
+            guard state.generation == generation, state.isActive else { return }
+            state.baseURL = url
+        }
+    }
+
+    /// Forgets the server of `generation` (it failed to bind or has ended).
+    func finished(generation: Int) {
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            state.task = nil
+            state.group = nil
+            state.baseURL = nil
+            state.isActive = false
+        }
+    }
+
+    /// Takes the current server out, leaving the handle idle.
+    func detach() -> (task: Task<Void, Never>, group: ServiceGroup)? {
+        state.withLock { state in
+            defer {
+                state.task = nil
+                state.group = nil
+                state.baseURL = nil
+                state.isActive = false
+            }
+            guard let task = state.task, let group = state.group else { return nil }
+            return (task, group)
+        }
+    }
+
+    /// The current serving task, if any, without detaching it.
+    var task: Task<Void, Never>? {
+        state.withLock { $0.task }
+    }
+
+    deinit {
+        // A station dropped while serving stops serving, gracefully (see Station.stop()).
+        if let group = state.withLock({ $0.group }) {
+            Task { await group.triggerGracefulShutdown() }
+        }
+    }
+}

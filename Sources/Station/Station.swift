@@ -1,0 +1,184 @@
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+
+/// mhz's own radio server: a Douban-app-API-compatible station over a music folder (or the
+/// synthesized demo library), served by Hummingbird.
+///
+/// `mhz` runs it in-process when no server is configured, `mhz serve` runs it alone, and
+/// every test runs against it on an ephemeral 127.0.0.1 port.
+///
+/// ```swift
+/// let station = try await Station(configuration: .init(library: music, dataDirectory: data))
+/// let url = try await station.start()      // http://127.0.0.1:<port>
+/// …
+/// await station.stop()
+/// ```
+///
+/// The station never installs signal handlers: the host process owns signals and stops the
+/// station by calling ``stop()`` or cancelling the task in ``run(onListening:)``.
+///
+/// The Hummingbird application runs inside a service group of its own, with no signals,
+/// and stops by graceful shutdown rather than task cancellation: cancelling the serving
+/// task while an accepted connection is still queued traps in NIO ("Deinited
+/// NIOAsyncWriter without calling finish()", apple/swift-nio#3481, whose maintainers
+/// recommend graceful shutdown instead). Connections still busy after
+/// ``shutdownGracePeriod`` are cancelled.
+public final class Station: Sendable {
+    /// The configuration the station was created with.
+    public let configuration: StationConfiguration
+    private let library: Library
+    private let responder: PlaylistResponder
+    private let server = ServerHandle()
+
+    /// How long a stop waits for requests in flight (a player still streaming a song)
+    /// before cancelling them.
+    public static let shutdownGracePeriod: Duration = .seconds(2)
+
+    /// Creates a station, scanning the library folder, or synthesizing the demo library
+    /// when the folder is not set, missing or holds no playable file.
+    ///
+    /// The scan runs on a dispatch queue, off Swift's cooperative pool, because TagLib reads
+    /// every file with blocking I/O.
+    ///
+    /// - Throws: ``StationError/libraryUnreadable(path:reason:)`` or
+    ///   ``StationError/demoSynthesisFailed(path:reason:)``.
+    public init(configuration: StationConfiguration) async throws(StationError) {
+        self.configuration = configuration
+        let library = try await Self.loadLibrary(configuration)
+        self.library = library
+        responder = PlaylistResponder(library: library, memory: ListenerMemory(),
+                                      picker: SongPicker(seed: configuration.seed))
+    }
+
+    /// The root URL while serving (`http://127.0.0.1:<port>`), else `nil`.
+    public var baseURL: URL? {
+        server.baseURL
+    }
+
+    /// What the station serves.
+    public var libraryInfo: LibraryInfo {
+        library.info
+    }
+
+    /// Binds and starts serving in the background; returns once the socket listens.
+    ///
+    /// - Returns: the root URL, with the port the kernel chose when the configured port is 0.
+    /// - Throws: ``StationError/bindFailed(address:reason:)`` when the address cannot be
+    ///   bound, ``StationError/alreadyRunning`` when the station is already serving,
+    ///   ``StationError/cancelled`` when the calling task was cancelled before the server
+    ///   listened.
+    public func start() async throws(StationError) -> URL {
+        guard let generation = server.beginStarting() else { throw .alreadyRunning }
+        let address = "\(configuration.host):\(configuration.port)"
+        let (bound, announce) = AsyncStream<Result<Int, StationError>>.makeStream()
+        let application = makeApplication { port in announce.yield(.success(port)) }
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: application)], gracefulShutdownSignals: [], cancellationSignals: [],
+            logger: configuration.effectiveLogger)
+        groupConfiguration.maximumGracefulShutdownDuration = Self.shutdownGracePeriod
+        let group = ServiceGroup(configuration: groupConfiguration)
+        let server = self.server
+        let task = Task {
+            do {
+                try await group.run()
+                announce.yield(.failure(.bindFailed(address: address, reason: "server ended")))
+            } catch {
+                announce.yield(.failure(.bindFailed(address: address, reason: Self.reason(error))))
+            }
+            announce.finish()
+            server.finished(generation: generation)
+        }
+        server.attach(task, group: group, generation: generation)
+
+        // The first event decides: the port from onServerRunning, or the error that ended
+        // `run()` before it got that far (a taken port, an unknown host).
+        var outcome = Result<Int, StationError>.failure(.cancelled)
+        for await event in bound {
+            outcome = event
+            break
+        }
+        switch outcome {
+        case .success(let port):
+            let url = Self.rootURL(host: configuration.host, port: port)
+            server.didBind(url, generation: generation)
+            return url
+        case .failure(let error):
+            // The server never listened: binding failed (the task has ended already), or the
+            // caller was cancelled first (the task may still be starting up). Either way,
+            // make sure it is down before reporting.
+            await group.triggerGracefulShutdown()
+            await task.value
+            server.finished(generation: generation)
+            throw error
+        }
+    }
+
+    /// Binds and serves until the calling task is cancelled: the form `mhz serve` uses.
+    ///
+    /// - Parameter onListening: called once with the root URL as soon as the socket listens.
+    /// - Throws: what ``start()`` throws; nothing once serving.
+    public func run(onListening: (@Sendable (URL) -> Void)? = nil) async throws(StationError) {
+        let url = try await start()
+        onListening?(url)
+        guard let task = server.task else { return }
+        await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            Task { await self.stop() }
+        }
+    }
+
+    /// Stops serving and waits until the socket is closed: no new connections are taken,
+    /// requests in flight get ``shutdownGracePeriod`` to finish, then are cancelled. Does
+    /// nothing when not serving.
+    public func stop() async {
+        guard let (task, group) = server.detach() else { return }
+        await group.triggerGracefulShutdown()
+        await task.value
+    }
+
+    // MARK: - Private
+
+    private func makeApplication(onBound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+        let server = self.server
+        let host = configuration.host
+        let configuredPort = configuration.port
+        let router = StationRouter.make(
+            library: library, responder: responder, observer: configuration.onRequest,
+            fallbackBase: { server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort).absoluteString })
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
+            onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
+            logger: configuration.effectiveLogger)
+    }
+
+    /// `http://host:port`, with a wildcard bind address replaced by loopback (a client
+    /// cannot connect to `0.0.0.0`) and IPv6 literals bracketed.
+    static func rootURL(host: String, port: Int) -> URL {
+        var name = host
+        if name.isEmpty || name == "0.0.0.0" { name = "127.0.0.1" }
+        if name == "::" { name = "::1" }
+        if name.contains(":") { name = "[\(name)]" }
+        return URL(string: "http://\(name):\(port)")!
+    }
+
+    /// A one-line reason for a server failure (NIO's bind errors name the call and errno).
+    private static func reason(_ error: any Error) -> String {
+        String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown"
+    }
+
+    private static func loadLibrary(_ configuration: StationConfiguration) async throws(StationError) -> Library {
+        let result: Result<Library, StationError> = await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                do throws(StationError) {
+                    continuation.resume(returning: .success(try Library.load(configuration)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+
+/// Everything a ``Station`` needs to know before it starts: where the music is, where its
+/// own files live, where to listen, and who wants to watch the requests it receives.
+public struct StationConfiguration: Sendable {
+    /// The music folder to serve. `nil`, a missing folder or a folder without playable
+    /// files selects the demo library synthesized under ``dataDirectory``.
+    public var library: URL?
+    /// The station's own data directory; the demo library lives in `demo-library/` inside it.
+    public var dataDirectory: URL
+    /// The address to bind. Loopback by default: the embedded station is private to the
+    /// process that starts it, and `mhz serve` opts into more.
+    public var host: String
+    /// The port to bind; `0` asks the kernel for a free one (the embedded default).
+    public var port: Int
+    /// Seeds every random choice (song picks), so tests see the same lists on every run.
+    /// `nil` draws a fresh seed.
+    public var seed: UInt64?
+    /// Called with every request the station receives, before it is answered, in arrival
+    /// order. Tests and the embedded client use it to assert the exact requests sent.
+    public var onRequest: (@Sendable (StationRequest) -> Void)?
+    /// Where the station logs (each request at debug level, with credentials redacted).
+    /// `nil` uses a logger labelled `mhz.station` at `warning` level, so a host that did not
+    /// set up logging does not get the server's start-up lines on its standard output.
+    public var logger: Logger?
+
+    /// Creates a configuration.
+    ///
+    /// - Parameters:
+    ///   - library: the music folder, or `nil` for the demo library.
+    ///   - dataDirectory: the station's own data directory.
+    ///   - host: the address to bind (default `127.0.0.1`).
+    ///   - port: the port to bind (default `0`, ephemeral).
+    ///   - seed: fixed seed for deterministic song choices.
+    ///   - onRequest: observer of every request received.
+    ///   - logger: where to log; see ``logger``.
+    public init(library: URL?, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0,
+                seed: UInt64? = nil, onRequest: (@Sendable (StationRequest) -> Void)? = nil,
+                logger: Logger? = nil) {
+        self.library = library
+        self.dataDirectory = dataDirectory
+        self.host = host
+        self.port = port
+        self.seed = seed
+        self.onRequest = onRequest
+        self.logger = logger
+    }
+
+    /// The folder the demo library is synthesized into.
+    public var demoLibraryDirectory: URL {
+        dataDirectory.appendingPathComponent("demo-library", isDirectory: true)
+    }
+
+    /// The logger actually used: the configured one, or the quiet default.
+    var effectiveLogger: Logger {
+        if let logger { return logger }
+        var quiet = Logger(label: "mhz.station")
+        quiet.logLevel = .warning
+        return quiet
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Why a station could not be set up or started. Each case carries the path or address it
+/// is about plus a short reason, so the composition root can say what and what to do in
+/// one line; the station itself never turns these into prose.
+public enum StationError: Error, Sendable, Equatable {
+    /// The configured music folder exists but could not be listed (permissions, not a
+    /// folder, I/O error).
+    case libraryUnreadable(path: String, reason: String)
+    /// The demo library could not be written or tagged at `path`.
+    case demoSynthesisFailed(path: String, reason: String)
+    /// The server could not listen on `address` (`host:port`), e.g. the port is taken or
+    /// the host is not an address of this machine.
+    case bindFailed(address: String, reason: String)
+    /// ``Station/start()`` or ``Station/run(onListening:)`` was called while the station
+    /// was already serving.
+    case alreadyRunning
+    /// The task calling ``Station/start()`` was cancelled before the server listened; the
+    /// server was shut down again.
+    case cancelled
+}
+
+/// A failure of one file operation, used while building ``StationError`` values.
+struct FileFailure: Error, Sendable, Equatable {
+    /// The file the operation was about.
+    var path: String
+    /// A short reason, e.g. `rename: No space left on device` or `taglib_file_save failed`.
+    var reason: String
+
+    /// Creates a failure for the current `errno`.
+    static func errno(_ path: String, _ operation: String) -> FileFailure {
+        FileFailure(path: path, reason: "\(operation): \(String(cString: strerror(Foundation.errno)))")
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Station
+import Synchronization
+import TestSupport
+
+/// Shared set-up for the station tests.
+enum StationFixtures {
+    /// One demo library for every test that only needs *a* library: synthesizing it once
+    /// per test process keeps the suite fast. Tests about synthesis itself use their own
+    /// data directories. The folder is removed when the test process exits.
+    static let sharedDataDirectory: URL = {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mhz-station-tests-\(getpid())", isDirectory: true)
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit {
+            let url = FileManager.default.temporaryDirectory
+                .appendingPathComponent("mhz-station-tests-\(getpid())", isDirectory: true)
+            try? FileManager.default.removeItem(at: url)
+        }
+        return url
+    }()
+
+    /// The mixed-format library of ``taggedFiles``, generated with ffmpeg once per test
+    /// process (removed at exit with the shared data directory).
+    static let sharedTaggedLibrary: Result<URL, any Error> = Result {
+        let root = sharedDataDirectory.appendingPathComponent("tagged-library", isDirectory: true)
+        try makeTaggedLibrary(in: root)
+        return root
+    }
+
+    /// Runs `body` against a started station over the shared demo library, and stops the
+    /// station afterwards (also when `body` throws).
+    static func withDemoStation(seed: UInt64? = 7, library: URL? = nil,
+                                onRequest: (@Sendable (StationRequest) -> Void)? = nil,
+                                _ body: (Station, URL) async throws -> Void) async throws {
+        let station = try await Station(configuration: StationConfiguration(
+            library: library, dataDirectory: sharedDataDirectory, seed: seed, onRequest: onRequest))
+        let url = try await station.start()
+        do {
+            try await body(station, url)
+        } catch {
+            await station.stop()
+            throw error
+        }
+        await station.stop()
+    }
+
+    /// Writes the mixed-format test library: one file per format with tags, one untagged
+    /// file named in the `Artist/Album/NN Title` layout, and a hidden file, a file in a
+    /// hidden folder and a text file that must all be ignored.
+    static func makeTaggedLibrary(in root: URL) throws {
+        for file in taggedFiles {
+            let url = root.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if url.pathExtension == "opus" {
+                try opusTone(at: url, file: file)
+            } else {
+                try MediaFactory.tone(at: url, seconds: file.seconds, frequency: file.frequency, tags: file.tags)
+            }
+        }
+        try MediaFactory.tone(at: root.appendingPathComponent(".hidden.mp3"), seconds: 1)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent(".trash"), withIntermediateDirectories: true)
+        try MediaFactory.tone(at: root.appendingPathComponent(".trash/ghost.mp3"), seconds: 1)
+        try Data("not music".utf8).write(to: root.appendingPathComponent("Rock Band/notes.txt"))
+    }
+
+    /// `MediaFactory.tone` asks every encoder for 44.1 kHz, which libopus refuses ("Specified
+    /// sample rate 44100 is not supported"); Opus gets 48 kHz here instead.
+    private static func opusTone(at url: URL, file: TaggedFile) throws {
+        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                         "sine=frequency=\(file.frequency):duration=\(file.seconds)", "-ac", "2", "-ar", "48000",
+                         "-c:a", "libopus"]
+        for (key, value) in file.tags.sorted(by: { $0.key < $1.key }) { arguments += ["-metadata", "\(key)=\(value)"] }
+        try MediaFactory.run("ffmpeg", arguments + [url.path])
+    }
+
+    /// One generated file of the tagged library and what a scan must read from it.
+    struct TaggedFile: Sendable {
+        var path: String
+        var seconds: Double
+        var frequency: Int
+        var tags: [String: String]
+        var title: String
+        var artist: String
+        var album: String
+        var genre: String
+        var year: Int
+    }
+
+    static let taggedFiles: [TaggedFile] = [
+        TaggedFile(path: "Rock Band/First Album/01 Thunder.mp3", seconds: 3, frequency: 440,
+                   tags: ["title": "Thunder Road", "artist": "The Testers", "album": "Loud Songs", "genre": "Rock",
+                          "date": "2001"],
+                   title: "Thunder Road", artist: "The Testers", album: "Loud Songs", genre: "Rock", year: 2001),
+        TaggedFile(path: "Jazz/cool.ogg", seconds: 4, frequency: 330,
+                   tags: ["title": "Cool Blue", "artist": "Ana Sax", "album": "Night Club", "genre": "Jazz",
+                          "date": "1999"],
+                   title: "Cool Blue", artist: "Ana Sax", album: "Night Club", genre: "Jazz", year: 1999),
+        TaggedFile(path: "misc/lossless.flac", seconds: 5, frequency: 550,
+                   tags: ["title": "Lossless Love", "artist": "Bitwise Quartet", "album": "Archive", "genre": "Rock"],
+                   title: "Lossless Love", artist: "Bitwise Quartet", album: "Archive", genre: "Rock", year: 0),
+        TaggedFile(path: "misc/orchard.m4a", seconds: 3, frequency: 660,
+                   tags: ["title": "Apple Orchard", "artist": "Cider House", "album": "Harvest", "genre": "Jazz",
+                          "date": "2010"],
+                   title: "Apple Orchard", artist: "Cider House", album: "Harvest", genre: "Jazz", year: 2010),
+        TaggedFile(path: "wave.wav", seconds: 2, frequency: 220,
+                   tags: ["title": "Raw Wave", "artist": "PCM Trio", "album": "Uncompressed", "genre": "Ambient",
+                          "date": "2005"],
+                   title: "Raw Wave", artist: "PCM Trio", album: "Uncompressed", genre: "Ambient", year: 2005),
+        TaggedFile(path: "voice/opus one.opus", seconds: 6, frequency: 480,
+                   tags: ["title": "Opus One", "artist": "Codec Choir", "album": "Low Bitrate", "genre": "Choral"],
+                   title: "Opus One", artist: "Codec Choir", album: "Low Bitrate", genre: "Choral", year: 0),
+        TaggedFile(path: "Untagged Artist/Untagged Album/07 Quiet Song.mp3", seconds: 4, frequency: 500, tags: [:],
+                   title: "Quiet Song", artist: "Untagged Artist", album: "Untagged Album", genre: "", year: 0),
+    ]
+}
+
+/// Collects what the station's request hook reports.
+final class RequestLog: Sendable {
+    private let requests = Mutex<[StationRequest]>([])
+
+    /// The hook to put in the configuration.
+    var hook: @Sendable (StationRequest) -> Void {
+        { [self] request in requests.withLock { $0.append(request) } }
+    }
+
+    /// Everything reported so far, in order.
+    var all: [StationRequest] { requests.withLock { $0 } }
+}
