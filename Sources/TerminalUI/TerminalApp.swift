@@ -62,16 +62,21 @@ public final class TerminalApp: Sendable {
     /// Runs the UI on the calling thread until the user quits (after sending `.quit`),
     /// SIGINT/SIGTERM/SIGHUP arrives (treated as quit), or `stop()` is called. The
     /// terminal is restored before it returns. Returns at once, sending `.quit`, when the
-    /// terminal cannot be used (see `isSupported`), and at once if already running.
+    /// terminal cannot be used (see `isSupported`); returns at once without sending
+    /// anything if already running or if `stop()` was called before.
+    ///
+    /// While it runs, SIGINT, SIGTERM and SIGHUP are handled here (the previous handlers
+    /// come back when it returns): with the terminal in curses mode, the default action
+    /// would kill the process without restoring the terminal.
     public func run() {
         let mayRun = shared.withLock { shared -> Bool in
-            guard !shared.running else { return false }
+            guard !shared.running, !shared.stopRequested else { return false }
             shared.running = true
             shared.uiThread = pthread_self()
             return true
         }
         guard mayRun else { return }
-        defer { shared.withLock { $0.running = false; $0.uiThread = nil; $0.stopRequested = false } }
+        defer { shared.withLock { $0.running = false; $0.uiThread = nil } }
 
         let screen = TerminalScreen()
         guard screen.start() else {
@@ -85,12 +90,13 @@ public final class TerminalApp: Sendable {
         loop(screen)
     }
 
-    /// Makes `run()` return and restores the terminal. Thread-safe; when called from
-    /// another thread it waits (up to 2 s) until the UI thread has left curses mode, so
-    /// the caller may print or exit right after. Does not send `.quit`.
+    /// Makes `run()` return and restores the terminal; a `run()` that has not started yet
+    /// will not start. Thread-safe; when called from another thread it waits (up to 2 s)
+    /// until the UI thread has left curses mode, so the caller may print or exit right
+    /// after. Does not send `.quit`.
     public func stop() {
         let uiThread = shared.withLock { shared -> pthread_t? in
-            shared.stopRequested = shared.running
+            shared.stopRequested = true
             return shared.running ? shared.uiThread : nil
         }
         guard let uiThread, pthread_equal(uiThread, pthread_self()) == 0 else { return }

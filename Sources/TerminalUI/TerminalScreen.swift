@@ -34,10 +34,10 @@ final class TerminalScreen {
     /// common over ssh and in containers) `LC_CTYPE` becomes C.UTF-8: channel and song
     /// names are mostly CJK, and a terminal that cannot show them garbles them either way.
     func start() -> Bool {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return false }
         setlocale(LC_ALL, "")
         setlocale(LC_NUMERIC, "C")
         if !Self.localeIsUTF8() { setlocale(LC_CTYPE, "C.UTF-8") }
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { return false }
 
         TerminalGuard.willStartCurses()
         // newterm rather than initscr: initscr exits the process when TERM is unusable.
