@@ -1,0 +1,92 @@
+import Radio
+
+/// The one place where errors become words. The status line of the terminal UI and the
+/// headless CLI's `{"event":"error"}` both call `describe`, so the same failure reads the
+/// same everywhere.
+///
+/// Every text is one line — what happened, a dash, what to do — with any text carried
+/// by the error (a transport message, mpv's words) flattened onto that line, because a
+/// server or library message may contain line breaks. Advice names command words and
+/// command-line options, never keys: keys can be remapped and the CLI has none.
+public enum ErrorText {
+    /// One line saying what went wrong and what to do about it.
+    public static func describe(_ error: RadioError) -> String {
+        switch error {
+        case .service(let failure):
+            return describe(failure)
+        case .player(.loadFailed(let reason)):
+            return "Could not play this song\(detail(reason)) — skip to the next one; "
+                + "if every song fails, check the station's media files."
+        case .player(.unavailable(let reason)):
+            return "No audio output\(detail(reason)) — check that your sound system is running, "
+                + "or pick one with --audio-output."
+        case .emptyChannel(let channel):
+            return "Channel \(quoted(channel.name)) has no songs right now — choose another channel."
+        case .unknownChannel(let id):
+            return "This station has no channel \(quoted(id)) — `mhz channels` lists the ids."
+        case .nothingPlaying:
+            return "Nothing is playing yet — wait for a song to start, or choose a channel."
+        case .unsupported(let what):
+            return "\(quoted(what)) is not available here — see `mhz --help` for what this mode offers."
+        }
+    }
+
+    /// One line for a failure talking to the station.
+    public static func describe(_ failure: ServiceFailure) -> String {
+        switch failure {
+        case .unreachable(let reason):
+            return "Station unreachable\(detail(reason)) — check --server or your network; retrying."
+        case .httpStatus(let status) where status == 401 || status == 403:
+            return "Station refused access (HTTP \(status)) — log in again with `mhz login`."
+        case .httpStatus(let status) where status >= 500:
+            return "Station error (HTTP \(status)) — the server is having trouble; retrying."
+        case .httpStatus(let status):
+            return "Station answered HTTP \(status) — check --server and --api (app or web)."
+        case .malformed(let reason):
+            return "Station sent an answer mhz cannot read\(detail(reason)) — "
+                + "check that --server and --api (app or web) match the station."
+        case .rejected(let reason):
+            return "Station refused the request\(detail(reason)) — try another channel, "
+                + "or log in again with `mhz login`."
+        case .expired:
+            return "Login session expired — playing on anonymously; `mhz login` signs you in again."
+        }
+    }
+
+    /// One line for a refused `[keys]` override (the config loader adds the file and
+    /// line in front).
+    public static func describe(_ error: KeymapError) -> String {
+        switch error {
+        case .unknownAction(let action):
+            return "Unknown action \(quoted(action)) in [keys] — use one of: "
+                + Keymap.actionNames.joined(separator: ", ") + "."
+        case .invalidKey(let action, let key):
+            return "\(quoted(key)) is not a key (for \(quoted(action))) — use one character, "
+                + "a name such as space, enter, esc, left, pgdn, F5, or ctrl+l; \"none\" unbinds."
+        case .duplicateKey(let action, let key, let other):
+            return "\(quoted(action)) and \(quoted(other)) are both bound to \(key) — "
+                + "give one of them another key."
+        }
+    }
+
+    // MARK: - Formatting carried text
+
+    /// ` (reason)` for a non-empty reason, flattened to one line; nothing otherwise.
+    private static func detail(_ reason: String) -> String {
+        let flat = oneLine(reason)
+        return flat.isEmpty ? "" : " (\(flat))"
+    }
+
+    /// A name in curly quotes, flattened to one line.
+    private static func quoted(_ text: String) -> String {
+        "“\(oneLine(text))”"
+    }
+
+    /// Collapses line breaks, tabs and runs of spaces into single spaces and drops other
+    /// control characters, so a multi-line server message cannot break the status line.
+    static func oneLine(_ text: String) -> String {
+        DisplayWidth.sanitize(text)
+            .split(separator: " ", omittingEmptySubsequences: true)
+            .joined(separator: " ")
+    }
+}

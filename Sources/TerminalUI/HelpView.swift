@@ -1,0 +1,53 @@
+/// The help screen, generated from the key table in effect: one row per action with
+/// its keys, its name (the word `config.toml [keys]` uses) and what it does, grouped by
+/// where it applies. Because it reads `Keymap.bindings`, a remapped or unbound key is
+/// documented exactly as it behaves.
+public enum HelpView {
+    /// Headings of the groups, in display order.
+    private static let sections: [(title: String, contexts: [KeyContext])] = [
+        ("Playing", [.global, .song]),
+        ("In the channel list", [.channelList]),
+    ]
+
+    /// The help screen as plain lines, exactly `height` × `width`.
+    public static func render(_ keymap: Keymap, width: Int, height: Int) -> [String] {
+        frame(keymap, width: width, height: height).lines
+    }
+
+    /// The help screen with a style per line.
+    public static func frame(_ keymap: Keymap, width: Int, height: Int) -> Frame {
+        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let indent = String(repeating: " ", count: margin)
+        let inner = max(0, width - 2 * margin)
+        let rows = helpRows(keymap)
+        let keyColumn = min(12, rows.map { DisplayWidth.width(of: $0.keys) }.max() ?? 0) + 2
+        let actionColumn = min(16, rows.map { DisplayWidth.width(of: $0.action) }.max() ?? 0) + 2
+        // The action names matter for config files but are the first thing to give up
+        // on a narrow terminal; the description is what a reader needs.
+        let showActions = inner >= keyColumn + actionColumn + 20
+
+        var body: [FrameLine] = []
+        for section in sections {
+            if !body.isEmpty { body.append(.spacer) }
+            // Same priority as the rows: on a short screen the help is cut from the end,
+            // never leaving a heading without its rows.
+            body.append(FrameLine(text: indent + section.title, style: .title, priority: 2))
+            for row in rows where section.contexts.contains(row.context) {
+                var text = DisplayWidth.pad(row.keys, to: keyColumn)
+                if showActions { text += DisplayWidth.pad(row.action, to: actionColumn) }
+                body.append(FrameLine(text: indent + text + row.help, priority: 2))
+            }
+        }
+        let top = [FrameLine(text: " mhz keys", style: .header, priority: 4), .spacer] + body
+        let bottom = [FrameLine(text: indent + "Press any key to close.", style: .dim, priority: 5)]
+        return Frame.layout(top: top, bottom: bottom, width: width, height: height)
+    }
+
+    /// One row per action: keys as shown (`? h`, or `(none)` when unbound), name, help.
+    public static func helpRows(_ keymap: Keymap) -> [(keys: String, action: String, help: String, context: KeyContext)] {
+        keymap.bindings.map { binding in
+            let keys = binding.keys.isEmpty ? "(none)" : binding.keys.map(\.label).joined(separator: " ")
+            return (keys, binding.action, binding.help, binding.context)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Radio
+
+/// Everything the UI remembers between key presses — which screen is open, a short-lived
+/// notice, the volume it last asked for — and the rules that turn a key into commands.
+/// No terminal and no clock inside: `now` is passed in, so the whole dispatch is tested
+/// as plain values. `TerminalApp` owns one on its UI thread.
+struct InteractionState {
+    /// The screen in front.
+    enum Mode: Equatable {
+        /// The now-playing screen.
+        case nowPlaying
+        /// The channel list, with what the user typed and selected.
+        case channels(ChannelListView)
+        /// The help screen; any key closes it.
+        case help
+    }
+
+    /// What a key press asks of the caller.
+    struct Response: Equatable {
+        /// Commands to send, in order.
+        var commands: [RadioCommand] = []
+        /// Whether the UI should leave after sending them.
+        var quit = false
+    }
+
+    /// How long a UI-made notice ("nothing playing") stays on the status line.
+    static let noticeDuration = Duration.seconds(3)
+    /// How long the volume the UI asked for is trusted over the snapshot's: repeated
+    /// presses faster than the radio answers must add up instead of repeating one value.
+    static let volumeMemory = Duration.milliseconds(1500)
+    /// Longest the displayed position runs ahead of the last snapshot: enough to tick
+    /// smoothly between updates, short enough not to invent progress through a stall.
+    static let maxExtrapolation = 5.0
+
+    let keymap: Keymap
+    private(set) var mode = Mode.nowPlaying
+    private(set) var notice: (error: RadioError, until: ContinuousClock.Instant)?
+    private var requestedVolume: (value: Int, at: ContinuousClock.Instant)?
+    /// Bumped on every change that alters what is drawn, so the loop can skip redraws.
+    private(set) var revision = 0
+
+    /// Creates the state with the now-playing screen in front.
+    init(keymap: Keymap) {
+        self.keymap = keymap
+    }
+
+    /// Applies one key press. `snapshot` is what the user sees (it decides like vs.
+    /// unlike and the volume base).
+    mutating func handle(_ key: Key, snapshot: RadioSnapshot, now: ContinuousClock.Instant) -> Response {
+        revision += 1
+        switch mode {
+        case .help:
+            mode = .nowPlaying
+            return Response()
+        case .channels(var list):
+            switch list.handle(key, channels: snapshot.channels, keymap: keymap) {
+            case .stay:
+                mode = .channels(list)
+                return Response()
+            case .close:
+                mode = .nowPlaying
+                return Response()
+            case .send(let command):
+                mode = .nowPlaying
+                return Response(commands: [command])
+            }
+        case .nowPlaying:
+            return handleNowPlaying(key, snapshot: snapshot, now: now)
+        }
+    }
+
+    private mutating func handleNowPlaying(_ key: Key, snapshot: RadioSnapshot,
+                                           now: ContinuousClock.Instant) -> Response {
+        guard let binding = keymap.binding(for: key, in: [.global, .song]) else { return Response() }
+        // Refuse song actions once, here, rather than sending commands the radio can only
+        // answer with an error.
+        if binding.context == .song && snapshot.track == nil {
+            notice = (.nothingPlaying, now + Self.noticeDuration)
+            return Response()
+        }
+        switch binding.effect {
+        case .openChannels:
+            mode = .channels(ChannelListView(selecting: snapshot.channel?.id))
+            return Response()
+        case .help:
+            mode = .help
+            return Response()
+        case .quit:
+            return Response(commands: [.quit], quit: true)
+        case .volumeStep(let step):
+            var base = snapshot
+            if let requested = requestedVolume, now - requested.at < Self.volumeMemory {
+                base.volume = requested.value
+            }
+            guard let command = binding.effect.command(for: base), case .volume(let value) = command else {
+                return Response()
+            }
+            requestedVolume = (value, now)
+            return value == base.volume && step != 0 ? Response() : Response(commands: [command])
+        default:
+            return Response(commands: binding.effect.command(for: snapshot).map { [$0] } ?? [])
+        }
+    }
+
+    /// The snapshot as it should be drawn at `now`: the position advanced by the time
+    /// since it arrived while playing (so the clock ticks between updates), and a live
+    /// notice shown as the problem.
+    func displayed(_ snapshot: RadioSnapshot, receivedAt: ContinuousClock.Instant,
+                   now: ContinuousClock.Instant) -> RadioSnapshot {
+        var shown = snapshot
+        if snapshot.track != nil && !snapshot.paused && !snapshot.loading {
+            let elapsed = Self.seconds(now - receivedAt)
+            shown.position += min(max(0, elapsed), Self.maxExtrapolation)
+            if let duration = snapshot.effectiveDuration { shown.position = min(shown.position, duration) }
+        }
+        if let notice, now < notice.until { shown.problem = notice.error }
+        return shown
+    }
+
+    /// Whether a notice is on screen at `now` (part of the redraw decision).
+    func hasNotice(at now: ContinuousClock.Instant) -> Bool {
+        notice.map { now < $0.until } ?? false
+    }
+
+    /// The frame for the screen in front.
+    func frame(_ shown: RadioSnapshot, width: Int, height: Int) -> Frame {
+        switch mode {
+        case .nowPlaying: NowPlayingView.frame(shown, width: width, height: height, keymap: keymap)
+        case .channels(let list): list.frame(shown, width: width, height: height, keymap: keymap)
+        case .help: HelpView.frame(keymap, width: width, height: height)
+        }
+    }
+
+    /// `Duration` as fractional seconds.
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+}

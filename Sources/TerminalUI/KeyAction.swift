@@ -1,0 +1,46 @@
+import Radio
+
+/// What a key binding does. Most actions are radio commands; the rest act on the UI
+/// itself (open a screen, move a selection) or need the current state to become a
+/// command (like ↔ unlike, volume ± a step).
+public enum KeyAction: Sendable, Equatable {
+    /// Send this command as is.
+    case command(RadioCommand)
+    /// Send `.like`, or `.unlike` when the current song is already liked.
+    case toggleLike
+    /// Change the volume by this many points (clamped to 0–100) and send `.volume`.
+    case volumeStep(Int)
+    /// Open the channel list.
+    case openChannels
+    /// Show the help screen.
+    case help
+    /// Send `.quit` and leave the UI.
+    case quit
+    /// Channel list: move the selection by this many rows (negative: up).
+    case moveSelection(Int)
+    /// Channel list: switch to the selected channel.
+    case choose
+    /// Channel list: clear the filter, or close the list when there is none.
+    case close
+    /// Channel list: start typing a filter, so that letters bound in the list (j, k, q,
+    /// c) can begin it.
+    case startFilter
+
+    /// The command this action sends given what is on screen, or nil when it is handled
+    /// by the UI alone. `snapshot` decides the direction of `.toggleLike` and the base of
+    /// `.volumeStep`.
+    public func command(for snapshot: RadioSnapshot) -> RadioCommand? {
+        switch self {
+        case .command(let command):
+            return command
+        case .toggleLike:
+            return snapshot.track?.liked == true ? .unlike : .like
+        case .volumeStep(let step):
+            return .volume(min(100, max(0, snapshot.volume + step)))
+        case .quit:
+            return .quit
+        case .openChannels, .help, .moveSelection, .choose, .close, .startFilter:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,134 @@
+/// The key table in effect: `KeyBinding.defaults` with the user's overrides applied.
+/// Resolves key presses to actions and produces the hint line; the help screen reads
+/// `bindings` directly.
+public struct Keymap: Sendable, Equatable {
+    /// The effective rows, in table order.
+    public private(set) var bindings: [KeyBinding]
+
+    /// Every action name an override may use, in table order.
+    public static let actionNames = KeyBinding.defaults.map(\.action)
+
+    /// The defaults without overrides.
+    public static let standard = Keymap(bindings: KeyBinding.defaults)
+
+    private init(bindings: [KeyBinding]) {
+        self.bindings = bindings
+    }
+
+    /// Applies overrides from `config.toml [keys]`: action name → keys.
+    ///
+    /// A value is one key (`"n"`, `"space"`, `"left"`, `"F5"`, `"ctrl+l"`; see
+    /// `Key.parse`), several separated by spaces (`"? h"`), or `"none"` to unbind. The
+    /// override replaces the action's default keys. A key an override claims is taken
+    /// away from any default binding on the same screen, so `skip = "l"` works and leaves
+    /// `like` without a key; two overrides claiming one key are an error.
+    ///
+    /// - Throws: `KeymapError`, naming the action, for an unknown action name, a value
+    ///   that is not a key, or a key claimed twice. Names are checked in sorted order so
+    ///   the same config always reports the same first error.
+    public init(overrides: [String: String] = [:]) throws(KeymapError) {
+        var bindings = KeyBinding.defaults
+        var claimed: [(action: String, context: KeyContext, keys: [Key])] = []
+        for (action, value) in overrides.sorted(by: { $0.key < $1.key }) {
+            guard let index = bindings.firstIndex(where: { $0.action == action }) else {
+                throw .unknownAction(action)
+            }
+            let keys = try Self.parseKeys(value, action: action)
+            let context = bindings[index].context
+            for key in keys {
+                if let other = claimed.first(where: { $0.keys.contains(key) && $0.context.sharesKeys(with: context) }) {
+                    throw .duplicateKey(action: action, key: key.name, otherAction: other.action)
+                }
+            }
+            claimed.append((action, context, keys))
+            bindings[index].keys = keys
+        }
+        // Overridden keys win over defaults that used them.
+        for claim in claimed {
+            for index in bindings.indices
+            where bindings[index].action != claim.action
+                && !claimed.contains(where: { $0.action == bindings[index].action })
+                && bindings[index].context.sharesKeys(with: claim.context) {
+                bindings[index].keys.removeAll(where: claim.keys.contains)
+            }
+        }
+        self.bindings = bindings
+    }
+
+    private static func parseKeys(_ value: String, action: String) throws(KeymapError) -> [Key] {
+        // A lone space means the space bar; otherwise spaces separate keys.
+        if value == " " { return [.character(" ")] }
+        let words = value.split(separator: " ").map(String.init)
+        if words.isEmpty { throw .invalidKey(action: action, key: value) }
+        if words.count == 1, words[0].lowercased() == "none" { return [] }
+        var keys: [Key] = []
+        for word in words {
+            guard let key = Key.parse(word) else { throw .invalidKey(action: action, key: word) }
+            if !keys.contains(key) { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// The row `key` triggers among `contexts`, if any.
+    public func binding(for key: Key, in contexts: [KeyContext]) -> KeyBinding? {
+        bindings.first { contexts.contains($0.context) && $0.keys.contains(key) }
+    }
+
+    /// The action `key` triggers among `contexts`, if any.
+    public func action(for key: Key, in contexts: [KeyContext]) -> KeyAction? {
+        binding(for: key, in: contexts)?.effect
+    }
+
+    /// The keys bound to an action name (empty when unknown or unbound).
+    public func keys(for action: String) -> [Key] {
+        bindings.first { $0.action == action }?.keys ?? []
+    }
+
+    /// The one-line reminder of the most useful keys of `contexts`, e.g.
+    /// `space toggle  n skip  ? help  q quit`, at most `columns` wide (not padded).
+    /// Items are dropped whole, least important first; those kept stay in table order.
+    public func hintLine(for contexts: [KeyContext], columns: Int) -> String {
+        let items = bindings.enumerated().compactMap { offset, binding -> (rank: Int, offset: Int, text: String)? in
+            guard let rank = binding.hintRank, contexts.contains(binding.context),
+                  let key = binding.keys.first else { return nil }
+            return (rank, offset, key.label + " " + Self.hintWord(binding.action))
+        }
+        let separator = "  "
+        var chosen: [(rank: Int, offset: Int, text: String)] = []
+        var used = 0
+        for item in items.sorted(by: { $0.rank < $1.rank }) {
+            let cost = DisplayWidth.width(of: item.text) + (chosen.isEmpty ? 0 : separator.count)
+            if used + cost <= columns {
+                chosen.append(item)
+                used += cost
+            }
+        }
+        return chosen.sorted { $0.offset < $1.offset }.map(\.text).joined(separator: separator)
+    }
+
+    /// The short word for an action in the hint line: channel-list rows drop the prefix
+    /// (`list-choose` → `choose`) because the context already says "list".
+    private static func hintWord(_ action: String) -> String {
+        action.hasPrefix("list-") ? String(action.dropFirst("list-".count)) : action
+    }
+}
+
+/// Why a `[keys]` override was refused. Every case names the action so the config
+/// loader can point at its line.
+public enum KeymapError: Error, Sendable, Equatable {
+    /// No action has this name.
+    case unknownAction(String)
+    /// The value given for `action` is not a key (`key` is the offending part).
+    case invalidKey(action: String, key: String)
+    /// `action` was given `key`, which the override of `otherAction` already claims.
+    case duplicateKey(action: String, key: String, otherAction: String)
+
+    /// The action name the error is about.
+    public var action: String {
+        switch self {
+        case .unknownAction(let action): action
+        case .invalidKey(let action, _): action
+        case .duplicateKey(let action, _, _): action
+        }
+    }
+}

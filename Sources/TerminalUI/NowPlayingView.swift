@@ -1,0 +1,134 @@
+import Radio
+
+/// The main screen as a pure function of a `RadioSnapshot`: channel and play state on
+/// top, the song (title with its heart, artist, album · year · kbps), the progress bar
+/// with elapsed / total, volume and queue, then the status line (the current problem in
+/// words, or "Loading…") and a hint line generated from the key table at the bottom.
+///
+/// Every line is exactly `width` columns and there are exactly `height` lines, so the
+/// screen can be compared as text in tests. When the terminal is short, spacers go
+/// first, then the least useful lines; title, progress and a reported problem stay.
+public enum NowPlayingView {
+    /// Glyph for a liked song.
+    public static let likedMark = "♥"
+    /// Glyph for a song not liked.
+    public static let notLikedMark = "♡"
+
+    /// The screen as plain lines.
+    public static func render(_ snapshot: RadioSnapshot, width: Int, height: Int,
+                              keymap: Keymap = .standard) -> [String] {
+        frame(snapshot, width: width, height: height, keymap: keymap).lines
+    }
+
+    /// The screen with a style per line, for `TerminalScreen`.
+    public static func frame(_ snapshot: RadioSnapshot, width: Int, height: Int,
+                             keymap: Keymap = .standard) -> Frame {
+        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let inner = max(0, width - 2 * margin)
+        let indent = String(repeating: " ", count: margin)
+        let track = snapshot.track
+
+        let header = DisplayWidth.spread(" " + (snapshot.channel?.name ?? "mhz"), stateWord(snapshot) + " ",
+                                         to: width)
+        var top = [
+            FrameLine(text: header, style: .header, priority: 3),
+            .spacer,
+            FrameLine(text: indent + titleLine(track, columns: inner), style: .title, priority: 10),
+            FrameLine(text: indent + (track?.artist ?? ""), priority: 8),
+            FrameLine(text: indent + albumLine(track), style: .dim, priority: 4),
+            .spacer,
+            FrameLine(text: indent + progressLine(snapshot, columns: inner), style: .bar, priority: 9),
+            FrameLine(text: indent + "vol \(snapshot.volume)%  ·  \(snapshot.queueLength) queued",
+                      style: .dim, priority: 2),
+        ]
+        if track == nil {
+            // Nothing to describe: keep the layout steady, but let these blanks go first.
+            top[3].priority = 1
+            top[4].priority = 1
+        }
+
+        // A problem gets a second line rather than losing its advice to the right edge.
+        let status = DisplayWidth.wrap(statusText(snapshot), to: inner, maxLines: 2)
+        let statusStyle: Frame.Style = snapshot.problem == nil ? .plain : .alert
+        var bottom = status.isEmpty
+            ? [FrameLine(text: "", priority: 1)]
+            : status.enumerated().map { FrameLine(text: indent + $1, style: statusStyle, priority: $0 == 0 ? 9 : 6) }
+        bottom.append(FrameLine(text: indent + keymap.hintLine(for: [.global, .song], columns: inner),
+                                style: .dim, priority: 5))
+        return Frame.layout(top: top, bottom: bottom, width: width, height: height)
+    }
+
+    /// What the status line says: the problem in words, else "Loading…" while waiting
+    /// for the station, else nothing.
+    public static func statusText(_ snapshot: RadioSnapshot) -> String {
+        if let problem = snapshot.problem { return ErrorText.describe(problem) }
+        return snapshot.loading ? "Loading…" : ""
+    }
+
+    /// Formats seconds as `m:ss`, or `h:mm:ss` from one hour; `--:--` when unknown.
+    public static func timeText(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return "--:--" }
+        let total = Int(seconds.rounded(.down))
+        let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
+        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))"
+                         : "\(minutes):\(twoDigits(secs))"
+    }
+
+    // MARK: - Lines
+
+    private static func stateWord(_ snapshot: RadioSnapshot) -> String {
+        if snapshot.track == nil { return snapshot.loading ? "loading" : "stopped" }
+        return snapshot.paused ? "paused" : "playing"
+    }
+
+    /// The title with its heart; the title is cut, never the heart.
+    private static func titleLine(_ track: Track?, columns: Int) -> String {
+        guard let track else { return "Nothing playing" }
+        let mark = track.liked ? likedMark : notLikedMark
+        guard columns > 2 else { return DisplayWidth.truncate(track.title, to: columns) }
+        let title = DisplayWidth.truncate(track.title, to: columns - 2)
+        return title.trimmingSuffix(" ") + " " + mark
+    }
+
+    /// `album (year) · 192 kbps`, leaving out whatever is unknown.
+    private static func albumLine(_ track: Track?) -> String {
+        guard let track else { return "" }
+        var parts: [String] = []
+        switch (track.album.isEmpty, track.year.isEmpty) {
+        case (false, false): parts.append("\(track.album) (\(track.year))")
+        case (false, true): parts.append(track.album)
+        case (true, false): parts.append(track.year)
+        case (true, true): break
+        }
+        if let kbps = track.kbps, kbps > 0 { parts.append("\(kbps) kbps") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// `━━━━━━────────  1:05 / 3:48`, the bar taking what the times leave; just the times
+    /// when fewer than 4 columns would be left for the bar.
+    private static func progressLine(_ snapshot: RadioSnapshot, columns: Int) -> String {
+        let duration = snapshot.effectiveDuration
+        let elapsed = snapshot.track == nil ? "--:--" : timeText(snapshot.position)
+        let times = "\(elapsed) / \(timeText(duration))"
+        let barWidth = columns - DisplayWidth.width(of: times) - 2
+        guard barWidth >= 4 else { return times }
+        var filled = 0
+        if let duration, snapshot.track != nil {
+            let fraction = min(1, max(0, snapshot.position / duration))
+            filled = Int((fraction * Double(barWidth)).rounded(.down))
+        }
+        return String(repeating: "━", count: filled) + String(repeating: "─", count: barWidth - filled)
+            + "  " + times
+    }
+}
+
+extension String {
+    /// The string without trailing copies of `character` (used to pull a heart up to a
+    /// truncated title whose padding would otherwise separate them).
+    func trimmingSuffix(_ character: Character) -> String {
+        var copy = self
+        while copy.last == character { copy.removeLast() }
+        return copy
+    }
+}

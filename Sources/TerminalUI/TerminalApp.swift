@@ -1,0 +1,160 @@
+import Glibc
+import Radio
+import Synchronization
+
+/// The interactive front end: draws the latest `RadioSnapshot` and turns key presses into
+/// `RadioCommand`s.
+///
+/// Threading: `run()` blocks the thread that calls it and makes every ncurses call there
+/// (ncurses is not thread-safe). `update(_:)` and `stop()` may be called from any thread;
+/// they only touch the shared state under a `Mutex`, and the UI thread picks changes up
+/// within one poll interval (at most 200 ms, 25 ms right after a key press).
+///
+/// Redraws happen only when something visible changed — a new snapshot, the terminal
+/// size, the screen in front, a notice expiring, or (while playing) the elapsed second on
+/// the clock — so an idle player wakes a few times a second and draws once a second.
+public final class TerminalApp: Sendable {
+    private struct Shared {
+        var snapshot = RadioSnapshot()
+        var version: UInt64 = 0
+        var receivedAt = ContinuousClock.now
+        var stopRequested = false
+        var running = false
+        var uiThread: pthread_t?
+    }
+
+    /// What was last drawn, to decide whether drawing again would change anything.
+    private struct DrawnState: Equatable {
+        var version: UInt64
+        var rows: Int
+        var columns: Int
+        var revision: Int
+        var second: Int
+        var notice: Bool
+    }
+
+    private let shared = Mutex(Shared())
+    private let keymap: Keymap
+    private let send: @Sendable (RadioCommand) -> Void
+
+    /// Creates the front end. `send` is called on the UI thread for every command the
+    /// user gives; it should hand the command to the radio and return quickly.
+    public init(keymap: Keymap, send: @escaping @Sendable (RadioCommand) -> Void) {
+        self.keymap = keymap
+        self.send = send
+    }
+
+    /// Whether standard input and output are a terminal ncurses can drive; when false,
+    /// `run()` cannot start and the caller should go headless.
+    public static var isSupported: Bool {
+        isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 && getenv("TERM") != nil
+    }
+
+    /// Stores the latest state to draw. Thread-safe and cheap: no drawing happens here.
+    public func update(_ snapshot: RadioSnapshot) {
+        shared.withLock { shared in
+            shared.snapshot = snapshot
+            shared.version &+= 1
+            shared.receivedAt = .now
+        }
+    }
+
+    /// Runs the UI on the calling thread until the user quits (after sending `.quit`),
+    /// SIGINT/SIGTERM/SIGHUP arrives (treated as quit), or `stop()` is called. The
+    /// terminal is restored before it returns. Returns at once, sending `.quit`, when the
+    /// terminal cannot be used (see `isSupported`); returns at once without sending
+    /// anything if already running or if `stop()` was called before.
+    ///
+    /// While it runs, SIGINT, SIGTERM and SIGHUP are handled here (the previous handlers
+    /// come back when it returns): with the terminal in curses mode, the default action
+    /// would kill the process without restoring the terminal.
+    public func run() {
+        let mayRun = shared.withLock { shared -> Bool in
+            guard !shared.running, !shared.stopRequested else { return false }
+            shared.running = true
+            shared.uiThread = pthread_self()
+            return true
+        }
+        guard mayRun else { return }
+        defer { shared.withLock { $0.running = false; $0.uiThread = nil } }
+
+        let screen = TerminalScreen()
+        guard screen.start() else {
+            let message = "mhz: cannot start the terminal UI (no terminal, or TERM unknown) — use --headless.\n"
+            var bytes = Array(message.utf8)
+            _ = write(STDERR_FILENO, &bytes, bytes.count)
+            send(.quit)
+            return
+        }
+        defer { screen.restore() }
+        loop(screen)
+    }
+
+    /// Makes `run()` return and restores the terminal; a `run()` that has not started yet
+    /// will not start. Thread-safe; when called from another thread it waits (up to 2 s)
+    /// until the UI thread has left curses mode, so the caller may print or exit right
+    /// after. Does not send `.quit`.
+    public func stop() {
+        let uiThread = shared.withLock { shared -> pthread_t? in
+            shared.stopRequested = true
+            return shared.running ? shared.uiThread : nil
+        }
+        guard let uiThread, pthread_equal(uiThread, pthread_self()) == 0 else { return }
+        for _ in 0..<200 {
+            if !shared.withLock({ $0.running }) { return }
+            usleep(10_000)
+        }
+    }
+
+    // MARK: - The loop
+
+    private func loop(_ screen: TerminalScreen) {
+        var state = InteractionState(keymap: keymap)
+        var drawn: DrawnState?
+        var fastUntil = ContinuousClock.now
+
+        while true {
+            if TerminalGuard.takePendingSignal() != nil {
+                send(.quit)
+                return
+            }
+            let (snapshot, version, receivedAt, stopRequested) = shared.withLock {
+                ($0.snapshot, $0.version, $0.receivedAt, $0.stopRequested)
+            }
+            if stopRequested { return }
+
+            let now = ContinuousClock.now
+            let shown = state.displayed(snapshot, receivedAt: receivedAt, now: now)
+            let current = DrawnState(version: version, rows: screen.size.rows, columns: screen.size.columns,
+                                     revision: state.revision, second: Int(shown.position.rounded(.down)),
+                                     notice: state.hasNotice(at: now))
+            if current != drawn {
+                if current.rows != drawn?.rows || current.columns != drawn?.columns { screen.clear() }
+                screen.draw(state.frame(shown, width: current.columns, height: current.rows))
+                drawn = current
+            }
+
+            let wait = pollInterval(shown: shown, fast: now < fastUntil)
+            switch screen.read(timeoutMilliseconds: wait) {
+            case .key(let key):
+                let response = state.handle(key, snapshot: shown, now: .now)
+                for command in response.commands { send(command) }
+                if response.quit { return }
+                // The radio's answer to a key usually arrives within a few milliseconds;
+                // poll briefly so it shows without the full interval's delay.
+                fastUntil = .now + .milliseconds(300)
+            case .resize, .ignored, nil:
+                continue
+            }
+        }
+    }
+
+    /// How long to wait for a key: 25 ms right after a key press, else up to 200 ms,
+    /// shortened to wake just after the displayed second changes while the clock runs.
+    private func pollInterval(shown: RadioSnapshot, fast: Bool) -> Int32 {
+        if fast { return 25 }
+        guard shown.track != nil, !shown.paused, !shown.loading else { return 200 }
+        let untilNextSecond = (shown.position.rounded(.down) + 1 - shown.position) * 1000
+        return Int32(min(200, max(5, untilNextSecond + 5)))
+    }
+}

@@ -1,0 +1,87 @@
+import Radio
+import Testing
+@testable import TerminalUI
+
+/// Key dispatch as the UI loop runs it, without a terminal: which commands a key sends
+/// given the snapshot on screen, and which screen comes to the front.
+@Suite struct InteractionStateTests {
+    static let start = ContinuousClock.now
+
+    static func press(_ keys: [Key], _ state: inout InteractionState, snapshot: RadioSnapshot,
+                      at offset: Duration = .zero) -> [RadioCommand] {
+        keys.flatMap { state.handle($0, snapshot: snapshot, now: start + offset).commands }
+    }
+
+    @Test func keysSendCommandsFromTheTable() {
+        var state = InteractionState(keymap: .standard)
+        let commands = Self.press([.character(" "), .character("n"), .character("b"), .right, .left],
+                                  &state, snapshot: Fixtures.ascii)
+        #expect(commands == [.toggle, .skip, .trash, .seek(.relative(10)), .seek(.relative(-10))])
+    }
+
+    @Test func likeKeySendsLikeOrUnlikeByState() {
+        var state = InteractionState(keymap: .standard)
+        #expect(Self.press([.character("l")], &state, snapshot: Fixtures.ascii) == [.unlike])
+        #expect(Self.press([.character("l")], &state, snapshot: Fixtures.chinese) == [.like])
+    }
+
+    @Test func songKeysWithoutASongShowANoticeInsteadOfSending() {
+        var state = InteractionState(keymap: .standard)
+        let idle = RadioSnapshot()
+        #expect(Self.press([.character("n"), .character("l")], &state, snapshot: idle) == [])
+        let shown = state.displayed(idle, receivedAt: Self.start, now: Self.start + .seconds(1))
+        #expect(shown.problem == .nothingPlaying)
+        let later = state.displayed(idle, receivedAt: Self.start, now: Self.start + .seconds(4))
+        #expect(later.problem == nil)
+        #expect(Self.press([.character(" ")], &state, snapshot: idle) == [.toggle], "global keys still work")
+    }
+
+    @Test func volumeStepsAddUpBeforeTheRadioAnswers() {
+        var state = InteractionState(keymap: .standard)
+        let snapshot = RadioSnapshot(volume: 90)
+        #expect(Self.press([.character("+"), .character("+"), .character("+")], &state, snapshot: snapshot)
+            == [.volume(95), .volume(100)])
+        // Two seconds later the snapshot is trusted again.
+        #expect(Self.press([.character("-")], &state, snapshot: snapshot, at: .seconds(2)) == [.volume(85)])
+    }
+
+    @Test func quitSendsQuitAndLeaves() {
+        var state = InteractionState(keymap: .standard)
+        let response = state.handle(.character("q"), snapshot: Fixtures.ascii, now: Self.start)
+        #expect(response == InteractionState.Response(commands: [.quit], quit: true))
+    }
+
+    @Test func channelListOpensChoosesAndCloses() {
+        var state = InteractionState(keymap: .standard)
+        let snapshot = Fixtures.chinese
+        #expect(Self.press([.character("c")], &state, snapshot: snapshot) == [])
+        #expect(state.mode == .channels(ChannelListView(selecting: "1")))
+        // In the list, q closes it instead of quitting.
+        let close = state.handle(.character("q"), snapshot: snapshot, now: Self.start)
+        #expect(close == InteractionState.Response() && state.mode == .nowPlaying)
+        #expect(Self.press([.character("c"), .down, .enter], &state, snapshot: snapshot) == [.channel("2")])
+        #expect(state.mode == .nowPlaying)
+    }
+
+    @Test func helpOpensAndAnyKeyClosesIt() {
+        var state = InteractionState(keymap: .standard)
+        #expect(Self.press([.character("?")], &state, snapshot: Fixtures.ascii) == [])
+        #expect(state.mode == .help)
+        #expect(state.frame(Fixtures.ascii, width: 40, height: 3).lines[0] == DisplayWidth.pad(" mhz keys", to: 40))
+        #expect(Self.press([.character("n")], &state, snapshot: Fixtures.ascii) == [], "closes, does not skip")
+        #expect(state.mode == .nowPlaying)
+    }
+
+    @Test func positionRunsOnWhilePlayingOnly() {
+        let state = InteractionState(keymap: .standard)
+        let playing = state.displayed(Fixtures.ascii, receivedAt: Self.start, now: Self.start + .milliseconds(2500))
+        #expect(playing.position == 67.5)
+        let capped = state.displayed(Fixtures.ascii, receivedAt: Self.start, now: Self.start + .seconds(60))
+        #expect(capped.position == 70, "at most 5 s past the last snapshot")
+        let paused = state.displayed(Fixtures.chinese, receivedAt: Self.start, now: Self.start + .seconds(3))
+        #expect(paused.position == 65)
+        var nearEnd = Fixtures.ascii
+        nearEnd.position = 561
+        #expect(state.displayed(nearEnd, receivedAt: Self.start, now: Self.start + .seconds(3)).position == 562)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Drives a program inside a detached tmux session on a private server socket, so the
+/// real ncurses loop can be tested with real key presses and read back as text.
+final class TmuxDriver {
+    /// Where tmux lives, when installed.
+    static let executable = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    private let socket = "mhz-tui-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    private let session = "tui"
+
+    /// Starts `command` (passed to `sh -c` by tmux) in a `columns` × `rows` window.
+    init(command: String, columns: Int, rows: Int) throws {
+        try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", command],
+                 capturing: false)
+        // Keep the pane after the program exits so its last screen and status can be read.
+        try tmux(["set-option", "-t", session, "remain-on-exit", "on"])
+    }
+
+    deinit {
+        // kill-session hangs up the pane (SIGHUP to the program); the server then exits
+        // by itself once it has no sessions left.
+        _ = try? tmux(["kill-session", "-t", session])
+        _ = try? tmux(["kill-server"])
+    }
+
+    /// The visible screen, one string per row (tmux trims trailing spaces).
+    func capture() throws -> [String] {
+        try tmux(["capture-pane", "-p", "-t", session]).components(separatedBy: "\n")
+    }
+
+    /// Sends keys in tmux's notation (`"l"`, `"Down"`, `"Enter"`, `"Escape"`, `"Space"`).
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", session] + keys)
+    }
+
+    /// Resizes the window, which the program sees as SIGWINCH → KEY_RESIZE.
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", session, "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// The pid of the program in the pane.
+    func panePID() throws -> pid_t {
+        pid_t(try tmux(["display-message", "-p", "-t", session, "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Whether the program in the pane has exited.
+    func paneIsDead() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", session, "#{pane_dead}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    /// Polls `condition` every 50 ms for up to `seconds`; true as soon as it holds.
+    func wait(seconds: Double = 15, for condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    /// Waits until some screen row contains `text`.
+    func waitForScreen(containing text: String, seconds: Double = 15) throws -> Bool {
+        try wait(seconds: seconds) { try capture().contains { $0.contains(text) } }
+    }
+
+    /// Runs tmux on this driver's server and returns what it printed. Spawned with
+    /// posix_spawn and reaped with waitpid: Foundation's `Process.waitUntilExit` never
+    /// returned here once the tmux server had forked off the client.
+    @discardableResult
+    private func tmux(_ arguments: [String], capturing: Bool = true) throws -> String {
+        let argv = ["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments
+        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = environment.map { strdup($0) } + [nil]
+        defer { (cArguments + cEnvironment).forEach { free($0) } }
+
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else { throw TmuxError.spawn(errno) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capturing {
+            posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+        } else {
+            // No pipe: the server forked by new-session would inherit it and keep it open.
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
+        posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
+
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, Self.executable ?? "/usr/bin/tmux", &actions, nil,
+                                  &cArguments, &cEnvironment)
+        close(pipeFDs[1])
+        defer { close(pipeFDs[0]) }
+        guard spawned == 0 else { throw TmuxError.spawn(spawned) }
+
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while capturing {
+            let count = read(pipeFDs[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            output += buffer[0..<count]
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// tmux could not be started.
+enum TmuxError: Error {
+    /// posix_spawn or pipe failed with this errno.
+    case spawn(Int32)
+}
