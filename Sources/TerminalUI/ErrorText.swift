@@ -28,6 +28,9 @@ public enum ErrorText {
             return "Nothing is playing yet — wait for a song to start, or choose a channel."
         case .unsupported(let what):
             return "\(quoted(what)) is not available here — see `mhz --help` for what this mode offers."
+        case .storage(let reason):
+            return "Could not save progress\(detail(reason)) — playback goes on; check free space and "
+                + "permissions of the data directory (--data-dir)."
         }
     }
 

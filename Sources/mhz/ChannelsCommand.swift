@@ -17,7 +17,7 @@ struct ChannelsCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             try await list()
-        } catch let error as CLIError {
+        } catch {
             throw error.exit()
         }
     }

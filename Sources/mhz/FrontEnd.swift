@@ -27,7 +27,7 @@ final class HeadlessFrontEnd: FrontEnd {
             // EOF on stdin does not stop playback (DESIGN.md): the reader just ends.
             while let line = readLine(strippingNewline: true) {
                 if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                do {
+                do throws(CommandParseError) {
                     commands.send(try RadioCommand.parse(line))
                 } catch {
                     output.write(Data((EventJSON.error(CommandText.describe(error, line: line)) + "\n").utf8))

@@ -31,7 +31,7 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             try await play()
-        } catch let error as CLIError {
+        } catch {
             throw error.exit()
         }
     }
@@ -61,7 +61,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let player = MpvAudioPlayer(controller: controller)
         let service = StationClient(http: runtime.http, endpoints: runtime.endpoints)
-        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: Keymap())
+        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: .standard)
         let session = RadioSession(service: service, player: player, store: database, volume: volume,
                                    onSnapshot: { frontEnd.show($0) })
         logger.info("playing from \(runtime.baseURL.absoluteString)")

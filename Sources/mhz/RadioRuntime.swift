@@ -68,7 +68,7 @@ struct RadioRuntime {
         // LoggingSystem.bootstrap may be called once per process.
         guard !loggingBootstrapped else { return }
         loggingBootstrapped = true
-        let level: Logger.Level = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap(Logger.Level.init) ?? .info
+        let level: Logger.Level = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
         if toStderr {
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)

@@ -3,7 +3,9 @@ import Foundation
 
 /// Turns SIGINT and SIGTERM into a call on a dispatch queue, so they can stop the radio
 /// cleanly (progress saved, terminal restored) instead of killing the process mid-write.
-final class SignalTrap: Sendable {
+// Dispatch sources are thread-safe objects the SDK does not mark Sendable; the array is
+// immutable after init.
+final class SignalTrap: @unchecked Sendable {
     private let sources: [any DispatchSourceSignal]
 
     /// Installs the trap; `handler` runs once per delivered signal.

@@ -1,8 +1,19 @@
 import Station
 
-/// One line per station failure, for the CLI.
+/// One line per station failure, for the CLI: what happened and what to do.
 enum StationErrorText {
     static func describe(_ error: StationError) -> String {
-        "embedded station: \(error)"
+        switch error {
+        case .libraryUnreadable(let path, let reason):
+            "cannot read the music folder \(path) (\(reason)): check --library"
+        case .demoSynthesisFailed(let path, let reason):
+            "cannot create the demo library in \(path) (\(reason)): check that the data directory is writable"
+        case .bindFailed(let address, let reason):
+            "the station cannot listen on \(address) (\(reason)): choose another --host/--port"
+        case .alreadyRunning:
+            "the station is already running"
+        case .cancelled:
+            "the station was stopped while starting"
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Station
 import Store
 import TestSupport
@@ -16,7 +15,7 @@ struct HeadlessRadioTests {
         let station: Station
         let url: URL
         let dataDirectory: TemporaryDirectory
-        private let log = Mutex<[StationRequest]>([])
+        private let log = Locked<[StationRequest]>([])
 
         init() async throws {
             dataDirectory = try TemporaryDirectory(prefix: "mhz-e2e-station")

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TestSupport
 
 /// The real `mhz` executable, started as a child process for end-to-end tests: stdin for
@@ -19,9 +18,9 @@ final class MhzProcess: Sendable {
 
     private let process: Process
     private let input: FileHandle
-    private let events = Mutex<[Event]>([])
-    private let stderrText = Mutex<String>("")
-    private let rawLines = Mutex<[String]>([])
+    private let events = Locked<[Event]>([])
+    private let stderrText = Locked<String>("")
+    private let rawLines = Locked<[String]>([])
 
     /// The built `mhz` next to the test bundle (`.build/<triple>/debug/mhz`).
     static var executable: URL {
@@ -51,7 +50,7 @@ final class MhzProcess: Sendable {
         process.standardError = stderr
         input = stdin.fileHandleForWriting
         let events = self.events, rawLines = self.rawLines, stderrText = self.stderrText
-        let buffer = Mutex<Data>(Data())
+        let buffer = Locked<Data>(Data())
         stdout.fileHandleForReading.readabilityHandler = { handle in
             let chunk = handle.availableData
             guard !chunk.isEmpty else { handle.readabilityHandler = nil; return }

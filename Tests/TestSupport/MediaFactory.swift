@@ -6,8 +6,10 @@ public enum MediaFactory {
     /// names (mp3, ogg, m4a, wav, flac, opus), with the given tags.
     public static func tone(at url: URL, seconds: Double, frequency: Int = 440,
                             tags: [String: String] = [:]) throws {
+        // libopus accepts only 8/12/16/24/48 kHz.
+        let rate = url.pathExtension.lowercased() == "opus" ? "48000" : "44100"
         var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                    "sine=frequency=\(frequency):duration=\(seconds)", "-ac", "2", "-ar", "44100"]
+                    "sine=frequency=\(frequency):duration=\(seconds)", "-ac", "2", "-ar", rate]
         switch url.pathExtension.lowercased() {
         case "mp3": args += ["-c:a", "libmp3lame", "-b:a", "128k"]
         case "ogg": args += ["-c:a", "libvorbis"]
