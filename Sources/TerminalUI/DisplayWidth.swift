@@ -184,6 +184,8 @@ public enum DisplayWidth {
         return nil
     }
 
+    /// C0 and C1 controls, DEL, and the Unicode line/paragraph separators: what must not
+    /// reach ncurses as text.
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || (value >= 0x7F && value < 0xA0) || value == 0x2028 || value == 0x2029

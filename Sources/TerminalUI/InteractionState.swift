@@ -32,6 +32,7 @@ struct InteractionState {
     /// smoothly between updates, short enough not to invent progress through a stall.
     static let maxExtrapolation = 5.0
 
+    /// The key table in effect.
     let keymap: Keymap
     private(set) var mode = Mode.nowPlaying
     private(set) var notice: (error: RadioError, until: ContinuousClock.Instant)?
@@ -108,7 +109,7 @@ struct InteractionState {
     func displayed(_ snapshot: RadioSnapshot, receivedAt: ContinuousClock.Instant,
                    now: ContinuousClock.Instant) -> RadioSnapshot {
         var shown = snapshot
-        if snapshot.track != nil && !snapshot.paused && !snapshot.loading {
+        if snapshot.track != nil && !snapshot.paused && !snapshot.loading && snapshot.position.isFinite {
             let elapsed = Self.seconds(now - receivedAt)
             shown.position += min(max(0, elapsed), Self.maxExtrapolation)
             if let duration = snapshot.effectiveDuration { shown.position = min(shown.position, duration) }
@@ -129,6 +130,13 @@ struct InteractionState {
         case .channels(let list): list.frame(shown, width: width, height: height, keymap: keymap)
         case .help: HelpView.frame(keymap, width: width, height: height)
         }
+    }
+
+    /// The whole second the clock shows for `position`, for the redraw decision; -1 for
+    /// positions that cannot be shown (NaN, infinite, absurd), which never tick.
+    static func displayedSecond(_ position: Double) -> Int {
+        guard position.isFinite, abs(position) < 1e9 else { return -1 }
+        return Int(position.rounded(.down))
     }
 
     /// `Duration` as fractional seconds.

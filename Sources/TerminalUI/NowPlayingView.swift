@@ -67,7 +67,8 @@ public enum NowPlayingView {
 
     /// Formats seconds as `m:ss`, or `h:mm:ss` from one hour; `--:--` when unknown.
     public static func timeText(_ seconds: Double?) -> String {
-        guard let seconds, seconds.isFinite, seconds >= 0 else { return "--:--" }
+        // The upper bound keeps a garbage position from trapping in the Int conversion.
+        guard let seconds, seconds.isFinite, seconds >= 0, seconds < 1e9 else { return "--:--" }
         let total = Int(seconds.rounded(.down))
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
@@ -114,7 +115,7 @@ public enum NowPlayingView {
         let barWidth = columns - DisplayWidth.width(of: times) - 2
         guard barWidth >= 4 else { return times }
         var filled = 0
-        if let duration, snapshot.track != nil {
+        if let duration, snapshot.track != nil, snapshot.position.isFinite {
             let fraction = min(1, max(0, snapshot.position / duration))
             filled = Int((fraction * Double(barWidth)).rounded(.down))
         }

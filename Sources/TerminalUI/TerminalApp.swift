@@ -126,7 +126,7 @@ public final class TerminalApp: Sendable {
             let now = ContinuousClock.now
             let shown = state.displayed(snapshot, receivedAt: receivedAt, now: now)
             let current = DrawnState(version: version, rows: screen.size.rows, columns: screen.size.columns,
-                                     revision: state.revision, second: Int(shown.position.rounded(.down)),
+                                     revision: state.revision, second: InteractionState.displayedSecond(shown.position),
                                      notice: state.hasNotice(at: now))
             if current != drawn {
                 if current.rows != drawn?.rows || current.columns != drawn?.columns { screen.clear() }
@@ -153,7 +153,7 @@ public final class TerminalApp: Sendable {
     /// shortened to wake just after the displayed second changes while the clock runs.
     private func pollInterval(shown: RadioSnapshot, fast: Bool) -> Int32 {
         if fast { return 25 }
-        guard shown.track != nil, !shown.paused, !shown.loading else { return 200 }
+        guard shown.track != nil, !shown.paused, !shown.loading, shown.position.isFinite else { return 200 }
         let untilNextSecond = (shown.position.rounded(.down) + 1 - shown.position) * 1000
         return Int32(min(200, max(5, untilNextSecond + 5)))
     }

@@ -206,6 +206,22 @@ import Testing
         }
     }
 
+    @Test func garbagePositionsDoNotTrap() {
+        for position in [Double.nan, .infinity, -.infinity, 1e300, -5] {
+            // -5 is finite but negative: also shown as unknown.
+            var snapshot = Fixtures.ascii
+            snapshot.position = position
+            snapshot.duration = position
+            let lines = NowPlayingView.render(snapshot, width: 40, height: 12)
+            // Elapsed cannot be shown; the total falls back to the track's length or is
+            // unknown too. Either way the line keeps its width.
+            #expect(lines[6].contains("  --:-- / ") && DisplayWidth.width(of: lines[6]) == 40, "\(position)")
+            let state = InteractionState(keymap: .standard)
+            let shown = state.displayed(snapshot, receivedAt: .now, now: .now + .seconds(1))
+            #expect(InteractionState.displayedSecond(shown.position) == -1 || position == -5)
+        }
+    }
+
     @Test func titleAndHeartSurviveOnOneLine() {
         let lines = NowPlayingView.render(Fixtures.chinese, width: 20, height: 1)
         #expect(lines == [" 晴天 ♡             "])
