@@ -63,6 +63,9 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
 
+        // The terminal UI's ncurses loop with a fake radio, run in tmux by TerminalUITests.
+        .executableTarget(name: "TUIHarness", dependencies: ["TerminalUI", "Radio"], path: "Tests/TUIHarness"),
+
         // MARK: Tests (swift-testing). Integration tests use the real libcurl, libmpv and station.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
@@ -70,7 +73,7 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio"]),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "TestSupport"]),
     ]
 )

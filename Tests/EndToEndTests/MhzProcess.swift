@@ -22,20 +22,8 @@ final class MhzProcess: Sendable {
     private let stderrText = Locked<String>("")
     private let rawLines = Locked<[String]>([])
 
-    /// The built `mhz` next to the test bundle (`.build/<triple>/debug/mhz`).
-    static var executable: URL {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var dir = bundle.deletingLastPathComponent()
-        while dir.pathComponents.count > 1 {
-            let candidate = dir.appendingPathComponent("mhz")
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), !isDir.boolValue {
-                return candidate
-            }
-            dir.deleteLastPathComponent()
-        }
-        return bundle.deletingLastPathComponent().appendingPathComponent("mhz")
-    }
+    /// The built `mhz` next to the test bundle.
+    static var executable: URL { URL(fileURLWithPath: BuiltProduct.path("mhz")) }
 
     init(arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()

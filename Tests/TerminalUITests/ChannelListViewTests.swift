@@ -1,6 +1,7 @@
 import Radio
 import Testing
 @testable import TerminalUI
+@testable import TUIHarness
 
 /// The channel list: filtering, moving, choosing, closing, and its rendering.
 @Suite struct ChannelListViewTests {

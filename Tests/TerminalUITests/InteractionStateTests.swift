@@ -1,6 +1,7 @@
 import Radio
 import Testing
 @testable import TerminalUI
+@testable import TUIHarness
 
 /// Key dispatch as the UI loop runs it, without a terminal: which commands a key sends
 /// given the snapshot on screen, and which screen comes to the front.

@@ -1,6 +1,7 @@
 import Radio
 import Testing
 @testable import TerminalUI
+@testable import TUIHarness
 
 /// The key table: defaults, overrides by action name, typed errors, and the hint line
 /// and help generated from it.

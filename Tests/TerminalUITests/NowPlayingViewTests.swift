@@ -1,6 +1,7 @@
 import Radio
 import Testing
 @testable import TerminalUI
+@testable import TUIHarness
 
 /// The now-playing screen as text: full expected output for three snapshots at 40, 80
 /// and 120 columns (12 rows), and the rules every frame must keep at any size.

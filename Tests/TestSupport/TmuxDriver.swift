@@ -2,9 +2,9 @@ import Foundation
 
 /// Drives a program inside a detached tmux session on a private server socket, so the
 /// real ncurses loop can be tested with real key presses and read back as text.
-final class TmuxDriver {
+public final class TmuxDriver {
     /// Where tmux lives, when installed.
-    static let executable = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
+    public static let executable = ["/usr/bin/tmux", "/usr/local/bin/tmux"].first {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
@@ -12,7 +12,7 @@ final class TmuxDriver {
     private let session = "tui"
 
     /// Starts `command` (passed to `sh -c` by tmux) in a `columns` × `rows` window.
-    init(command: String, columns: Int, rows: Int) throws {
+    public init(command: String, columns: Int, rows: Int) throws {
         try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", command],
                  capturing: false)
         // Keep the pane after the program exits so its last screen and status can be read.
@@ -27,34 +27,34 @@ final class TmuxDriver {
     }
 
     /// The visible screen, one string per row (tmux trims trailing spaces).
-    func capture() throws -> [String] {
+    public func capture() throws -> [String] {
         try tmux(["capture-pane", "-p", "-t", session]).components(separatedBy: "\n")
     }
 
     /// Sends keys in tmux's notation (`"l"`, `"Down"`, `"Enter"`, `"Escape"`, `"Space"`).
-    func send(_ keys: String...) throws {
+    public func send(_ keys: String...) throws {
         try tmux(["send-keys", "-t", session] + keys)
     }
 
     /// Resizes the window, which the program sees as SIGWINCH → KEY_RESIZE.
-    func resize(columns: Int, rows: Int) throws {
+    public func resize(columns: Int, rows: Int) throws {
         try tmux(["resize-window", "-t", session, "-x", "\(columns)", "-y", "\(rows)"])
     }
 
     /// The pid of the program in the pane.
-    func panePID() throws -> pid_t {
+    public func panePID() throws -> pid_t {
         pid_t(try tmux(["display-message", "-p", "-t", session, "#{pane_pid}"])
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// Whether the program in the pane has exited.
-    func paneIsDead() throws -> Bool {
+    public func paneIsDead() throws -> Bool {
         try tmux(["display-message", "-p", "-t", session, "#{pane_dead}"])
             .trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }
 
     /// Polls `condition` every 50 ms for up to `seconds`; true as soon as it holds.
-    func wait(seconds: Double = 15, for condition: () throws -> Bool) rethrows -> Bool {
+    public func wait(seconds: Double = 15, for condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if try condition() { return true }
@@ -64,7 +64,7 @@ final class TmuxDriver {
     }
 
     /// Waits until some screen row contains `text`.
-    func waitForScreen(containing text: String, seconds: Double = 15) throws -> Bool {
+    public func waitForScreen(containing text: String, seconds: Double = 15) throws -> Bool {
         try wait(seconds: seconds) { try capture().contains { $0.contains(text) } }
     }
 
@@ -95,8 +95,19 @@ final class TmuxDriver {
         posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
         posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
 
+        // The calling thread is a test-runner worker, which blocks most signals; without a
+        // clean mask the tmux server, and every program in its panes, would inherit that and
+        // never see SIGTERM or SIGWINCH.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, Self.executable ?? "/usr/bin/tmux", &actions, nil,
+        let spawned = posix_spawn(&pid, Self.executable ?? "/usr/bin/tmux", &actions, &attributes,
                                   &cArguments, &cEnvironment)
         close(pipeFDs[1])
         defer { close(pipeFDs[0]) }
@@ -116,7 +127,7 @@ final class TmuxDriver {
 }
 
 /// tmux could not be started.
-enum TmuxError: Error {
+public enum TmuxError: Error {
     /// posix_spawn or pipe failed with this errno.
     case spawn(Int32)
 }
