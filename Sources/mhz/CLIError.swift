@@ -28,7 +28,7 @@ enum CLIError: Error, CustomStringConvertible {
     /// Usage errors exit 2, everything else 1.
     var exitCode: ExitCode {
         switch self {
-        case .unsupportedAPI, .invalidServer: ExitCode.validationFailure
+        case .unsupportedAPI, .invalidServer: Mhz.usageExitCode
         default: ExitCode.failure
         }
     }

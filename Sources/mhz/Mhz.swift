@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `mhz`: the command line of DESIGN.md. Playing is the default subcommand, so
 /// `mhz --channel 1` plays channel 1.
@@ -14,4 +15,25 @@ struct Mhz: AsyncParsableCommand {
         subcommands: [PlayCommand.self, ChannelsCommand.self, ServeCommand.self],
         defaultSubcommand: PlayCommand.self
     )
+
+    /// DESIGN.md promises 2 for usage errors; ArgumentParser's default is 64 (EX_USAGE).
+    static let usageExitCode = ExitCode(2)
+
+    /// Parses and runs like ArgumentParser's own `main`, but with DESIGN.md's exit codes.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(usageExitCode.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }

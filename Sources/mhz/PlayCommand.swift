@@ -41,6 +41,9 @@ struct PlayCommand: AsyncParsableCommand {
            ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil {
             throw .runtime("--video needs a display, but neither DISPLAY nor WAYLAND_DISPLAY is set: drop --video")
         }
+        if !headless, !TerminalApp.isSupported {
+            throw .runtime("no terminal to draw on (stdin/stdout are not a terminal, or TERM is unset): use --headless")
+        }
         let runtime = try await RadioRuntime.make(options: global, library: library)
         let logger = Logger(label: "mhz")
         let database: MhzDatabase

@@ -1,0 +1,84 @@
+import Foundation
+import Station
+import TestSupport
+import Testing
+
+/// The command line's promises (DESIGN.md): exit 0 ok, 2 usage error, 1 runtime error with
+/// one line on stderr saying what and what to do; `channels` lists the station's channels.
+struct CommandLineTests {
+    /// Runs `mhz` to completion with a private data and config directory.
+    func run(_ arguments: [String], home: TemporaryDirectory) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let mhz = try MhzProcess(
+            arguments: arguments + ["--data-dir", home.path("data").path],
+            environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
+        mhz.closeInput()
+        let status = try await mhz.waitForExit(timeout: 30)
+        return (status, mhz.lines.joined(separator: "\n"), mhz.errorOutput)
+    }
+
+    @Test func channelsListsTheEmbeddedStationsChannels() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        let text = try await run(["channels"], home: home)
+        #expect(text.status == 0, "\(text.stderr)")
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "0  私人兆赫")
+        #expect(lines.count >= 3, "channel 0 and at least two genre channels: \(lines)")
+
+        let json = try await run(["channels", "--json"], home: home)
+        #expect(json.status == 0)
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]])
+        #expect(objects.first == ["id": "0", "name": "私人兆赫"])
+        #expect(objects.count == lines.count)
+    }
+
+    @Test func anUnreachableServerIsOneLineAndExitStatusOne() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+        let result = try await run(["channels", "--server", "http://127.0.0.1:9"], home: home)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("mhz: cannot reach http://127.0.0.1:9") == true, "\(result.stderr)")
+        #expect(lines.first?.contains("check --server") == true)
+    }
+
+    @Test func usageErrorsExitTwo() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        let unknown = try await run(["--no-such-option"], home: home)
+        #expect(unknown.status == 2)
+        let api = try await run(["channels", "--api", "web"], home: home)
+        #expect(api.status == 2)
+        #expect(api.stderr == "mhz: --api web is not supported yet: use --api app\n")
+        let server = try await run(["channels", "--server", "ftp://example.com"], home: home)
+        #expect(server.status == 2)
+        #expect(server.stderr.hasPrefix("mhz: --server ftp://example.com is not an http(s) URL"))
+    }
+
+    @Test func aBrokenConfigFileNamesTheFileAndLine() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        let config = home.path("config/mhz/config.toml")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "volume = 50\nserver = \"http://x\nchannel = 1\n".write(to: config, atomically: true, encoding: .utf8)
+        let broken = try await run(["channels"], home: home)
+        #expect(broken.status == 1)
+        #expect(broken.stderr.hasPrefix("mhz: config file \(config.path) line 2: "), "\(broken.stderr)")
+        #expect(broken.stderr.split(separator: "\n").count == 1)
+
+        try "volume = 50\ncolour = \"red\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let unknownKey = try await run(["channels"], home: home)
+        #expect(unknownKey.status == 1)
+        #expect(unknownKey.stderr.contains("unknown key \"colour\""), "\(unknownKey.stderr)")
+
+        try "volume = 150\n".write(to: config, atomically: true, encoding: .utf8)
+        let badValue = try await run(["channels"], home: home)
+        #expect(badValue.status == 1)
+        #expect(badValue.stderr.contains("\"volume\" must be a whole number from 0 to 100"))
+    }
+
+    @Test func withoutATerminalThePlayerAsksForHeadless() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        let result = try await run(["--audio-output", "null"], home: home)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("--headless"), "\(result.stderr)")
+    }
+}
