@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),

@@ -1,0 +1,96 @@
+import Foundation
+import HTTP
+import TestSupport
+import Testing
+
+/// The libcurl client against a real server on 127.0.0.1.
+struct HTTPClientTests {
+    func server(files: [String: Data]) async throws -> (StaticFileServer, TemporaryDirectory) {
+        let root = try TemporaryDirectory(prefix: "mhz-http")
+        for (name, data) in files { try data.write(to: root.path(name)) }
+        return (try await StaticFileServer(root: root.url), root)
+    }
+
+    @Test func getReturnsStatusHeadersAndExactBytes() async throws {
+        let body = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let (server, root) = try await server(files: ["blob.bin": body])
+        defer { server.stop(); _ = root }
+        let client = HTTPClient()
+        let response = try await client.perform(HTTPRequest(
+            url: server.url("blob.bin"), headers: [.init("X-Probe", "1")]))
+        #expect(response.status == 200)
+        #expect(response.body == body)
+        #expect(response.header("Content-Length") == "200000")
+        let seen = try #require(server.recorder.requests(to: "/blob.bin").first)
+        #expect(seen.headers["x-probe"] == "1")
+        #expect(seen.headers["user-agent"]?.hasPrefix("mhz/") == true)
+    }
+
+    @Test func errorStatusesAreResponsesNotErrors() async throws {
+        let (server, root) = try await server(files: [:])
+        defer { server.stop(); _ = root }
+        let response = try await HTTPClient().perform(HTTPRequest(url: server.url("missing")))
+        #expect(response.status == 404)
+    }
+
+    @Test func connectionsAreReusedAcrossRequests() async throws {
+        let (server, root) = try await server(files: ["a": Data("a".utf8)])
+        defer { server.stop(); _ = root }
+        let client = HTTPClient()
+        for _ in 0..<3 { _ = try await client.perform(HTTPRequest(url: server.url("a"))) }
+        #expect(server.recorder.requests(to: "/a").count == 3)
+    }
+
+    @Test func aRefusedConnectionIsATransientTransportError() async throws {
+        // Nothing listens on the discard port on loopback.
+        await #expect {
+            try await HTTPClient().perform(HTTPRequest(url: URL(string: "http://127.0.0.1:9/")!))
+        } throws: { error in
+            guard case .transport(let code, let detail)? = error as? HTTPError else { return false }
+            return code == .couldNotConnect && code.isTransient && !detail.isEmpty
+        }
+    }
+
+    @Test func aBodyOverTheCapStopsTheTransfer() async throws {
+        let (server, root) = try await server(files: ["big": Data(count: 300_000)])
+        defer { server.stop(); _ = root }
+        let client = HTTPClient(configuration: HTTPConfiguration(maxResponseBytes: 100_000))
+        await #expect(throws: HTTPError.responseTooLarge(limit: 100_000)) {
+            try await client.perform(HTTPRequest(url: server.url("big")))
+        }
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        // A listening socket that accepts (via the backlog) but never answers.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        listen(fd, 4)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        let client = HTTPClient(configuration: HTTPConfiguration(connectTimeout: 1, totalTimeout: 1))
+        let started = ContinuousClock.now
+        await #expect {
+            try await client.perform(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
+        } throws: { error in
+            guard case .transport(let code, _)? = error as? HTTPError else { return false }
+            return code == .timedOut
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test func postSendsTheBodyAndANonHTTPURLIsRefused() async throws {
+        await #expect(throws: HTTPError.invalidURL("file:///etc/passwd")) {
+            try await HTTPClient().perform(HTTPRequest(url: URL(string: "file:///etc/passwd")!))
+        }
+        #expect(HTTPRequest(method: "POST", url: URL(string: "http://x/")!).idempotent == false)
+        #expect(HTTPRequest(url: URL(string: "http://x/")!).idempotent == true)
+    }
+}

@@ -1,1 +1,0 @@
-// placeholder until this target's tests land

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+@testable import Radio
+import RadioAPI
+
+/// A station in memory: records every report, answers from a script, and can hold an
+/// answer back until released (to prove what does not wait for the network).
+final class FakeService: RadioService {
+    private struct State {
+        var reports: [Report] = []
+        var lists: [[Track]] = []
+        var held: Set<String> = []
+        var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+    }
+    private let state = Mutex(State())
+    let channelList: [ChannelInfo]
+
+    init(channels: [ChannelInfo] = [ChannelInfo(id: "0", name: "Personal")], lists: [[Track]]) {
+        channelList = channels
+        state.withLock { $0.lists = lists }
+    }
+
+    var reports: [Report] { state.withLock { $0.reports } }
+
+    /// Answers to reports of this type wait until `release`.
+    func hold(_ type: ReportType) { state.withLock { _ = $0.held.insert(type.rawValue) } }
+
+    func release(_ type: ReportType) {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.held.remove(type.rawValue)
+            return s.waiting.removeValue(forKey: type.rawValue) ?? []
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func channels() async throws(ServiceFailure) -> [ChannelInfo] { channelList }
+
+    func send(_ report: Report) async throws(ServiceFailure) -> [Track] {
+        state.withLock { $0.reports.append(report) }
+        let key = report.type.rawValue
+        if state.withLock({ $0.held.contains(key) }) {
+            await withCheckedContinuation { continuation in
+                let parked = state.withLock { s -> Bool in
+                    guard s.held.contains(key) else { return false }
+                    s.waiting[key, default: []].append(continuation)
+                    return true
+                }
+                if !parked { continuation.resume() }
+            }
+        }
+        guard report.type.expectsList else { return [] }
+        return state.withLock { $0.lists.isEmpty ? [] : $0.lists.removeFirst() }
+    }
+}
+
+/// A player in memory: records loads and commands; tests push its events.
+final class FakePlayer: AudioPlayer {
+    private let state = Mutex<(loads: [String], commands: [String], next: Int64)>(([], [], 1))
+    let events: AsyncStream<PlayerEvent>
+    private let continuation: AsyncStream<PlayerEvent>.Continuation
+
+    init() { (events, continuation) = AsyncStream.makeStream() }
+
+    var loads: [String] { state.withLock { $0.loads } }
+    var commands: [String] { state.withLock { $0.commands } }
+
+    func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
+        state.withLock { s in
+            s.loads.append(url)
+            defer { s.next += 1 }
+            return PlayerItemID(s.next)
+        }
+    }
+
+    /// The id the last load returned.
+    var lastItem: PlayerItemID { PlayerItemID(state.withLock { $0.next } - 1) }
+
+    func emit(_ event: PlayerEvent) { continuation.yield(event) }
+
+    func pause() { state.withLock { $0.commands.append("pause") } }
+    func resume() { state.withLock { $0.commands.append("resume") } }
+    func seek(_ target: RadioCommand.Seek) { state.withLock { $0.commands.append("seek \(target)") } }
+    func setVolume(_ percent: Int) { state.withLock { $0.commands.append("volume \(percent)") } }
+    func stop() { state.withLock { $0.commands.append("stop") } }
+}
+
+/// Polls until `condition` holds or 5 s pass.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<500 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
