@@ -7,8 +7,21 @@ import Synchronization
 /// copied, passed through the `PlaybackEventTranslator`, and the results are yielded into
 /// the controller's `AsyncStream`. The loop never calls back into its owner.
 final class MPVEventLoop: Sendable {
+    /// What the loop and the controller's calls share, under one lock.
+    private struct State {
+        var translator: PlaybackEventTranslator
+        /// How many events have been yielded into the stream so far.
+        var sent = 0
+
+        /// Yields `event` and counts it.
+        mutating func send(_ event: PlaybackEvent, to continuation: AsyncStream<PlaybackEvent>.Continuation) {
+            continuation.yield(event)
+            sent += 1
+        }
+    }
+
     private let source: MPVEventSource
-    private let translator: Mutex<PlaybackEventTranslator>
+    private let state: Mutex<State>
     private let continuation: AsyncStream<PlaybackEvent>.Continuation
     /// Set when the owner stops the loop without `quit` (mpv refused it): the next
     /// `MPV_EVENT_NONE` ends the loop instead of `MPV_EVENT_SHUTDOWN`.
@@ -21,7 +34,7 @@ final class MPVEventLoop: Sendable {
     init(source: MPVEventSource, translator: PlaybackEventTranslator,
          continuation: AsyncStream<PlaybackEvent>.Continuation) {
         self.source = source
-        self.translator = Mutex(translator)
+        self.state = Mutex(State(translator: translator))
         self.continuation = continuation
     }
 
@@ -32,13 +45,22 @@ final class MPVEventLoop: Sendable {
         thread.start()
     }
 
-    /// Runs `body` on the translator's state while the loop cannot translate an event, so
-    /// what the controller registers (a load's id) is in place before mpv's events about it
-    /// are handled.
+    /// Runs `body` on the translator's state while the loop cannot translate or yield an
+    /// event, so what the controller registers (a load's id, a seek's gate) is in place
+    /// before mpv's events about it are handled, and applies to every event yielded after
+    /// `body` returns.
     func withTranslator<Result, Failure: Error>(
         _ body: (inout PlaybackEventTranslator) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try translator.withLock { state throws(Failure) in try body(&state) }
+        try state.withLock { state throws(Failure) in try body(&state.translator) }
+    }
+
+    /// Like `withTranslator`, also passing how many events the stream has been given so
+    /// far: every event after that many was translated with `body`'s changes in force.
+    func withTranslatorCounting<Result, Failure: Error>(
+        _ body: (inout PlaybackEventTranslator, _ sent: Int) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try state.withLock { state throws(Failure) in try body(&state.translator, state.sent) }
     }
 
     /// Makes the loop end at the next `MPV_EVENT_NONE`; the owner then calls `mpv_wakeup`.
@@ -64,13 +86,22 @@ final class MPVEventLoop: Sendable {
             if event == .shutdown { break }
             if event == .none, stopRequested.load(ordering: .acquiring) { break }
             let input = refreshed(event)
-            let output = translator.withLock { state in input.flatMap { state.translate($0, at: .now) } }
-            // Only this thread yields, so the stream keeps mpv's order.
-            for playbackEvent in output { continuation.yield(playbackEvent) }
+            state.withLock { state in
+                // Only this thread yields, so the stream keeps mpv's order. Yielding inside
+                // the lock also makes the stream follow the lock's order: an event translated
+                // before a seek registered its gate cannot reach the stream after that seek
+                // returned. An unbounded AsyncStream's yield never blocks and runs no
+                // consumer code (a waiting consumer is only scheduled).
+                for playbackEvent in input.flatMap({ state.translator.translate($0, at: .now) }) {
+                    state.send(playbackEvent, to: continuation)
+                }
+            }
         }
         // After MPV_EVENT_SHUTDOWN no further events come; the handle only waits to be
         // destroyed, which the owner does after join().
-        for playbackEvent in translator.withLock({ $0.finishAll() }) { continuation.yield(playbackEvent) }
+        state.withLock { state in
+            for playbackEvent in state.translator.finishAll() { state.send(playbackEvent, to: continuation) }
+        }
         continuation.finish()
         exitSignal.lock()
         exited.withLock { $0 = true }

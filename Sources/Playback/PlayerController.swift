@@ -73,28 +73,57 @@ public final class PlayerController: Sendable {
     /// Resumes; `.resumed` follows unless already playing.
     public func resume() throws(PlaybackError) { try handle.set(.pause, flag: false) }
 
-    /// Seeks to an absolute position, precisely. The next `progress` reports where it landed.
+    /// Seeks to an absolute position, precisely. The next `progress` in `events` after this
+    /// call (in stream order, not by when the consumer reads it) reports where it landed.
     /// - Throws: `.commandFailed` when nothing is playing yet or the stream cannot seek.
     public func seek(to seconds: Double) throws(PlaybackError) {
-        try seek([MPVArgument.number(seconds), MPVArgument.absoluteExact])
+        try seek(.absolute(seconds))
     }
 
     /// Seeks relative to the current position (negative goes back).
     /// - Throws: `.commandFailed` when nothing is playing yet or the stream cannot seek.
     public func seek(by seconds: Double) throws(PlaybackError) {
-        try seek([MPVArgument.number(seconds), MPVArgument.relativeExact])
+        try seek(.relative(seconds))
     }
 
-    private func seek(_ arguments: [String]) throws(PlaybackError) {
+    /// Where `seek(_:)` goes.
+    enum SeekTarget: Sendable, Equatable {
+        /// Seconds from the start (`seek(to:)`).
+        case absolute(Double)
+        /// Seconds from the current position (`seek(by:)`).
+        case relative(Double)
+    }
+
+    /// Seeks, precisely, and says where in `events` the seek took hold.
+    ///
+    /// "The next `progress` reports where it landed" means the next one *in the stream*
+    /// after the seek, which a consumer that is behind cannot find by time: progress events
+    /// sent before the seek may still be waiting in the stream when the call returns.
+    ///
+    /// - Returns: how many events the stream had been given when the seek took hold. The
+    ///   first `progress` of the playing item after that many events is where it landed;
+    ///   the ones before describe the old position.
+    /// - Throws: `.commandFailed` when nothing is playing yet or the stream cannot seek.
+    @discardableResult
+    func seek(_ target: SeekTarget) throws(PlaybackError) -> Int {
+        let arguments = switch target {
+        case .absolute(let seconds): [MPVArgument.number(seconds), MPVArgument.absoluteExact]
+        case .relative(let seconds): [MPVArgument.number(seconds), MPVArgument.relativeExact]
+        }
         // Until mpv begins the seek, time-pos changes still describe the old position; the
-        // translator drops them so the next progress is the new one.
-        loop.withTranslator { $0.noteSeekRequested() }
+        // translator drops them so the next progress is the new one. The loop yields under
+        // the same lock, so every event after `sent` was translated with the gate in place.
+        let sent = loop.withTranslatorCounting { translator, sent in
+            translator.noteSeekRequested()
+            return sent
+        }
         do {
             try handle.command(.seek, arguments)
         } catch {
             loop.withTranslator { $0.noteSeekFailed() }
             throw error
         }
+        return sent
     }
 
     /// Sets the volume, clamped to 0–100; `.volume` follows if it changed.

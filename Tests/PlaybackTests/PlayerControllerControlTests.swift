@@ -1,5 +1,5 @@
 import Foundation
-import Playback
+@testable import Playback
 import Testing
 
 /// Seek, pause, volume and stop against real libmpv.
@@ -12,22 +12,31 @@ struct PlayerControllerControlTests {
         _ = try await fixture.events.started(id)
         _ = try await fixture.events.progress(id)
 
-        try fixture.player.seek(to: 2.0)
-        let landed = try await fixture.events.progress(id)
-        #expect(abs(landed - 2.0) < 0.5, "first progress after seek(to: 2) was \(landed)")
+        // The collector may run far behind the player (its task shares the cooperative pool
+        // with the rest of the suite), so progress sent before a seek can still be unread
+        // when the seek returns. `seek` says where in the stream it took hold; the first
+        // progress after that point is the landing, and must be where we asked.
+        let toMark = try fixture.player.seek(.absolute(2.0))
+        let landed = try await fixture.events.progress(id, from: toMark)
+        #expect(abs(landed - 2.0) < 0.5, "first progress after seek(to: 2) was \(landed): \(fixture.events.all)")
 
-        let beforeJump = fixture.events.cursor
-        try fixture.player.seek(by: 3.0)
-        let jumped = try await fixture.events.progress(id)
-        let around = fixture.events.events(from: max(0, beforeJump - 3))
-        #expect(jumped >= 4.9 && jumped < 5.8, "first progress after seek(by: 3) was \(jumped): \(around)")
+        // A relative seek counts from where playback is when mpv runs it, and this task may
+        // have been held up for a while after the landing: measure from the position now.
+        let before = try #require(fixture.player.position)
+        let byMark = try fixture.player.seek(.relative(3.0))
+        let jumped = try await fixture.events.progress(id, from: byMark)
+        #expect(jumped >= before + 2.9 && jumped < before + 3.5,
+                "first progress after seek(by: 3) from \(before) was \(jumped): \(fixture.events.events(from: byMark))")
 
         // 0.5 s before the end of a 10 s file: eof must come in well under the ~5 s that
-        // playing on from 5 s would take.
+        // playing on from 5 s would take, and nothing between the seek and the end may
+        // report a position short of where it landed.
         let seekTime = ContinuousClock.now
-        try fixture.player.seek(to: 9.5)
+        let endMark = try fixture.player.seek(.absolute(9.5))
         #expect(try await fixture.events.finished(id) == .eof)
         #expect(ContinuousClock.now - seekTime < .seconds(3))
+        let tail = fixture.events.events(from: endMark).compactMap { $0.progressPosition(of: id) }
+        #expect(tail.allSatisfy { $0 >= 9.4 }, "progress after seek(to: 9.5): \(tail)")
     }
 
     @Test("pause freezes the position, resume advances it, volume is reported")

@@ -82,6 +82,14 @@ final class EventCollector: Sendable {
         return position
     }
 
+    /// Waits for the first `progress(id, _)` at or after stream index `index` (and after the
+    /// cursor), moves the cursor past it, and returns its position. With the count a seek
+    /// returns, this is where that seek landed, however far behind this collector ran.
+    func progress(_ id: PlaybackItemID, from index: Int, timeout: Duration = .seconds(10)) async throws -> Double {
+        state.withLock { $0.cursor = max($0.cursor, index) }
+        return try await progress(id, timeout: timeout)
+    }
+
     /// Waits until the stream has finished.
     func waitForStreamEnd(timeout: Duration = .seconds(10)) async throws {
         let deadline = ContinuousClock.now + timeout
