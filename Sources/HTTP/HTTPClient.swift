@@ -1,17 +1,17 @@
-import Dispatch
 import Foundation
 import Synchronization
 
 /// Performs HTTP requests with libcurl, off the caller's task.
 ///
 /// Easy handles are pooled and reused, so connections to a server stay open between
-/// requests. Each request runs its blocking `curl_easy_perform` on a dispatch worker thread;
-/// cancelling the calling task aborts the transfer at libcurl's next progress callback.
+/// requests. Each request runs its blocking `curl_easy_perform` on a thread of its own:
+/// a dispatch queue would run only as many at once as there are cores, so one hanging
+/// server could hold back every other request (a skip's report behind a stalled fetch).
+/// Cancelling the calling task aborts the transfer at libcurl's next progress callback.
 public final class HTTPClient: Sendable {
     /// The settings every request uses.
     public let configuration: HTTPConfiguration
     private let pool = Mutex<[PooledHandle]>([])
-    private let queue = DispatchQueue(label: "mhz.http", qos: .userInitiated, attributes: .concurrent)
 
     /// A handle is only ever used by one thread at a time: it is taken out of the pool for
     /// the duration of a request and put back afterwards.
@@ -30,9 +30,11 @@ public final class HTTPClient: Sendable {
         let sink = ResponseSink(limit: configuration.maxResponseBytes)
         let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async {
+                let thread = Thread {
                     continuation.resume(returning: self.performBlocking(request, sink: sink))
                 }
+                thread.name = "mhz.http"
+                thread.start()
             }
         } onCancel: {
             sink.cancel()

@@ -21,36 +21,36 @@ struct TerminalRadioTests {
         let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
 
         // A title from the demo library shows, with the like mark.
-        #expect(try tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
+        #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
         let titles = try LibraryScanner(root: data.appendingPathComponent("station/demo-library")).scan().map(\.title)
         #expect(titles.count >= 8)
         let first = try #require(try shownTitle(tmux, among: titles), "no demo title on screen: \(screen(tmux))")
         #expect(try tmux.capture().contains { $0.contains("私人兆赫") }, "the channel name shows")
 
         // The elapsed time moves: audio is being clocked.
-        #expect(try tmux.wait(seconds: 10) { try tmux.capture().contains { $0.contains("0:02 /") } })
+        #expect(try await tmux.wait(seconds: 10) { try tmux.capture().contains { $0.contains("0:02 /") } })
 
         // n: another title.
         try tmux.send("n")
-        #expect(try tmux.wait(seconds: 15) { try shownTitle(tmux, among: titles).map { $0 != first } ?? false },
+        #expect(try await tmux.wait(seconds: 15) { try shownTitle(tmux, among: titles).map { $0 != first } ?? false },
                 "\(screen(tmux))")
 
         // c: the channel list, with the genre channels; Escape closes it.
         try tmux.send("c")
-        #expect(try tmux.waitForScreen(containing: "Ambient"), "\(screen(tmux))")
+        #expect(try await tmux.waitForScreen(containing: "Ambient"), "\(screen(tmux))")
         try tmux.send("Escape")
-        #expect(try tmux.wait { try shownTitle(tmux, among: titles) != nil })
+        #expect(try await tmux.wait { try shownTitle(tmux, among: titles) != nil })
 
         // A resize redraws at the new width.
         try tmux.resize(columns: 50, rows: 14)
-        #expect(try tmux.wait { try tmux.capture().allSatisfy { $0.count <= 50 } && shownTitle(tmux, among: titles) != nil })
+        #expect(try await tmux.wait { try tmux.capture().allSatisfy { $0.count <= 50 } && shownTitle(tmux, among: titles) != nil })
 
         // q: mhz exits 0 and the terminal is back in its normal modes.
         try tmux.send("q")
         let statusFile = home.path("status")
-        #expect(try tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: statusFile.path) })
+        #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: statusFile.path) })
         #expect(try String(contentsOf: statusFile, encoding: .utf8) == "exit=0\n")
-        #expect(try tmux.wait { FileManager.default.fileExists(atPath: stty.path) })
+        #expect(try await tmux.wait { FileManager.default.fileExists(atPath: stty.path) })
         let modes = Set(try String(contentsOf: stty, encoding: .utf8).split(whereSeparator: \.isWhitespace))
         for mode in ["icanon", "echo", "isig", "icrnl", "opost", "onlcr"] {
             #expect(modes.contains(Substring(mode)), "terminal mode \(mode) restored")

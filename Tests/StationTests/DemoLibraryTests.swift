@@ -109,7 +109,7 @@ struct DemoLibraryTests {
         #expect(station.libraryInfo.isDemo)
         #expect(station.libraryInfo.trackCount == 9)
 
-        let music = try StationFixtures.sharedTaggedLibrary.get()
+        let music = try await StationFixtures.sharedTaggedLibrary
         let real = try await Station(configuration: StationConfiguration(
             library: music, dataDirectory: StationFixtures.sharedDataDirectory))
         #expect(!real.libraryInfo.isDemo)

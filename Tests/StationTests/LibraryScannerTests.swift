@@ -7,8 +7,8 @@ import TestSupport
 @Suite("Library scan")
 struct LibraryScannerTests {
     @Test("reads tags of every format, path names for untagged files, skips hidden and non-audio files")
-    func scansTaggedLibrary() throws {
-        let root = try StationFixtures.sharedTaggedLibrary.get()
+    func scansTaggedLibrary() async throws {
+        let root = try await StationFixtures.sharedTaggedLibrary
         let tracks = try LibraryScanner(root: root).scan()
         #expect(tracks.map(\.relativePath) == StationFixtures.taggedFiles.map(\.path).sorted())
         for expected in StationFixtures.taggedFiles {
@@ -30,8 +30,8 @@ struct LibraryScannerTests {
     }
 
     @Test("ids: 9-digit sids, 4-hex ssids, 7-digit aids, distinct, and stable across scans and locations")
-    func idsAreStable() throws {
-        let root = try StationFixtures.sharedTaggedLibrary.get()
+    func idsAreStable() async throws {
+        let root = try await StationFixtures.sharedTaggedLibrary
         let first = try LibraryScanner(root: root).scan()
         let second = try LibraryScanner(root: root).scan()
         #expect(first.map(\.sid) == second.map(\.sid))

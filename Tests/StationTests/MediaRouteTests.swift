@@ -41,7 +41,7 @@ struct MediaRouteTests {
 
     @Test("every format is served with its Content-Type")
     func contentTypes() async throws {
-        let music = try StationFixtures.sharedTaggedLibrary.get()
+        let music = try await StationFixtures.sharedTaggedLibrary
         try await StationFixtures.withDemoStation(library: music) { station, base in
             #expect(!station.libraryInfo.isDemo)
             let types = ["mp3": "audio/mpeg", "ogg": "audio/ogg", "opus": "audio/opus", "flac": "audio/flac",

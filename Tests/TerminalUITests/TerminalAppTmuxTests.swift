@@ -24,14 +24,14 @@ struct TerminalAppTmuxTests {
     }
 
     @Test
-    func stopFromAnotherThreadEndsTheLoopWithoutQuit() throws {
+    func stopFromAnotherThreadEndsTheLoopWithoutQuit() async throws {
         let log = Self.temporaryLog()
         defer { try? FileManager.default.removeItem(atPath: log) }
         let command = try Self.childCommand(log: log, locale: "LANG=C.UTF-8 MHZ_TUI_STOP_ON_TOGGLE=1")
         let tmux = try TmuxDriver(command: command, columns: 60, rows: 12)
-        #expect(try tmux.waitForScreen(containing: "So What ♥"))
+        #expect(try await tmux.waitForScreen(containing: "So What ♥"))
         try tmux.send("Space")
-        #expect(try tmux.wait { try tmux.paneIsDead() })
+        #expect(try await tmux.wait { try tmux.paneIsDead() })
         // stop() waits for the loop to leave curses mode, so "returned" comes first.
         #expect(Self.logLines(log) == ["toggle", "returned", "stop returned"])
         // A dead pane keeps its last screen: no UI on it means curses mode was left.
@@ -39,16 +39,16 @@ struct TerminalAppTmuxTests {
     }
 
     @Test
-    func crashLeavesCursesModeBeforeDying() throws {
+    func crashLeavesCursesModeBeforeDying() async throws {
         let log = Self.temporaryLog()
         defer { try? FileManager.default.removeItem(atPath: log) }
         // No core file, no backtracer: the default action of SIGILL after our handler.
         let command = "ulimit -c 0; " + (try Self.childCommand(
             log: log, locale: "LANG=C.UTF-8 SWIFT_BACKTRACE=enable=no MHZ_TUI_CRASH_ON_SKIP=1"))
         let tmux = try TmuxDriver(command: command, columns: 60, rows: 12)
-        #expect(try tmux.waitForScreen(containing: "So What ♥"))
+        #expect(try await tmux.waitForScreen(containing: "So What ♥"))
         try tmux.send("n")
-        #expect(try tmux.wait { try tmux.paneIsDead() })
+        #expect(try await tmux.wait { try tmux.paneIsDead() })
         #expect(Self.logLines(log) == ["skip"])
         // Killed by the trap, yet the alternate screen was left: tmux keeps a dead pane's
         // screen as it was, so a UI still on it would mean curses mode was never left.
@@ -66,62 +66,62 @@ struct TerminalAppTmuxTests {
     }
 
     @Test
-    func keysDriveTheRadioAndTheScreenFollows() throws {
+    func keysDriveTheRadioAndTheScreenFollows() async throws {
         let log = Self.temporaryLog()
         defer { try? FileManager.default.removeItem(atPath: log) }
         let tmux = try TmuxDriver(command: try Self.childCommand(log: log, locale: "LANG=C.UTF-8"),
                                   columns: 80, rows: 24)
-        #expect(try tmux.waitForScreen(containing: "So What ♥"))
+        #expect(try await tmux.waitForScreen(containing: "So What ♥"))
         var screen = try tmux.capture()
         #expect(screen[0].hasPrefix(" Jazz FM ") && screen[0].hasSuffix(" playing"))
         #expect(DisplayWidth.width(of: screen[0]) == 79, "80 columns less the trailing space tmux trims")
         #expect(screen[23] == "  space toggle  n skip  l like  b trash  c channels  ? help  q quit")
 
         try tmux.send("l")
-        #expect(try tmux.waitForScreen(containing: "So What ♡"))
+        #expect(try await tmux.waitForScreen(containing: "So What ♡"))
         try tmux.send("n")
-        #expect(try tmux.waitForScreen(containing: "晴天 ♡"))
+        #expect(try await tmux.waitForScreen(containing: "晴天 ♡"))
         // ncurses and DisplayWidth agree on CJK: the times end where the bar says. (The
         // screen may still be mid-redraw when the title first shows, so wait for the row.)
-        #expect(try tmux.wait { try tmux.capture()[6].hasSuffix(" / 4:29") })
+        #expect(try await tmux.wait { try tmux.capture()[6].hasSuffix(" / 4:29") })
         screen = try tmux.capture()
         #expect(screen[3] == "  周杰伦")
         #expect(DisplayWidth.width(of: screen[6]) == 78, "\(screen[6])")
 
         try tmux.send("c")
-        #expect(try tmux.waitForScreen(containing: "Channels"))
+        #expect(try await tmux.waitForScreen(containing: "Channels"))
         // The list opens on the current channel (Jazz FM, 7); the next one is 红心兆赫 (-3).
         #expect(try tmux.capture().contains("  > Jazz FM ♪                                                                7"))
         try tmux.send("Down", "Enter")
-        #expect(try tmux.waitForScreen(containing: " 红心兆赫 "))
+        #expect(try await tmux.waitForScreen(containing: " 红心兆赫 "))
         try tmux.send("?")
-        #expect(try tmux.waitForScreen(containing: "mhz keys"))
+        #expect(try await tmux.waitForScreen(containing: "mhz keys"))
         try tmux.send("x")
-        #expect(try tmux.waitForScreen(containing: "晴天 ♡"))
+        #expect(try await tmux.waitForScreen(containing: "晴天 ♡"))
 
         try tmux.resize(columns: 50, rows: 12)
-        #expect(try tmux.wait { try tmux.capture().first.map { DisplayWidth.width(of: $0) == 49 } ?? false })
+        #expect(try await tmux.wait { try tmux.capture().first.map { DisplayWidth.width(of: $0) == 49 } ?? false })
         #expect(try tmux.capture()[0] == DisplayWidth.spread(" 红心兆赫", "playing", to: 49))
 
         try tmux.send("q")
-        #expect(try tmux.wait { try tmux.paneIsDead() })
+        #expect(try await tmux.wait { try tmux.paneIsDead() })
         #expect(Self.logLines(log) == ["unlike", "skip", "channel(\"-3\")", "quit", "returned"])
         // A dead pane keeps its last screen: no UI on it means curses mode was left.
         #expect(try !tmux.capture().contains { $0.contains("晴天") || $0.contains("红心兆赫") })
     }
 
     @Test
-    func sigtermQuitsAndRestoresUnderCLocale() throws {
+    func sigtermQuitsAndRestoresUnderCLocale() async throws {
         let log = Self.temporaryLog()
         defer { try? FileManager.default.removeItem(atPath: log) }
         let tmux = try TmuxDriver(command: try Self.childCommand(log: log, locale: "LC_ALL=C"),
                                   columns: 40, rows: 10)
-        #expect(try tmux.waitForScreen(containing: "So What ♥"))
+        #expect(try await tmux.waitForScreen(containing: "So What ♥"))
         try tmux.send("n")
         // Under LC_ALL=C the screen still switches LC_CTYPE to UTF-8 to show CJK.
-        #expect(try tmux.waitForScreen(containing: "晴天 ♡"))
+        #expect(try await tmux.waitForScreen(containing: "晴天 ♡"))
         kill(try tmux.panePID(), SIGTERM)
-        #expect(try tmux.wait { try tmux.paneIsDead() })
+        #expect(try await tmux.wait { try tmux.paneIsDead() })
         #expect(Self.logLines(log) == ["skip", "quit", "returned"])
         #expect(try !tmux.capture().contains { $0.contains("晴天") })
     }

@@ -20,23 +20,13 @@ final class PlaybackFixture: Sendable {
         folder = try TemporaryDirectory(prefix: "mhz-playback")
         let folder = self.folder
         for (name, seconds) in media.sorted(by: { $0.key < $1.key }) {
-            try await Self.offPool { try MediaFactory.tone(at: folder.path(name), seconds: seconds) }
+            try await offPool { try MediaFactory.tone(at: folder.path(name), seconds: seconds) }
         }
         server = try await StaticFileServer(root: folder.url)
         var options = options
         options.audioOutput = "null"
         player = try PlayerController(options: options)
         events = EventCollector(player.events)
-    }
-
-    /// Runs blocking work (ffmpeg takes 0.5–1 s a file under load) on a thread of its own.
-    /// On the cooperative pool it would hold one of its few threads (two on a 2-core
-    /// machine), which every test's tasks, the event collectors and the media server's
-    /// handlers share: with a few fixtures starting at once the whole process stalled.
-    static func offPool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Swift.Result { try work() }) }.start()
-        }
     }
 
     /// The HTTP URL of a file in the folder.

@@ -22,10 +22,17 @@ enum StationFixtures {
 
     /// The mixed-format library of ``taggedFiles``, generated with ffmpeg once per test
     /// process (removed at exit with the shared data directory).
-    static let sharedTaggedLibrary: Result<URL, any Error> = Result {
-        let root = sharedDataDirectory.appendingPathComponent("tagged-library", isDirectory: true)
-        try makeTaggedLibrary(in: root)
-        return root
+    static var sharedTaggedLibrary: URL {
+        get async throws { try await taggedLibraryTask.value }
+    }
+
+    /// Generated once, off the cooperative pool (ffmpeg takes seconds under load).
+    private static let taggedLibraryTask = Task {
+        try await offPool {
+            let root = sharedDataDirectory.appendingPathComponent("tagged-library", isDirectory: true)
+            try makeTaggedLibrary(in: root)
+            return root
+        }
     }
 
     /// Runs `body` against a started station over the shared demo library, and stops the
@@ -52,26 +59,12 @@ enum StationFixtures {
         for file in taggedFiles {
             let url = root.appendingPathComponent(file.path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if url.pathExtension == "opus" {
-                try opusTone(at: url, file: file)
-            } else {
-                try MediaFactory.tone(at: url, seconds: file.seconds, frequency: file.frequency, tags: file.tags)
-            }
+            try MediaFactory.tone(at: url, seconds: file.seconds, frequency: file.frequency, tags: file.tags)
         }
         try MediaFactory.tone(at: root.appendingPathComponent(".hidden.mp3"), seconds: 1)
         try FileManager.default.createDirectory(at: root.appendingPathComponent(".trash"), withIntermediateDirectories: true)
         try MediaFactory.tone(at: root.appendingPathComponent(".trash/ghost.mp3"), seconds: 1)
         try Data("not music".utf8).write(to: root.appendingPathComponent("Rock Band/notes.txt"))
-    }
-
-    /// `MediaFactory.tone` asks every encoder for 44.1 kHz, which libopus refuses ("Specified
-    /// sample rate 44100 is not supported"); Opus gets 48 kHz here instead.
-    private static func opusTone(at url: URL, file: TaggedFile) throws {
-        var arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
-                         "sine=frequency=\(file.frequency):duration=\(file.seconds)", "-ac", "2", "-ar", "48000",
-                         "-c:a", "libopus"]
-        for (key, value) in file.tags.sorted(by: { $0.key < $1.key }) { arguments += ["-metadata", "\(key)=\(value)"] }
-        try MediaFactory.run("ffmpeg", arguments + [url.path])
     }
 
     /// One generated file of the tagged library and what a scan must read from it.
