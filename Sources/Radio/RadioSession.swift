@@ -95,15 +95,13 @@ public actor RadioSession {
         }
     }
 
-    @discardableResult
-    private func handle(_ input: RadioInput) -> Self {
+    private func handle(_ input: RadioInput) {
         for effect in machine.handle(input) { perform(effect) }
         let snapshot = machine.snapshot
         if snapshot != lastSnapshot {
             lastSnapshot = snapshot
             onSnapshot(snapshot)
         }
-        return self
     }
 
     // MARK: - Effects

@@ -6,6 +6,7 @@ import Foundation
 enum CLIError: Error, CustomStringConvertible {
     case configUnreadable(String)
     case configInvalid(String, line: Int?, String)
+    case configKeys(String, line: Int?, String)
     case unsupportedAPI(String)
     case invalidServer(String)
     case runtime(String)
@@ -16,6 +17,8 @@ enum CLIError: Error, CustomStringConvertible {
             "cannot read config file \(path): check the path and its permissions"
         case .configInvalid(let path, let line, let what):
             "config file \(path)\(line.map { " line \($0)" } ?? ""): \(what) — fix it (see Config/config.example.toml)"
+        case .configKeys(let path, let line, let what):
+            "config file \(path)\(line.map { " line \($0)" } ?? ""): \(what)"
         case .unsupportedAPI(let api):
             "--api \(api) is not supported yet: use --api app"
         case .invalidServer(let url):

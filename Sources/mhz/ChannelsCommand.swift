@@ -24,7 +24,6 @@ struct ChannelsCommand: AsyncParsableCommand {
 
     private func list() async throws(CLIError) {
         let runtime = try await RadioRuntime.make(options: global, library: library)
-        defer { Task { await runtime.shutdown() } }
         let client = StationClient(http: runtime.http, endpoints: runtime.endpoints)
         let channels: [ChannelInfo]
         do {

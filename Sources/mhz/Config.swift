@@ -10,6 +10,12 @@ struct Config: Sendable, Equatable {
     var audioOutput: String?
     var library: String?
     var volume: Int?
+    /// `[keys]`: action name → key(s), overriding the default key table.
+    var keys: [String: String] = [:]
+    /// The line of each `[keys]` entry, so a bad binding can be named by line.
+    var keyLines: [String: Int] = [:]
+    /// The file the settings came from, for messages.
+    var path: String = ""
 
     static let keys = ["server", "api", "channel", "audio_output", "library", "volume"]
 
@@ -35,10 +41,19 @@ struct Config: Sendable, Equatable {
             throw .configInvalid(path, line: nil, "\(error)")
         }
         var config = Config()
-        for key in table.keys {
-            // [keys] (key bindings) is read by the terminal UI; other tables are unknown.
-            if key == "keys" { continue }
+        config.path = path
+        for key in table.keys where key != "keys" {
             guard keys.contains(key) else { throw .configInvalid(path, line: nil, "unknown key \"\(key)\"") }
+        }
+        if let value = table["keys"] {
+            guard let bindings = value.table else { throw .configInvalid(path, line: nil, "[keys] must be a table") }
+            for action in bindings.keys {
+                guard let key = bindings[action]?.string else {
+                    throw .configInvalid(path, line: lineOf(action, in: text), "key for \"\(action)\" must be a string")
+                }
+                config.keys[action] = key
+                config.keyLines[action] = lineOf(action, in: text)
+            }
         }
         func string(_ key: String) throws(CLIError) -> String? {
             guard let value = table[key] else { return nil }
@@ -58,5 +73,18 @@ struct Config: Sendable, Equatable {
             config.volume = v
         }
         return config
+    }
+
+    /// The 1-based line where `key = …` is written inside `[keys]`, if it can be found.
+    private static func lineOf(_ key: String, in text: String) -> Int? {
+        var inKeys = false
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") { inKeys = line.replacingOccurrences(of: " ", with: "") == "[keys]"; continue }
+            guard inKeys, let equals = line.firstIndex(of: "=") else { continue }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            if name == key { return index + 1 }
+        }
+        return nil
     }
 }

@@ -41,7 +41,7 @@ struct FileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let stamp = ISO8601DateFormatter().string(from: Date())
+        let stamp = Date().formatted(.iso8601)
         sink.write("\(stamp) \(event.level) \(label): \(event.message)\(extra)\n")
     }
 }

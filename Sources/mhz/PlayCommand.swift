@@ -44,7 +44,14 @@ struct PlayCommand: AsyncParsableCommand {
         if !headless, !TerminalApp.isSupported {
             throw .runtime("no terminal to draw on (stdin/stdout are not a terminal, or TERM is unset): use --headless")
         }
-        let runtime = try await RadioRuntime.make(options: global, library: library)
+        let settings = try RadioRuntime.settings(options: global)
+        let keymap: Keymap
+        do {
+            keymap = try Keymap(overrides: settings.config.keys)
+        } catch {
+            throw .configKeys(settings.config.path, line: settings.config.keyLines[error.action], ErrorText.describe(error))
+        }
+        let runtime = try await RadioRuntime.make(options: global, library: library, settings: settings)
         let logger = Logger(label: "mhz")
         let database: MhzDatabase
         do {
@@ -64,7 +71,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let player = MpvAudioPlayer(controller: controller)
         let service = StationClient(http: runtime.http, endpoints: runtime.endpoints)
-        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: .standard)
+        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap)
         let session = RadioSession(service: service, player: player, store: database, volume: volume,
                                    onSnapshot: { frontEnd.show($0) })
         logger.info("playing from \(runtime.baseURL.absoluteString)")

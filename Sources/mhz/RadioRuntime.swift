@@ -13,13 +13,20 @@ struct RadioRuntime {
     let station: Station?
     let http: HTTPClient
 
-    /// Resolves options and configuration, bootstraps logging to `mhz.log`, and starts the
-    /// embedded station when no server is given.
-    static func make(options: GlobalOptions, library: String?, logToStderr: Bool = false) async throws(CLIError)
-        -> RadioRuntime
-    {
+    /// Resolves the paths and reads the configuration file, before anything starts, so a
+    /// broken file is reported at once.
+    static func settings(options: GlobalOptions) throws(CLIError) -> (paths: Paths, config: Config) {
         let paths = Paths(options: options)
-        let config = try Config.load(from: paths.configFile, explicit: paths.configExplicit)
+        return (paths, try Config.load(from: paths.configFile, explicit: paths.configExplicit))
+    }
+
+    /// Checks the options, bootstraps logging to `mhz.log`, and starts the embedded station
+    /// when no server is given.
+    static func make(options: GlobalOptions, library: String?, logToStderr: Bool = false,
+                     settings: (paths: Paths, config: Config)? = nil) async throws(CLIError) -> RadioRuntime
+    {
+        let paths: Paths, config: Config
+        if let settings { (paths, config) = settings } else { (paths, config) = try Self.settings(options: options) }
         let api = options.api ?? config.api ?? "app"
         guard api == "app" else { throw .unsupportedAPI(api) }
         do {

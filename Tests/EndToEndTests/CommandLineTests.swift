@@ -75,6 +75,18 @@ struct CommandLineTests {
         #expect(badValue.stderr.contains("\"volume\" must be a whole number from 0 to 100"))
     }
 
+    @Test func aBadKeyBindingNamesItsLine() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        let config = home.path("config/mhz/config.toml")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "volume = 50\n\n[keys]\nskip = \"x\"\ndance = \"d\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let result = try await run(["--headless", "--audio-output", "null"], home: home)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("mhz: config file \(config.path) line 5: Unknown action “dance” in [keys]"),
+                "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func withoutATerminalThePlayerAsksForHeadless() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-cli")
         let result = try await run(["--audio-output", "null"], home: home)
