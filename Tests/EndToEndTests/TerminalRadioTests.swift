@@ -16,8 +16,9 @@ struct TerminalRadioTests {
         // HOME without ~/Music: the embedded station must fall back to the demo library.
         let command = "cd '\(home.url.path)' && env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' "
             + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color "
-            + "'\(binary)' --audio-output null --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status'; "
-            + "stty -a > '\(stty.path)'; sleep 30"
+            + "'\(binary)' --audio-output null --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status.tmp'; "
+            + "stty -a > '\(stty.path).tmp'; mv '\(stty.path).tmp' '\(stty.path)'; "
+            + "mv '\(home.url.path)/status.tmp' '\(home.url.path)/status'; sleep 30"
         let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
 
         // A title from the demo library shows, with the like mark.
