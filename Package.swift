@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store"]),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "TestSupport"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "TestSupport"]),

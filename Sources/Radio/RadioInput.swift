@@ -1,3 +1,4 @@
+import Foundation
 import RadioAPI
 import Store
 
@@ -30,6 +31,10 @@ public enum RadioInput: Sendable, Equatable {
     case playerFinished(PlayerEndReason)
     /// A retry timer set by ``RadioEffect/scheduleRetry(after:token:)`` fired.
     case retryTimer(token: Int)
+    /// When that timer will fire (for front ends to say so).
+    case retryScheduled(at: Date)
+    /// How many feedback reports wait in the outbox.
+    case outboxChanged(Int)
 }
 
 /// What the state machine asks the world to do, in order.

@@ -92,14 +92,27 @@ extension RadioMachine {
 
     mutating func answered(_ id: Int, _ tracks: [Track]) -> [RadioEffect] {
         if case .service = problem { problem = nil }
+        nextRetry = nil
         guard let pending = listRequest, pending.id == id else {
             // `r`/`u` may come back with a list (web servers): take it unless a list fetch
             // is in flight, whose answer is newer by intent.
             if listRequest == nil, !tracks.isEmpty { queue = fresh(tracks) }
+            // The station answers again: a fetch waiting for its retry timer goes now.
+            if listRequest == nil, awaitingList, queue.isEmpty, retryAttempt > 0 {
+                retryToken += 1
+                return retryNow()
+            }
+            if awaitingList, !queue.isEmpty, current == nil { return play(queue.removeFirst()) }
             return []
         }
         listRequest = nil
         retryAttempt = 0
+        if let suspect, queue.first?.sid == suspect.sid {
+            // The station answered: a song that failed while it was down gets another go;
+            // one that failed while it was up is broken.
+            if !suspect.stationWasDown { queue.removeFirst() }
+            self.suspect = nil
+        }
         switch pending.type {
         case .playing: queue += fresh(tracks).filter { t in !queue.contains { $0.sid == t.sid } }
         default: queue = fresh(tracks)
@@ -121,21 +134,27 @@ extension RadioMachine {
     mutating func emptyChannel() -> [RadioEffect] {
         let info = channel ?? ChannelInfo(id: Channel.personalID, name: Channel.personalID)
         awaitingList = true
-        return fail(.emptyChannel(info)) + [nextRetry()]
+        return fail(.emptyChannel(info)) + [scheduleRetry()]
     }
 
     mutating func failed(_ id: Int, _ failure: ServiceFailure) -> [RadioEffect] {
         var effects = fail(.service(failure))
         guard let pending = listRequest, pending.id == id else { return effects }
         listRequest = nil
+        suspect?.stationWasDown = true
         retryType = pending.type == .new ? .new : .playing
         // With something still to play, the next song's start or end will ask again.
-        if awaitingList || queue.isEmpty { effects.append(nextRetry()) }
+        if awaitingList || queue.isEmpty { effects.append(scheduleRetry()) }
         return effects
     }
 
     mutating func retry(_ token: Int) -> [RadioEffect] {
         guard token == retryToken, listRequest == nil else { return [] }
+        return retryNow()
+    }
+
+    mutating func retryNow() -> [RadioEffect] {
+        nextRetry = nil
         if retryType == .new { return [report(.new, sid: nil, expectList: true)] }
         return [report(.playing, sid: current?.sid ?? lastSid, expectList: true)]
     }
@@ -175,18 +194,34 @@ extension RadioMachine {
             let ack = report(.end, sid: track.sid, expectList: false)
             return [ack, .emit(.ended(track))] + advance()
         case .failed(let failure):
-            consecutiveFailures += 1
-            var effects = fail(.player(failure))
-            if consecutiveFailures >= configuration.maxConsecutiveFailures {
-                lastSid = track.sid
-                current = nil
-                currentStarted = false
-                awaitingList = false
-                queue.removeAll()
-                return effects
-            }
-            effects += advance()
-            return effects
+            return failedToPlay(track, failure)
         }
+    }
+
+    /// A song that cannot be played may be broken, or the station (which serves the media
+    /// too) may be down. The machine asks the station (`p`) before deciding: when it
+    /// answers at once, the song is dropped; when it does not, the song waits at the head
+    /// of the queue and plays again once the station is back. Several failures in a row
+    /// with the station answering stop the radio with an explanation and a slow retry,
+    /// rather than burning through a broken list.
+    mutating func failedToPlay(_ track: Track, _ failure: PlayerFailure) -> [RadioEffect] {
+        consecutiveFailures += 1
+        var effects = fail(.player(failure))
+        lastSid = track.sid
+        current = nil
+        currentStarted = false
+        position = 0
+        awaitingList = true
+        if consecutiveFailures >= configuration.maxConsecutiveFailures {
+            suspect = nil
+            queue.removeAll()
+            retryType = .playing
+            retryAttempt = configuration.retryDelays.count  // the longest delay
+            return effects + [scheduleRetry()]
+        }
+        queue.insert(track, at: 0)
+        suspect = Suspect(sid: track.sid, stationWasDown: false)
+        if listRequest == nil { effects.append(report(.playing, sid: track.sid, expectList: true)) }
+        return effects
     }
 }

@@ -59,6 +59,10 @@ public struct RadioMachine: Sendable {
     public internal(set) var volume: Int
     /// The most recent problem, until something works again.
     public internal(set) var problem: RadioError?
+    /// Feedback reports waiting in the outbox.
+    public internal(set) var pendingReports = 0
+    /// When the pending retry fires, if one is pending.
+    public internal(set) var nextRetry: Date?
 
     /// The fetch whose answer will become the queue, if one is in flight.
     var listRequest: (id: Int, type: ReportType)?
@@ -74,6 +78,15 @@ public struct RadioMachine: Sendable {
     var consecutiveFailures = 0
     var lastSavedPosition: Double = 0
     var currentStarted = false
+    /// A song that failed to play, waiting at the head of the queue until the station's
+    /// answer tells whether the song or the station was at fault.
+    var suspect: Suspect?
+
+    /// See ``suspect``.
+    struct Suspect: Sendable, Equatable {
+        var sid: String
+        var stationWasDown: Bool
+    }
 
     /// Creates a radio that has not started.
     public init(configuration: Configuration = Configuration(), volume: Int = 100) {
@@ -117,6 +130,12 @@ public struct RadioMachine: Sendable {
             return finished(reason)
         case .retryTimer(let token):
             return retry(token)
+        case .retryScheduled(let date):
+            nextRetry = date
+            return []
+        case .outboxChanged(let count):
+            pendingReports = count
+            return []
         }
     }
 
@@ -124,7 +143,7 @@ public struct RadioMachine: Sendable {
     public var snapshot: RadioSnapshot {
         RadioSnapshot(channel: channel, track: current, position: position, duration: duration, paused: paused,
                       volume: volume, queueLength: queue.count, channels: channels, problem: problem,
-                      loading: awaitingList)
+                      loading: awaitingList, pendingReports: pendingReports, nextRetry: nextRetry)
     }
 
     /// The answer to `status`.
@@ -178,7 +197,7 @@ public struct RadioMachine: Sendable {
                          artist: track.artist)
     }
 
-    mutating func nextRetry() -> RadioEffect {
+    mutating func scheduleRetry() -> RadioEffect {
         retryToken += 1
         let delays = configuration.retryDelays
         let delay = delays[min(retryAttempt, delays.count - 1)]

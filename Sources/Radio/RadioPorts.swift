@@ -80,7 +80,20 @@ public protocol ProgressStore: Sendable {
     func setting(_ key: String) throws(StoreError) -> String?
 }
 
-extension MhzDatabase: ProgressStore {}
+/// Where reports wait until the station has them. `MhzDatabase` is the real one.
+public protocol ReportOutboxStore: Sendable {
+    /// Appends a report; returns it with its id.
+    func enqueueReport(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry
+    /// The waiting reports, oldest first.
+    func pendingReports() throws(StoreError) -> [OutboxEntry]
+    /// Forgets a delivered report.
+    func removeReport(id: Int64) throws(StoreError)
+}
+
+/// Everything the radio keeps on disk.
+public typealias RadioStore = ProgressStore & ReportOutboxStore
+
+extension MhzDatabase: ProgressStore, ReportOutboxStore {}
 
 /// Setting keys the radio uses.
 public enum RadioSettingKey {

@@ -13,7 +13,11 @@ public actor RadioSession {
     private var machine: RadioMachine
     private let service: any RadioService
     private let player: any AudioPlayer
-    private let store: (any ProgressStore)?
+    private let store: (any RadioStore)?
+    private let courier: ReportCourier
+    private let courierInbox: AsyncStream<(Report, Int)>.Continuation
+    private let courierStream: AsyncStream<(Report, Int)>
+    private var courierTask: Task<Void, Never>?
     private let onSnapshot: @Sendable (RadioSnapshot) -> Void
     private var currentItem: PlayerItemID?
     private var lastSnapshot: RadioSnapshot?
@@ -27,7 +31,7 @@ public actor RadioSession {
 
     /// Creates a session. `onSnapshot` is called (on the session's executor) whenever what
     /// a front end would draw changed.
-    public init(service: any RadioService, player: any AudioPlayer, store: (any ProgressStore)?,
+    public init(service: any RadioService, player: any AudioPlayer, store: (any RadioStore)?,
                 configuration: RadioMachine.Configuration = .init(), volume: Int = 100,
                 onSnapshot: @escaping @Sendable (RadioSnapshot) -> Void = { _ in }) {
         self.machine = RadioMachine(configuration: configuration, volume: volume)
@@ -36,6 +40,8 @@ public actor RadioSession {
         self.store = store
         self.onSnapshot = onSnapshot
         (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
+        courier = ReportCourier(service: service, store: store, delays: configuration.retryDelays)
+        (courierStream, courierInbox) = AsyncStream<(Report, Int)>.makeStream(bufferingPolicy: .unbounded)
     }
 
     /// Starts listening: loads the channel list, then plays `channelID`, or the channel
@@ -46,6 +52,28 @@ public actor RadioSession {
             playerTask = Task { [weak self] in
                 for await event in events { await self?.playerEvent(event) }
             }
+        }
+        if courierTask == nil {
+            let courier = self.courier, inbox = courierStream
+            // One consumer, so reports reach the courier in the order the machine made them.
+            courierTask = Task { [weak self] in
+                for await (report, id) in inbox {
+                    do throws(StoreError) {
+                        try await courier.submit(report, requestID: id)
+                    } catch {
+                        await self?.storageFailed(error)
+                        // Not stored, but still worth sending once.
+                        await self?.deliverDirectly(report, id)
+                    }
+                }
+            }
+        }
+        do throws(StoreError) {
+            try await courier.start(
+                outcome: { [weak self] id, result in await self?.courierOutcome(id, result) },
+                onCount: { [weak self] count in await self?.outboxChanged(count) })
+        } catch {
+            storageFailed(error)
         }
         do {
             let channels = try await service.channels()
@@ -72,6 +100,27 @@ public actor RadioSession {
     }
 
     // MARK: - Inputs
+
+    private func courierOutcome(_ id: Int?, _ result: Result<[Track], ServiceFailure>) {
+        switch result {
+        case .success(let tracks):
+            // Reports carried over from an earlier run have no request: their answer only
+            // tells that the station is back.
+            handle(.answered(requestID: id ?? 0, tracks: id == nil ? [] : tracks))
+        case .failure(let failure):
+            handle(.failed(requestID: id ?? 0, failure))
+        }
+    }
+
+    private func outboxChanged(_ count: Int) { handle(.outboxChanged(count)) }
+
+    private func deliverDirectly(_ report: Report, _ id: Int) async {
+        do throws(ServiceFailure) {
+            handle(.answered(requestID: id, tracks: try await service.send(report)))
+        } catch {
+            handle(.failed(requestID: id, error))
+        }
+    }
 
     private func playerEvent(_ event: PlayerEvent) {
         switch event {
@@ -117,16 +166,21 @@ public actor RadioSession {
 
     private func perform(_ effect: RadioEffect) {
         switch effect {
-        case .send(let id, let report):
-            let service = self.service
+        case .send(let id, let report) where report.type.expectsList && report.type != .skip && report.type != .ban:
+            // Fetches (`n`, `p`) are not kept: the machine asks again when one fails.
+            let service = self.service, courier = self.courier
             Task {
                 do throws(ServiceFailure) {
                     let tracks = try await service.send(report)
                     self.handle(.answered(requestID: id, tracks: tracks))
+                    await courier.kick()
                 } catch {
                     self.handle(.failed(requestID: id, error))
                 }
             }
+        case .send(let id, let report):
+            // Feedback (`e r u s b`) goes through the outbox, in order, kept until delivered.
+            courierInbox.yield((report, id))
         case .play(let track, let startAt):
             do {
                 currentItem = try player.load(track.url, startAt: startAt)
@@ -148,6 +202,7 @@ public actor RadioSession {
         case .saveChannel(let id):
             do throws(StoreError) { try store?.setSetting(RadioSettingKey.lastChannel, id) } catch { storageFailed(error) }
         case .scheduleRetry(let delay, let token):
+            handle(.retryScheduled(at: Date().addingTimeInterval(delay)))
             Task {
                 try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
                 self.handle(.retryTimer(token: token))
@@ -155,6 +210,9 @@ public actor RadioSession {
         case .quit:
             quitRequested = true
             playerTask?.cancel()
+            courierInbox.finish()
+            let courier = self.courier
+            Task { await courier.stop() }
             eventContinuation.finish()
             for waiter in quitWaiters { waiter.resume() }
             quitWaiters.removeAll()

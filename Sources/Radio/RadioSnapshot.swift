@@ -1,3 +1,5 @@
+import Foundation
+
 /// A song as the radio core and its front ends see it: what to show and what to play,
 /// independent of the wire format it came in.
 public struct Track: Sendable, Equatable {
@@ -75,11 +77,16 @@ public struct RadioSnapshot: Sendable, Equatable {
     public var problem: RadioError?
     /// True while waiting for the server to answer a fetch with nothing to play meanwhile.
     public var loading: Bool
+    /// Feedback reports waiting to reach the station (made while it was unreachable).
+    public var pendingReports: Int
+    /// When the radio next asks the station again after a failure, if it is waiting to.
+    public var nextRetry: Date?
 
     /// Creates a snapshot; the defaults describe a radio that has not started.
     public init(channel: ChannelInfo? = nil, track: Track? = nil, position: Double = 0, duration: Double? = nil,
                 paused: Bool = false, volume: Int = 100, queueLength: Int = 0, channels: [ChannelInfo] = [],
-                problem: RadioError? = nil, loading: Bool = false) {
+                problem: RadioError? = nil, loading: Bool = false, pendingReports: Int = 0,
+                nextRetry: Date? = nil) {
         self.channel = channel
         self.track = track
         self.position = position
@@ -90,6 +97,8 @@ public struct RadioSnapshot: Sendable, Equatable {
         self.channels = channels
         self.problem = problem
         self.loading = loading
+        self.pendingReports = pendingReports
+        self.nextRetry = nextRetry
     }
 
     /// The best known duration: mpv's measurement, else the server's announcement.

@@ -52,6 +52,17 @@ public final class MhzDatabase: Sendable {
                 t.column("saved_at", .datetime).notNull().indexed()
             }
         }
+        migrator.registerMigration("v2-report-outbox") { db in
+            try db.create(table: OutboxEntry.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("type", .text).notNull()
+                t.column("channel", .text).notNull()
+                t.column("sid", .text).notNull()
+                t.column("history", .text)
+                t.column("played_time", .double)
+                t.column("created_at", .datetime).notNull()
+            }
+        }
         do {
             try migrator.migrate(writer)
         } catch {
@@ -93,6 +104,25 @@ public final class MhzDatabase: Sendable {
     /// The saved position of one song, if any.
     public func position(sid: String) throws(StoreError) -> PlaybackPosition? {
         try read { db in try PlaybackPosition.fetchOne(db, key: sid) }
+    }
+
+    // MARK: - Report outbox
+
+    /// Appends a report to the outbox and returns it with its id (its place in line).
+    public func enqueueReport(_ entry: OutboxEntry) throws(StoreError) -> OutboxEntry {
+        var entry = entry
+        try write { db in try entry.insert(db) }
+        return entry
+    }
+
+    /// The waiting reports, oldest first.
+    public func pendingReports() throws(StoreError) -> [OutboxEntry] {
+        try read { db in try OutboxEntry.order(Column("id")).fetchAll(db) }
+    }
+
+    /// Forgets a report the station acknowledged (or refused for good).
+    public func removeReport(id: Int64) throws(StoreError) {
+        try write { db in _ = try OutboxEntry.deleteOne(db, key: id) }
     }
 
     // MARK: - Plumbing

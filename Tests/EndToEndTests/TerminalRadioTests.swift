@@ -29,7 +29,7 @@ struct TerminalRadioTests {
         #expect(try tmux.capture().contains { $0.contains("私人兆赫") }, "the channel name shows")
 
         // The elapsed time moves: audio is being clocked.
-        #expect(try await tmux.wait(seconds: 10) { try tmux.capture().contains { $0.contains("0:02 /") } })
+        #expect(try await tmux.wait(seconds: 20) { try elapsed(tmux).map { $0 >= 2 } ?? false }, "\(screen(tmux))")
 
         // n: another title.
         try tmux.send("n")
@@ -61,6 +61,17 @@ struct TerminalRadioTests {
 
     /// The screen as text, for failure messages.
     private func screen(_ tmux: TmuxDriver) -> String { (try? tmux.capture())?.joined(separator: "\n") ?? "" }
+
+    /// The elapsed seconds the progress line shows (`m:ss / m:ss`), if any.
+    private func elapsed(_ tmux: TmuxDriver) throws -> Int? {
+        for line in try tmux.capture() {
+            guard let slash = line.range(of: " / ") else { continue }
+            let clock = line[..<slash.lowerBound].split(separator: " ").last ?? ""
+            let parts = clock.split(separator: ":").compactMap { Int($0) }
+            if parts.count == 2 { return parts[0] * 60 + parts[1] }
+        }
+        return nil
+    }
 
     /// The demo title currently on screen, if any.
     private func shownTitle(_ tmux: TmuxDriver, among titles: [String]) throws -> String? {

@@ -8,6 +8,9 @@ import RadioAPI
 final class FakeService: RadioService {
     private struct State {
         var reports: [Report] = []
+        var delivered: [Report] = []
+        var down = false
+        var refuse: Set<String> = []
         var lists: [[Track]] = []
         var held: Set<String> = []
         var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
@@ -20,7 +23,14 @@ final class FakeService: RadioService {
         state.withLock { $0.lists = lists }
     }
 
+    /// Every report that reached the fake, answered or not.
     var reports: [Report] { state.withLock { $0.reports } }
+    /// Reports the station accepted (answered), in order.
+    var delivered: [Report] { state.withLock { $0.delivered } }
+    /// While down, every call fails as unreachable (connection refused).
+    func setDown(_ down: Bool) { state.withLock { $0.down = down } }
+    /// Reports about this sid are refused in-band (`r:1`), for good.
+    func refuse(sid: String) { state.withLock { _ = $0.refuse.insert(sid) } }
 
     /// Answers to reports of this type wait until `release`.
     func hold(_ type: ReportType) { state.withLock { _ = $0.held.insert(type.rawValue) } }
@@ -33,10 +43,18 @@ final class FakeService: RadioService {
         waiters.forEach { $0.resume() }
     }
 
-    func channels() async throws(ServiceFailure) -> [ChannelInfo] { channelList }
+    func channels() async throws(ServiceFailure) -> [ChannelInfo] {
+        if state.withLock({ $0.down }) { throw .unreachable("Connection refused") }
+        return channelList
+    }
 
     func send(_ report: Report) async throws(ServiceFailure) -> [Track] {
-        state.withLock { $0.reports.append(report) }
+        let (down, refused) = state.withLock { s -> (Bool, Bool) in
+            s.reports.append(report)
+            return (s.down, report.sid.map { s.refuse.contains($0) } ?? false)
+        }
+        if down { throw .unreachable("Connection refused") }
+        if refused { throw .rejected("invalid_sid") }
         let key = report.type.rawValue
         if state.withLock({ $0.held.contains(key) }) {
             await withCheckedContinuation { continuation in
@@ -48,6 +66,7 @@ final class FakeService: RadioService {
                 if !parked { continuation.resume() }
             }
         }
+        state.withLock { $0.delivered.append(report) }
         guard report.type.expectsList else { return [] }
         return state.withLock { $0.lists.isEmpty ? [] : $0.lists.removeFirst() }
     }

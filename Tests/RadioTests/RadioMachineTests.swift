@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Radio
 import RadioAPI
@@ -162,16 +163,64 @@ struct RadioMachineTests {
         guard case .scheduleRetry(after: 3, _)? = effects.last else { Issue.record("no retry"); return }
     }
 
-    @Test func failingSongsAreSkippedThenTheRadioGivesUp() {
-        var m = playingMachine(queued: [2, 3, 4, 5])
-        let first = m.handle(.playerFinished(.failed(.loadFailed("loading failed"))))
-        #expect(events(first) == [.error(.player(.loadFailed("loading failed")))])
-        #expect(plays(first) == ["2"])
-        #expect(reports(first).isEmpty, "a song that failed is not reported as ended")
-        _ = m.handle(.playerFinished(.failed(.loadFailed("x"))))
-        let third = m.handle(.playerFinished(.failed(.loadFailed("x"))))
-        #expect(plays(third).isEmpty)
-        #expect(m.current == nil)
+    @Test func aSongThatFailsWhileTheStationAnswersIsDropped() {
+        var m = playingMachine(queued: [2, 3])
+        let failed = m.handle(.playerFinished(.failed(.loadFailed("loading failed"))))
+        #expect(events(failed) == [.error(.player(.loadFailed("loading failed")))])
+        #expect(reports(failed).map { "\($0.type) \($0.sid ?? "-")" } == ["p 1"], "ask the station first")
+        #expect(plays(failed).isEmpty)
+        #expect(m.snapshot.loading)
+        // The station answers at once: the song was at fault, so it goes.
+        let answer = m.handle(.answered(requestID: reports(failed)[0].id, tracks: [t(7)]))
+        #expect(plays(answer) == ["2"])
+        #expect(m.queue.map(\.sid) == ["3", "7"])
+    }
+
+    @Test func aSongThatFailsWhileTheStationIsDownWaitsAndPlaysAgain() {
+        var m = playingMachine(queued: [2, 3])
+        let failed = m.handle(.playerFinished(.failed(.loadFailed("loading failed"))))
+        let probe = reports(failed)[0].id
+        let down = m.handle(.failed(requestID: probe, .unreachable("Connection refused")))
+        guard case .scheduleRetry(_, let token)? = down.last else { Issue.record("no retry"); return }
+        #expect(m.queue.map(\.sid) == ["1", "2", "3"], "the song waits at the head of the queue")
+        let retry = m.handle(.retryTimer(token: token))
+        #expect(reports(retry).map { "\($0.type) \($0.sid ?? "-")" } == ["p 1"])
+        // Back: the same song plays again instead of being dropped.
+        let back = m.handle(.answered(requestID: reports(retry)[0].id, tracks: [t(9)]))
+        #expect(plays(back) == ["1"])
+        #expect(m.queue.map(\.sid) == ["2", "3", "9"])
+    }
+
+    @Test func repeatedFailuresWithTheStationUpStopWithAnExplanationAndASlowRetry() {
+        var m = RadioMachine(configuration: .init(maxConsecutiveFailures: 2, retryDelays: [1, 30]))
+        _ = m.handle(.start(channelID: "0"))
+        _ = m.handle(.answered(requestID: 1, tracks: [t(1), t(2), t(3)]))
+        let first = m.handle(.playerFinished(.failed(.loadFailed("x"))))
+        _ = m.handle(.answered(requestID: reports(first)[0].id, tracks: []))
+        #expect(m.current?.sid == "2")
+        let second = m.handle(.playerFinished(.failed(.loadFailed("x"))))
+        #expect(events(second) == [.error(.player(.loadFailed("x")))])
+        #expect(second.last == .scheduleRetry(after: 30, token: m.retryToken))
+        #expect(m.current == nil && m.queue.isEmpty && m.snapshot.loading)
+    }
+
+    @Test func theStationAnsweringAgainSendsAWaitingFetchAtOnce() {
+        var m = RadioMachine(configuration: .init(retryDelays: [30]))
+        _ = m.handle(.start(channelID: "0"))
+        _ = m.handle(.failed(requestID: 1, .unreachable("refused")))
+        #expect(m.snapshot.loading)
+        // An outbox report from an earlier run gets through: the station is back.
+        let back = m.handle(.answered(requestID: 0, tracks: []))
+        #expect(reports(back).map(\.type) == ["n"])
+    }
+
+    @Test func theSnapshotCountsWaitingReportsAndTheNextRetry() {
+        var m = RadioMachine()
+        _ = m.handle(.outboxChanged(3))
+        let at = Date(timeIntervalSince1970: 1_000)
+        _ = m.handle(.retryScheduled(at: at))
+        #expect(m.snapshot.pendingReports == 3)
+        #expect(m.snapshot.nextRetry == at)
     }
 
     @Test func commandsThatNeedASongSayNothingIsPlaying() {

@@ -1,0 +1,135 @@
+import Foundation
+import RadioAPI
+import Store
+
+/// Delivers feedback reports (`e r u s b`) to the station one at a time, in the order they
+/// were made, and keeps them in the outbox until the station has answered, so a like or
+/// a trash made while it is unreachable reaches it when it returns: in order, once, also
+/// after a restart.
+///
+/// Each report is written to the outbox before it is sent and removed when the station
+/// answers. A transient failure (no answer, 5xx, 429) stops the line and retries later
+/// with backoff, or at once when ``kick()`` says the station answered something else; a
+/// refusal (the station will never accept it) drops that report and goes on. A crash
+/// between the station's answer and the removal sends that one report again on restart.
+actor ReportCourier {
+    /// What happened to a report: the request id the machine gave it (nil for reports
+    /// carried over from an earlier run, or already answered as failed) and the outcome.
+    typealias Outcome = @Sendable (_ requestID: Int?, _ result: Result<[Track], ServiceFailure>) async -> Void
+
+    private struct Item {
+        var entry: OutboxEntry
+        var requestID: Int?
+    }
+
+    private let service: any RadioService
+    private let store: (any ReportOutboxStore)?
+    private let delays: [Double]
+    private var outcome: Outcome = { _, _ in }
+    private var onCount: @Sendable (Int) async -> Void = { _ in }
+    private var line: [Item] = []
+    private var draining = false
+    private var attempt = 0
+    private var retry: Task<Void, Never>?
+
+    init(service: any RadioService, store: (any ReportOutboxStore)?, delays: [Double]) {
+        self.service = service
+        self.store = store
+        self.delays = delays.isEmpty ? [5] : delays
+    }
+
+    /// Connects the courier to its session and takes over the reports an earlier run left.
+    func start(outcome: @escaping Outcome, onCount: @escaping @Sendable (Int) async -> Void) async throws(StoreError) {
+        self.outcome = outcome
+        self.onCount = onCount
+        let carried = try store?.pendingReports() ?? []
+        line = carried.map { Item(entry: $0, requestID: nil) } + line
+        await onCount(line.count)
+        await drain()
+    }
+
+    /// Queues a report behind the ones already waiting and delivers what it can.
+    func submit(_ report: Report, requestID: Int) async throws(StoreError) {
+        var entry = OutboxEntry(type: report.type.rawValue, channel: report.channel, sid: report.sid ?? "",
+                                history: report.history, playedTime: report.playedTime)
+        if let store { entry = try store.enqueueReport(entry) }
+        line.append(Item(entry: entry, requestID: requestID))
+        await onCount(line.count)
+        await drain()
+    }
+
+    /// The station answered another request: try the waiting reports now.
+    func kick() async {
+        guard !line.isEmpty, retry != nil else { return }
+        retry?.cancel()
+        retry = nil
+        await drain()
+    }
+
+    /// Stops retrying (the session is quitting); what is left stays in the outbox.
+    func stop() {
+        retry?.cancel()
+        retry = nil
+    }
+
+    private func drain() async {
+        guard !draining, retry == nil else { return }
+        draining = true
+        defer { draining = false }
+        while let head = line.first {
+            let result: Result<[Track], ServiceFailure>
+            do throws(ServiceFailure) {
+                result = .success(try await service.send(head.entry.report))
+            } catch {
+                result = .failure(error)
+            }
+            if case .failure(let failure) = result, Self.isTransient(failure) {
+                // Tell the machine once, so a skip's missing answer is handled; the report
+                // itself stays first in line.
+                if let id = head.requestID {
+                    line[0].requestID = nil
+                    await outcome(id, result)
+                }
+                scheduleRetry()
+                return
+            }
+            line.removeFirst()
+            attempt = 0
+            if let id = head.entry.id { try? store?.removeReport(id: id) }
+            await onCount(line.count)
+            await outcome(head.requestID, result)
+        }
+    }
+
+    private func scheduleRetry() {
+        let delay = delays[min(attempt, delays.count - 1)]
+        attempt += 1
+        retry = Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            guard !Task.isCancelled else { return }
+            await self?.retryFired()
+        }
+    }
+
+    private func retryFired() async {
+        retry = nil
+        await drain()
+    }
+
+    /// Failures that may go away by themselves: worth keeping the report for.
+    static func isTransient(_ failure: ServiceFailure) -> Bool {
+        switch failure {
+        case .unreachable: return true
+        case .httpStatus(let status): return status == 408 || status == 429 || status >= 500
+        case .malformed, .rejected, .expired: return false
+        }
+    }
+}
+
+extension OutboxEntry {
+    /// The report this entry stands for.
+    var report: Report {
+        Report(type: ReportType(rawValue: type) ?? .end, channel: channel, sid: sid.isEmpty ? nil : sid,
+               history: history, playedTime: playedTime)
+    }
+}

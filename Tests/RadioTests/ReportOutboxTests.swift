@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import Radio
+import RadioAPI
+import Store
+import TestSupport
+
+/// Nothing the listener says is lost while the station is unreachable: reports wait in the
+/// outbox and reach the station in order, once, also across a restart.
+struct ReportOutboxTests {
+    func deliveredLine(_ service: FakeService) -> [String] {
+        service.delivered.filter { !$0.type.expectsList || $0.type == .skip || $0.type == .ban }
+            .map { "\($0.type.rawValue) \($0.sid ?? "-")" }
+    }
+
+    @Test func reportsMadeWhileDownArriveInOrderOnceWhenTheStationReturns() async throws {
+        let database = try MhzDatabase()
+        let service = FakeService(lists: [[t(1), t(2), t(3), t(4)], [t(5), t(6)], [t(7)]])
+        let player = FakePlayer()
+        let session = RadioSession(service: service, player: player, store: database,
+                                   configuration: .init(retryDelays: [0.05]))
+        await session.start(channelID: "0")
+        #expect(await eventually { player.loads.count == 1 })
+        player.emit(.started(player.lastItem, duration: 30))
+
+        service.setDown(true)
+        await session.send(.like)      // r 1
+        await session.send(.trash)     // b 1, and song 2 starts at once
+        #expect(await eventually { player.loads.count == 2 }, "trash does not wait for the station")
+        player.emit(.started(player.lastItem, duration: 30))
+        await session.send(.unlike)    // u 2
+        #expect(await eventually { (try? database.pendingReports().count) == 3 })
+        #expect(await session.snapshot().pendingReports == 3)
+        #expect(deliveredLine(service).isEmpty)
+
+        service.setDown(false)
+        #expect(await eventually { (try? database.pendingReports().count) == 0 }, "\(service.reports)")
+        #expect(deliveredLine(service) == ["r 1", "b 1", "u 2"])
+        #expect(await session.snapshot().pendingReports == 0)
+        // Nothing is sent twice: each was delivered exactly once.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(deliveredLine(service) == ["r 1", "b 1", "u 2"])
+    }
+
+    @Test func reportsLeftByAnEarlierRunGoFirstAndOnce() async throws {
+        let dir = try TemporaryDirectory(prefix: "mhz-outbox")
+        let path = dir.path("mhz.sqlite")
+        do {
+            let earlier = try MhzDatabase(path: path)
+            _ = try earlier.enqueueReport(OutboxEntry(type: "r", channel: "0", sid: "41", history: nil, playedTime: 3))
+            _ = try earlier.enqueueReport(OutboxEntry(type: "b", channel: "0", sid: "42", history: "|41:r|42:b",
+                                                      playedTime: 7))
+        }
+        let database = try MhzDatabase(path: path)
+        let service = FakeService(lists: [[t(1), t(2), t(3)]])
+        let session = RadioSession(service: service, player: FakePlayer(), store: database)
+        await session.start(channelID: "0")
+        #expect(await eventually { (try? database.pendingReports().isEmpty) == true })
+        let first = try #require(service.reports.first)
+        #expect(first == Report(type: .rate, channel: "0", sid: "41", playedTime: 3))
+        #expect(service.reports[1] == Report(type: .ban, channel: "0", sid: "42", history: "|41:r|42:b", playedTime: 7))
+        #expect(service.reports.filter { $0.sid == "41" || $0.sid == "42" }.count == 2)
+    }
+
+    @Test func aReportTheStationRefusesIsDroppedAndTheLineGoesOn() async throws {
+        let database = try MhzDatabase()
+        let service = FakeService(lists: [[t(1), t(2), t(3)]])
+        service.refuse(sid: "1")
+        let player = FakePlayer()
+        let session = RadioSession(service: service, player: player, store: database)
+        await session.start(channelID: "0")
+        #expect(await eventually { player.loads.count == 1 })
+        player.emit(.started(player.lastItem, duration: 30))
+        await session.send(.like)
+        await session.send(.skip)
+        #expect(await eventually { player.loads.count == 2 })
+        player.emit(.started(player.lastItem, duration: 30))
+        await session.send(.like)
+        #expect(await eventually { deliveredLine(service) == ["r 2"] })
+        #expect(try database.pendingReports().isEmpty)
+        #expect(service.reports.filter { $0.type == .rate && $0.sid == "1" }.count == 1, "refused once, not retried")
+    }
+}
