@@ -1,3 +1,4 @@
+import Foundation
 import Radio
 
 /// The main screen as a pure function of a `RadioSnapshot`: channel and play state on
@@ -58,11 +59,30 @@ public enum NowPlayingView {
         return Frame.layout(top: top, bottom: bottom, width: width, height: height)
     }
 
-    /// What the status line says: the problem in words, else "Loading…" while waiting
-    /// for the station, else nothing.
+    /// What the status line says: the problem in words (with when the radio tries again),
+    /// else "Loading…" while waiting for the station, then how many reports wait to be
+    /// sent; else nothing.
     public static func statusText(_ snapshot: RadioSnapshot) -> String {
-        if let problem = snapshot.problem { return ErrorText.describe(problem) }
-        return snapshot.loading ? "Loading…" : ""
+        var parts: [String] = []
+        if let problem = snapshot.problem {
+            parts.append(ErrorText.describe(problem))
+            if let next = snapshot.nextRetry { parts.append("Next try at \(clockText(next)).") }
+        } else if snapshot.loading {
+            parts.append("Loading…")
+        }
+        switch snapshot.pendingReports {
+        case 0: break
+        case 1: parts.append("1 report waits to be sent.")
+        case let n: parts.append("\(n) reports wait to be sent.")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// A wall-clock time as `HH:mm:ss` in the local time zone.
+    public static func clockText(_ date: Date) -> String {
+        let c = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
+        let twoDigits = { (value: Int?) in String(format: "%02d", value ?? 0) }
+        return "\(twoDigits(c.hour)):\(twoDigits(c.minute)):\(twoDigits(c.second))"
     }
 
     /// Formats seconds as `m:ss`, or `h:mm:ss` from one hour; `--:--` when unknown.

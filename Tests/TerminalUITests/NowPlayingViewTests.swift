@@ -1,3 +1,4 @@
+import Foundation
 import Radio
 import Testing
 @testable import TerminalUI
@@ -268,5 +269,24 @@ import Testing
         let lines = NowPlayingView.render(snapshot, width: 40, height: 12, keymap: keymap)
         #expect(lines[6] == "  ━━━━━━━━━━━━━━━━━━━━━━━  9:22 / 9:22  ")
         #expect(lines[11] == DisplayWidth.pad("  p toggle  N skip  ? help  q quit", to: 40))
+    }
+}
+
+/// The status line while the station is away: what happened, when the radio tries again,
+/// and what waits to be sent.
+struct OfflineStatusTests {
+    @Test func unreachableShowsTheNextTryAndWaitingReports() throws {
+        let next = try #require(Calendar.current.date(from: DateComponents(year: 2026, month: 11, day: 22,
+                                                                           hour: 9, minute: 5, second: 7)))
+        var snapshot = RadioSnapshot(problem: .service(.unreachable("Connection refused")), loading: true,
+                                     pendingReports: 2, nextRetry: next)
+        #expect(NowPlayingView.statusText(snapshot) ==
+            ErrorText.describe(.service(.unreachable("Connection refused"))) + " Next try at 09:05:07. 2 reports wait to be sent.")
+        snapshot.problem = nil
+        snapshot.pendingReports = 1
+        #expect(NowPlayingView.statusText(snapshot) == "Loading… 1 report waits to be sent.")
+        snapshot.loading = false
+        snapshot.pendingReports = 0
+        #expect(NowPlayingView.statusText(snapshot) == "")
     }
 }
