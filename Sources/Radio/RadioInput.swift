@@ -7,6 +7,9 @@ import Store
 public enum RadioInput: Sendable, Equatable {
     /// Begin listening on a channel (first start).
     case start(channelID: String)
+    /// Begin listening where the last session stopped: this song at this position on its
+    /// channel, while the channel's list is fetched for what follows.
+    case resume(Track, at: Double, channelID: String)
     /// A command from a front end.
     case command(RadioCommand)
     /// The channel list arrived.

@@ -117,8 +117,9 @@ extension RadioMachine {
         case .playing: queue += fresh(tracks).filter { t in !queue.contains { $0.sid == t.sid } }
         default: queue = fresh(tracks)
         }
-        // A fresh channel replaces what plays; otherwise play only if nothing does.
-        if pending.type == .new || awaitingList {
+        // A fresh channel replaces what plays (but not a song resumed from the last
+        // session); otherwise play only if nothing does.
+        if (pending.type == .new && !(resumed && current != nil)) || awaitingList {
             guard !queue.isEmpty else {
                 retryType = pending.type == .new ? .new : .playing
                 return emptyChannel()

@@ -25,15 +25,20 @@ public struct RadioMachine: Sendable {
         public var maxConsecutiveFailures: Int
         /// Delays between retries of a fetch nothing can play without; the last repeats.
         public var retryDelays: [Double]
+        /// Items longer than this (seconds) resume where they were left whenever they are
+        /// played again (mixes, episodes, videos).
+        public var longItemSeconds: Double
 
         /// Creates a configuration.
-        public init(prefetchThreshold: Int = 2, historyCapacity: Int = 20, saveInterval: Double = 5,
-                    maxConsecutiveFailures: Int = 3, retryDelays: [Double] = [1, 2, 4, 8, 15, 30]) {
+        public init(prefetchThreshold: Int = 2, historyCapacity: Int = 20, saveInterval: Double = 3,
+                    maxConsecutiveFailures: Int = 3, retryDelays: [Double] = [1, 2, 4, 8, 15, 30],
+                    longItemSeconds: Double = 600) {
             self.prefetchThreshold = prefetchThreshold
             self.historyCapacity = historyCapacity
             self.saveInterval = saveInterval
             self.maxConsecutiveFailures = maxConsecutiveFailures
             self.retryDelays = retryDelays.isEmpty ? [5] : retryDelays
+            self.longItemSeconds = longItemSeconds
         }
     }
 
@@ -78,6 +83,9 @@ public struct RadioMachine: Sendable {
     var consecutiveFailures = 0
     var lastSavedPosition: Double = 0
     var currentStarted = false
+    /// The song playing was resumed from the last session: the channel's first list fills
+    /// the queue behind it instead of replacing it.
+    var resumed = false
     /// A song that failed to play, waiting at the head of the queue until the station's
     /// answer tells whether the song or the station was at fault.
     var suspect: Suspect?
@@ -100,6 +108,12 @@ public struct RadioMachine: Sendable {
         switch input {
         case .start(let id):
             return switchChannel(to: id, initial: true)
+        case .resume(let track, let position, let id):
+            var effects = switchChannel(to: id, initial: true)
+            guard channel?.id == id else { return effects }
+            effects += play(track, at: position)
+            resumed = true
+            return effects
         case .command(let command):
             return handle(command)
         case .channelsLoaded(let list):
@@ -167,15 +181,16 @@ public struct RadioMachine: Sendable {
         return .send(requestID: id, report)
     }
 
-    /// Starts `track` now, replacing what plays.
-    mutating func play(_ track: Track) -> [RadioEffect] {
+    /// Starts `track` now (at `start` seconds), replacing what plays.
+    mutating func play(_ track: Track, at start: Double = 0) -> [RadioEffect] {
         current = track
         currentStarted = false
-        position = 0
+        resumed = false
+        position = start
         duration = nil
-        lastSavedPosition = 0
+        lastSavedPosition = start
         awaitingList = false
-        return [.play(track, startAt: 0)]
+        return [.play(track, startAt: start)]
     }
 
     /// Moves to the next queued song, or asks for more when none is left.
@@ -194,7 +209,7 @@ public struct RadioMachine: Sendable {
     func positionRecord(of track: Track) -> PlaybackPosition {
         PlaybackPosition(sid: track.sid, channel: channel?.id ?? Channel.personalID, position: position,
                          duration: snapshot.effectiveDuration ?? 0, url: track.url, title: track.title,
-                         artist: track.artist)
+                         artist: track.artist, album: track.album)
     }
 
     mutating func scheduleRetry() -> RadioEffect {

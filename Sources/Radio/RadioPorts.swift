@@ -74,6 +74,10 @@ public enum PlayerEndReason: Sendable, Equatable {
 public protocol ProgressStore: Sendable {
     /// Saves the position of a song.
     func savePosition(_ position: PlaybackPosition) throws(StoreError)
+    /// The most recently saved position: where the last session was.
+    func lastPosition() throws(StoreError) -> PlaybackPosition?
+    /// The saved position of one song.
+    func position(sid: String) throws(StoreError) -> PlaybackPosition?
     /// Stores a setting; `nil` removes it.
     func setSetting(_ key: String, _ value: String?) throws(StoreError)
     /// A stored setting.

@@ -82,7 +82,17 @@ public actor RadioSession {
             eventContinuation.yield(.error(.service(error)))
         }
         let remembered = (try? store?.setting(RadioSettingKey.lastChannel)) ?? nil
-        handle(.start(channelID: channelID ?? remembered ?? Channel.personalID))
+        let target = channelID ?? remembered ?? Channel.personalID
+        // Restarting resumes the song that was playing, at its position, on its channel; if
+        // its URL no longer works, the failure leads to a fresh list like any other.
+        if let last = (try? store?.lastPosition()) ?? nil, last.channel == target, !last.url.isEmpty,
+           !last.isFinished, last.position > 0 {
+            let track = Track(sid: last.sid, title: last.title, artist: last.artist, album: last.album,
+                              length: last.duration, url: last.url)
+            handle(.resume(track, at: last.position, channelID: target))
+        } else {
+            handle(.start(channelID: target))
+        }
     }
 
     /// Performs a command.
@@ -155,6 +165,14 @@ public actor RadioSession {
 
     // MARK: - Effects
 
+    /// Where a long item (a mix, an episode) was left, unless it was finished: such items
+    /// resume whenever they are played again.
+    private func longItemStart(_ track: Track) -> Double {
+        guard track.length > machine.configuration.longItemSeconds,
+              let saved = (try? store?.position(sid: track.sid)) ?? nil, !saved.isFinished else { return 0 }
+        return saved.position
+    }
+
     private func storageFailed(_ error: StoreError) {
         let words: String
         switch error {
@@ -183,7 +201,7 @@ public actor RadioSession {
             courierInbox.yield((report, id))
         case .play(let track, let startAt):
             do {
-                currentItem = try player.load(track.url, startAt: startAt)
+                currentItem = try player.load(track.url, startAt: startAt > 0 ? startAt : longItemStart(track))
             } catch {
                 currentItem = nil
                 handle(.playerFinished(.failed(error)))

@@ -63,6 +63,11 @@ public final class MhzDatabase: Sendable {
                 t.column("created_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v3-position-album") { db in
+            try db.alter(table: PlaybackPosition.databaseTableName) { t in
+                t.add(column: "album", .text).notNull().defaults(to: "")
+            }
+        }
         do {
             try migrator.migrate(writer)
         } catch {

@@ -10,6 +10,9 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, P
     public var channel: String
     /// Seconds played.
     public var position: Double
+
+    /// Whether it was played (nearly) to the end: past 95 % of a known duration.
+    public var isFinished: Bool { duration > 0 && position >= 0.95 * duration }
     /// Duration in seconds, when known (0 otherwise).
     public var duration: Double
     /// The audio URL it was played from (may have expired by the next start).
@@ -18,12 +21,14 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, P
     public var title: String
     /// Artist, for display when resuming.
     public var artist: String
+    /// Album, for display when resuming.
+    public var album: String
     /// When this was saved.
     public var savedAt: Date
 
     /// Creates a position.
     public init(sid: String, channel: String, position: Double, duration: Double = 0, url: String = "",
-                title: String = "", artist: String = "", savedAt: Date = Date()) {
+                title: String = "", artist: String = "", album: String = "", savedAt: Date = Date()) {
         self.sid = sid
         self.channel = channel
         self.position = position
@@ -31,6 +36,7 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, P
         self.url = url
         self.title = title
         self.artist = artist
+        self.album = album
         self.savedAt = savedAt
     }
 
@@ -38,6 +44,6 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, P
     public static let databaseTableName = "playback_position"
 
     enum CodingKeys: String, CodingKey {
-        case sid, channel, position, duration, url, title, artist, savedAt = "saved_at"
+        case sid, channel, position, duration, url, title, artist, album, savedAt = "saved_at"
     }
 }

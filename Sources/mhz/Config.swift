@@ -10,6 +10,8 @@ struct Config: Sendable, Equatable {
     var audioOutput: String?
     var library: String?
     var volume: Int?
+    /// Items longer than this many minutes resume where they were left.
+    var longItemMinutes: Double?
     /// `[keys]`: action name → key(s), overriding the default key table.
     var keys: [String: String] = [:]
     /// The line of each `[keys]` entry, so a bad binding can be named by line.
@@ -17,7 +19,7 @@ struct Config: Sendable, Equatable {
     /// The file the settings came from, for messages.
     var path: String = ""
 
-    static let keys = ["server", "api", "channel", "audio_output", "library", "volume"]
+    static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes"]
 
     /// Reads the file; a missing file is an empty configuration unless it was named
     /// explicitly.
@@ -71,6 +73,12 @@ struct Config: Sendable, Equatable {
                 throw .configInvalid(path, line: nil, "\"volume\" must be a whole number from 0 to 100")
             }
             config.volume = v
+        }
+        if let value = table["long_item_minutes"] {
+            guard let minutes = value.double ?? value.int.map(Double.init), minutes > 0 else {
+                throw .configInvalid(path, line: nil, "\"long_item_minutes\" must be a positive number")
+            }
+            config.longItemMinutes = minutes
         }
         return config
     }

@@ -72,7 +72,9 @@ struct PlayCommand: AsyncParsableCommand {
         let player = MpvAudioPlayer(controller: controller)
         let service = StationClient(http: runtime.http, endpoints: runtime.endpoints)
         let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap)
-        let session = RadioSession(service: service, player: player, store: database, volume: volume,
+        var radio = RadioMachine.Configuration()
+        if let minutes = runtime.config.longItemMinutes { radio.longItemSeconds = minutes * 60 }
+        let session = RadioSession(service: service, player: player, store: database, configuration: radio, volume: volume,
                                    onSnapshot: { frontEnd.show($0) })
         logger.info("playing from \(runtime.baseURL.absoluteString)")
 

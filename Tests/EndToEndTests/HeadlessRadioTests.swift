@@ -150,4 +150,29 @@ struct HeadlessRadioTests {
         #expect(saved.position >= 1.0)
         #expect(try database.setting("radio.last_channel") == "0")
     }
+
+    @Test func aRestartResumesTheSongAtItsPosition() async throws {
+        let station = try await LiveStation()
+        defer { Task { await station.station.stop() } }
+        let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
+        let arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+                         "--data-dir", data.url.path]
+        let first = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
+        let playing = try await first.waitFor("playing")
+        let sid = try #require(playing.event["sid"])
+        try await Task.sleep(for: .milliseconds(3500))
+        first.send("status")
+        let before = try #require(try await first.waitFor("status", after: playing.index).event.number("position"))
+        first.send("quit")
+        #expect(try await first.waitForExit() == 0)
+
+        let second = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
+        let resumed = try await second.waitFor("playing")
+        #expect(resumed.event["sid"] == sid, "the same song")
+        second.send("status")
+        let after = try #require(try await second.waitFor("status", after: resumed.index).event.number("position"))
+        #expect(after >= before - 0.5, "resumed at \(after) s, had played \(before) s")
+        second.send("quit")
+        #expect(try await second.waitForExit() == 0)
+    }
 }

@@ -74,18 +74,21 @@ final class FakeService: RadioService {
 
 /// A player in memory: records loads and commands; tests push its events.
 final class FakePlayer: AudioPlayer {
-    private let state = Mutex<(loads: [String], commands: [String], next: Int64)>(([], [], 1))
+    private let state = Mutex<(loads: [String], starts: [Double], commands: [String], next: Int64)>(([], [], [], 1))
     let events: AsyncStream<PlayerEvent>
     private let continuation: AsyncStream<PlayerEvent>.Continuation
 
     init() { (events, continuation) = AsyncStream.makeStream() }
 
     var loads: [String] { state.withLock { $0.loads } }
+    /// The start position of each load.
+    var starts: [Double] { state.withLock { $0.starts } }
     var commands: [String] { state.withLock { $0.commands } }
 
     func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
         state.withLock { s in
             s.loads.append(url)
+            s.starts.append(startAt)
             defer { s.next += 1 }
             return PlayerItemID(s.next)
         }

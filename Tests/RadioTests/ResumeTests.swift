@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+@testable import Radio
+import RadioAPI
+import Store
+
+/// Where the listener was is never lost: a restart resumes the song at its position, and
+/// long items resume whenever they are played again.
+struct ResumeTests {
+    @Test func resumingPlaysTheSongAtItsPositionAndTheListFillsTheQueueBehindIt() {
+        var m = RadioMachine()
+        _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "P")]))
+        let effects = m.handle(.resume(t(5), at: 12.5, channelID: "0"))
+        #expect(effects.contains(.play(t(5), startAt: 12.5)))
+        #expect(reports(effects).map(\.type) == ["n"])
+        let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
+        #expect(plays(answer).isEmpty, "the resumed song keeps playing")
+        #expect(m.current?.sid == "5")
+        #expect(m.queue.map(\.sid) == ["1", "2"])
+    }
+
+    @Test func aResumedSongWhoseURLNoLongerWorksGivesWayToAFreshList() {
+        var m = RadioMachine()
+        _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "P")]))
+        _ = m.handle(.resume(t(5), at: 12.5, channelID: "0"))
+        _ = m.handle(.playerFinished(.failed(.loadFailed("HTTP 403"))))
+        let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
+        #expect(plays(answer) == ["1"])
+        #expect(m.queue.map(\.sid) == ["2"])
+    }
+
+    @Test func startResumesTheLastSongOfTheSameChannel() async throws {
+        let database = try MhzDatabase()
+        try database.setSetting(RadioSettingKey.lastChannel, "0")
+        try database.savePosition(PlaybackPosition(sid: "5", channel: "0", position: 12.5, duration: 30,
+                                                   url: t(5).url, title: "Song 5", artist: "Artist 5", album: "Album 5"))
+        let service = FakeService(lists: [[t(1), t(2)]])
+        let player = FakePlayer()
+        let session = RadioSession(service: service, player: player, store: database)
+        await session.start(channelID: nil)
+        #expect(await eventually { player.loads.count == 1 })
+        #expect(player.loads == [t(5).url])
+        #expect(player.starts == [12.5])
+        #expect(await session.snapshot().track?.album == "Album 5")
+    }
+
+    @Test func aFinishedSongOrAnotherChannelStartsFresh() async throws {
+        let database = try MhzDatabase()
+        try database.savePosition(PlaybackPosition(sid: "5", channel: "0", position: 29, duration: 30, url: t(5).url))
+        let player = FakePlayer()
+        let session = RadioSession(service: FakeService(lists: [[t(1)]]), player: player, store: database)
+        await session.start(channelID: "0")
+        #expect(await eventually { player.loads == [t(1).url] })
+        #expect(player.starts == [0])
+    }
+
+    @Test func longItemsResumeWheneverTheyArePlayedAgain() async throws {
+        let database = try MhzDatabase()
+        var mix = t(9)
+        mix.length = 3600
+        var done = t(8)
+        done.length = 1200
+        try database.savePosition(PlaybackPosition(sid: "9", channel: "1", position: 1500, duration: 3600, url: mix.url))
+        try database.savePosition(PlaybackPosition(sid: "8", channel: "1", position: 1190, duration: 1200, url: done.url))
+        try database.savePosition(PlaybackPosition(sid: "2", channel: "1", position: 20, duration: 30, url: t(2).url))
+        let player = FakePlayer()
+        let service = FakeService(lists: [[mix, done, t(2)]])
+        let session = RadioSession(service: service, player: player, store: database,
+                                   configuration: .init(longItemSeconds: 600))
+        await session.start(channelID: "0")
+        #expect(await eventually { player.loads.count == 1 })
+        player.emit(.started(player.lastItem, duration: 3600))
+        await session.send(.skip)
+        player.emit(.started(player.lastItem, duration: 1200))
+        await session.send(.skip)
+        #expect(await eventually { player.loads.count == 3 })
+        // The mix resumes at 1500 s; the finished episode and the short song start over.
+        #expect(player.starts == [1500, 0, 0])
+    }
+}
