@@ -58,7 +58,11 @@ struct RadioSessionTests {
         player.emit(.started(player.lastItem, duration: 30))
         player.emit(.progress(player.lastItem, position: 3.5))
         #expect(await eventually { (try? database.setting(RadioSettingKey.lastChannel)) == "0" })
-        try await Task.sleep(for: .milliseconds(50))
+        var position = 0.0
+        for _ in 0..<500 where position != 3.5 {
+            position = await session.snapshot().position
+            try await Task.sleep(for: .milliseconds(10))
+        }
         await session.send(.quit)
         await session.waitUntilQuit()
         let saved = try #require(try database.lastPosition())
