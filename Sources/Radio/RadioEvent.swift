@@ -18,38 +18,8 @@ public enum RadioEvent: Sendable, Equatable {
     case trashed(Track)
     /// The channel changed (or was chosen at start).
     case channel(ChannelInfo)
-    /// The answer to `status`.
-    case status(RadioStatus)
+    /// The answer to `status`: everything a front end would draw.
+    case status(RadioSnapshot)
     /// Something went wrong; playback goes on where it can.
     case error(RadioError)
-}
-
-/// The answer to `status`.
-public struct RadioStatus: Sendable, Equatable {
-    /// The channel.
-    public var channel: ChannelInfo?
-    /// The song, if one is playing or paused.
-    public var track: Track?
-    /// Seconds played.
-    public var position: Double
-    /// Duration, when known.
-    public var duration: Double?
-    /// Whether paused.
-    public var paused: Bool
-    /// Volume 0–100.
-    public var volume: Int
-    /// Songs queued after the current one.
-    public var queueLength: Int
-
-    /// Creates a status.
-    public init(channel: ChannelInfo?, track: Track?, position: Double, duration: Double?, paused: Bool,
-                volume: Int, queueLength: Int) {
-        self.channel = channel
-        self.track = track
-        self.position = position
-        self.duration = duration
-        self.paused = paused
-        self.volume = volume
-        self.queueLength = queueLength
-    }
 }

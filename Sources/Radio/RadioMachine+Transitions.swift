@@ -46,7 +46,7 @@ extension RadioMachine {
         case .volume(let percent):
             return [.setVolume(min(100, max(0, percent)))]
         case .status:
-            return [.emit(.status(status))]
+            return [.emit(.status(snapshot))]
         case .login, .logout:
             return fail(.unsupported(command.word))
         case .quit:

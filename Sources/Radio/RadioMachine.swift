@@ -160,12 +160,6 @@ public struct RadioMachine: Sendable {
                       loading: awaitingList, pendingReports: pendingReports, nextRetry: nextRetry)
     }
 
-    /// The answer to `status`.
-    public var status: RadioStatus {
-        RadioStatus(channel: channel, track: current, position: position, duration: snapshot.effectiveDuration,
-                    paused: paused, volume: volume, queueLength: queue.count)
-    }
-
     // MARK: - Shared steps
 
     /// Builds a report about `sid` and returns the effect sending it. Long reports carry

@@ -26,7 +26,8 @@ enum EventJSON {
                       "paused": status.paused, "queue": status.queueLength]
             if let channel = status.channel { object["channel"] = channel.id; object["channel_name"] = channel.name }
             if let track = status.track { object["sid"] = track.sid; object["title"] = track.title }
-            if let duration = status.duration { object["duration"] = duration }
+            if let duration = status.effectiveDuration { object["duration"] = duration }
+            if status.pendingReports > 0 { object["pending_reports"] = status.pendingReports }
         case .error(let error):
             object = ["event": "error", "message": ErrorText.describe(error)]
         }

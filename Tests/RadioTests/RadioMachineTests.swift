@@ -248,9 +248,9 @@ struct RadioMachineTests {
         var m = playingMachine()
         _ = m.handle(.playerProgress(3))
         _ = m.handle(.playerVolume(40))
-        #expect(events(m.handle(.command(.status))) == [.status(RadioStatus(
+        #expect(events(m.handle(.command(.status))) == [.status(RadioSnapshot(
             channel: ChannelInfo(id: "0", name: "Personal"), track: t(1), position: 3, duration: 30, paused: false,
-            volume: 40, queueLength: 3))])
+            volume: 40, queueLength: 3, channels: [ChannelInfo(id: "0", name: "Personal"), ChannelInfo(id: "1", name: "Ambient")]))])
     }
 
     @Test func historyIsBoundedAndOrderedOldestFirst() {
