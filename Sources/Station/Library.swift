@@ -1,8 +1,10 @@
 import Foundation
 import RadioAPI
+import Synchronization
 
 /// What the station serves: the scanned tracks, indexed by song id, and the channels built
-/// from them. Immutable once built; a rescan builds a new one.
+/// from them. Immutable once built; a rescan builds a new one and swaps it into the
+/// ``LiveLibrary``.
 struct Library: Sendable {
     /// The tracks in relative-path order.
     let tracks: [LibraryTrack]
@@ -13,14 +15,16 @@ struct Library: Sendable {
     /// The channels over these tracks.
     let catalog: ChannelCatalog
     private let bySID: [String: LibraryTrack]
+    private let coverNames: Set<String>
 
-    /// Indexes `tracks` and builds their channels.
-    init(tracks: [LibraryTrack], root: URL, isDemo: Bool) {
+    /// Indexes `tracks` and builds their channels with the pinned channel ids.
+    init(tracks: [LibraryTrack], root: URL, isDemo: Bool, pins: [String: Int]) {
         self.tracks = tracks
         self.root = root
         self.isDemo = isDemo
-        catalog = ChannelCatalog(tracks: tracks)
+        catalog = ChannelCatalog(tracks: tracks, pins: pins)
         bySID = Dictionary(tracks.map { ($0.sid, $0) }, uniquingKeysWith: { first, _ in first })
+        coverNames = Set(tracks.map(\.cover).filter { !$0.isEmpty })
     }
 
     /// The track with this song id, if any.
@@ -28,33 +32,36 @@ struct Library: Sendable {
         bySID[sid]
     }
 
+    /// Whether some track of this library has the cover of that file name.
+    func hasCover(_ name: String) -> Bool {
+        coverNames.contains(name)
+    }
+
     /// The summary the public API exposes.
     var info: LibraryInfo {
         LibraryInfo(trackCount: tracks.count, channels: catalog.channels, genres: catalog.genres,
                     isDemo: isDemo, path: root)
     }
+}
 
-    /// Loads the library for a configuration: the configured folder when it holds playable
-    /// files, else the demo library (synthesized on first use).
-    ///
-    /// Blocking (TagLib reads every file); ``Station`` calls it off the cooperative pool.
-    ///
-    /// - Throws: ``StationError/libraryUnreadable(path:reason:)`` for a configured folder
-    ///   that exists but cannot be listed (falling back to the demo would hide the mistake),
-    ///   ``StationError/demoSynthesisFailed(path:reason:)`` when the demo cannot be written.
-    static func load(_ configuration: StationConfiguration) throws(StationError) -> Library {
-        if let folder = configuration.library {
-            let tracks = try LibraryScanner(root: folder).scan()
-            if !tracks.isEmpty { return Library(tracks: tracks, root: folder, isDemo: false) }
-        }
-        let demo = DemoLibrary(directory: configuration.demoLibraryDirectory)
-        try demo.ensure()
-        let tracks = try LibraryScanner(root: demo.directory).scan()
-        guard tracks.count >= DemoLibrary.pieces.count else {
-            throw .demoSynthesisFailed(path: demo.directory.path,
-                                       reason: "scanned \(tracks.count) of \(DemoLibrary.pieces.count) tracks")
-        }
-        return Library(tracks: tracks, root: demo.directory, isDemo: true)
+/// The library currently served. Requests take a snapshot per request; a rescan replaces
+/// it in one step, so a request never sees half of an old and half of a new library.
+final class LiveLibrary: Sendable {
+    private let current: Mutex<Library>
+
+    /// Starts with the library of the first scan.
+    init(_ library: Library) {
+        current = Mutex(library)
+    }
+
+    /// The library now served.
+    var snapshot: Library {
+        current.withLock { $0 }
+    }
+
+    /// Serves `library` from now on.
+    func replace(with library: Library) {
+        current.withLock { $0 = library }
     }
 }
 
