@@ -57,7 +57,10 @@ public struct LibraryScanner: Sendable {
         } catch {
             throw .libraryUnreadable(path: root.path, reason: Self.reason(error))
         }
-        guard let walker = manager.enumerator(atPath: root.path) else {
+        // The enumerator does not descend into a root that is a symbolic link (a `~/Music`
+        // linked to another disk), so walk the folder it leads to.
+        let walked = root.resolvingSymlinksInPath()
+        guard let walker = manager.enumerator(atPath: walked.path) else {
             throw .libraryUnreadable(path: root.path, reason: "cannot enumerate")
         }
         let playable = LibraryTrack.playableExtensions
@@ -72,7 +75,7 @@ public struct LibraryScanner: Sendable {
             guard !isFolder, playable.contains((name as NSString).pathExtension.lowercased()) else { continue }
             // stat(2) follows symbolic links: a link counts when it leads to a regular file.
             var info = stat()
-            let full = root.appendingPathComponent(relative).path
+            let full = walked.appendingPathComponent(relative).path
             guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
             found.append(FileStamp(relativePath: relative, size: Int64(info.st_size), modified: nanoseconds))

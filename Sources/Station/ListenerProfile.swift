@@ -124,7 +124,9 @@ struct ListenerProfile: Sendable, Equatable {
         case .rate, .unrate, .new, .playing:
             break
         }
-        if type != .new { remember(track.sid) }
+        // Songs played (ended, skipped, trashed, playing when the queue ran out) are the
+        // recent ones; a heart given or taken says nothing about what was heard.
+        if [.end, .skip, .ban, .playing].contains(type) { remember(track.sid) }
         change.liked = likedSet.contains(track.sid)
         change.trashed = trashed.contains(track.sid)
         change.songScore = songScores[track.sid] ?? 0
