@@ -114,6 +114,16 @@ public final class Station: Sendable {
         return scan.summary
     }
 
+    /// The library served right now.
+    var servedLibrary: Library {
+        library.snapshot
+    }
+
+    /// The captchas handed out (tests read answers from it, as a person reads the image).
+    var captchaStore: CaptchaStore {
+        services.captchas
+    }
+
     /// What the most recent scan (the first one, or the last rescan) did.
     public var lastScan: ScanSummary {
         latestScan.withLock { $0 }

@@ -6,7 +6,7 @@ import RadioAPI
 ///
 /// Middleware order, outermost first: the request observer (every request, even ones that
 /// fail later), JSON errors (so 404s, bad ranges and internal failures are short JSON
-/// words), request limits, then the file middlewares, which answer `/media/<sid>.<ext>` and
+/// words), request limits, range repair (see ``RangeRepairMiddleware``), then the file middlewares, which answer `/media/<sid>.<ext>` and
 /// `/cover/<name>` when no route matched.
 ///
 /// Routes:
@@ -49,12 +49,16 @@ enum StationRouter {
         router.middlewares.add(RequestObserverMiddleware(observer: observer))
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(RequestLimitMiddleware())
+        let media = MediaFileProvider(library: services.library)
+        let covers = CoverFileProvider(library: services.library, covers: services.covers)
+        router.middlewares.add(RangeRepairMiddleware { path in
+            await fileSize(path, media: media, covers: covers)
+        })
         router.middlewares.add(
-            FileMiddleware(fileProvider: MediaFileProvider(library: services.library), urlBasePath: mediaPrefix)
+            FileMiddleware(fileProvider: media, urlBasePath: mediaPrefix)
                 .withAdditionalMediaTypes(forFileExtensions: MediaFileProvider.mediaTypes))
         router.middlewares.add(
-            FileMiddleware(fileProvider: CoverFileProvider(library: services.library, covers: services.covers),
-                           urlBasePath: coverPrefix)
+            FileMiddleware(fileProvider: covers, urlBasePath: coverPrefix)
                 .withAdditionalMediaTypes(forFileExtensions: CoverFileProvider.mediaTypes))
 
         router.get("/j/app/radio/channels") { _, _ in
@@ -91,6 +95,17 @@ enum StationRouter {
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
         }
         return router
+    }
+
+    /// The size of the media or cover file a request path names, for ``RangeRepairMiddleware``.
+    private static func fileSize(_ path: String, media: MediaFileProvider, covers: CoverFileProvider) async -> Int? {
+        if path.hasPrefix(mediaPrefix + "/"), let id = media.getFileIdentifier(String(path.dropFirst(mediaPrefix.count))) {
+            return try? await media.getAttributes(id: id)?.size
+        }
+        if path.hasPrefix(coverPrefix + "/"), let id = covers.getFileIdentifier(String(path.dropFirst(coverPrefix.count))) {
+            return try? await covers.getAttributes(id: id)?.size
+        }
+        return nil
     }
 
     /// The server root as the client addressed it (`http://<Host>`), so song URLs work
