@@ -14,14 +14,24 @@ struct ListenerProfile: Sendable, Equatable {
         case artist, album, genre
     }
 
-    /// How much each report moves the scores. A like (+1 artist, +0.6 album, +0.3 genre,
-    /// +1 the song itself while liked) outweighs a few skips of that artist (−0.25 each);
-    /// a skip (−0.8) outweighs four natural ends of the song (+0.2 each).
+    /// How much each report moves the scores (a weight is `e^score`). A like (+0.8 artist,
+    /// +0.5 album, +0.25 genre, +0.8 the song itself while liked: a liked song becomes about
+    /// eight times likelier, its artist's others over twice as likely) outweighs a few skips
+    /// of that artist (−0.25 each); a skip (−0.8) outweighs four natural ends of the song
+    /// (+0.2 each).
+    ///
+    /// Stored scores add up without bound; what they contribute saturates (`cap·tanh(s/cap)`
+    /// per facet, ``songCap`` … ``genreCap``), so ten likes of one artist make it likelier
+    /// than one like does, but do not turn the personal channel into that artist's channel.
     enum Rules {
-        static let likedSong = 1.0
-        static let likeArtist = 1.0
-        static let likeAlbum = 0.6
-        static let likeGenre = 0.3
+        static let songCap = 2.0
+        static let artistCap = 1.0
+        static let albumCap = 0.6
+        static let genreCap = 0.3
+        static let likedSong = 0.8
+        static let likeArtist = 0.8
+        static let likeAlbum = 0.5
+        static let likeGenre = 0.25
         static let skipSong = -0.8
         static let skipArtist = -0.25
         static let trashArtist = -0.25
@@ -78,12 +88,19 @@ struct ListenerProfile: Sendable, Equatable {
     }
 
     /// The learned score of a track: its own, its red heart, and its artist's, album's and
-    /// genre's, clamped to ±``Rules/scoreLimit``.
+    /// genre's, each saturating at its cap, the sum clamped to ±``Rules/scoreLimit``.
     func score(of track: LibraryTrack) -> Double {
-        var total = songScores[track.sid] ?? 0
+        func saturated(_ value: Double, _ cap: Double) -> Double { cap * tanh(value / cap) }
+        var total = saturated(songScores[track.sid] ?? 0, Rules.songCap)
         if likedSet.contains(track.sid) { total += Rules.likedSong }
         for facet in Facet.allCases {
-            if let value = Self.facetValue(facet, of: track) { total += affinities[facet]?[value] ?? 0 }
+            guard let value = Self.facetValue(facet, of: track), let stored = affinities[facet]?[value] else { continue }
+            let cap = switch facet {
+            case .artist: Rules.artistCap
+            case .album: Rules.albumCap
+            case .genre: Rules.genreCap
+            }
+            total += saturated(stored, cap)
         }
         return min(max(total, -Rules.scoreLimit), Rules.scoreLimit)
     }

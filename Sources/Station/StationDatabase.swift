@@ -28,6 +28,12 @@ final class StationDatabase: Sendable {
         path = file.path
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Tokens and password hashes live here: readable by the owner only. SQLite gives
+            // the -wal and -shm files the database file's mode, so the file is created with
+            // it before SQLite first opens it (an empty file is an empty database).
+            if !FileManager.default.fileExists(atPath: file.path) {
+                FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
             var configuration = Configuration()
             configuration.busyMode = .timeout(Self.busyTimeout)
             configuration.prepareDatabase { db in
@@ -40,8 +46,7 @@ final class StationDatabase: Sendable {
         } catch {
             throw .databaseFailed(path: file.path, reason: Self.reason(error))
         }
-        // Tokens and password hashes live here: readable by the owner only.
-        chmod(file.path, 0o600)
+        for suffix in ["", "-wal", "-shm"] { chmod(file.path + suffix, 0o600) }
     }
 
     /// A short reason for a database error: SQLite's result code and message, no SQL.
