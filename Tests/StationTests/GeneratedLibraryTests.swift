@@ -43,8 +43,7 @@ struct GeneratedLibraryTests {
 
     @Test("/j/app/radio/channels: personal, five genres, five decades; every field with its JSON type")
     func channels() async throws {
-        let root = try await GeneratedLibrary.root
-        try await StationFixtures.withDemoStation(library: root) { _, base in
+        try await StationFixtures.withGeneratedStation { _, base in
             let answer = try await HTTPFetch.get(base, "/j/app/radio/channels")
             #expect(answer.status == 200)
             #expect(answer.headers["content-type"] == "application/json; charset=utf-8")
@@ -81,8 +80,7 @@ struct GeneratedLibraryTests {
 
     @Test("a signed-in list: r, version_max and song, every song field with the app API's type; covers served")
     func playlistShape() async throws {
-        let root = try await GeneratedLibrary.root
-        try await StationFixtures.withDemoStation(library: root) { station, base in
+        try await StationFixtures.withGeneratedStation { station, base in
             let credentials = try await StationFixtures.signIn("shape", station: station, base: base)
             var seenCover = false
             for _ in 0..<12 {
@@ -129,8 +127,7 @@ struct GeneratedLibraryTests {
 
     @Test("Range requests on every format answer 206 with exactly the asked bytes")
     func ranges() async throws {
-        let root = try await GeneratedLibrary.root
-        try await StationFixtures.withDemoStation(library: root) { station, base in
+        try await StationFixtures.withGeneratedStation { station, base in
             let library = station.servedLibrary
             for format in GeneratedLibrary.formats {
                 let track = try #require(library.tracks.first { $0.fileExtension == format })
@@ -152,8 +149,7 @@ struct GeneratedLibraryTests {
 
     @Test("traversal and foreign names under /media and /cover never reach a file")
     func traversal() async throws {
-        let root = try await GeneratedLibrary.root
-        try await StationFixtures.withDemoStation(library: root) { station, base in
+        try await StationFixtures.withGeneratedStation { station, base in
             let port = try #require(base.port)
             let cover = try #require(station.servedLibrary.tracks.first { !$0.cover.isEmpty }?.cover)
             let dotted = ["/media/../../etc/passwd", "/media/%2e%2e/%2e%2e/etc/passwd", "/cover/..%2f..%2fetc%2fpasswd",

@@ -25,19 +25,18 @@ struct LearningTests {
 
     @Test("after trashing all of X and liking Y: 200 lists hold no X and ≥ 2× the baseline share of Y; another listener is unaffected")
     func trashAndLike() async throws {
-        let root = try await GeneratedLibrary.root
         let draws = 200
 
         // Baseline: a fresh station with the same seed, where Bob has taught nothing and
         // Alice does nothing.
         var baseline: [String] = []
-        try await StationFixtures.withDemoStation(seed: 2024, library: root) { station, base in
+        try await StationFixtures.withGeneratedStation(seed: 2024) { station, base in
             _ = try await StationFixtures.signIn("alice", station: station, base: base)
             let bob = try await StationFixtures.signIn("bob", station: station, base: base)
             baseline = try await draw(base, bob, lists: draws)
         }
 
-        try await StationFixtures.withDemoStation(seed: 2024, library: root) { station, base in
+        try await StationFixtures.withGeneratedStation(seed: 2024) { station, base in
             let alice = try await StationFixtures.signIn("alice", station: station, base: base)
             let bob = try await StationFixtures.signIn("bob", station: station, base: base)
             let tracks = station.servedLibrary.tracks
@@ -99,10 +98,9 @@ struct LearningTests {
 
     @Test("no repeat within the last 20 songs heard while the channel has others; seeded lists repeat exactly")
     func noRepeatAndSeed() async throws {
-        let root = try await GeneratedLibrary.root
         var first: [[String]] = []
         for run in 0..<2 {
-            try await StationFixtures.withDemoStation(seed: 77, library: root) { station, base in
+            try await StationFixtures.withGeneratedStation(seed: 77) { station, base in
                 let listener = try await StationFixtures.signIn("kim", station: station, base: base)
                 var heard: [String] = []
                 var lists: [[String]] = []

@@ -131,12 +131,15 @@ struct LoginTests {
 
     @Test("tokens expire: after the lifetime every radio call answers {\"r\":1,\"err\":\"expired\"}")
     func expiry() async throws {
-        try await StationFixtures.withDemoStation(tokenLifetime: .seconds(1)) { station, base in
+        // Long enough for a login and a first call on a busy machine, short enough to wait out.
+        try await StationFixtures.withDemoStation(tokenLifetime: .seconds(4)) { station, base in
             let credentials = try await StationFixtures.signIn("gina", station: station, base: base)
             let query = "/j/app/radio/people?\(Self.client)" + credentials
             let fresh = try await HTTPFetch.get(base, query + "&channel=0&type=n&sid=")
             #expect(Set(try fresh.jsonObject().keys) == ["r", "version_max", "song"])
-            try await Task.sleep(for: .milliseconds(1500))
+            let expire = try #require(credentials.split(separator: "&").first { $0.hasPrefix("expire=") }
+                .flatMap { Double($0.dropFirst("expire=".count)) })
+            try await Task.sleep(for: .seconds(max(0, expire - Date().timeIntervalSince1970) + 0.3))
             for type in ["n", "e", "r", "s", "b"] {
                 let sid = type == "n" ? "" : (station.servedLibrary.tracks.first?.sid ?? "")
                 let stale = try await HTTPFetch.get(base, query + "&channel=0&type=\(type)&sid=\(sid)")

@@ -65,7 +65,21 @@ enum StationFixtures {
                                 tokenLifetime: Duration = .seconds(3600),
                                 onRequest: (@Sendable (StationRequest) -> Void)? = nil,
                                 _ body: (Station, URL) async throws -> Void) async throws {
-        let data = try await freshDataDirectory()
+        try await withStation(data: try await freshDataDirectory(), seed: seed, library: library,
+                              tokenLifetime: tokenLifetime, onRequest: onRequest, body)
+    }
+
+    /// Runs `body` against a started station over the generated library, whose data
+    /// directory starts as a copy of the already scanned template.
+    static func withGeneratedStation(seed: UInt64? = 7, _ body: (Station, URL) async throws -> Void) async throws {
+        try await withStation(data: try await GeneratedLibrary.scannedDataDirectory(), seed: seed,
+                              library: try await GeneratedLibrary.root, tokenLifetime: .seconds(3600),
+                              onRequest: nil, body)
+    }
+
+    private static func withStation(data: TemporaryDirectory, seed: UInt64?, library: URL?, tokenLifetime: Duration,
+                                    onRequest: (@Sendable (StationRequest) -> Void)?,
+                                    _ body: (Station, URL) async throws -> Void) async throws {
         let station = try await Station(configuration: StationConfiguration(
             library: library, dataDirectory: data.url, seed: seed, onRequest: onRequest,
             tokenLifetime: tokenLifetime, rescanInterval: nil))
