@@ -32,7 +32,7 @@ final class StationDatabase: Sendable {
             // the -wal and -shm files the database file's mode, so the file is created with
             // it before SQLite first opens it (an empty file is an empty database).
             if !FileManager.default.fileExists(atPath: file.path) {
-                FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+                _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
             }
             var configuration = Configuration()
             configuration.busyMode = .timeout(Self.busyTimeout)
