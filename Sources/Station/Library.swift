@@ -1,6 +1,5 @@
 import Foundation
 import RadioAPI
-import Synchronization
 
 /// What the station serves: the scanned tracks, indexed by song id, and the channels built
 /// from them. Immutable once built; a rescan builds a new one and swaps it into the
@@ -41,27 +40,6 @@ struct Library: Sendable {
     var info: LibraryInfo {
         LibraryInfo(trackCount: tracks.count, channels: catalog.channels, genres: catalog.genres,
                     isDemo: isDemo, path: root)
-    }
-}
-
-/// The library currently served. Requests take a snapshot per request; a rescan replaces
-/// it in one step, so a request never sees half of an old and half of a new library.
-final class LiveLibrary: Sendable {
-    private let current: Mutex<Library>
-
-    /// Starts with the library of the first scan.
-    init(_ library: Library) {
-        current = Mutex(library)
-    }
-
-    /// The library now served.
-    var snapshot: Library {
-        current.withLock { $0 }
-    }
-
-    /// Serves `library` from now on.
-    func replace(with library: Library) {
-        current.withLock { $0 = library }
     }
 }
 
