@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HummingbirdBcrypt
+import Synchronization
 
 /// The station's accounts: users with bcrypt password hashes, the login tokens handed out
 /// by `POST /j/app/login` and checked on every radio call, and the count of failed logins
@@ -22,6 +23,12 @@ final class AccountStore: Sendable {
     private let database: StationDatabase
     /// How long a login token is valid.
     let tokenLifetime: Duration
+    /// Tokens known to be live, with their user and expiry, so a radio call needs no
+    /// database read. Safe because a token never changes owner and is only ever removed
+    /// after it expired; bounded by ``tokenCacheLimit`` (cleared when full).
+    private let liveTokens = Mutex<[String: (userID: Int64, expires: Double)]>([:])
+    /// The most tokens remembered in memory.
+    static let tokenCacheLimit = 10_000
 
     /// Creates the store.
     init(database: StationDatabase, tokenLifetime: Duration) {
@@ -84,9 +91,20 @@ final class AccountStore: Sendable {
     func isValid(userID: String, token: String) async throws(StationError) -> Bool {
         guard let id = Int64(userID), token.count <= 64 else { return false }
         let now = Date().timeIntervalSince1970
-        return try await database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT 1 FROM token WHERE token = ? AND user_id = ? AND expires_at > ?",
-                              arguments: [token, id, now]) ?? false
+        if let known = liveTokens.withLock({ $0[token] }) { return known.userID == id && known.expires > now }
+        let expires = try await database.read { db in
+            try Double.fetchOne(db, sql: "SELECT expires_at FROM token WHERE token = ? AND user_id = ?",
+                                arguments: [token, id])
+        }
+        guard let expires, expires > now else { return false }
+        remember(token, userID: id, expires: expires)
+        return true
+    }
+
+    private func remember(_ token: String, userID: Int64, expires: Double) {
+        liveTokens.withLock { tokens in
+            if tokens.count >= Self.tokenCacheLimit { tokens.removeAll() }
+            tokens[token] = (userID, expires)
         }
     }
 
@@ -142,6 +160,7 @@ final class AccountStore: Sendable {
             try db.execute(sql: "INSERT INTO token (token, user_id, expires_at) VALUES (?, ?, ?)",
                            arguments: [token, userID, expires])
         }
+        remember(token, userID: userID, expires: expires)
         return .success(userID: String(userID), token: token, expire: Int(expires.rounded(.up)),
                         userName: user.name, email: user.email ?? "")
     }

@@ -13,7 +13,7 @@ struct Library: Sendable {
     let isDemo: Bool
     /// The channels over these tracks.
     let catalog: ChannelCatalog
-    private let bySID: [String: LibraryTrack]
+    private let positions: [String: Int]
     private let coverNames: Set<String>
 
     /// Indexes `tracks` and builds their channels with the pinned channel ids.
@@ -22,13 +22,18 @@ struct Library: Sendable {
         self.root = root
         self.isDemo = isDemo
         catalog = ChannelCatalog(tracks: tracks, pins: pins)
-        bySID = Dictionary(tracks.map { ($0.sid, $0) }, uniquingKeysWith: { first, _ in first })
+        positions = Dictionary(tracks.enumerated().map { ($1.sid, $0) }, uniquingKeysWith: { first, _ in first })
         coverNames = Set(tracks.map(\.cover).filter { !$0.isEmpty })
     }
 
     /// The track with this song id, if any.
     func track(sid: String) -> LibraryTrack? {
-        bySID[sid]
+        positions[sid].map { tracks[$0] }
+    }
+
+    /// The index in ``tracks`` of the track with this song id, if any.
+    func position(of sid: String) -> Int? {
+        positions[sid]
     }
 
     /// Whether some track of this library has the cover of that file name.

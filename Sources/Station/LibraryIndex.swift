@@ -28,7 +28,7 @@ struct LibraryIndex: Sendable {
     /// - Throws: ``StationError/libraryUnreadable(path:reason:)`` when the folder cannot be
     ///   listed, ``StationError/databaseFailed(path:reason:)`` when the cache cannot be read
     ///   or written.
-    func update() throws(StationError) -> (tracks: [LibraryTrack], pins: [String: Int], summary: ScanSummary) {
+    func update(after memory: IndexMemory? = nil) throws(StationError) -> IndexResult {
         let started = ContinuousClock.now
         let scanner = LibraryScanner(root: root)
         let files = try scanner.playableFiles()
@@ -36,14 +36,20 @@ struct LibraryIndex: Sendable {
         // library, and recording the empty folder as the cache's root would make every
         // demo rescan reread everything.
         guard !files.isEmpty else {
-            return ([], [:], ScanSummary(files: 0, tracks: 0, read: 0, added: 0, removed: 0,
-                                         duration: ContinuousClock.now - started))
+            return IndexResult(tracks: [], pins: [:], memory: nil,
+                               summary: ScanSummary(files: 0, tracks: 0, read: 0, added: 0, removed: 0,
+                                                    duration: ContinuousClock.now - started))
         }
         let rootPath = root.standardizedFileURL.path
-        let (cached, sameRoot) = try database.access { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM track").map(TrackRow.init(row:))
-            let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.rootKey])
-            return (Dictionary(rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }), stored == rootPath)
+        // The previous scan's rows, from memory when this loader made it, else from the cache.
+        let (cached, sameRoot): ([String: TrackRow], Bool)
+        if let memory, memory.rootPath == rootPath {
+            (cached, sameRoot) = (memory.rows, true)
+        } else {
+            (cached, sameRoot) = try database.access { db in
+                let stored = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.rootKey])
+                return (try Self.allRows(db), stored == rootPath)
+            }
         }
 
         // Read what is new or changed; everything else is trusted from the cache.
@@ -64,25 +70,36 @@ struct LibraryIndex: Sendable {
         let gone = cached.values.filter { $0.present && !found.contains($0.path) }.map(\.path)
         let added = changed.filter { cached[$0.path]?.present != true }.count
 
-        let (rows, pins) = try database.write { db in
-            try store(changed: changed, gone: gone, rootPath: rootPath, db)
+        // Nothing new, changed or gone after a scan this loader remembers: the library is the
+        // one it built, and nothing is read from or written to the database.
+        if let memory, memory.rootPath == rootPath, changed.isEmpty, gone.isEmpty {
+            return IndexResult(tracks: memory.tracks, pins: memory.pins, memory: memory,
+                               summary: ScanSummary(files: files.count, tracks: memory.tracks.count, read: 0, added: 0,
+                                                    removed: 0, duration: ContinuousClock.now - started))
         }
-        let tracks = rows.map { row in
+        let unchanged = sameRoot && changed.isEmpty && gone.isEmpty
+        let (rows, pins) = unchanged
+            ? (cached, try database.access { db in try Self.pins(db) })
+            : try database.write { db in try store(changed: changed, gone: gone, rootPath: rootPath, db) }
+        let served = rows.values.filter { $0.present && $0.readable }.sorted { $0.path < $1.path }
+        let tracks = served.map { row in
             scanner.track(relativePath: row.path, sid: row.sid, metadata: row.metadata, cover: row.cover)
         }
         let finalPins = try database.write { db in try pin(ChannelCatalog.groups(for: tracks), pins: pins, db) }
-        if !changed.isEmpty || !gone.isEmpty { covers.removeAll(except: Set(rows.map(\.cover))) }
+        if !changed.isEmpty || !gone.isEmpty { covers.removeAll(except: Set(served.map(\.cover))) }
         let summary = ScanSummary(files: files.count, tracks: tracks.count, read: reads, added: added,
                                   removed: gone.count, duration: ContinuousClock.now - started)
-        return (tracks, finalPins, summary)
+        return IndexResult(tracks: tracks, pins: finalPins,
+                           memory: IndexMemory(rootPath: rootPath, rows: rows, tracks: tracks, pins: finalPins),
+                           summary: summary)
     }
 
-    /// Writes the scan's changes and returns the present, readable rows and the pins.
+    /// Writes the scan's changes and returns every row (present or not) and the pins.
     ///
     /// Song ids are assigned here, inside the write transaction, against every id pinned at
     /// that moment: two stations scanning one database never hand out one id twice.
     private func store(changed: [TrackRow], gone: [String], rootPath: String,
-                       _ db: Database) throws -> ([TrackRow], [String: Int]) {
+                       _ db: Database) throws -> ([String: TrackRow], [String: Int]) {
         let pinned = try Row.fetchAll(db, sql: "SELECT path, sid FROM track")
         var sidByPath: [String: String] = [:]
         for row in pinned { sidByPath[row["path"]] = row["sid"] }
@@ -97,11 +114,12 @@ struct LibraryIndex: Sendable {
         }
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                        arguments: [Self.rootKey, rootPath])
-        let rows = try Row.fetchAll(db, sql: "SELECT * FROM track WHERE present = 1 AND readable = 1 ORDER BY path")
-            .map(TrackRow.init(row:))
-        // SQLite orders TEXT by bytes, Swift by Unicode scalars: sort again so library order is
-        // the scanner's.
-        return (rows.sorted { $0.path < $1.path }, try Self.pins(db))
+        return (try Self.allRows(db), try Self.pins(db))
+    }
+
+    private static func allRows(_ db: Database) throws -> [String: TrackRow] {
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM track").map(TrackRow.init(row:))
+        return Dictionary(rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Gives every qualifying group without a channel id the next free one, in group order.
@@ -136,6 +154,32 @@ struct LibraryIndex: Sendable {
     }
 
     private func coverIsStored(_ name: String) -> Bool {
-        covers.file(named: name).map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+        var info = stat()
+        return covers.file(named: name) != nil && stat(covers.directory.path + "/" + name, &info) == 0
     }
+}
+
+/// What the last scan of a folder left, kept by the ``LibraryLoader`` between scans so a
+/// rescan that finds nothing changed needs neither the database nor a rebuild.
+struct IndexMemory: Sendable {
+    /// The folder scanned (standardized path).
+    var rootPath: String
+    /// Every cache row after the scan, present or not, by path.
+    var rows: [String: TrackRow]
+    /// The tracks served.
+    var tracks: [LibraryTrack]
+    /// The channel pins.
+    var pins: [String: Int]
+}
+
+/// The outcome of ``LibraryIndex/update(after:)``.
+struct IndexResult: Sendable {
+    /// The present, readable tracks in path order.
+    var tracks: [LibraryTrack]
+    /// The channel id of every pinned group.
+    var pins: [String: Int]
+    /// What to hand the next scan; `nil` when the folder held nothing playable.
+    var memory: IndexMemory?
+    /// What the scan did.
+    var summary: ScanSummary
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Chooses and scans the library a station serves: the configured music folder when it
 /// holds playable files, else the demo library, synthesized on first use. Every scan,
@@ -6,7 +7,7 @@ import Foundation
 /// read; a rescan that finds music in a folder that was empty switches from the demo to it.
 ///
 /// Blocking (TagLib, file system, SQLite): ``Station`` calls it on its scan queue.
-struct LibraryLoader: Sendable {
+final class LibraryLoader: Sendable {
     /// The folder asked for, or `nil`.
     let folder: URL?
     /// Where the demo library goes when needed.
@@ -15,6 +16,16 @@ struct LibraryLoader: Sendable {
     let database: StationDatabase
     /// Where covers are kept.
     let covers: CoverStore
+    /// The last scan's rows and tracks, by folder (scans run one at a time).
+    private let memory = Mutex<[String: IndexMemory]>([:])
+
+    /// Creates a loader.
+    init(folder: URL?, demoDirectory: URL, database: StationDatabase, covers: CoverStore) {
+        self.folder = folder
+        self.demoDirectory = demoDirectory
+        self.database = database
+        self.covers = covers
+    }
 
     /// Scans and builds the library.
     ///
@@ -24,7 +35,7 @@ struct LibraryLoader: Sendable {
     ///   ``StationError/databaseFailed(path:reason:)`` when the cache cannot be used.
     func load() throws(StationError) -> (library: Library, summary: ScanSummary) {
         if let folder, Self.isFolder(folder) {
-            let scan = try LibraryIndex(root: folder, database: database, covers: covers).update()
+            let scan = try index(folder)
             if !scan.tracks.isEmpty {
                 return (Library(tracks: scan.tracks, root: folder, isDemo: false, pins: scan.pins), scan.summary)
             }
@@ -34,12 +45,21 @@ struct LibraryLoader: Sendable {
         }
         let demo = DemoLibrary(directory: demoDirectory)
         try demo.ensure()
-        let scan = try LibraryIndex(root: demo.directory, database: database, covers: covers).update()
+        let scan = try index(demo.directory)
         guard scan.tracks.count >= DemoLibrary.pieces.count else {
             throw .demoSynthesisFailed(path: demo.directory.path,
                                        reason: "scanned \(scan.tracks.count) of \(DemoLibrary.pieces.count) tracks")
         }
         return (Library(tracks: scan.tracks, root: demo.directory, isDemo: true, pins: scan.pins), scan.summary)
+    }
+
+    /// Scans one folder, handing it what the previous scan of that folder left.
+    private func index(_ root: URL) throws(StationError) -> IndexResult {
+        let previous = memory.withLock { $0[root.path] }
+        let result = try LibraryIndex(root: root, database: database, covers: covers).update(after: previous)
+        // Only the folder just scanned is remembered: the cache's root is now this one.
+        memory.withLock { $0 = result.memory.map { [root.path: $0] } ?? [:] }
+        return result
     }
 
     private static func isFolder(_ url: URL) -> Bool {

@@ -65,17 +65,21 @@ public struct LibraryScanner: Sendable {
         }
         let playable = LibraryTrack.playableExtensions
         var found: [FileStamp] = []
+        // Plain string paths: URL and NSString path operations cost more than the stat(2)
+        // below, and a rescan of an unchanged library is little else.
+        let base = walked.path.hasSuffix("/") ? walked.path : walked.path + "/"
         while let relative = walker.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            let isFolder = (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
+            let name = relative.lastIndex(of: "/").map { relative[relative.index(after: $0)...] } ?? relative[...]
             if name.hasPrefix(".") {
-                if isFolder { walker.skipDescendants() }
+                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { walker.skipDescendants() }
                 continue
             }
-            guard !isFolder, playable.contains((name as NSString).pathExtension.lowercased()) else { continue }
-            // stat(2) follows symbolic links: a link counts when it leads to a regular file.
+            guard let dot = name.lastIndex(of: "."), playable.contains(name[name.index(after: dot)...].lowercased())
+            else { continue }
+            // stat(2) follows symbolic links: a link counts when it leads to a regular file
+            // (and a folder named like a song does not).
             var info = stat()
-            let full = walked.appendingPathComponent(relative).path
+            let full = base + relative
             guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
             found.append(FileStamp(relativePath: relative, size: Int64(info.st_size), modified: nanoseconds))

@@ -34,6 +34,11 @@ public struct LibraryTrack: Sendable, Equatable {
     /// The file name of the track's cover in the station's cover store (`<16 hex>.jpg`),
     /// empty when it has none. Served at `/cover/<name>`, the song's `picture`.
     public var cover: String
+    /// The artist lowercased, as the recommender keys what it learns about artists
+    /// (computed once here: a playlist scores every track of a channel).
+    private(set) var artistKey: String
+    /// The genre lowercased, as the recommender keys genres.
+    private(set) var genreKey: String
 
     /// Creates a track.
     public init(sid: String, ssid: String, aid: String, relativePath: String, file: URL, fileExtension: String,
@@ -53,6 +58,8 @@ public struct LibraryTrack: Sendable, Equatable {
         self.durationSeconds = durationSeconds
         self.bitrate = bitrate
         self.cover = cover
+        artistKey = artist.lowercased()
+        genreKey = genre.lowercased()
     }
 
     /// The media route's file name for this track: `<sid>.<ext>`. The extension is part of

@@ -80,9 +80,9 @@ struct ListenerProfile: Sendable, Equatable {
     static func facetValue(_ facet: Facet, of track: LibraryTrack) -> String? {
         let value: String
         switch facet {
-        case .artist: value = track.artist.lowercased()
+        case .artist: value = track.artistKey
         case .album: value = track.aid
-        case .genre: value = track.genre.lowercased()
+        case .genre: value = track.genreKey
         }
         return value.isEmpty ? nil : value
     }

@@ -72,11 +72,13 @@ struct PlaylistResponder: Sendable {
 
         let (profile, draw) = try await profiles.beginDraw(for: listener)
         let members = channel == Channel.redHeartID ? profile.liked : library.catalog.songIDs(inChannel: channel) ?? []
-        let candidates = members.filter { !profile.trashed.contains($0) }.compactMap { library.track(sid: $0) }
+        let candidates = members.compactMap { sid in
+            profile.trashed.contains(sid) ? nil : library.position(of: sid)
+        }
         let history = ReportHistory.parse(request.parameter("h") ?? "").map(\.sid)
         let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
-        let chosen = recommender.pick(from: candidates, profile: profile, recent: recent, count: Self.listSize,
-                                      listener: listener, draw: draw)
+        let chosen = recommender.pick(from: candidates, in: library.tracks, profile: profile, recent: recent,
+                                      count: Self.listSize, listener: listener, draw: draw)
         let songs = chosen.compactMap { library.track(sid: $0) }.map {
             $0.song(mediaBase: mediaBase, liked: profile.likes($0.sid))
         }

@@ -21,8 +21,9 @@ struct Recommender: Sendable {
     /// Picks up to `count` distinct songs.
     ///
     /// - Parameters:
-    ///   - candidates: the songs that may be played (trashed ones already removed), in
-    ///     library order, so a seed reproduces the same picks.
+    ///   - candidates: the songs that may be played (trashed ones already removed), as
+    ///     indices into `tracks` in library order, so a seed reproduces the same picks.
+    ///   - tracks: the library's tracks.
     ///   - profile: what the listener taught the station.
     ///   - recent: songs heard recently, oldest first. The last ``noRepeatWindow`` are left
     ///     out while other candidates remain, and otherwise fill the list, least recently
@@ -31,19 +32,19 @@ struct Recommender: Sendable {
     ///   - listener: the listener's key, part of the random stream's identity.
     ///   - draw: the number of this draw for this listener.
     /// - Returns: the chosen song ids; fewer than `count` only when the candidates run out.
-    func pick(from candidates: [LibraryTrack], profile: ListenerProfile, recent: [String], count: Int,
-              listener: String, draw: UInt64) -> [String] {
+    func pick(from candidates: [Int], in tracks: [LibraryTrack], profile: ListenerProfile, recent: [String],
+              count: Int, listener: String, draw: UInt64) -> [String] {
         guard count > 0, !candidates.isEmpty else { return [] }
-        var random = SplitMix64(seed: TrackIdentity.hash("\(seed)/\(listener)/\(draw)"))
+        var random = SplitMix64(seed: TrackIdentity.hash(bytes: "\(seed)/\(listener)/\(draw)".utf8))
         let window = Array(recent.suffix(Self.noRepeatWindow))
         let windowSet = Set(window)
-        var fresh = candidates.filter { !windowSet.contains($0.sid) }
-        var weights = fresh.map { exp(profile.score(of: $0)) }
+        var fresh = windowSet.isEmpty ? candidates : candidates.filter { !windowSet.contains(tracks[$0].sid) }
+        var weights = fresh.map { exp(profile.score(of: tracks[$0])) }
         var chosen: [String] = []
         while chosen.count < count, !fresh.isEmpty {
             let index = random.unit() < Self.exploration
                 ? random.index(below: fresh.count) : Self.weightedIndex(weights, &random)
-            chosen.append(fresh[index].sid)
+            chosen.append(tracks[fresh[index]].sid)
             fresh.swapAt(index, fresh.count - 1)
             weights.swapAt(index, weights.count - 1)
             fresh.removeLast()
@@ -51,7 +52,7 @@ struct Recommender: Sendable {
         }
         if chosen.count < count {
             // Too few unheard songs: repeat the ones heard longest ago.
-            let allowed = Set(candidates.map(\.sid))
+            let allowed = Set(candidates.map { tracks[$0].sid })
             for sid in window where allowed.contains(sid) && chosen.count < count {
                 chosen.append(sid)
             }
