@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
@@ -25,6 +26,10 @@ let package = Package(
         .systemLibrary(name: "CMpv", pkgConfig: "mpv", providers: [.apt(["libmpv-dev"])]),
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
+        // Cover art: TagLib 1.13's C binding has no picture API, so a few lines of its C++
+        // API behind one `extern "C"` function (headers from libtag1-dev, a dependency of
+        // libtagc0-dev).
+        .target(name: "CTagLibPictures", linkerSettings: [.linkedLibrary("tag")]),
 
         // MARK: Layers
         .target(name: "HTTP", dependencies: ["CCurl"]),
@@ -35,8 +40,10 @@ let package = Package(
         .target(
             name: "Station",
             dependencies: [
-                "RadioAPI", "CTagLib",
+                "RadioAPI", "CTagLib", "CTagLibPictures",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -51,6 +58,9 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
+
+        // `swift run -c release StationBench`: scan rate and playlist latency under load.
+        .executableTarget(name: "StationBench", dependencies: ["Station"]),
 
         // Helpers shared by test targets only: a Range-capable static file server on
         // 127.0.0.1 that records requests, temp dirs, and media generated with ffmpeg.

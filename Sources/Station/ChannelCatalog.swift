@@ -1,55 +1,97 @@
 import RadioAPI
 
-/// The station's channels: the personal channel over the whole library, and one channel
-/// per genre that has at least two songs (a one-song channel would repeat that song).
+/// The station's channels: the personal channel over the whole library, then one channel
+/// per genre and one per decade that has at least ``minimumChannelSize`` songs (fewer would
+/// repeat the same songs over and over).
 ///
-/// Genre channels get ids 1, 2, … in the order of their names (case-insensitive), so ids
-/// stay put while the set of genres does. The red-heart channel `-3` is not listed: Douban
-/// did not list it and clients add it themselves (douban-protocol.md §6.1); the playlist
-/// endpoint still answers it.
+/// Channel ids are pinned in the database (see ``LibraryIndex``): the first time a genre or
+/// decade qualifies it gets the next free id, and keeps it for good, so a client's stored
+/// channel keeps meaning the same music while genres come and go. On a new database the
+/// genres get 1, 2, … in name order, then the decades in time order. The list order
+/// (`seq_id`) is the same: personal, genres by name, decades by time. The red-heart channel
+/// `-3` is not listed: Douban did not list it and clients add it themselves
+/// (douban-protocol.md §6.1); the playlist endpoint still answers it.
 struct ChannelCatalog: Sendable {
     /// The channels in display order (`seq_id`), channel `0` first.
     let channels: [Channel]
     /// The song ids of each listed channel, in library order.
     private let members: [String: [String]]
+    /// The genre names that have channels, in channel order.
+    let genres: [String]
 
-    /// The fewest songs a genre needs to become a channel.
-    static let minimumGenreSize = 2
+    /// The fewest songs a genre or decade needs to become a channel.
+    static let minimumChannelSize = 3
 
     /// The personal channel as Douban named it (§6.1: `私人兆赫`, `Personal Radio`, `My`).
     static let personal = Channel(id: Channel.personalID, name: "私人兆赫", nameEnglish: "Personal Radio",
                                   abbreviation: "My", sequence: 0)
 
-    /// Builds the catalog for a library.
-    init(tracks: [LibraryTrack]) {
-        var byGenre: [String: (name: String, sids: [String])] = [:]
-        for track in tracks where !track.genre.isEmpty {
-            // "rock" and "Rock" are one channel, named as first seen in path order.
-            let key = track.genre.lowercased()
-            byGenre[key, default: (track.genre, [])].sids.append(track.sid)
+    /// One genre or decade with enough songs to be a channel, before it has an id.
+    struct Group: Sendable, Equatable {
+        /// The pin key: `genre:<lowercased name>` or `decade:<year>`.
+        var key: String
+        /// The display name: the genre as first seen in path order, or `1990s`.
+        var name: String
+        /// The short English name.
+        var abbreviation: String
+        /// The member song ids in library order.
+        var sids: [String]
+    }
+
+    /// The genres and decades of `tracks` that qualify as channels, genres by name first,
+    /// then decades by time: the order new channel ids are handed out in.
+    static func groups(for tracks: [LibraryTrack]) -> [Group] {
+        var genres: [String: Group] = [:]
+        var decades: [Int: Group] = [:]
+        for track in tracks {
+            if !track.genre.isEmpty {
+                // "rock" and "Rock" are one channel, named as first seen in path order.
+                let key = "genre:" + track.genre.lowercased()
+                genres[key, default: Group(key: key, name: track.genre, abbreviation: abbreviation(track.genre),
+                                           sids: [])].sids.append(track.sid)
+            }
+            if let decade = track.decade {
+                decades[decade, default: Group(key: "decade:\(decade)", name: "\(decade)s",
+                                               abbreviation: String(format: "%02ds", decade % 100), sids: [])]
+                    .sids.append(track.sid)
+            }
         }
-        let genres = byGenre.filter { $0.value.sids.count >= Self.minimumGenreSize }
-            .sorted { $0.key < $1.key }
+        let byGenre = genres.values.sorted { $0.key < $1.key }
+        let byDecade = decades.sorted { $0.key < $1.key }.map(\.value)
+        return (byGenre + byDecade).filter { $0.sids.count >= minimumChannelSize }
+    }
+
+    /// Builds the catalog for a library.
+    ///
+    /// - Parameters:
+    ///   - tracks: the library's tracks in library order.
+    ///   - pins: the channel id of every group key (groups without a pin are left out).
+    init(tracks: [LibraryTrack], pins: [String: Int]) {
         var channels = [Self.personal]
         var members = [Channel.personalID: tracks.map(\.sid)]
-        for (index, genre) in genres.enumerated() {
-            let id = String(index + 1)
-            channels.append(Channel(id: id, name: genre.value.name, nameEnglish: genre.value.name,
-                                    abbreviation: Self.abbreviation(genre.value.name), sequence: index + 1))
-            members[id] = genre.value.sids
+        var genres: [String] = []
+        for group in Self.groups(for: tracks) {
+            guard let id = pins[group.key] else { continue }
+            if group.key.hasPrefix("genre:") { genres.append(group.name) }
+            channels.append(Channel(id: String(id), name: group.name, nameEnglish: group.name,
+                                    abbreviation: group.abbreviation, sequence: channels.count))
+            members[String(id)] = group.sids
         }
         self.channels = channels
         self.members = members
+        self.genres = genres
+    }
+
+    /// Builds the catalog with ids handed out in ``groups(for:)`` order from 1, as on a new
+    /// database.
+    init(tracks: [LibraryTrack]) {
+        let pins = Dictionary(uniqueKeysWithValues: Self.groups(for: tracks).enumerated().map { ($1.key, $0 + 1) })
+        self.init(tracks: tracks, pins: pins)
     }
 
     /// The song ids of a listed channel, or `nil` when no such channel is listed.
     func songIDs(inChannel id: String) -> [String]? {
         members[id]
-    }
-
-    /// The genre names that have channels, in channel order.
-    var genres: [String] {
-        channels.dropFirst().map(\.name)
     }
 
     /// A short form in the manner of Douban's `abbr_en` (`CH`, `EN`): the initials of a

@@ -24,6 +24,7 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case 404: return "not_found"
         case 405: return "method_not_allowed"
         case 413: return "too_large"
+        case 414: return "uri_too_long"
         case 416: return "range_not_satisfiable"
         case 500...: return "internal_error"
         default: return "http_\(status.code)"

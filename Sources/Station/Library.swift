@@ -2,7 +2,8 @@ import Foundation
 import RadioAPI
 
 /// What the station serves: the scanned tracks, indexed by song id, and the channels built
-/// from them. Immutable once built; a rescan builds a new one.
+/// from them. Immutable once built; a rescan builds a new one and swaps it into the
+/// ``LiveLibrary``.
 struct Library: Sendable {
     /// The tracks in relative-path order.
     let tracks: [LibraryTrack]
@@ -12,49 +13,38 @@ struct Library: Sendable {
     let isDemo: Bool
     /// The channels over these tracks.
     let catalog: ChannelCatalog
-    private let bySID: [String: LibraryTrack]
+    private let positions: [String: Int]
+    private let coverNames: Set<String>
 
-    /// Indexes `tracks` and builds their channels.
-    init(tracks: [LibraryTrack], root: URL, isDemo: Bool) {
+    /// Indexes `tracks` and builds their channels with the pinned channel ids.
+    init(tracks: [LibraryTrack], root: URL, isDemo: Bool, pins: [String: Int]) {
         self.tracks = tracks
         self.root = root
         self.isDemo = isDemo
-        catalog = ChannelCatalog(tracks: tracks)
-        bySID = Dictionary(tracks.map { ($0.sid, $0) }, uniquingKeysWith: { first, _ in first })
+        catalog = ChannelCatalog(tracks: tracks, pins: pins)
+        positions = Dictionary(tracks.enumerated().map { ($1.sid, $0) }, uniquingKeysWith: { first, _ in first })
+        coverNames = Set(tracks.map(\.cover).filter { !$0.isEmpty })
     }
 
     /// The track with this song id, if any.
     func track(sid: String) -> LibraryTrack? {
-        bySID[sid]
+        positions[sid].map { tracks[$0] }
+    }
+
+    /// The index in ``tracks`` of the track with this song id, if any.
+    func position(of sid: String) -> Int? {
+        positions[sid]
+    }
+
+    /// Whether some track of this library has the cover of that file name.
+    func hasCover(_ name: String) -> Bool {
+        coverNames.contains(name)
     }
 
     /// The summary the public API exposes.
     var info: LibraryInfo {
         LibraryInfo(trackCount: tracks.count, channels: catalog.channels, genres: catalog.genres,
                     isDemo: isDemo, path: root)
-    }
-
-    /// Loads the library for a configuration: the configured folder when it holds playable
-    /// files, else the demo library (synthesized on first use).
-    ///
-    /// Blocking (TagLib reads every file); ``Station`` calls it off the cooperative pool.
-    ///
-    /// - Throws: ``StationError/libraryUnreadable(path:reason:)`` for a configured folder
-    ///   that exists but cannot be listed (falling back to the demo would hide the mistake),
-    ///   ``StationError/demoSynthesisFailed(path:reason:)`` when the demo cannot be written.
-    static func load(_ configuration: StationConfiguration) throws(StationError) -> Library {
-        if let folder = configuration.library {
-            let tracks = try LibraryScanner(root: folder).scan()
-            if !tracks.isEmpty { return Library(tracks: tracks, root: folder, isDemo: false) }
-        }
-        let demo = DemoLibrary(directory: configuration.demoLibraryDirectory)
-        try demo.ensure()
-        let tracks = try LibraryScanner(root: demo.directory).scan()
-        guard tracks.count >= DemoLibrary.pieces.count else {
-            throw .demoSynthesisFailed(path: demo.directory.path,
-                                       reason: "scanned \(tracks.count) of \(DemoLibrary.pieces.count) tracks")
-        }
-        return Library(tracks: tracks, root: demo.directory, isDemo: true)
     }
 }
 

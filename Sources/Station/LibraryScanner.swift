@@ -42,6 +42,13 @@ public struct LibraryScanner: Sendable {
 
     /// Lists the playable files below the root as `/`-separated relative paths, sorted.
     func playableRelativePaths() throws(StationError) -> [String] {
+        try playableFiles().map(\.relativePath)
+    }
+
+    /// Lists the playable files below the root with their size and modification time (of
+    /// the file a symbolic link leads to), sorted by relative path. A rescan compares these
+    /// with its cache to find the files it need not read again.
+    func playableFiles() throws(StationError) -> [FileStamp] {
         let manager = FileManager.default
         do {
             // Listing the root first tells "exists but unreadable" apart from "empty": the
@@ -50,40 +57,57 @@ public struct LibraryScanner: Sendable {
         } catch {
             throw .libraryUnreadable(path: root.path, reason: Self.reason(error))
         }
-        guard let walker = manager.enumerator(atPath: root.path) else {
+        // The enumerator does not descend into a root that is a symbolic link (a `~/Music`
+        // linked to another disk), so walk the folder it leads to.
+        let walked = root.resolvingSymlinksInPath()
+        guard let walker = manager.enumerator(atPath: walked.path) else {
             throw .libraryUnreadable(path: root.path, reason: "cannot enumerate")
         }
         let playable = LibraryTrack.playableExtensions
-        var found: [String] = []
+        var found: [FileStamp] = []
+        // Plain string paths: URL and NSString path operations cost more than the stat(2)
+        // below, and a rescan of an unchanged library is little else.
+        let base = walked.path.hasSuffix("/") ? walked.path : walked.path + "/"
         while let relative = walker.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            let isFolder = (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory
+            let name = relative.lastIndex(of: "/").map { relative[relative.index(after: $0)...] } ?? relative[...]
             if name.hasPrefix(".") {
-                if isFolder { walker.skipDescendants() }
+                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { walker.skipDescendants() }
                 continue
             }
-            guard !isFolder, playable.contains((name as NSString).pathExtension.lowercased()) else { continue }
-            // A symbolic link counts when it leads to a regular file.
-            var targetIsFolder: ObjCBool = false
-            let full = root.appendingPathComponent(relative).path
-            guard manager.fileExists(atPath: full, isDirectory: &targetIsFolder), !targetIsFolder.boolValue
+            guard let dot = name.lastIndex(of: "."), playable.contains(name[name.index(after: dot)...].lowercased())
             else { continue }
-            found.append(relative)
+            // stat(2) follows symbolic links: a link counts when it leads to a regular file
+            // (and a folder named like a song does not).
+            var info = stat()
+            let full = base + relative
+            guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            found.append(FileStamp(relativePath: relative, size: Int64(info.st_size), modified: nanoseconds))
         }
-        return found.sorted()
+        return found.sorted { $0.relativePath < $1.relativePath }
     }
 
-    /// Reads one file's metadata, filling what the tags leave empty from its path.
+    /// Reads one file's metadata, filling what the tags leave empty from its path; no cover.
     func read(relativePath: String, sid: String) -> LibraryTrack? {
-        let file = root.appendingPathComponent(relativePath)
-        let tags = TagLibFile.open(file.path) { file in
-            (title: file.title, artist: file.artist, album: file.album, genre: file.genre, year: file.year,
-             duration: file.durationSeconds, bitrate: file.bitrate)
+        readMetadata(relativePath: relativePath, withCover: false).map {
+            track(relativePath: relativePath, sid: sid, metadata: $0, cover: "")
         }
-        guard var tags else { return nil }
-        let fileExtension = (relativePath as NSString).pathExtension.lowercased()
+    }
+
+    /// Reads one file's tags, audio properties and (when asked) embedded cover with TagLib.
+    ///
+    /// - Returns: `nil` when TagLib cannot open the file or finds nothing valid in it.
+    func readMetadata(relativePath: String, withCover: Bool) -> TrackMetadata? {
+        let file = root.appendingPathComponent(relativePath)
+        let read = TagLibFile.open(file.path) { file in
+            TrackMetadata(title: file.title, artist: file.artist, album: file.album, genre: file.genre,
+                          year: file.year, duration: file.durationSeconds, bitrate: file.bitrate,
+                          cover: withCover ? file.frontCover : nil)
+        }
+        guard var tags = read else { return nil }
         // TagLib's C API sees only a WAVE file's ID3v2 tag; fill its gaps from INFO.
-        if fileExtension == "wav", [tags.title, tags.artist, tags.album, tags.genre].contains(""),
+        if (relativePath as NSString).pathExtension.lowercased() == "wav",
+           [tags.title, tags.artist, tags.album, tags.genre].contains(""),
            let info = RIFFInfoTag(path: file.path) {
             if tags.title.isEmpty { tags.title = info.title }
             if tags.artist.isEmpty { tags.artist = info.artist }
@@ -91,6 +115,12 @@ public struct LibraryScanner: Sendable {
             if tags.genre.isEmpty { tags.genre = info.genre }
             if tags.year == 0 { tags.year = info.year }
         }
+        return tags
+    }
+
+    /// Builds the served track from a file's metadata, names from the path where the tags
+    /// are empty.
+    func track(relativePath: String, sid: String, metadata tags: TrackMetadata, cover: String) -> LibraryTrack {
         let names = PathNames(relativePath: relativePath)
         let album = tags.album.isEmpty ? names.album : tags.album
         return LibraryTrack(
@@ -98,15 +128,16 @@ public struct LibraryScanner: Sendable {
             ssid: TrackIdentity.ssid(for: relativePath),
             aid: TrackIdentity.albumID(album: album, folder: names.folder),
             relativePath: relativePath,
-            file: file,
-            fileExtension: fileExtension,
+            file: root.appendingPathComponent(relativePath),
+            fileExtension: (relativePath as NSString).pathExtension.lowercased(),
             title: tags.title.isEmpty ? names.title : tags.title,
             artist: tags.artist.isEmpty ? names.artist : tags.artist,
             album: album,
             genre: tags.genre,
             year: tags.year,
             durationSeconds: tags.duration,
-            bitrate: tags.bitrate)
+            bitrate: tags.bitrate,
+            cover: cover)
     }
 
     /// A short reason for a Foundation file error: the POSIX error name when there is one.

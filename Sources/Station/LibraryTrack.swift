@@ -31,11 +31,19 @@ public struct LibraryTrack: Sendable, Equatable {
     public var durationSeconds: Int
     /// Bitrate in kbit/s as TagLib reads it, `0` when unknown.
     public var bitrate: Int
+    /// The file name of the track's cover in the station's cover store (`<16 hex>.jpg`),
+    /// empty when it has none. Served at `/cover/<name>`, the song's `picture`.
+    public var cover: String
+    /// The artist lowercased, as the recommender keys what it learns about artists
+    /// (computed once here: a playlist scores every track of a channel).
+    private(set) var artistKey: String
+    /// The genre lowercased, as the recommender keys genres.
+    private(set) var genreKey: String
 
     /// Creates a track.
     public init(sid: String, ssid: String, aid: String, relativePath: String, file: URL, fileExtension: String,
                 title: String, artist: String, album: String, genre: String, year: Int,
-                durationSeconds: Int, bitrate: Int) {
+                durationSeconds: Int, bitrate: Int, cover: String = "") {
         self.sid = sid
         self.ssid = ssid
         self.aid = aid
@@ -49,6 +57,9 @@ public struct LibraryTrack: Sendable, Equatable {
         self.year = year
         self.durationSeconds = durationSeconds
         self.bitrate = bitrate
+        self.cover = cover
+        artistKey = artist.lowercased()
+        genreKey = genre.lowercased()
     }
 
     /// The media route's file name for this track: `<sid>.<ext>`. The extension is part of
@@ -65,8 +76,9 @@ public struct LibraryTrack: Sendable, Equatable {
             sid: sid, ssid: ssid, aid: aid, title: title, artist: artist,
             // Douban's `album` is the album page path on the music site; the station has
             // no such site, so it names the album id in the same shape.
-            album: "/subject/\(aid)/", albumTitle: album, picture: "",
-            url: "\(mediaBase)/media/\(mediaFileName)", length: durationSeconds, like: liked,
+            album: "/subject/\(aid)/", albumTitle: album,
+            picture: cover.isEmpty ? "" : "\(mediaBase)\(StationRouter.coverPrefix)/\(cover)",
+            url: "\(mediaBase)\(StationRouter.mediaPrefix)/\(mediaFileName)", length: durationSeconds, like: liked,
             publicTime: year > 0 ? String(year) : "", company: "",
             kbps: bitrate > 0 ? bitrate : nil, subtype: "")
     }
@@ -76,6 +88,13 @@ public struct LibraryTrack: Sendable, Equatable {
         "mp3": "audio/mpeg", "ogg": "audio/ogg", "opus": "audio/opus", "flac": "audio/flac",
         "m4a": "audio/mp4", "wav": "audio/wav",
     ]
+
+    /// The decade of ``year`` (1990 for 1994), or `nil` when the year is unknown or not
+    /// plausible for a recording.
+    var decade: Int? {
+        guard (1800...2999).contains(year) else { return nil }
+        return year / 10 * 10
+    }
 
     /// The file extensions the scanner picks up, lowercased.
     static var playableExtensions: Set<String> { Set(mediaTypes.keys) }

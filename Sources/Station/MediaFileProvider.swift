@@ -19,11 +19,11 @@ struct MediaFileProvider: FileProvider {
     /// The absolute path of the track's file, taken from the library, never from the request.
     typealias FileIdentifier = String
 
-    let library: Library
+    let library: LiveLibrary
     private let fileIO = FileIO()
 
-    /// Creates a provider over a library.
-    init(library: Library) {
+    /// Creates a provider over the library being served.
+    init(library: LiveLibrary) {
         self.library = library
     }
 
@@ -36,7 +36,7 @@ struct MediaFileProvider: FileProvider {
         let sid = name[..<dot]
         let fileExtension = name[name.index(after: dot)...]
         guard !sid.isEmpty, sid.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let track = library.track(sid: String(sid)), track.fileExtension == fileExtension
+              let track = library.snapshot.track(sid: String(sid)), track.fileExtension == fileExtension
         else { return nil }
         return track.file.path
     }

@@ -2,15 +2,18 @@ import RadioAPI
 
 /// The logic of `GET /j/app/radio/people` (douban-protocol.md §2, §3.1, §7, §9), apart
 /// from HTTP: a request's parameters in, an answer out, with the listener's feedback
-/// recorded on the way.
+/// learned on the way.
 ///
 /// - `type` must be one of `n e p s b r u`; all but `n` must name a song (`sid`).
-/// - `e`, `r` and `u` are acknowledged with `{"r":0}` (`r`/`u` after recording the heart).
-/// - `n`, `p`, `s` and `b` answer a list (`b` after recording the trash), which never holds
-///   a song the listener trashed and avoids the current song and those in `h` while the
-///   channel has enough others.
-/// - Requests without credentials are the shared anonymous listener; their lists carry
-///   `"logout":1` (CATX), and the red-heart channel answers them with the anonymous
+/// - `user_id` with `token` must be a live login, else the answer is
+///   `{"r":1,"err":"expired"}`; requests without them are the shared anonymous listener,
+///   and their lists carry `"logout":1` (CATX).
+/// - Every report about a song of the library teaches the listener's profile (see
+///   ``ListenerProfile``); `e`, `r` and `u` are then acknowledged with `{"r":0}`.
+/// - `n`, `p`, `s` and `b` answer a list chosen by the ``Recommender``: never a trashed
+///   song, and not the current song, those in `h` or the ones heard lately while the
+///   channel has others.
+/// - The red-heart channel `-3` lists the listener's liked songs; anonymous requests get the
 ///   warning and no songs (fixture F5b).
 struct PlaylistResponder: Sendable {
     /// What the endpoint answers.
@@ -26,53 +29,60 @@ struct PlaylistResponder: Sendable {
     /// How many songs a list holds when the channel has that many.
     static let listSize = 5
 
-    let library: Library
-    let memory: ListenerMemory
-    let picker: SongPicker
+    let library: LiveLibrary
+    let profiles: ListenerProfiles
+    let accounts: AccountStore
+    let recommender: Recommender
 
     /// Answers one request.
     ///
     /// - Parameters:
     ///   - request: the request, for its query parameters.
     ///   - mediaBase: the server root song URLs start with, e.g. `http://127.0.0.1:7650`.
-    func answer(_ request: StationRequest, mediaBase: String) -> Answer {
+    /// - Throws: ``StationError/databaseFailed(path:reason:)`` when the database fails.
+    func answer(_ request: StationRequest, mediaBase: String) async throws(StationError) -> Answer {
         guard let typeWord = request.parameter("type"), !typeWord.isEmpty else { return .refused("missing_type") }
         guard let type = ReportType(rawValue: typeWord) else { return .refused("invalid_type") }
         let sid = request.parameter("sid") ?? ""
         if type.needsSongID, sid.isEmpty { return .refused("missing_sid") }
+        let library = self.library.snapshot
         let channel = nonEmpty(request.parameter("channel")) ?? Channel.personalID
         guard channel == Channel.redHeartID || library.catalog.songIDs(inChannel: channel) != nil else {
             return .refused("invalid_channel")
         }
         // Feedback must name a song of this library, or it would be remembered for nothing.
         let isFeedback = type == .ban || type == .rate || type == .unrate
-        if isFeedback, library.track(sid: sid) == nil { return .refused("invalid_sid") }
+        let track = library.track(sid: sid)
+        if isFeedback, track == nil { return .refused("invalid_sid") }
 
-        // Accounts come later: any user_id with a token is taken at its word.
-        let hasCredentials = nonEmpty(request.parameter("user_id")) != nil && nonEmpty(request.parameter("token")) != nil
-        let listener = hasCredentials ? request.parameter("user_id")! : ListenerMemory.anonymous
-
-        switch type {
-        case .ban: memory.trash(sid, for: listener)
-        case .rate: memory.like(sid, for: listener)
-        case .unrate: memory.unlike(sid, for: listener)
-        case .new, .end, .playing, .skip: break
+        var listener = ListenerProfiles.anonymous
+        let userID = nonEmpty(request.parameter("user_id"))
+        let token = nonEmpty(request.parameter("token"))
+        if let userID, let token {
+            guard try await accounts.isValid(userID: userID, token: token) else { return .refused("expired") }
+            listener = ListenerProfiles.key(userID: userID)
         }
-        guard type.expectsList else { return .acknowledged }
+        let isAnonymous = listener == ListenerProfiles.anonymous
 
-        if channel == Channel.redHeartID, !hasCredentials {
+        if let track, type != .new { try await profiles.record(type, track: track, for: listener) }
+        guard type.expectsList else { return .acknowledged }
+        if channel == Channel.redHeartID, isAnonymous {
             return .playlist(Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1))
         }
-        let feedback = memory.feedback(for: listener)
-        let members = channel == Channel.redHeartID ? feedback.liked : library.catalog.songIDs(inChannel: channel) ?? []
-        let candidates = members.filter { !feedback.trashed.contains($0) }
-        var recent = ReportHistory.parse(request.parameter("h") ?? "").map(\.sid)
-        if !sid.isEmpty { recent.append(sid) }
-        let chosen = picker.pick(from: candidates, avoiding: recent, count: Self.listSize)
-        let songs = chosen.compactMap { library.track(sid: $0) }.map {
-            $0.song(mediaBase: mediaBase, liked: feedback.likes($0.sid))
+
+        let (profile, draw) = try await profiles.beginDraw(for: listener)
+        let members = channel == Channel.redHeartID ? profile.liked : library.catalog.songIDs(inChannel: channel) ?? []
+        let candidates = members.compactMap { sid in
+            profile.trashed.contains(sid) ? nil : library.position(of: sid)
         }
-        return .playlist(Playlist(songs: songs, versionMax: 100, loggedOut: !hasCredentials))
+        let history = ReportHistory.parse(request.parameter("h") ?? "").map(\.sid)
+        let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
+        let chosen = recommender.pick(from: candidates, in: library.tracks, profile: profile, recent: recent,
+                                      count: Self.listSize, listener: listener, draw: draw)
+        let songs = chosen.compactMap { library.track(sid: $0) }.map {
+            $0.song(mediaBase: mediaBase, liked: profile.likes($0.sid))
+        }
+        return .playlist(Playlist(songs: songs, versionMax: 100, loggedOut: isAnonymous))
     }
 
     private func nonEmpty(_ text: String?) -> String? {

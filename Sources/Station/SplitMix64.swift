@@ -33,6 +33,11 @@ struct SplitMix64: RandomNumberGenerator, Sendable {
         Int.random(in: 0..<count, using: &self)
     }
 
+    /// A uniformly distributed double in `0..<1` (the top 53 bits).
+    mutating func unit() -> Double {
+        Double(next() >> 11) * 0x1p-53
+    }
+
     /// A random element of a non-empty array.
     mutating func pick<T>(_ choices: [T]) -> T {
         choices[index(below: choices.count)]

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ServiceLifecycle
+import Synchronization
 
 /// mhz's own radio server: a Douban-app-API-compatible station over a music folder (or the
 /// synthesized demo library), served by Hummingbird.
@@ -27,28 +28,105 @@ import ServiceLifecycle
 public final class Station: Sendable {
     /// The configuration the station was created with.
     public let configuration: StationConfiguration
-    private let library: Library
-    private let responder: PlaylistResponder
+    private let database: StationDatabase
+    private let library: LiveLibrary
+    private let loader: LibraryLoader
+    private let services: StationRouter.Services
     private let server = ServerHandle()
+    private let scans = DispatchQueue(label: "mhz.station.scan")
+    private let latestScan: Mutex<ScanSummary>
+    private let rescanTimer = Mutex<Task<Void, Never>?>(nil)
 
     /// How long a stop waits for requests in flight (a player still streaming a song)
     /// before cancelling them.
     public static let shutdownGracePeriod: Duration = .seconds(2)
 
-    /// Creates a station, scanning the library folder, or synthesizing the demo library
-    /// when the folder is not set, missing or holds no playable file.
+    /// Creates a station: opens its database, then scans the library folder (only what
+    /// changed since the last scan is read), or synthesizes the demo library when the
+    /// folder is not set, missing or holds no playable file.
     ///
     /// The scan runs on a dispatch queue, off Swift's cooperative pool, because TagLib reads
     /// every file with blocking I/O.
     ///
-    /// - Throws: ``StationError/libraryUnreadable(path:reason:)`` or
+    /// - Throws: ``StationError/databaseFailed(path:reason:)``,
+    ///   ``StationError/libraryUnreadable(path:reason:)`` or
     ///   ``StationError/demoSynthesisFailed(path:reason:)``.
     public init(configuration: StationConfiguration) async throws(StationError) {
         self.configuration = configuration
-        let library = try await Self.loadLibrary(configuration)
-        self.library = library
-        responder = PlaylistResponder(library: library, memory: ListenerMemory(),
-                                      picker: SongPicker(seed: configuration.seed))
+        let directory = configuration.dataDirectory
+        let database = try await Blocking.run { () throws(StationError) -> StationDatabase in
+            try StationDatabase(directory: directory)
+        }
+        self.database = database
+        let covers = CoverStore(directory: configuration.coverDirectory)
+        loader = LibraryLoader(folder: configuration.library, demoDirectory: configuration.demoLibraryDirectory,
+                               database: database, covers: covers)
+        let loader = self.loader
+        let first = try await Blocking.run(on: scans) { () throws(StationError) in try loader.load() }
+        library = LiveLibrary(first.library)
+        latestScan = Mutex(first.summary)
+        let accounts = AccountStore(database: database, tokenLifetime: configuration.tokenLifetime)
+        var system = SystemRandomNumberGenerator()
+        let responder = PlaylistResponder(
+            library: library, profiles: ListenerProfiles(database: database), accounts: accounts,
+            recommender: Recommender(seed: configuration.seed ?? system.next()))
+        services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
+                                          captchas: CaptchaStore(), covers: covers)
+    }
+
+    /// Creates an account in the station database of `dataDirectory`, for `mhz serve
+    /// --add-user`. Works while a station serves from that directory (SQLite in WAL mode
+    /// lets both write); the new user can log in at once.
+    ///
+    /// - Parameters:
+    ///   - name: the user name (1 to 64 printable characters); a name containing `@` is also
+    ///     the account's e-mail address.
+    ///   - password: 1 to 72 bytes; stored only as a bcrypt hash.
+    ///   - email: an e-mail address to log in with as well, if any.
+    ///   - cost: bcrypt's cost, log2 of its rounds (default 12; tests use 4 to stay fast).
+    ///   - dataDirectory: the station's data directory.
+    /// - Returns: the new account's `user_id`.
+    /// - Throws: ``StationError/invalidUserName(_:)``, ``StationError/invalidPassword``,
+    ///   ``StationError/userExists(name:)`` or ``StationError/databaseFailed(path:reason:)``.
+    @discardableResult
+    public static func addUser(name: String, password: String, email: String? = nil, cost: UInt8 = 12,
+                               dataDirectory: URL) async throws(StationError) -> String {
+        try await Blocking.run { () throws(StationError) -> String in
+            let database = try StationDatabase(directory: dataDirectory)
+            return try AccountStore.addUser(name: name, password: password, email: email, cost: cost,
+                                            database: database)
+        }
+    }
+
+    /// Rescans the library now: new files appear, removed ones disappear, changed ones are
+    /// reread; song ids of files that stay are unchanged. Requests in flight finish with the
+    /// library they started with.
+    ///
+    /// - Returns: what the scan did (``ScanSummary/read`` is 0 when nothing changed).
+    /// - Throws: what ``init(configuration:)`` throws for a scan; the library served stays
+    ///   as it was.
+    @discardableResult
+    public func rescan() async throws(StationError) -> ScanSummary {
+        let loader = self.loader
+        let scan = try await Blocking.run(on: scans) { () throws(StationError) in try loader.load() }
+        library.replace(with: scan.library)
+        latestScan.withLock { $0 = scan.summary }
+        return scan.summary
+    }
+
+    /// The library served right now.
+    var servedLibrary: Library {
+        library.snapshot
+    }
+
+    /// The captchas handed out (tests read answers from it, as a person reads the image).
+    var captchaStore: CaptchaStore {
+        services.captchas
+    }
+
+    /// What the most recent scan (the first one, or the last rescan) did.
+    public var lastScan: ScanSummary {
+        latestScan.withLock { $0 }
     }
 
     /// The root URL while serving (`http://127.0.0.1:<port>`), else `nil`.
@@ -58,7 +136,7 @@ public final class Station: Sendable {
 
     /// What the station serves.
     public var libraryInfo: LibraryInfo {
-        library.info
+        library.snapshot.info
     }
 
     /// Binds and starts serving in the background; returns once the socket listens.
@@ -90,6 +168,7 @@ public final class Station: Sendable {
             server.finished(generation: generation)
         }
         server.attach(task, group: group, generation: generation)
+        startRescanTimer()
 
         // The first event decides: the port from onServerRunning, or the error that ended
         // `run()` before it got that far (a taken port, an unknown host).
@@ -107,6 +186,10 @@ public final class Station: Sendable {
             // The server never listened: binding failed (the task has ended already), or the
             // caller was cancelled first (the task may still be starting up). Either way,
             // make sure it is down before reporting.
+            rescanTimer.withLock { timer in
+                timer?.cancel()
+                timer = nil
+            }
             await group.triggerGracefulShutdown()
             await task.value
             server.finished(generation: generation)
@@ -133,6 +216,10 @@ public final class Station: Sendable {
     /// requests in flight get ``shutdownGracePeriod`` to finish, then are cancelled. Does
     /// nothing when not serving.
     public func stop() async {
+        rescanTimer.withLock { timer in
+            timer?.cancel()
+            timer = nil
+        }
         guard let (task, group) = server.detach() else { return }
         await group.triggerGracefulShutdown()
         await task.value
@@ -140,12 +227,35 @@ public final class Station: Sendable {
 
     // MARK: - Private
 
+    /// Rescans every ``StationConfiguration/rescanInterval`` while serving. A failed
+    /// rescan (the folder briefly unreadable, say) keeps the library as it was and is
+    /// logged; the next tick tries again.
+    private func startRescanTimer() {
+        guard let interval = configuration.rescanInterval else { return }
+        let logger = configuration.effectiveLogger
+        let timer = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, let self else { return }
+                do {
+                    try await self.rescan()
+                } catch {
+                    logger.warning("rescan failed", metadata: ["error": .string("\(error)")])
+                }
+            }
+        }
+        rescanTimer.withLock { previous in
+            previous?.cancel()
+            previous = timer
+        }
+    }
+
     private func makeApplication(onBound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
         let server = self.server
         let host = configuration.host
         let configuredPort = configuration.port
         let router = StationRouter.make(
-            library: library, responder: responder, observer: configuration.onRequest,
+            services: services, observer: configuration.onRequest,
             fallbackBase: { server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort).absoluteString })
         return Application(
             router: router,
@@ -167,18 +277,5 @@ public final class Station: Sendable {
     /// A one-line reason for a server failure (NIO's bind errors name the call and errno).
     private static func reason(_ error: any Error) -> String {
         String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown"
-    }
-
-    private static func loadLibrary(_ configuration: StationConfiguration) async throws(StationError) -> Library {
-        let result: Result<Library, StationError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                do throws(StationError) {
-                    continuation.resume(returning: .success(try Library.load(configuration)))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        return try result.get()
     }
 }

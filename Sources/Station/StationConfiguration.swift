@@ -7,7 +7,9 @@ public struct StationConfiguration: Sendable {
     /// The music folder to serve. `nil`, a missing folder or a folder without playable
     /// files selects the demo library synthesized under ``dataDirectory``.
     public var library: URL?
-    /// The station's own data directory; the demo library lives in `demo-library/` inside it.
+    /// The station's own data directory: its database (`station.sqlite`: accounts, tokens,
+    /// feedback, scan cache), cover images (`covers/`) and the demo library
+    /// (`demo-library/`).
     public var dataDirectory: URL
     /// The address to bind. Loopback by default: the embedded station is private to the
     /// process that starts it, and `mhz serve` opts into more.
@@ -24,6 +26,12 @@ public struct StationConfiguration: Sendable {
     /// `nil` uses a logger labelled `mhz.station` at `warning` level, so a host that did not
     /// set up logging does not get the server's start-up lines on its standard output.
     public var logger: Logger?
+    /// How long a login token stays valid (Douban: 180 days, CATX). Tests make it short.
+    public var tokenLifetime: Duration
+    /// How often the library folder is rescanned while the station serves, so files added,
+    /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.
+    /// A rescan rereads only new and changed files.
+    public var rescanInterval: Duration?
 
     /// Creates a configuration.
     ///
@@ -35,9 +43,12 @@ public struct StationConfiguration: Sendable {
     ///   - seed: fixed seed for deterministic song choices.
     ///   - onRequest: observer of every request received.
     ///   - logger: where to log; see ``logger``.
+    ///   - tokenLifetime: how long a login token is valid (default 180 days).
+    ///   - rescanInterval: how often to rescan while serving (default every minute).
     public init(library: URL?, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0,
                 seed: UInt64? = nil, onRequest: (@Sendable (StationRequest) -> Void)? = nil,
-                logger: Logger? = nil) {
+                logger: Logger? = nil, tokenLifetime: Duration = .seconds(180 * 86_400),
+                rescanInterval: Duration? = .seconds(60)) {
         self.library = library
         self.dataDirectory = dataDirectory
         self.host = host
@@ -45,11 +56,18 @@ public struct StationConfiguration: Sendable {
         self.seed = seed
         self.onRequest = onRequest
         self.logger = logger
+        self.tokenLifetime = tokenLifetime
+        self.rescanInterval = rescanInterval
     }
 
     /// The folder the demo library is synthesized into.
     public var demoLibraryDirectory: URL {
         dataDirectory.appendingPathComponent("demo-library", isDirectory: true)
+    }
+
+    /// The folder cover images are kept in.
+    var coverDirectory: URL {
+        dataDirectory.appendingPathComponent("covers", isDirectory: true)
     }
 
     /// The logger actually used: the configured one, or the quiet default.

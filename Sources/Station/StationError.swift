@@ -18,6 +18,16 @@ public enum StationError: Error, Sendable, Equatable {
     /// The task calling ``Station/start()`` was cancelled before the server listened; the
     /// server was shut down again.
     case cancelled
+    /// The station's database at `path` could not be opened, migrated, read or written.
+    case databaseFailed(path: String, reason: String)
+    /// A user name that cannot be an account: empty, longer than 64 characters, or holding
+    /// control characters.
+    case invalidUserName(String)
+    /// An account with this name (or e-mail address) exists already.
+    case userExists(name: String)
+    /// A password that cannot be stored: empty, or longer than bcrypt's 72 bytes (bcrypt
+    /// would silently ignore the rest).
+    case invalidPassword
 }
 
 /// A failure of one file operation, used while building ``StationError`` values.

@@ -1,48 +1,111 @@
+import Foundation
 import Hummingbird
 import RadioAPI
 
 /// Assembles the station's routes and middleware into a Hummingbird router.
 ///
 /// Middleware order, outermost first: the request observer (every request, even ones that
-/// fail later), JSON errors (so 404s and bad ranges are JSON), then the file middleware,
-/// which answers `/media/<sid>.<ext>` when no route matched.
+/// fail later), JSON errors (so 404s, bad ranges and internal failures are short JSON
+/// words), request limits, range repair (see ``RangeRepairMiddleware``), then the file middlewares, which answer `/media/<sid>.<ext>` and
+/// `/cover/<name>` when no route matched.
 ///
 /// Routes:
 /// - `GET /j/app/radio/channels` → `{"channels":[…]}`
-/// - `GET /j/app/radio/people` → playlist answers (see ``PlaylistResponder``)
+/// - `GET|POST /j/app/radio/people` → playlist answers (see ``PlaylistResponder``)
+/// - `POST /j/app/login` → the login answer (see ``AccountStore``)
+/// - `GET /j/new_captcha` → a captcha id as a JSON string, with a `bid` cookie
+/// - `GET /misc/captcha?id=&size=` → the captcha as a PNG
 /// - `GET|HEAD /media/<sid>.<ext>` → the track's bytes, with Range support
+/// - `GET|HEAD /cover/<name>` → a cover image, with Range support
 enum StationRouter {
     /// The path prefix of the media route.
     static let mediaPrefix = "/media"
+    /// The path prefix of the cover route.
+    static let coverPrefix = "/cover"
+
+    /// What the routes serve from.
+    struct Services: Sendable {
+        /// The library being served.
+        var library: LiveLibrary
+        /// The playlist logic.
+        var responder: PlaylistResponder
+        /// Users and tokens.
+        var accounts: AccountStore
+        /// Outstanding captchas.
+        var captchas: CaptchaStore
+        /// Cover images.
+        var covers: CoverStore
+    }
 
     /// Builds the router.
     ///
     /// - Parameters:
-    ///   - library: the tracks and channels served.
-    ///   - responder: the playlist logic.
+    ///   - services: what the routes serve from.
     ///   - observer: the configuration's request observer.
     ///   - fallbackBase: the bound server root, for requests without a usable `Host`.
-    static func make(library: Library, responder: PlaylistResponder,
-                     observer: (@Sendable (StationRequest) -> Void)?,
+    static func make(services: Services, observer: (@Sendable (StationRequest) -> Void)?,
                      fallbackBase: @escaping @Sendable () -> String) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(RequestObserverMiddleware(observer: observer))
         router.middlewares.add(JSONErrorMiddleware())
+        router.middlewares.add(RequestLimitMiddleware())
+        let media = MediaFileProvider(library: services.library)
+        let covers = CoverFileProvider(library: services.library, covers: services.covers)
+        router.middlewares.add(RangeRepairMiddleware { path in
+            await fileSize(path, media: media, covers: covers)
+        })
         router.middlewares.add(
-            FileMiddleware(fileProvider: MediaFileProvider(library: library), urlBasePath: mediaPrefix)
+            FileMiddleware(fileProvider: media, urlBasePath: mediaPrefix)
                 .withAdditionalMediaTypes(forFileExtensions: MediaFileProvider.mediaTypes))
+        router.middlewares.add(
+            FileMiddleware(fileProvider: covers, urlBasePath: coverPrefix)
+                .withAdditionalMediaTypes(forFileExtensions: CoverFileProvider.mediaTypes))
 
-        let channels = ChannelList(channels: library.catalog.channels)
         router.get("/j/app/radio/channels") { _, _ in
-            JSONResponse.make(channels)
+            JSONResponse.make(ChannelList(channels: services.library.snapshot.catalog.channels))
         }
-        router.get("/j/app/radio/people") { request, _ in
+        let people: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let parameters = StationRequest(method: request.method.rawValue, path: request.uri.path,
                                             rawQuery: request.uri.query)
             let base = mediaBase(authority: request.head.authority) ?? fallbackBase()
-            return JSONResponse.make(responder.answer(parameters, mediaBase: base))
+            return JSONResponse.make(try await services.responder.answer(parameters, mediaBase: base))
+        }
+        router.get("/j/app/radio/people", use: people)
+        router.post("/j/app/radio/people", use: people)
+        router.post("/j/app/login") { request, _ in
+            let body = try await request.body.collect(upTo: RequestLimitMiddleware<BasicRequestContext>.maximumBodySize)
+            let query = request.uri.query.map { FormEncoding.decode($0) } ?? []
+            let form = LoginForm(pairs: query + FormEncoding.decode(String(buffer: body)))
+            return JSONResponse.make(try await services.accounts.login(form, captchas: services.captchas))
+        }
+        router.get("/j/new_captcha") { _, _ in
+            let (id, bid) = services.captchas.issue()
+            var response = JSONResponse.make(id)
+            response.setCookie(Cookie(name: "bid", value: bid, path: "/"))
+            return response
+        }
+        router.get("/misc/captcha") { request, _ in
+            let parameters = StationRequest(method: request.method.rawValue, path: request.uri.path,
+                                            rawQuery: request.uri.query)
+            let id = parameters.parameter("id") ?? ""
+            guard let answer = services.captchas.answer(for: id) else { throw HTTPError(.notFound) }
+            let size = parameters.parameter("size").flatMap(CaptchaImage.Size.init(rawValue:)) ?? .medium
+            let png = CaptchaImage(answer: answer, size: size, seed: TrackIdentity.hash(id)).png
+            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
         }
         return router
+    }
+
+    /// The size of the media or cover file a request path names, for ``RangeRepairMiddleware``.
+    private static func fileSize(_ path: String, media: MediaFileProvider, covers: CoverFileProvider) async -> Int? {
+        if path.hasPrefix(mediaPrefix + "/"), let id = media.getFileIdentifier(String(path.dropFirst(mediaPrefix.count))) {
+            return try? await media.getAttributes(id: id)?.size
+        }
+        if path.hasPrefix(coverPrefix + "/"), let id = covers.getFileIdentifier(String(path.dropFirst(coverPrefix.count))) {
+            return try? await covers.getAttributes(id: id)?.size
+        }
+        return nil
     }
 
     /// The server root as the client addressed it (`http://<Host>`), so song URLs work

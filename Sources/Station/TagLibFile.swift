@@ -1,4 +1,6 @@
 import CTagLib
+import CTagLibPictures
+import Foundation
 import Synchronization
 
 /// One audio file opened through TagLib's C binding (`tag_c.h`, TagLib 1.13): the only
@@ -74,6 +76,23 @@ final class TagLibFile {
     var bitrate: Int {
         guard let properties = taglib_file_audioproperties(handle) else { return 0 }
         return Int(taglib_audioproperties_bitrate(properties))
+    }
+
+    /// The embedded front cover (else the first embedded picture), as stored: JPEG, PNG or
+    /// whatever the tagger put there. `nil` when the file has none.
+    ///
+    /// TagLib's C binding has no picture API, so this goes through its C++ API in
+    /// `CTagLibPictures`, on this same open file and under this same lock.
+    var frontCover: Data? {
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        // "Returns 1 and sets *data and *size when a picture was found … the caller frees
+        // with free()."
+        guard mhz_taglib_front_cover(UnsafeMutableRawPointer(handle), &bytes, &count) == 1, let bytes else {
+            return nil
+        }
+        defer { free(bytes) }
+        return Data(bytes: bytes, count: count)
     }
 
     /// Reads one string field and releases TagLib's copy of it.

@@ -18,19 +18,23 @@ enum TrackIdentity {
     /// Assigns a song id to every path.
     ///
     /// Collisions are resolved by probing upwards in the sorted order of the paths, so the
-    /// result depends only on the set of paths: the same library always gets the same ids,
-    /// and adding a file changes an existing id only in the rare case of a collision.
+    /// result depends only on the set of paths (and the ids already taken): the same library
+    /// always gets the same ids. The station pins every id it hands out (see
+    /// ``LibraryIndex``), so adding a file never changes an existing one.
     ///
-    /// - Parameter relativePaths: paths below the library root, each once.
+    /// - Parameters:
+    ///   - relativePaths: paths below the library root, each once.
+    ///   - taken: ids already pinned to other paths, which new paths must not get.
     /// - Returns: the id for each path.
-    static func songIDs(for relativePaths: [String]) -> [String: String] {
-        var taken = Set<UInt64>()
+    static func songIDs(for relativePaths: [String], avoiding taken: Set<String> = []) -> [String: String] {
+        var used = Set(taken.compactMap { UInt64($0) }.filter { songIDRange.contains($0) }
+            .map { $0 - songIDRange.lowerBound })
         var ids: [String: String] = [:]
         let span = songIDRange.upperBound - songIDRange.lowerBound + 1
         for path in relativePaths.sorted() {
             var offset = hash(path) % span
-            while taken.contains(offset) { offset = (offset + 1) % span }
-            taken.insert(offset)
+            while used.contains(offset) { offset = (offset + 1) % span }
+            used.insert(offset)
             ids[path] = String(songIDRange.lowerBound + offset)
         }
         return ids
@@ -56,8 +60,13 @@ enum TrackIdentity {
     /// FNV-1a, 64 bit, over the NFC form's UTF-8: simple, fast and fixed forever (Swift's
     /// `Hasher` is seeded per process and must not be used for anything persistent).
     static func hash(_ text: String) -> UInt64 {
+        hash(bytes: text.precomposedStringWithCanonicalMapping.utf8)
+    }
+
+    /// FNV-1a, 64 bit, over raw bytes (cover images are named by it).
+    static func hash(bytes: some Sequence<UInt8>) -> UInt64 {
         var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.precomposedStringWithCanonicalMapping.utf8 {
+        for byte in bytes {
             value ^= UInt64(byte)
             value &*= 0x0000_0100_0000_01B3
         }

@@ -3,7 +3,8 @@ import Foundation
 import Logging
 import Station
 
-/// `mhz serve`: run the station on its own, for any Douban-FM app-API client.
+/// `mhz serve`: run the station on its own, for any Douban-FM app-API client; or, with
+/// `--add-user NAME`, create an account in its database and exit.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve a music folder as a Douban-FM-compatible station.")
@@ -19,8 +20,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to bind (0: any free port).")
     var port = 7650
 
+    @Option(name: .customLong("add-user"), help: "Create an account with this name (asks for its password) and exit.")
+    var addUser: String?
+
+    @Flag(name: .customLong("password-stdin"), help: "With --add-user: read the password from standard input.")
+    var passwordStdin = false
+
+    func validate() throws {
+        if passwordStdin, addUser == nil { throw ValidationError("--password-stdin needs --add-user NAME") }
+    }
+
     func run() async throws {
         let paths = Paths(options: global)
+        if let addUser {
+            try await add(user: addUser, paths: paths)
+            return
+        }
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let home = URL(fileURLWithPath: NSHomeDirectory())
         let folder = URL(fileURLWithPath: Paths.expand(library ?? "~/Music", home: home), isDirectory: true)
@@ -40,5 +55,52 @@ struct ServeCommand: AsyncParsableCommand {
         for await _ in stopped.stream { break }
         await station.stop()
         withExtendedLifetime(trap) {}
+    }
+
+    /// Reads the password (stdin, or twice at the terminal without echo) and stores the account.
+    private func add(user name: String, paths: Paths) async throws {
+        let password: String
+        if passwordStdin {
+            guard let line = readLine(strippingNewline: true) else {
+                throw CLIError.runtime("no password on standard input: pipe one line to --password-stdin").exit()
+            }
+            password = line
+        } else {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw CLIError.runtime("no terminal to ask for the password: use --password-stdin").exit()
+            }
+            let first = PasswordPrompt.read("Password for \(name): ")
+            let second = PasswordPrompt.read("Again: ")
+            guard let first, first == second else {
+                throw CLIError.runtime("the passwords differ: run --add-user again").exit()
+            }
+            password = first
+        }
+        do {
+            let id = try await Station.addUser(name: name, password: password, dataDirectory: paths.stationDirectory)
+            FileHandle.standardError.write(Data("mhz: added user \(name) (user_id \(id))\n".utf8))
+        } catch {
+            throw CLIError.runtime(StationErrorText.describe(error)).exit()
+        }
+    }
+}
+
+/// Reads a line from the terminal with echo turned off, for passwords.
+enum PasswordPrompt {
+    /// Prints `prompt` on stderr and reads one line from stdin without echoing it.
+    static func read(_ prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var saved = termios()
+        let isTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        if isTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        }
+        defer {
+            if isTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true)
     }
 }

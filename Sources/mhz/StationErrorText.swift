@@ -14,6 +14,14 @@ enum StationErrorText {
             "the station is already running"
         case .cancelled:
             "the station was stopped while starting"
+        case .databaseFailed(let path, let reason):
+            "cannot use the station database \(path) (\(reason)): check that the data directory is writable"
+        case .invalidUserName(let name):
+            "\"\(name)\" cannot be a user name: use 1 to 64 printable characters"
+        case .userExists(let name):
+            "a user named \(name) exists already: choose another name"
+        case .invalidPassword:
+            "the password must be 1 to 72 bytes long"
         }
     }
 }

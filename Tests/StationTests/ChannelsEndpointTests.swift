@@ -6,7 +6,7 @@ import Testing
 /// `GET /j/app/radio/channels`, checked on the raw JSON so types are exact.
 @Suite("Channels endpoint")
 struct ChannelsEndpointTests {
-    @Test("lists 私人兆赫 then one channel per genre, numbers as numbers, no -3")
+    @Test("lists 私人兆赫, one channel per genre, one per decade with 3+ songs; numbers as numbers; no -3")
     func channels() async throws {
         try await StationFixtures.withDemoStation { station, base in
             let answer = try await HTTPFetch.get(base, "/j/app/radio/channels")
@@ -15,12 +15,14 @@ struct ChannelsEndpointTests {
             let json = try answer.jsonObject()
             #expect(Array(json.keys) == ["channels"])
             let channels = try #require(json["channels"] as? [[String: Any]])
-            #expect(channels.count == 4)
+            // Seven demo songs are from the 2010s, two from the 2020s: one decade channel.
+            #expect(channels.count == 5)
             let expected: [(id: Int, name: String, english: String, abbreviation: String)] = [
                 (0, "私人兆赫", "Personal Radio", "My"),
                 (1, "Ambient", "Ambient", "AM"),
                 (2, "Chiptune", "Chiptune", "CH"),
                 (3, "Folk", "Folk", "FO"),
+                (4, "2010s", "2010s", "10s"),
             ]
             for (channel, want) in zip(channels, expected) {
                 #expect(Set(channel.keys) == ["channel_id", "name", "name_en", "abbr_en", "seq_id"])

@@ -6,9 +6,10 @@ import Testing
 /// `GET /j/app/radio/people`: list shapes, reports, errors and per-listener memory.
 @Suite("People endpoint")
 struct PeopleEndpointTests {
-    /// Credentials for the listeners of these tests (accounts are not checked yet).
-    private static let alice = "&user_id=1001&expire=1900000000&token=aaaa000001"
-    private static let bob = "&user_id=1002&expire=1900000000&token=bbbb000002"
+    /// Logs in a fresh account on the station: its query-string credentials.
+    private func login(_ name: String, _ station: Station, _ base: URL) async throws -> String {
+        try await StationFixtures.signIn(name, station: station, base: base)
+    }
 
     private func people(_ base: URL, _ query: String) async throws -> Fetched {
         try await HTTPFetch.get(base, "/j/app/radio/people?app_name=radio_android&version=100" + query)
@@ -21,6 +22,7 @@ struct PeopleEndpointTests {
     @Test("n: an anonymous list of 5 songs, every field with the app API's type")
     func newListShape() async throws {
         try await StationFixtures.withDemoStation { station, base in
+            let alice = try await login("alice", station, base)
             let answer = try await people(base, "&channel=0&type=n&sid=&kbps=64")
             #expect(answer.status == 200)
             #expect(answer.headers["content-type"] == "application/json; charset=utf-8")
@@ -62,7 +64,7 @@ struct PeopleEndpointTests {
             #expect(playlist.loggedOut && playlist.songs.count == 5 && playlist.versionMax == 100)
 
             // With credentials: no logout flag.
-            let signedIn = try await people(base, Self.alice + "&channel=0&type=n&sid=")
+            let signedIn = try await people(base, alice + "&channel=0&type=n&sid=")
             #expect(Set(try signedIn.jsonObject().keys) == ["r", "version_max", "song"])
         }
     }
@@ -70,13 +72,14 @@ struct PeopleEndpointTests {
     @Test("genre channels list only their genre; p, s and b answer lists too")
     func genreChannelAndListTypes() async throws {
         try await StationFixtures.withDemoStation { station, base in
+            let bob = try await login("bob", station, base)
             let folk = try songs(try await people(base, "&channel=3&type=n&sid="))
             #expect(folk.count == 3)
             let folkTitles = Set(folk.compactMap { $0["title"] as? String })
             #expect(folkTitles == ["Willow Road", "The Ferryman's Waltz", "月光小路"])
             let sid = try #require(folk.first?["sid"] as? String)
             for type in ["p", "s", "b"] {
-                let list = try songs(try await people(base, Self.bob + "&channel=3&type=\(type)&sid=\(sid)"))
+                let list = try songs(try await people(base, bob + "&channel=3&type=\(type)&sid=\(sid)"))
                 #expect(!list.isEmpty, "\(type)")
             }
         }
@@ -85,9 +88,10 @@ struct PeopleEndpointTests {
     @Test("e, r and u are acknowledged with exactly {\"r\":0}")
     func shortReports() async throws {
         try await StationFixtures.withDemoStation { station, base in
+            let alice = try await login("alice", station, base)
             let sid = try #require(try songs(try await people(base, "&channel=0&type=n&sid=")).first?["sid"] as? String)
             for type in ["e", "r", "u"] {
-                let answer = try await people(base, Self.alice + "&channel=0&type=\(type)&sid=\(sid)&pt=12.5")
+                let answer = try await people(base, alice + "&channel=0&type=\(type)&sid=\(sid)&pt=12.5")
                 #expect(answer.status == 200)
                 #expect(answer.text == #"{"r":0}"#, "\(type)")
             }
@@ -124,6 +128,7 @@ struct PeopleEndpointTests {
     @Test("the red-heart channel: anonymous gets the warning shape; a listener gets their likes")
     func redHeart() async throws {
         try await StationFixtures.withDemoStation { station, base in
+            let alice = try await login("alice", station, base)
             let anonymous = try await people(base, "&channel=-3&type=n&sid=")
             #expect(anonymous.text == #"{"is_show_quick_start":1,"r":0,"song":[],"warning":"user_is_ananymous"}"#)
             let shape = try anonymous.jsonObject()
@@ -132,12 +137,12 @@ struct PeopleEndpointTests {
             #expect(shape["warning"] as? String == "user_is_ananymous")
             #expect((shape["song"] as? [Any])?.isEmpty == true)
 
-            let empty = try await people(base, Self.alice + "&channel=-3&type=n&sid=")
+            let empty = try await people(base, alice + "&channel=-3&type=n&sid=")
             #expect(empty.text == #"{"r":0,"song":[],"version_max":100}"#)
 
             let sid = try #require(try songs(try await people(base, "&channel=0&type=n&sid=")).first?["sid"] as? String)
-            #expect(try await people(base, Self.alice + "&channel=0&type=r&sid=\(sid)").text == #"{"r":0}"#)
-            let hearts = try songs(try await people(base, Self.alice + "&channel=-3&type=n&sid="))
+            #expect(try await people(base, alice + "&channel=0&type=r&sid=\(sid)").text == #"{"r":0}"#)
+            let hearts = try songs(try await people(base, alice + "&channel=-3&type=n&sid="))
             #expect(hearts.map { $0["sid"] as? String } == [sid])
             #expect((hearts.first?["like"] as? NSNumber)?.intValue == 1)
         }
@@ -146,17 +151,19 @@ struct PeopleEndpointTests {
     @Test("a trashed song never comes back to that listener, but does to another")
     func trash() async throws {
         try await StationFixtures.withDemoStation(seed: 42) { station, base in
-            let first = try songs(try await people(base, Self.alice + "&channel=0&type=n&sid="))
+            let alice = try await login("alice", station, base)
+            let bob = try await login("bob", station, base)
+            let first = try songs(try await people(base, alice + "&channel=0&type=n&sid="))
             let trashed = try #require(first.first?["sid"] as? String)
-            let afterTrash = try songs(try await people(base, Self.alice + "&channel=0&type=b&sid=\(trashed)"))
+            let afterTrash = try songs(try await people(base, alice + "&channel=0&type=b&sid=\(trashed)"))
             #expect(afterTrash.count == 5)
             #expect(!afterTrash.contains { $0["sid"] as? String == trashed })
             var bobHeardIt = 0
             for _ in 0..<30 {
-                let alice = try songs(try await people(base, Self.alice + "&channel=0&type=n&sid="))
+                let alice = try songs(try await people(base, alice + "&channel=0&type=n&sid="))
                 #expect(alice.count == 5)
                 #expect(!alice.contains { $0["sid"] as? String == trashed })
-                let bob = try songs(try await people(base, Self.bob + "&channel=0&type=n&sid="))
+                let bob = try songs(try await people(base, bob + "&channel=0&type=n&sid="))
                 if bob.contains(where: { $0["sid"] as? String == trashed }) { bobHeardIt += 1 }
             }
             // 5 of 9 songs per list: Bob meets it in about 17 of 30 lists.
@@ -174,8 +181,10 @@ struct PeopleEndpointTests {
     @Test("a liked song shows like:1 to its listener only, until unliked")
     func likes() async throws {
         try await StationFixtures.withDemoStation(seed: 5) { station, base in
+            let alice = try await login("alice", station, base)
+            let bob = try await login("bob", station, base)
             let liked = try #require(try songs(try await people(base, "&channel=0&type=n&sid=")).first?["sid"] as? String)
-            #expect(try await people(base, Self.alice + "&channel=0&type=r&sid=\(liked)").text == #"{"r":0}"#)
+            #expect(try await people(base, alice + "&channel=0&type=r&sid=\(liked)").text == #"{"r":0}"#)
 
             func likeFlag(_ listener: String) async throws -> Int? {
                 for _ in 0..<30 {
@@ -186,11 +195,11 @@ struct PeopleEndpointTests {
                 }
                 return nil
             }
-            #expect(try await likeFlag(Self.alice) == 1)
-            #expect(try await likeFlag(Self.bob) == 0)
+            #expect(try await likeFlag(alice) == 1)
+            #expect(try await likeFlag(bob) == 0)
             #expect(try await likeFlag("") == 0)
-            #expect(try await people(base, Self.alice + "&channel=0&type=u&sid=\(liked)").text == #"{"r":0}"#)
-            #expect(try await likeFlag(Self.alice) == 0)
+            #expect(try await people(base, alice + "&channel=0&type=u&sid=\(liked)").text == #"{"r":0}"#)
+            #expect(try await likeFlag(alice) == 0)
         }
     }
 

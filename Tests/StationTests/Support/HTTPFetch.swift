@@ -56,6 +56,21 @@ enum HTTPFetch {
         return Fetched(status: http.statusCode, headers: fields, body: data)
     }
 
+    /// POSTs a form body (`application/x-www-form-urlencoded`) to a path below a base URL.
+    static func post(_ base: URL, _ pathAndQuery: String, form: String) async throws -> Fetched {
+        var request = URLRequest(url: URL(string: base.absoluteString + pathAndQuery)!)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(form.utf8)
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw FetchError.notHTTP }
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        return Fetched(status: http.statusCode, headers: fields, body: data)
+    }
+
     /// GETs a path (with query) below a base URL.
     static func get(_ base: URL, _ pathAndQuery: String, headers: [String: String] = [:]) async throws -> Fetched {
         try await get(URL(string: base.absoluteString + pathAndQuery)!, headers: headers)

@@ -1,5 +1,5 @@
 import Foundation
-import Station
+@testable import Station
 import Synchronization
 import TestSupport
 
@@ -35,13 +35,54 @@ enum StationFixtures {
         }
     }
 
-    /// Runs `body` against a started station over the shared demo library, and stops the
-    /// station afterwards (also when `body` throws).
+    /// The demo library, synthesized once per test process into the shared data directory.
+    static var sharedDemoLibrary: URL {
+        get async throws { try await demoTask.value }
+    }
+
+    private static let demoTask = Task {
+        try await offPool { () throws -> URL in
+            let demo = DemoLibrary(directory: sharedDataDirectory.appendingPathComponent("demo-library"))
+            try demo.ensure()
+            return demo.directory
+        }
+    }
+
+    /// A fresh data directory whose `demo-library` is a link to the shared demo library:
+    /// each station gets its own database (accounts, feedback, pins) without synthesizing
+    /// the demo again.
+    static func freshDataDirectory() async throws -> TemporaryDirectory {
+        let demo = try await sharedDemoLibrary
+        let data = try TemporaryDirectory(prefix: "mhz-station-data")
+        try FileManager.default.createSymbolicLink(at: data.path("demo-library"), withDestinationURL: demo)
+        return data
+    }
+
+    /// Runs `body` against a started station over the shared demo library (or `library`),
+    /// with a data directory of its own, and stops the station afterwards (also when `body`
+    /// throws).
     static func withDemoStation(seed: UInt64? = 7, library: URL? = nil,
+                                tokenLifetime: Duration = .seconds(3600),
                                 onRequest: (@Sendable (StationRequest) -> Void)? = nil,
                                 _ body: (Station, URL) async throws -> Void) async throws {
+        try await withStation(data: try await freshDataDirectory(), seed: seed, library: library,
+                              tokenLifetime: tokenLifetime, onRequest: onRequest, body)
+    }
+
+    /// Runs `body` against a started station over the generated library, whose data
+    /// directory starts as a copy of the already scanned template.
+    static func withGeneratedStation(seed: UInt64? = 7, _ body: (Station, URL) async throws -> Void) async throws {
+        try await withStation(data: try await GeneratedLibrary.scannedDataDirectory(), seed: seed,
+                              library: try await GeneratedLibrary.root, tokenLifetime: .seconds(3600),
+                              onRequest: nil, body)
+    }
+
+    private static func withStation(data: TemporaryDirectory, seed: UInt64?, library: URL?, tokenLifetime: Duration,
+                                    onRequest: (@Sendable (StationRequest) -> Void)?,
+                                    _ body: (Station, URL) async throws -> Void) async throws {
         let station = try await Station(configuration: StationConfiguration(
-            library: library, dataDirectory: sharedDataDirectory, seed: seed, onRequest: onRequest))
+            library: library, dataDirectory: data.url, seed: seed, onRequest: onRequest,
+            tokenLifetime: tokenLifetime, rescanInterval: nil))
         let url = try await station.start()
         do {
             try await body(station, url)
@@ -50,6 +91,22 @@ enum StationFixtures {
             throw error
         }
         await station.stop()
+        withExtendedLifetime(data) {}
+    }
+
+    /// Creates an account (bcrypt cost 4: fast, as tests need) and logs it in.
+    ///
+    /// - Returns: the query-string credentials, `&user_id=…&expire=…&token=…`.
+    static func signIn(_ name: String, password: String = "secret", station: Station, base: URL) async throws -> String {
+        try await Station.addUser(name: name, password: password, cost: 4,
+                                  dataDirectory: station.configuration.dataDirectory)
+        let answer = try await HTTPFetch.post(base, "/j/app/login",
+                                              form: "app_name=radio_android&version=100&username=\(name)&password=\(password)")
+        let json = try answer.jsonObject()
+        guard let id = json["user_id"] as? String, let token = json["token"] as? String,
+              let expire = json["expire"] as? String
+        else { throw FetchError.notAnObject(answer.text) }
+        return "&user_id=\(id)&expire=\(expire)&token=\(token)"
     }
 
     /// Writes the mixed-format test library: one file per format with tags, one untagged

@@ -1,0 +1,201 @@
+import Foundation
+import GRDB
+import HummingbirdBcrypt
+import Synchronization
+
+/// The station's accounts: users with bcrypt password hashes, the login tokens handed out
+/// by `POST /j/app/login` and checked on every radio call, and the count of failed logins
+/// per name that makes a captcha necessary (douban-protocol.md §5.1, §9).
+///
+/// Tokens are 32 random hex digits (Douban's were 10; clients store them as opaque text,
+/// and 128 bits cannot be guessed) and expire ``tokenLifetime`` after the login; a radio
+/// call with an expired or unknown token is answered `{"r":1,"err":"expired"}`.
+final class AccountStore: Sendable {
+    /// Failed logins for one name after which a captcha is required.
+    static let captchaThreshold = 3
+    /// The longest user name accepted.
+    static let nameLimit = 64
+    /// bcrypt reads at most this many password bytes and ignores the rest.
+    static let passwordLimit = 72
+    /// The default bcrypt cost (2^12 rounds): a fraction of a second per login.
+    static let defaultCost: UInt8 = 12
+
+    private let database: StationDatabase
+    /// How long a login token is valid.
+    let tokenLifetime: Duration
+    /// Tokens known to be live, with their user and expiry, so a radio call needs no
+    /// database read. Safe because a token never changes owner and is only ever removed
+    /// after it expired; bounded by ``tokenCacheLimit`` (cleared when full).
+    private let liveTokens = Mutex<[String: (userID: Int64, expires: Double)]>([:])
+    /// The most tokens remembered in memory.
+    static let tokenCacheLimit = 10_000
+
+    /// Creates the store.
+    init(database: StationDatabase, tokenLifetime: Duration) {
+        self.database = database
+        self.tokenLifetime = tokenLifetime
+    }
+
+    // MARK: - Users
+
+    /// Creates an account. Blocking: bcrypt is deliberately slow.
+    ///
+    /// - Parameters:
+    ///   - name: the user name; a name containing `@` is also the account's e-mail address.
+    ///   - password: 1 to 72 bytes of UTF-8.
+    ///   - email: an e-mail address to log in with as well, if any.
+    ///   - cost: bcrypt's cost (log2 of its rounds), 4 to 31.
+    /// - Returns: the new `user_id`.
+    /// - Throws: ``StationError/invalidUserName(_:)``, ``StationError/invalidPassword``,
+    ///   ``StationError/userExists(name:)``, ``StationError/databaseFailed(path:reason:)``.
+    static func addUser(name: String, password: String, email: String?, cost: UInt8,
+                        database: StationDatabase) throws(StationError) -> String {
+        guard isValidName(name) else { throw .invalidUserName(name) }
+        if let email, !isValidName(email) || !email.contains("@") { throw .invalidUserName(email) }
+        let passwordBytes = password.utf8.count
+        guard passwordBytes >= 1, passwordBytes <= passwordLimit, !password.contains("\u{0}") else {
+            throw .invalidPassword
+        }
+        let hash = Bcrypt.hash(password, cost: min(max(cost, 4), 31))
+        let address = email ?? (name.contains("@") ? name : nil)
+        do {
+            return try database.pool.write { db in
+                let clash = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM user WHERE name = ? OR email = ? OR name = ? OR email = ?
+                    """, arguments: [name, name, address, address]) ?? 0
+                if clash > 0 { throw StationError.userExists(name: name) }
+                // Douban's user ids are 7-digit numbers; the station counts on from 1000001.
+                try db.execute(sql: """
+                    INSERT INTO user (id, name, email, password_hash, created_at)
+                    VALUES ((SELECT COALESCE(MAX(id), 1000000) + 1 FROM user), ?, ?, ?, ?)
+                    """, arguments: [name, address, hash, Date().timeIntervalSince1970])
+                return String(db.lastInsertedRowID)
+            }
+        } catch let error as StationError {
+            throw error
+        } catch {
+            throw .databaseFailed(path: database.path, reason: StationDatabase.reason(error))
+        }
+    }
+
+    /// Whether a name can be an account: 1 to ``nameLimit`` characters, no control
+    /// characters, no surrounding white space.
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= nameLimit && name == name.trimmingWhitespace()
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    // MARK: - Tokens
+
+    /// Whether `token` is a live login of `userID`.
+    func isValid(userID: String, token: String) async throws(StationError) -> Bool {
+        guard let id = Int64(userID), token.count <= 64 else { return false }
+        let now = Date().timeIntervalSince1970
+        if let known = liveTokens.withLock({ $0[token] }) { return known.userID == id && known.expires > now }
+        let expires = try await database.read { db in
+            try Double.fetchOne(db, sql: "SELECT expires_at FROM token WHERE token = ? AND user_id = ?",
+                                arguments: [token, id])
+        }
+        guard let expires, expires > now else { return false }
+        remember(token, userID: id, expires: expires)
+        return true
+    }
+
+    private func remember(_ token: String, userID: Int64, expires: Double) {
+        liveTokens.withLock { tokens in
+            if tokens.count >= Self.tokenCacheLimit { tokens.removeAll() }
+            tokens[token] = (userID, expires)
+        }
+    }
+
+    // MARK: - Login
+
+    /// Checks a login and hands out a token.
+    ///
+    /// In order: the client must be an app-API client (`wrong_version`); after
+    /// ``captchaThreshold`` failures for the name, a captcha solved right
+    /// (`captcha_required`, `wrong_captcha`); a known account (`invalidate_email` for the
+    /// `email` field, `invalid_user_name` for `username`); the right password
+    /// (`wrong_password`). Unknown names and wrong passwords count as failures.
+    func login(_ form: LoginForm, captchas: CaptchaStore) async throws(StationError) -> LoginAnswer {
+        guard form.isSupportedClient else { return .refused("wrong_version") }
+        guard let account = form.account, account.count <= 254 else {
+            return .refused(form.username != nil ? "invalid_user_name" : "invalidate_email")
+        }
+        let failures = try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count FROM login_failure WHERE name = ?", arguments: [account]) ?? 0
+        }
+        if failures >= Self.captchaThreshold {
+            guard let id = form.captchaID, let solution = form.captchaSolution else {
+                return .refused("captcha_required")
+            }
+            guard captchas.consume(id: id, solution: solution) else { return .refused("wrong_captcha") }
+        }
+        let byEmail = form.email != nil
+        let user = try await database.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT id, name, email, password_hash FROM user WHERE email = ? OR name = ?
+                ORDER BY (email = ?) DESC LIMIT 1
+                """, arguments: [account, account, account]).map(Account.init(row:))
+        }
+        guard let user, form.password.utf8.count <= Self.passwordLimit else {
+            try await recordFailure(account)
+            return .refused(user == nil ? (byEmail ? "invalidate_email" : "invalid_user_name") : "wrong_password")
+        }
+        let hash = user.passwordHash
+        let password = form.password
+        let verified = await Blocking.run { () -> Bool in Bcrypt.verify(password, hash: hash) }
+        guard verified else {
+            try await recordFailure(account)
+            return .refused("wrong_password")
+        }
+        let userID = user.id
+        let token = Self.newToken()
+        let now = Date().timeIntervalSince1970
+        let expires = now + Double(tokenLifetime.components.seconds)
+            + Double(tokenLifetime.components.attoseconds) / 1e18
+        try await database.update { db in
+            try db.execute(sql: "DELETE FROM login_failure WHERE name = ?", arguments: [account])
+            try db.execute(sql: "DELETE FROM token WHERE expires_at <= ?", arguments: [now])
+            try db.execute(sql: "INSERT INTO token (token, user_id, expires_at) VALUES (?, ?, ?)",
+                           arguments: [token, userID, expires])
+        }
+        remember(token, userID: userID, expires: expires)
+        return .success(userID: String(userID), token: token, expire: Int(expires.rounded(.up)),
+                        userName: user.name, email: user.email ?? "")
+    }
+
+    /// One row of the `user` table.
+    private struct Account: Sendable {
+        var id: Int64
+        var name: String
+        var email: String?
+        var passwordHash: String
+
+        init(row: Row) {
+            id = row["id"]
+            name = row["name"]
+            email = row["email"]
+            passwordHash = row["password_hash"]
+        }
+    }
+
+    private func recordFailure(_ account: String) async throws(StationError) {
+        let now = Date().timeIntervalSince1970
+        try await database.update { db in
+            try db.execute(sql: """
+                INSERT INTO login_failure (name, count, last_at) VALUES (?, 1, ?)
+                ON CONFLICT(name) DO UPDATE SET count = count + 1, last_at = excluded.last_at
+                """, arguments: [account, now])
+        }
+    }
+
+    /// 32 hex digits from the system's cryptographic generator.
+    private static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

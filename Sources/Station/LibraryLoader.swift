@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+
+/// Chooses and scans the library a station serves: the configured music folder when it
+/// holds playable files, else the demo library, synthesized on first use. Every scan,
+/// first or later, goes through the ``LibraryIndex``, so only new and changed files are
+/// read; a rescan that finds music in a folder that was empty switches from the demo to it.
+///
+/// Blocking (TagLib, file system, SQLite): ``Station`` calls it on its scan queue.
+final class LibraryLoader: Sendable {
+    /// The folder asked for, or `nil`.
+    let folder: URL?
+    /// Where the demo library goes when needed.
+    let demoDirectory: URL
+    /// The cache and pins.
+    let database: StationDatabase
+    /// Where covers are kept.
+    let covers: CoverStore
+    /// The last scan's rows and tracks, by folder (scans run one at a time).
+    private let memory = Mutex<[String: IndexMemory]>([:])
+
+    /// Creates a loader.
+    init(folder: URL?, demoDirectory: URL, database: StationDatabase, covers: CoverStore) {
+        self.folder = folder
+        self.demoDirectory = demoDirectory
+        self.database = database
+        self.covers = covers
+    }
+
+    /// Scans and builds the library.
+    ///
+    /// - Throws: ``StationError/libraryUnreadable(path:reason:)`` for a configured folder
+    ///   that exists but cannot be listed (falling back to the demo would hide the mistake),
+    ///   ``StationError/demoSynthesisFailed(path:reason:)`` when the demo cannot be written,
+    ///   ``StationError/databaseFailed(path:reason:)`` when the cache cannot be used.
+    func load() throws(StationError) -> (library: Library, summary: ScanSummary) {
+        if let folder, Self.isFolder(folder) {
+            let scan = try index(folder)
+            if !scan.tracks.isEmpty {
+                return (Library(tracks: scan.tracks, root: folder, isDemo: false, pins: scan.pins), scan.summary)
+            }
+        } else if let folder, FileManager.default.fileExists(atPath: folder.path) {
+            // A file where a folder was expected is a mistake to report, not an empty library.
+            throw .libraryUnreadable(path: folder.path, reason: "not a folder")
+        }
+        let demo = DemoLibrary(directory: demoDirectory)
+        try demo.ensure()
+        let scan = try index(demo.directory)
+        guard scan.tracks.count >= DemoLibrary.pieces.count else {
+            throw .demoSynthesisFailed(path: demo.directory.path,
+                                       reason: "scanned \(scan.tracks.count) of \(DemoLibrary.pieces.count) tracks")
+        }
+        return (Library(tracks: scan.tracks, root: demo.directory, isDemo: true, pins: scan.pins), scan.summary)
+    }
+
+    /// Scans one folder, handing it what the previous scan of that folder left.
+    private func index(_ root: URL) throws(StationError) -> IndexResult {
+        let previous = memory.withLock { $0[root.path] }
+        let result = try LibraryIndex(root: root, database: database, covers: covers).update(after: previous)
+        // Only the folder just scanned is remembered: the cache's root is now this one.
+        memory.withLock { $0 = result.memory.map { [root.path: $0] } ?? [:] }
+        return result
+    }
+
+    private static func isFolder(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import RadioAPI
+
+/// Everything the station has learned about one listener: red hearts, trashed songs, a
+/// score per song and per artist, album and genre, and the songs heard most recently.
+///
+/// The learning rules (``apply(_:to:)``), in the order of the issue that asked for them:
+/// a trashed song is never offered again; a like raises the song's artist, album and genre;
+/// a skip lowers the song, and its artist a little; a natural end is mild approval. Scores
+/// add up; ``score(of:)`` turns them into the weight ``Recommender`` draws with.
+struct ListenerProfile: Sendable, Equatable {
+    /// What a score is attached to besides single songs.
+    enum Facet: String, Sendable, CaseIterable {
+        case artist, album, genre
+    }
+
+    /// How much each report moves the scores (a weight is `e^score`). A like (+0.8 artist,
+    /// +0.5 album, +0.25 genre, +0.8 the song itself while liked: a liked song becomes about
+    /// eight times likelier, its artist's others over twice as likely) outweighs a few skips
+    /// of that artist (−0.25 each); a skip (−0.8) outweighs four natural ends of the song
+    /// (+0.2 each).
+    ///
+    /// Stored scores add up without bound; what they contribute saturates (`cap·tanh(s/cap)`
+    /// per facet, ``songCap`` … ``genreCap``), so ten likes of one artist make it likelier
+    /// than one like does, but do not turn the personal channel into that artist's channel.
+    enum Rules {
+        static let songCap = 2.0
+        static let artistCap = 1.0
+        static let albumCap = 0.6
+        static let genreCap = 0.3
+        static let likedSong = 0.8
+        static let likeArtist = 0.8
+        static let likeAlbum = 0.5
+        static let likeGenre = 0.25
+        static let skipSong = -0.8
+        static let skipArtist = -0.25
+        static let trashArtist = -0.25
+        static let endSong = 0.2
+        static let endArtist = 0.1
+        static let endAlbum = 0.05
+        static let endGenre = 0.05
+        /// Scores beyond this do not make a song likelier still: one artist liked a dozen
+        /// times must not crowd out everything else.
+        static let scoreLimit = 4.0
+        /// How many recently heard songs are remembered.
+        static let recentCapacity = 50
+    }
+
+    /// Liked song ids, oldest like first (the red-heart channel's order).
+    private(set) var liked: [String] = []
+    private var likedSet: Set<String> = []
+    /// Trashed song ids.
+    private(set) var trashed: Set<String> = []
+    /// Learned score per song id.
+    private(set) var songScores: [String: Double] = [:]
+    /// Learned score per facet value (``facetValue(_:of:)``).
+    private(set) var affinities: [Facet: [String: Double]] = [:]
+    /// Songs reported on recently, oldest first, each once.
+    private(set) var recent: [String] = []
+
+    /// An empty profile: a listener never seen.
+    init() {}
+
+    /// Rebuilds a stored profile.
+    init(liked: [String], trashed: Set<String>, songScores: [String: Double],
+         affinities: [Facet: [String: Double]], recent: [String]) {
+        self.liked = liked
+        likedSet = Set(liked)
+        self.trashed = trashed
+        self.songScores = songScores
+        self.affinities = affinities
+        self.recent = recent
+    }
+
+    /// Whether `sid` carries this listener's red heart.
+    func likes(_ sid: String) -> Bool { likedSet.contains(sid) }
+
+    /// The key a track has for a facet: the lowercased artist or genre, the album id;
+    /// `nil` when the tags leave it empty (no learning about "no artist").
+    static func facetValue(_ facet: Facet, of track: LibraryTrack) -> String? {
+        let value: String
+        switch facet {
+        case .artist: value = track.artistKey
+        case .album: value = track.aid
+        case .genre: value = track.genreKey
+        }
+        return value.isEmpty ? nil : value
+    }
+
+    /// The learned score of a track: its own, its red heart, and its artist's, album's and
+    /// genre's, each saturating at its cap, the sum clamped to ±``Rules/scoreLimit``.
+    func score(of track: LibraryTrack) -> Double {
+        func saturated(_ value: Double, _ cap: Double) -> Double { cap * tanh(value / cap) }
+        var total = saturated(songScores[track.sid] ?? 0, Rules.songCap)
+        if likedSet.contains(track.sid) { total += Rules.likedSong }
+        for facet in Facet.allCases {
+            guard let value = Self.facetValue(facet, of: track), let stored = affinities[facet]?[value] else { continue }
+            let cap = switch facet {
+            case .artist: Rules.artistCap
+            case .album: Rules.albumCap
+            case .genre: Rules.genreCap
+            }
+            total += saturated(stored, cap)
+        }
+        return min(max(total, -Rules.scoreLimit), Rules.scoreLimit)
+    }
+
+    /// Learns from one report about `track` and returns what changed, for the database.
+    mutating func apply(_ type: ReportType, to track: LibraryTrack) -> ProfileChange {
+        var change = ProfileChange(sid: track.sid)
+        func move(_ facet: Facet, _ delta: Double) {
+            guard let value = Self.facetValue(facet, of: track) else { return }
+            affinities[facet, default: [:]][value, default: 0] += delta
+            change.facets.append(.init(facet: facet, value: value, delta: delta))
+        }
+        switch type {
+        case .rate where !likedSet.contains(track.sid):
+            liked.append(track.sid)
+            likedSet.insert(track.sid)
+            move(.artist, Rules.likeArtist)
+            move(.album, Rules.likeAlbum)
+            move(.genre, Rules.likeGenre)
+        case .unrate where likedSet.contains(track.sid):
+            // Taking the heart back takes back what it taught.
+            liked.removeAll { $0 == track.sid }
+            likedSet.remove(track.sid)
+            move(.artist, -Rules.likeArtist)
+            move(.album, -Rules.likeAlbum)
+            move(.genre, -Rules.likeGenre)
+        case .skip:
+            songScores[track.sid, default: 0] += Rules.skipSong
+            move(.artist, Rules.skipArtist)
+        case .ban:
+            trashed.insert(track.sid)
+            move(.artist, Rules.trashArtist)
+        case .end:
+            songScores[track.sid, default: 0] += Rules.endSong
+            move(.artist, Rules.endArtist)
+            move(.album, Rules.endAlbum)
+            move(.genre, Rules.endGenre)
+        case .rate, .unrate, .new, .playing:
+            break
+        }
+        // Songs played (ended, skipped, trashed, playing when the queue ran out) are the
+        // recent ones; a heart given or taken says nothing about what was heard.
+        if [.end, .skip, .ban, .playing].contains(type) { remember(track.sid) }
+        change.liked = likedSet.contains(track.sid)
+        change.trashed = trashed.contains(track.sid)
+        change.songScore = songScores[track.sid] ?? 0
+        change.recent = recent
+        return change
+    }
+
+    /// Appends a song to the recent list, moving it to the end when already there.
+    private mutating func remember(_ sid: String) {
+        recent.removeAll { $0 == sid }
+        recent.append(sid)
+        if recent.count > Rules.recentCapacity { recent.removeFirst(recent.count - Rules.recentCapacity) }
+    }
+}

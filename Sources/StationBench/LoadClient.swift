@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A minimal HTTP/1.1 client for load: one keep-alive connection per thread to
+/// 127.0.0.1, blocking sockets, requests one after another, the latency of each recorded.
+/// Threads rather than tasks, so the load generator never competes with the station for
+/// Swift's cooperative pool (the station runs in the same process).
+final class LoadClient {
+    private let port: Int
+    private var socket: Int32 = -1
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var pending: [UInt8] = []
+
+    /// Creates a client for a port on 127.0.0.1 (connects on first use).
+    init(port: Int) {
+        self.port = port
+    }
+
+    deinit {
+        if socket >= 0 { close(socket) }
+    }
+
+    /// Sends `GET target` and returns the body, reconnecting if the server closed the
+    /// connection.
+    func get(_ target: String) throws -> [UInt8] {
+        try exchange("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    }
+
+    /// Sends `POST target` with a form body and returns the response body.
+    func post(_ target: String, form: String) throws -> [UInt8] {
+        try exchange("POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)")
+    }
+
+    private func exchange(_ text: String, retried: Bool = false) throws -> [UInt8] {
+        if socket < 0 { try connect() }
+        let request = Array(text.utf8)
+        guard send(socket, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else {
+            close(socket)
+            socket = -1
+            if retried { throw BenchError.socket("send") }
+            return try exchange(text, retried: true)
+        }
+        return try readResponse()
+    }
+
+    private func connect() throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw BenchError.socket("socket") }
+        var one: Int32 = 1
+        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else { throw BenchError.socket("connect") }
+        pending = []
+    }
+
+    /// Reads one response: headers to the blank line, then Content-Length bytes.
+    private func readResponse() throws -> [UInt8] {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var headerEnd: Int?
+        while headerEnd == nil {
+            headerEnd = Self.find(separator, in: pending)
+            if headerEnd == nil { try fill() }
+        }
+        let head = String(decoding: pending[..<headerEnd!], as: UTF8.self).lowercased()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+        else { throw BenchError.protocolError(head) }
+        let bodyStart = headerEnd! + 4
+        while pending.count < bodyStart + length { try fill() }
+        let body = Array(pending[bodyStart..<(bodyStart + length)])
+        pending.removeFirst(bodyStart + length)
+        return body
+    }
+
+    private func fill() throws {
+        let count = recv(socket, &buffer, buffer.count, 0)
+        guard count > 0 else { throw BenchError.socket("recv") }
+        pending.append(contentsOf: buffer[0..<count])
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for index in 0...(haystack.count - needle.count) where haystack[index] == needle[0] {
+            if Array(haystack[index..<(index + needle.count)]) == needle { return index }
+        }
+        return nil
+    }
+}
+
+/// What can go wrong while benchmarking.
+enum BenchError: Error {
+    case socket(String)
+    case protocolError(String)
+    case tool(String)
+}
