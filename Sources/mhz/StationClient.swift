@@ -47,6 +47,7 @@ struct StationClient: RadioService {
             case .invalidURL(let url): throw .unreachable("invalid URL \(url)")
             case .setup(let detail): throw .unreachable(detail)
             case .cancelled: throw .unreachable("cancelled")
+            case .storage(let detail): throw .unreachable(detail)
             }
         }
         guard (200..<300).contains(response.status) else { throw .httpStatus(response.status) }
@@ -60,6 +61,7 @@ struct StationClient: RadioService {
         case .malformed(let what): .malformed(what)
         case .invalidEncoding: .malformed("not UTF-8")
         case .server(let word): .rejected(word)
+        case .refused(_, let message): .rejected(message)
         case .expired: .expired
         }
     }
