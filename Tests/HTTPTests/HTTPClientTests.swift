@@ -82,10 +82,11 @@ struct HTTPClientTests {
         await #expect {
             try await client.perform(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/")!))
         } throws: { error in
-            guard case .transport(let code, _)? = error as? HTTPError else { return false }
-            return code == .timedOut
+            guard case .transport(let code, let detail)? = error as? HTTPError else { return false }
+            // curl's own clock: the wall clock below also counts a loaded scheduler.
+            return code == .timedOut && (CurlTiming.milliseconds(in: detail) ?? .max) < 2500
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(30), "no hang")
     }
 
     @Test func postSendsTheBodyAndANonHTTPURLIsRefused() async throws {

@@ -99,7 +99,6 @@ struct RetryTests {
         let port = try Self.freePort()
         let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 5, initialDelay: 0.3, maxDelay: 2)))
         let url = URL(string: "http://127.0.0.1:\(port)/j/app/login")!
-        let started = ContinuousClock.now
         let request = Task { try await client.perform(HTTPRequest(method: "POST", url: url, body: Data("a=1".utf8))) }
         try await Task.sleep(for: .milliseconds(150))
         let server = try await DoubanTestServer(port: port)
@@ -111,8 +110,8 @@ struct RetryTests {
             return code == .couldNotConnect
         }
         try await Task.sleep(for: .seconds(1))
+        // A retried login would have reached the server once it was up (and succeeded).
         #expect(server.calls.isEmpty)
-        #expect(ContinuousClock.now - started < .seconds(3))
     }
 
     /// A port nothing listens on (bound, read, closed: the kernel hands it out again only

