@@ -158,9 +158,6 @@ extension DoubanTestServer {
                                 }
                                 try await writer.finish(nil)
                             })
-        case .hang:
-            try await Task.sleep(for: .seconds(3600))
-            return Response(status: .ok)
         }
     }
 

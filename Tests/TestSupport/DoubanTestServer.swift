@@ -14,8 +14,8 @@ import NIOCore
 ///   `POST /j/login` (sets `dbcl2`, `ck`), `GET /j/v2/playlist`, `GET /partner/logout`.
 /// - `GET /media/<sid>.wav`: a few seconds of silence, for a real player.
 ///
-/// Any path can be scripted to answer otherwise (a status, raw bytes, a huge body, no
-/// answer at all) for the next N requests, which is how tests build their bad-input
+/// Any path can be scripted to answer otherwise (a status, raw bytes, a huge body) for
+/// the next N requests (a server that never answers is ``SilentListener``), which is how tests build their bad-input
 /// corpus. It is deliberately written without RadioAPI: an independent oracle.
 public final class DoubanTestServer: Sendable {
     /// The account the server knows.
@@ -81,10 +81,8 @@ public final class DoubanTestServer: Sendable {
         case status(Int, body: String = "", headers: [String: String] = [:])
         /// Status 200 with these bytes.
         case bytes(Data, contentType: String = "application/json; charset=utf-8")
-        /// Status 200 with `count` bytes of `{` … streamed, far over any sane cap.
+        /// Status 200 with `count` spaces streamed, far over any sane cap.
         case huge(count: Int)
-        /// Accept the request and never answer.
-        case hang
     }
 
     /// The base URL, `http://127.0.0.1:<port>`.
