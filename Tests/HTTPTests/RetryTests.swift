@@ -84,7 +84,8 @@ struct RetryTests {
 
     @Test func aRefusedConnectionIsRetriedUntilTheServerIsUp() async throws {
         let port = try Self.freePort()
-        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 5, initialDelay: 0.3, maxDelay: 2)))
+        // Retries for up to ~20 s: the server may be slow to start on a busy machine.
+        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 12, initialDelay: 0.3, maxDelay: 2)))
         let url = URL(string: "http://127.0.0.1:\(port)/j/app/radio/channels")!
         let request = Task { try await client.perform(HTTPRequest(url: url)) }
         try await Task.sleep(for: .milliseconds(150))

@@ -105,7 +105,7 @@ struct BadAnswerTests {
         } throws: { error in
             guard case .unreachable(let detail) = error as? ServiceFailure else { return false }
             let words = ErrorText.describe(.service(.unreachable(detail)))
-            return (CurlTiming.milliseconds(in: detail) ?? .max) < 2500
+            return (CurlTiming.milliseconds(in: detail) ?? .max) < 5000
                 && words == "Station unreachable (\(detail)) — check --server or your network; retrying."
         }
         // Three attempts of one second and two short pauses; the upper bound says "no hang".

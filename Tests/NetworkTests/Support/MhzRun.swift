@@ -65,7 +65,7 @@ final class MhzRun: Sendable {
 
     /// Waits for an event matching `match`.
     @discardableResult
-    func waitFor(timeout: Double = 30, _ match: @escaping ([String: String]) -> Bool) async throws -> [String: String] {
+    func waitFor(timeout: Double = 60, _ match: @escaping ([String: String]) -> Bool) async throws -> [String: String] {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while ContinuousClock.now < deadline {
             if let hit = events.first(where: match) { return hit }
@@ -76,7 +76,7 @@ final class MhzRun: Sendable {
     }
 
     /// Waits for the process to end; its exit status.
-    func exit(timeout: Double = 30) async throws -> Int32 {
+    func exit(timeout: Double = 60) async throws -> Int32 {
         let deadline = ContinuousClock.now + .seconds(timeout)
         while process.isRunning {
             guard ContinuousClock.now < deadline else {

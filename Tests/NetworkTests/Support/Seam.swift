@@ -22,7 +22,9 @@ final class Seam: Sendable {
     }
 
     /// A runtime for `family` on the test server, as `RadioRuntime.make` would build it.
-    func runtime(_ family: APIFamily, config: Config = Config(), timeout: Double = 3) throws -> RadioRuntime {
+    /// The timeout is generous: the machine may be busy building, and a request that
+    /// times out is retried, which would change what the server records.
+    func runtime(_ family: APIFamily, config: Config = Config(), timeout: Double = 30) throws -> RadioRuntime {
         let options = try GlobalOptions.parse(["--data-dir", data.url.path, "--config", data.path("config.toml").path])
         var http = RadioRuntime.httpConfiguration(config)
         http.totalTimeout = timeout
