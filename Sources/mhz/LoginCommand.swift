@@ -80,8 +80,8 @@ struct LoginCommand: AsyncParsableCommand {
             case .web(let endpoints):
                 guard let jar = runtime.http.cookieJar else { throw LoginFailure.storage("no cookie jar") }
                 let web = WebLogin(transport: transport, endpoints: endpoints, jar: jar)
-                // A new login starts from a clean jar: no cookie of an earlier session mixes in.
-                jar.removeAll()
+                // The jar is not emptied first: a login that fails must not cost the session
+                // there was, and one that succeeds replaces its cookies by name.
                 let captcha = try await web.captcha()
                 let image = runtime.paths.dataDirectory.appendingPathComponent("captcha.jpg")
                 do {

@@ -98,6 +98,18 @@ struct LoginTests {
         #expect(!seam.exists("session.json"))
     }
 
+    @Test func aFailedWebLoginKeepsTheSessionThereWas() async throws {
+        let seam = try await Seam()
+        defer { seam.server.stop() }
+        try await seam.logIn(.web)
+        var misread = ScriptedPrompter()
+        misread.captchaText = "noon"
+        await #expect(throws: CLIError.self) { try await seam.logIn(.web, prompter: misread) }
+        #expect(seam.exists("session.json"))
+        #expect(try seam.files(containing: Account.sessionCookie) == ["cookies.txt"])
+        #expect(try seam.client(.web).session.login.isLoggedIn)
+    }
+
     @Test func webLogoutEndsTheSessionOnTheServerAndForgetsIt() async throws {
         let seam = try await Seam()
         defer { seam.server.stop() }
