@@ -85,5 +85,15 @@ let package = Package(
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "TestSupport"]),
+        // The network seam of the composition root (StationClient, sessions, login and
+        // logout) against a recording Douban-style server on 127.0.0.1, in process and
+        // through the built `mhz`.
+        .testTarget(
+            name: "NetworkTests",
+            dependencies: [
+                "mhz", "HTTP", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )

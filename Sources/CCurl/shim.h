@@ -48,7 +48,26 @@ static inline CURLcode ccurl_getinfo_off(CURL *h, CURLINFO info, curl_off_t *out
 static inline CURLcode ccurl_getinfo_string(CURL *h, CURLINFO info, char **out) {
     return curl_easy_getinfo(h, info, out);
 }
-static inline CURLcode ccurl_share_setopt_long(CURLSH *h, CURLSHoption opt, long v) {
+static inline CURLcode ccurl_getinfo_slist(CURL *h, CURLINFO info, struct curl_slist **out) {
+    return curl_easy_getinfo(h, info, out);
+}
+
+/* Share handles (curl_share_setopt is variadic too). CURLSHOPT_LOCKFUNC: "If your
+ * application uses the shared object from multiple threads, you must set this callback
+ * and the unlock callback" (curl_share_setopt(3)). */
+typedef void (*ccurl_lock_cb)(CURL *handle, curl_lock_data data, curl_lock_access access, void *userptr);
+typedef void (*ccurl_unlock_cb)(CURL *handle, curl_lock_data data, void *userptr);
+
+static inline CURLSHcode ccurl_share_setopt_lock_cb(CURLSH *h, ccurl_lock_cb cb) {
+    return curl_share_setopt(h, CURLSHOPT_LOCKFUNC, cb);
+}
+static inline CURLSHcode ccurl_share_setopt_unlock_cb(CURLSH *h, ccurl_unlock_cb cb) {
+    return curl_share_setopt(h, CURLSHOPT_UNLOCKFUNC, cb);
+}
+static inline CURLSHcode ccurl_share_setopt_pointer(CURLSH *h, CURLSHoption opt, void *v) {
+    return curl_share_setopt(h, opt, v);
+}
+static inline CURLSHcode ccurl_share_setopt_long(CURLSH *h, CURLSHoption opt, long v) {
     return curl_share_setopt(h, opt, v);
 }
 #endif

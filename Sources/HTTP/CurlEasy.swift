@@ -11,9 +11,13 @@ import Synchronization
 /// pool in ``HTTPClient`` guarantees that.
 final class CurlEasy {
     private let handle: UnsafeMutableRawPointer
+    /// The jar this handle was attached to. Kept so the share outlives the handle: "The
+    /// share object can not be removed until all easy handles using it have been detached"
+    /// (curl_share_cleanup(3)), and curl_easy_reset does not detach it.
+    private var jar: CookieJar?
 
-    /// libcurl must be initialised once per process before any handle exists.
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    /// libcurl must be initialised once per process before any handle or share exists.
+    static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
     init() throws(HTTPError) {
         guard Self.globalInit == CURLE_OK else { throw .setup("curl_global_init failed") }
@@ -24,8 +28,11 @@ final class CurlEasy {
     deinit { curl_easy_cleanup(handle) }
 
     /// Performs one request synchronously, on the calling thread.
-    func perform(_ request: HTTPRequest, configuration c: HTTPConfiguration, sink: ResponseSink) throws(HTTPError)
-        -> HTTPResponse
+    ///
+    /// - Parameter jar: the cookies to send and update; `nil` turns cookies off. One
+    ///   handle is only ever used with one jar (its ``HTTPClient``'s).
+    func perform(_ request: HTTPRequest, configuration c: HTTPConfiguration, jar: CookieJar?,
+                 sink: ResponseSink) throws(HTTPError) -> HTTPResponse
     {
         curl_easy_reset(handle)
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -55,6 +62,10 @@ final class CurlEasy {
             try set(CURLOPT_SSL_VERIFYPEER, c.verifyTLS ? 1 : 0)
             try set(CURLOPT_SSL_VERIFYHOST, c.verifyTLS ? 2 : 0)
             if let proxy = c.proxy { try set(CURLOPT_PROXY, proxy) }
+            if let jar {
+                self.jar = jar
+                try check(jar.attach(handle), "SHARE/COOKIEFILE")
+            }
             try check(ccurl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, buffer.baseAddress), "ERRORBUFFER")
             try check(ccurl_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList), "HTTPHEADER")
             try setMethod(request)

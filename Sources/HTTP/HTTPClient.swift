@@ -8,9 +8,14 @@ import Synchronization
 /// a dispatch queue would run only as many at once as there are cores, so one hanging
 /// server could hold back every other request (a skip's report behind a stalled fetch).
 /// Cancelling the calling task aborts the transfer at libcurl's next progress callback.
+///
+/// Transient failures of idempotent requests are retried here, with backoff, as
+/// ``HTTPConfiguration/retry`` decides; callers see one answer per request.
 public final class HTTPClient: Sendable {
     /// The settings every request uses.
     public let configuration: HTTPConfiguration
+    /// The cookies every request sends and updates, if the client keeps any.
+    public let cookieJar: CookieJar?
     private let pool = Mutex<[PooledHandle]>([])
 
     /// A handle is only ever used by one thread at a time: it is taken out of the pool for
@@ -18,15 +23,39 @@ public final class HTTPClient: Sendable {
     private struct PooledHandle: @unchecked Sendable { let easy: CurlEasy }
 
     /// Creates a client.
-    public init(configuration: HTTPConfiguration = HTTPConfiguration()) {
+    ///
+    /// - Parameter cookieJar: cookies to keep between requests (the web API family's
+    ///   session); without one, no cookies are sent or kept.
+    public init(configuration: HTTPConfiguration = HTTPConfiguration(), cookieJar: CookieJar? = nil) {
         self.configuration = configuration
+        self.cookieJar = cookieJar
     }
 
-    /// Performs a request and returns the response, whatever its status.
+    /// Performs a request and returns the response, whatever its status, after retrying
+    /// transient failures of an idempotent request.
     ///
+    /// - Returns: the last response; a transient status (503, 429) comes back as a
+    ///   response once the retries are used up.
     /// - Throws: ``HTTPError`` when no response came: transport failure, timeout, cap
     ///   exceeded, cancellation.
     public func perform(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        var retries = 0
+        while true {
+            let outcome = await performOnce(request)
+            guard let delay = configuration.retry.delay(after: outcome, of: request, retriesSoFar: retries) else {
+                return try outcome.get()
+            }
+            retries += 1
+            do {
+                try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            } catch {
+                throw .cancelled
+            }
+        }
+    }
+
+    /// One attempt, on a thread of its own.
+    private func performOnce(_ request: HTTPRequest) async -> Result<HTTPResponse, HTTPError> {
         let sink = ResponseSink(limit: configuration.maxResponseBytes)
         let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -39,7 +68,7 @@ public final class HTTPClient: Sendable {
         } onCancel: {
             sink.cancel()
         }
-        return try result.get()
+        return result
     }
 
     private func performBlocking(_ request: HTTPRequest, sink: ResponseSink) -> Result<HTTPResponse, HTTPError> {
@@ -49,7 +78,12 @@ public final class HTTPClient: Sendable {
             let easy: CurlEasy
             if let reused { easy = reused } else { easy = try CurlEasy() }
             defer { pool.withLock { $0.append(PooledHandle(easy: easy)) } }
-            return .success(try easy.perform(request, configuration: configuration, sink: sink))
+            let response = try easy.perform(request, configuration: configuration, jar: cookieJar, sink: sink)
+            // Keep what the server just set (a renewed session cookie) for the next start.
+            // A failure to write is not the request's failure: the cookies still work in
+            // memory, and the login, which must persist, saves explicitly and reports.
+            if let cookieJar, response.header("Set-Cookie") != nil { try? cookieJar.save() }
+            return .success(response)
         } catch {
             return .failure(error)
         }

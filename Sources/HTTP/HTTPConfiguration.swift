@@ -16,13 +16,19 @@ public struct HTTPConfiguration: Sendable, Equatable {
     /// Verify TLS certificates and host names. Only explicit configuration turns it off.
     public var verifyTLS: Bool
     /// Proxy URL (`http://host:port`, `socks5h://…`); `nil` lets libcurl read the usual
-    /// `http_proxy`/`https_proxy`/`no_proxy` environment variables.
+    /// `http_proxy`/`https_proxy`/`all_proxy`/`no_proxy` environment variables (libcurl
+    /// ignores upper-case `HTTP_PROXY`, see libcurl-env(3)); the empty string turns any
+    /// proxy off, the environment's included ("Setting the proxy string to "" (an empty
+    /// string) will explicitly disable the use of a proxy, even if there is an environment
+    /// variable set for it" — CURLOPT_PROXY(3)).
     public var proxy: String?
+    /// Which failures are tried again, how often, how far apart.
+    public var retry: RetryPolicy
 
     /// Creates a configuration.
     public init(userAgent: String = "mhz/0.1 (+https://github.com/mhz-radio/mhz)", connectTimeout: Double = 5,
                 totalTimeout: Double = 15, maxResponseBytes: Int = 8 << 20, maxRedirects: Int = 5,
-                verifyTLS: Bool = true, proxy: String? = nil) {
+                verifyTLS: Bool = true, proxy: String? = nil, retry: RetryPolicy = RetryPolicy()) {
         self.userAgent = userAgent
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
@@ -30,5 +36,6 @@ public struct HTTPConfiguration: Sendable, Equatable {
         self.maxRedirects = maxRedirects
         self.verifyTLS = verifyTLS
         self.proxy = proxy
+        self.retry = retry
     }
 }

@@ -51,6 +51,9 @@ public enum HTTPError: Error, Sendable, Equatable {
     case setup(String)
     /// The request was cancelled by its task.
     case cancelled
+    /// A private file (the cookie jar's) could not be read or written; names the file and
+    /// the system's reason.
+    case storage(String)
 
     /// Whether retrying the same request later may succeed.
     public var isTransient: Bool {

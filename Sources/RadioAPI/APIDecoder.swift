@@ -27,9 +27,14 @@ public enum APIDecoder {
         return playlist
     }
 
-    /// Decodes `/j/app/radio/channels`.
+    /// Decodes a channel list: the app API's `{"channels":[…]}` (§6.1) or the mobile v2
+    /// API's `{"groups":[{"chls":[…]}]}` (§6.3).
     public static func channels(_ body: Data) throws(APIError) -> [Channel] {
         let json = try jsonBytes(body)
+        if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any], object["channels"] == nil,
+           object["groups"] != nil {
+            return try decode(ChannelGroups.self, from: json).channels
+        }
         return try decode(ChannelList.self, from: json).channels
     }
 
@@ -61,7 +66,7 @@ public enum APIDecoder {
         return Data(bytes)
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {

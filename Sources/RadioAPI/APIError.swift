@@ -13,6 +13,9 @@ public enum APIError: Error, Sendable, Equatable {
     case invalidEncoding
     /// The server answered `r != 0` with this error word (`wrong_version`, …).
     case server(String)
+    /// The server refused in-band with a number and its own words (`err_no`/`err_msg`,
+    /// e.g. 1011 "验证码不正确", wrong captcha); the message may be empty.
+    case refused(code: Int?, message: String)
     /// The login token is no longer accepted (`{"r":1,"err":"expired"}`): log in again.
     case expired
 }

@@ -56,12 +56,19 @@ public struct Playlist: Sendable, Equatable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         status = try c.lenientInt(.status) ?? 0
         error = try c.lenientString(.error)
+        if error == nil, status != 0 {
+            // Web answers name their errors `err_msg` (HAK); the app's word is `err`.
+            error = try decoder.container(keyedBy: WebErrorKeys.self).lenientString(.message)
+        }
         songs = try c.decodeIfPresent([Song].self, forKey: .songs) ?? []
         versionMax = try c.lenientInt(.versionMax)
         loggedOut = try c.lenientBool(.loggedOut) ?? false
         warning = try c.lenientString(.warning)
         showQuickStart = try c.lenientInt(.showQuickStart)
     }
+
+    /// Read only, never written: the encoder keeps the app API's shape.
+    private enum WebErrorKeys: String, CodingKey { case message = "err_msg" }
 
     /// Encodes the app API shape: `r`, then only the fields that are set.
     public func encode(to encoder: any Encoder) throws {

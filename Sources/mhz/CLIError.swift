@@ -3,11 +3,12 @@ import Foundation
 
 /// Failures of the command line itself, each with the one line the user reads and the
 /// exit status DESIGN.md promises (2 usage, 1 runtime).
-enum CLIError: Error, CustomStringConvertible {
+enum CLIError: Error, Equatable, CustomStringConvertible {
     case configUnreadable(String)
     case configInvalid(String, line: Int?, String)
     case configKeys(String, line: Int?, String)
     case unsupportedAPI(String)
+    case webNeedsServer
     case invalidServer(String)
     case runtime(String)
 
@@ -20,7 +21,9 @@ enum CLIError: Error, CustomStringConvertible {
         case .configKeys(let path, let line, let what):
             "config file \(path)\(line.map { " line \($0)" } ?? ""): \(what)"
         case .unsupportedAPI(let api):
-            "--api \(api) is not supported yet: use --api app"
+            "--api \(api) is not an API family mhz speaks: use --api app or --api web"
+        case .webNeedsServer:
+            "--api web needs --server (the embedded station speaks the app API): e.g. --server https://douban.fm"
         case .invalidServer(let url):
             "--server \(url) is not an http(s) URL: give one like https://www.douban.com"
         case .runtime(let line):
@@ -31,7 +34,7 @@ enum CLIError: Error, CustomStringConvertible {
     /// Usage errors exit 2, everything else 1.
     var exitCode: ExitCode {
         switch self {
-        case .unsupportedAPI, .invalidServer: Mhz.usageExitCode
+        case .unsupportedAPI, .webNeedsServer, .invalidServer: Mhz.usageExitCode
         default: ExitCode.failure
         }
     }

@@ -24,7 +24,7 @@ struct ChannelsCommand: AsyncParsableCommand {
 
     private func list() async throws(CLIError) {
         let runtime = try await RadioRuntime.make(options: global, library: library)
-        let client = StationClient(http: runtime.http, endpoints: runtime.endpoints)
+        let client = runtime.stationClient()
         let channels: [ChannelInfo]
         do {
             channels = try await client.channels()

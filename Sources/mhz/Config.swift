@@ -12,6 +12,19 @@ struct Config: Sendable, Equatable {
     var volume: Int?
     /// Items longer than this many minutes resume where they were left.
     var longItemMinutes: Double?
+    /// Proxy for API requests (`http://host:port`, `socks5h://…`; "" for none, even if the
+    /// environment names one); absent: the usual `http_proxy`-style variables.
+    var proxy: String?
+    /// TLS certificate checks; only an explicit `verify_tls = false` turns them off.
+    var verifyTLS: Bool?
+    /// Bitrate asked of the server (`kbps=`), honoured for Pro accounts only.
+    var kbps: Int?
+    /// The app family's `app_name=` (default `radio_android`).
+    var appName: String?
+    /// Seconds a request may take in all.
+    var timeout: Double?
+    /// The `User-Agent` header.
+    var userAgent: String?
     /// `[keys]`: action name → key(s), overriding the default key table.
     var keys: [String: String] = [:]
     /// The line of each `[keys]` entry, so a bad binding can be named by line.
@@ -19,7 +32,8 @@ struct Config: Sendable, Equatable {
     /// The file the settings came from, for messages.
     var path: String = ""
 
-    static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes"]
+    static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
+                       "proxy", "verify_tls", "kbps", "app_name", "timeout", "user_agent"]
 
     /// Reads the file; a missing file is an empty configuration unless it was named
     /// explicitly.
@@ -79,6 +93,25 @@ struct Config: Sendable, Equatable {
                 throw .configInvalid(path, line: nil, "\"long_item_minutes\" must be a positive number")
             }
             config.longItemMinutes = minutes
+        }
+        config.proxy = try string("proxy")
+        config.appName = try string("app_name")
+        config.userAgent = try string("user_agent")
+        if let value = table["verify_tls"] {
+            guard let flag = value.bool else { throw .configInvalid(path, line: nil, "\"verify_tls\" must be true or false") }
+            config.verifyTLS = flag
+        }
+        if let value = table["kbps"] {
+            guard let v = value.int, [64, 128, 192, 320].contains(v) else {
+                throw .configInvalid(path, line: nil, "\"kbps\" must be 64, 128, 192 or 320")
+            }
+            config.kbps = v
+        }
+        if let value = table["timeout"] {
+            guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 1, seconds <= 600 else {
+                throw .configInvalid(path, line: nil, "\"timeout\" must be a number of seconds from 1 to 600")
+            }
+            config.timeout = seconds
         }
         return config
     }

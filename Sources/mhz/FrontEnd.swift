@@ -13,6 +13,9 @@ protocol FrontEnd: Sendable {
     func show(_ snapshot: RadioSnapshot)
     /// Something happened.
     func narrate(_ event: RadioEvent, logger: Logger)
+    /// Something went wrong beside the radio's own flow (the network seam found the login
+    /// expired): show it as the radio's own errors are shown.
+    func alert(_ error: RadioError, logger: Logger)
     /// The radio quit: release the terminal.
     func stop()
 }
@@ -44,6 +47,11 @@ final class HeadlessFrontEnd: FrontEnd {
         output.write(Data((EventJSON.line(event) + "\n").utf8))
     }
 
+    func alert(_ error: RadioError, logger: Logger) {
+        logger.notice("\(ErrorText.describe(error))")
+        narrate(.error(error), logger: logger)
+    }
+
     func stop() {}
 }
 
@@ -53,6 +61,12 @@ final class TerminalFrontEnd: FrontEnd {
     private let keymap: Keymap
     private let app = Mutex<TerminalApp?>(nil)
     private let pending = Mutex<RadioSnapshot?>(nil)
+    /// The last snapshot and an alert shown on it while the radio has no problem of its
+    /// own to show, until `until`.
+    private let alerting = Mutex<(last: RadioSnapshot?, alert: RadioError?, until: ContinuousClock.Instant)>(
+        (nil, nil, .now))
+    /// How long an alert stays on the status line.
+    static let alertDuration = Duration.seconds(15)
     private let finished = DispatchSemaphore(value: 0)
 
     init(keymap: Keymap) { self.keymap = keymap }
@@ -71,10 +85,27 @@ final class TerminalFrontEnd: FrontEnd {
     }
 
     func show(_ snapshot: RadioSnapshot) {
+        let snapshot = alerting.withLock { state -> RadioSnapshot in
+            state.last = snapshot
+            guard let alert = state.alert, snapshot.problem == nil, ContinuousClock.now < state.until else { return snapshot }
+            var shown = snapshot
+            shown.problem = alert
+            return shown
+        }
         if let app = app.withLock({ $0 }) { app.update(snapshot) } else { pending.withLock { $0 = snapshot } }
     }
 
     func narrate(_ event: RadioEvent, logger: Logger) { logger.info("\(EventJSON.line(event))") }
+
+    func alert(_ error: RadioError, logger: Logger) {
+        logger.notice("\(ErrorText.describe(error))")
+        let last = alerting.withLock { state -> RadioSnapshot? in
+            state.alert = error
+            state.until = .now + Self.alertDuration
+            return state.last
+        }
+        if let last { show(last) }
+    }
 
     /// Returns once the terminal is restored.
     func stop() {

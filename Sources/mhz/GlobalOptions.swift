@@ -7,7 +7,7 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "Station base URL (e.g. https://www.douban.com). Default: the embedded station.")
     var server: String?
 
-    @Option(help: "API family of --server: app (the web family is not supported yet).")
+    @Option(help: "API family of --server: app (/j/app/…, the default) or web (/j/v2/…, captcha login).")
     var api: String?
 
     @Option(name: .customLong("data-dir"), help: "Where mhz keeps its database, log and the demo library.")

@@ -12,7 +12,7 @@ struct Mhz: AsyncParsableCommand {
             With no --server, mhz starts its own station in-process over --library (default ~/Music, \
             else a demo library it synthesizes on first run).
             """,
-        subcommands: [PlayCommand.self, ChannelsCommand.self, ServeCommand.self],
+        subcommands: [PlayCommand.self, ChannelsCommand.self, LoginCommand.self, LogoutCommand.self, ServeCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 

@@ -13,7 +13,8 @@ struct PlayCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Channel id to play (default: the last one, else 0).")
+    // Unconditional: the red-heart channel's id, -3, would otherwise read as an option.
+    @Option(parsing: .unconditional, help: "Channel id to play (default: the last one, else 0; -3 is the red-heart channel).")
     var channel: String?
 
     @Flag(help: "No terminal UI: commands on stdin, one JSON event per line on stdout.")
@@ -70,8 +71,11 @@ struct PlayCommand: AsyncParsableCommand {
             throw .runtime("cannot start the player (libmpv): \(error)")
         }
         let player = MpvAudioPlayer(controller: controller)
-        let service = StationClient(http: runtime.http, endpoints: runtime.endpoints)
         let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap)
+        let service = runtime.stationClient()
+        // The network seam notices an expired login; the listener hears it once, while
+        // playback goes on anonymously.
+        service.session.onExpired { frontEnd.alert(.service(.expired), logger: logger) }
         var radio = RadioMachine.Configuration()
         if let minutes = runtime.config.longItemMinutes { radio.longItemSeconds = minutes * 60 }
         let session = RadioSession(service: service, player: player, store: database, configuration: radio, volume: volume,

@@ -5,13 +5,22 @@ import RadioAPI
 import Station
 
 /// What every subcommand that talks to a station needs: paths, configuration, logging,
-/// and the station itself, embedded or remote. Built once in a subcommand's `run()`.
+/// the station itself (embedded or remote), the HTTP client and the stored session. Built
+/// once in a subcommand's `run()`.
 struct RadioRuntime {
     let paths: Paths
     let config: Config
+    /// The API family of the server.
+    let family: APIFamily
     let baseURL: URL
+    /// Which stored session belongs to this server (see ``sessionKey(server:)``).
+    let sessionKey: String
     let station: Station?
+    /// The client; the web family's carries the cookie jar of `cookies.txt`.
     let http: HTTPClient
+
+    /// The session kept in the data directory.
+    var sessions: SessionStore { SessionStore(directory: paths.dataDirectory) }
 
     /// Resolves the paths and reads the configuration file, before anything starts, so a
     /// broken file is reported at once.
@@ -20,35 +29,120 @@ struct RadioRuntime {
         return (paths, try Config.load(from: paths.configFile, explicit: paths.configExplicit))
     }
 
-    /// Checks the options, bootstraps logging to `mhz.log`, and starts the embedded station
-    /// when no server is given.
+    /// The server and family asked for, checked: `nil` URL for the embedded station, which
+    /// speaks only the app family.
+    static func server(options: GlobalOptions, config: Config) throws(CLIError) -> (url: URL?, family: APIFamily) {
+        let api = options.api ?? config.api ?? APIFamily.app.rawValue
+        guard let family = APIFamily(rawValue: api) else { throw .unsupportedAPI(api) }
+        guard let server = options.server ?? config.server else {
+            if family == .web { throw .webNeedsServer }
+            return (nil, family)
+        }
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host != nil
+        else { throw .invalidServer(server) }
+        return (url, family)
+    }
+
+    /// The key a session is stored under: the server URL without trailing slashes, or
+    /// `embedded` for the in-process station (its port changes with every run).
+    static func sessionKey(server: URL?) -> String {
+        guard var text = server?.absoluteString else { return "embedded" }
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    /// The HTTP settings the configuration asks for.
+    static func httpConfiguration(_ config: Config) -> HTTPConfiguration {
+        var http = HTTPConfiguration()
+        http.proxy = config.proxy
+        if let verify = config.verifyTLS { http.verifyTLS = verify }
+        if let timeout = config.timeout { http.totalTimeout = timeout }
+        if let agent = config.userAgent, !agent.isEmpty { http.userAgent = agent }
+        return http
+    }
+
+    /// Checks the options, bootstraps logging to `mhz.log`, opens the cookie jar for the
+    /// web family, and starts the embedded station when no server is given.
     static func make(options: GlobalOptions, library: String?, logToStderr: Bool = false,
                      settings: (paths: Paths, config: Config)? = nil) async throws(CLIError) -> RadioRuntime
     {
         let paths: Paths, config: Config
         if let settings { (paths, config) = settings } else { (paths, config) = try Self.settings(options: options) }
-        let api = options.api ?? config.api ?? "app"
-        guard api == "app" else { throw .unsupportedAPI(api) }
+        let (server, family) = try Self.server(options: options, config: config)
         do {
             try FileManager.default.createDirectory(at: paths.dataDirectory, withIntermediateDirectories: true)
         } catch {
             throw .runtime("cannot create data directory \(paths.dataDirectory.path): \(error.localizedDescription)")
         }
         bootstrapLogging(paths: paths, toStderr: logToStderr)
-
-        let http = HTTPClient()
-        if let server = options.server ?? config.server {
-            guard let url = URL(string: server), let scheme = url.scheme?.lowercased(),
-                  scheme == "http" || scheme == "https", url.host != nil
-            else { throw .invalidServer(server) }
-            return RadioRuntime(paths: paths, config: config, baseURL: url, station: nil, http: http)
+        let http = try makeHTTPClient(family: family, config: config, store: SessionStore(directory: paths.dataDirectory))
+        let key = sessionKey(server: server)
+        if let server {
+            return RadioRuntime(paths: paths, config: config, family: family, baseURL: server, sessionKey: key,
+                                station: nil, http: http)
         }
         let station = try await startEmbeddedStation(paths: paths, library: library ?? config.library)
-        return RadioRuntime(paths: paths, config: config, baseURL: station.url, station: station.station, http: http)
+        return RadioRuntime(paths: paths, config: config, family: family, baseURL: station.url, sessionKey: key,
+                            station: station.station, http: http)
     }
 
-    /// The endpoints of the configured server.
-    var endpoints: AppEndpoints { AppEndpoints(baseURL: baseURL) }
+    /// A client for `family`: the web family keeps its cookies in the session store's jar.
+    static func makeHTTPClient(family: APIFamily, config: Config, store: SessionStore) throws(CLIError) -> HTTPClient {
+        let configuration = httpConfiguration(config)
+        guard family == .web else { return HTTPClient(configuration: configuration) }
+        do {
+            return HTTPClient(configuration: configuration, cookieJar: try CookieJar(file: store.cookieFile))
+        } catch {
+            throw .runtime("cannot open the cookie jar: \(SessionStore.words(error)) — check the data directory")
+        }
+    }
+
+    /// The requests of this server's family, with the configured `kbps` and `app_name`.
+    var endpoints: StationEndpoints {
+        switch family {
+        case .app:
+            var app = AppEndpoints(baseURL: baseURL, kbps: config.kbps)
+            if let name = config.appName { app.appName = name }
+            return .app(app)
+        case .web:
+            var web = WebEndpoints(baseURL: baseURL)
+            if let kbps = config.kbps { web.kbps = kbps }
+            return .web(web)
+        }
+    }
+
+    /// The radio service for this server, speaking for the stored session when it belongs
+    /// here (see ``ActiveSession``).
+    func stationClient(logger: Logger = Logger(label: "mhz.net")) -> StationClient {
+        StationClient(transport: StationTransport(http: http, logger: logger), endpoints: endpoints,
+                      session: activeSession(logger: logger))
+    }
+
+    /// The login to start with: the stored session if it was made on this server with this
+    /// family and is still usable, else anonymous.
+    func activeSession(logger: Logger) -> ActiveSession {
+        let store = sessions
+        var login = Login.anonymous
+        var expired = false
+        do throws(CLIError) {
+            if let stored = try store.load(), stored.server == sessionKey, stored.api == family {
+                switch (stored.api, stored.app, stored.web) {
+                case (.app, let credentials?, _):
+                    login = .app(credentials)
+                case (.web, _, let user?) where http.cookieJar?.cookie(named: WebLogin.sessionCookie) != nil:
+                    login = .web(user)
+                default:
+                    // The session cookie has expired (or the file lost it): say so once.
+                    expired = true
+                    try store.remove()
+                }
+            }
+        } catch {
+            logger.warning("\(error.description); continuing anonymously")
+        }
+        return ActiveSession(login: login, expiredAtStart: expired, store: store, jar: http.cookieJar, logger: logger)
+    }
 
     /// Stops the embedded station, if any.
     func shutdown() async { await station?.stop() }
@@ -71,7 +165,7 @@ struct RadioRuntime {
 
     nonisolated(unsafe) private static var loggingBootstrapped = false
 
-    private static func bootstrapLogging(paths: Paths, toStderr: Bool) {
+    static func bootstrapLogging(paths: Paths, toStderr: Bool) {
         // LoggingSystem.bootstrap may be called once per process.
         guard !loggingBootstrapped else { return }
         loggingBootstrapped = true

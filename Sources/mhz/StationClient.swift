@@ -6,64 +6,71 @@ import RadioAPI
 /// The radio's ``RadioService`` over a real server: RadioAPI builds the request and
 /// decodes the answer, the HTTP layer performs it. The only place that sees both, so the
 /// network layers stay ignorant of each other and of the radio.
+///
+/// It also keeps the login's promises at the seam, where the radio core need not know
+/// about sessions:
+/// - a refused session (`{"r":1,"err":"expired"}`, or `logout:1` / the anonymous warning
+///   in answer to a request that carried a login) ends the session, the same report is
+///   sent again anonymously, and the front end is told once through ``ActiveSession``;
+/// - the red-heart channel answered with nothing for an anonymous listener becomes
+///   ``ServiceFailure/rejected(_:)`` with ``notLoggedIn``, so the listener reads why
+///   instead of waiting for songs that cannot come (douban-protocol.md §7, fixture F5b).
 struct StationClient: RadioService {
-    let http: HTTPClient
-    let endpoints: AppEndpoints
+    /// Performs requests and maps transport failures.
+    let transport: StationTransport
+    /// The server's API family.
+    let endpoints: StationEndpoints
+    /// The login requests carry.
+    let session: ActiveSession
 
+    /// The error word for the red-heart channel asked for without a login.
+    static let notLoggedIn = "not_logged_in"
+
+    /// The server's channel list.
     func channels() async throws(ServiceFailure) -> [ChannelInfo] {
-        let body = try await perform(endpoints.channels())
+        session.announcePendingExpiry()
+        let body = try await transport.perform(endpoints.channels())
         do {
             return try APIDecoder.channels(body).map { ChannelInfo(id: $0.id, name: $0.name) }
         } catch {
-            throw Self.failure(error)
+            throw StationTransport.failure(error)
         }
     }
 
+    /// Sends a report as the current login and returns the playable songs of the answer
+    /// (advertisements dropped).
     func send(_ report: Report) async throws(ServiceFailure) -> [Track] {
-        let body = try await perform(endpoints.playlist(report))
+        session.announcePendingExpiry()
+        let login = session.login
+        let body = try await transport.perform(endpoints.playlist(report, as: login))
+        let playlist: Playlist
         do {
-            return try APIDecoder.playlist(body, for: report.type).songs
-                .filter { !$0.isAdvertisement }
-                .map(Self.track)
+            playlist = try APIDecoder.playlist(body, for: report.type)
         } catch {
-            throw Self.failure(error)
-        }
-    }
-
-    /// Performs a request; any non-2xx status is a failure of its own kind (a 502 from a
-    /// proxy says more than the HTML page that comes with it).
-    private func perform(_ request: APIRequest) async throws(ServiceFailure) -> Data {
-        let httpRequest = HTTPRequest(
-            method: request.method.rawValue, url: request.url,
-            headers: request.headers.map { HTTPRequest.Header($0.name, $0.value) }, body: request.body,
-            idempotent: !request.isLogin)
-        let response: HTTPResponse
-        do {
-            response = try await http.perform(httpRequest)
-        } catch {
-            switch error {
-            case .transport(_, let detail): throw .unreachable(detail)
-            case .responseTooLarge(let limit): throw .malformed("answer larger than \(limit / 1_048_576) MB")
-            case .invalidURL(let url): throw .unreachable("invalid URL \(url)")
-            case .setup(let detail): throw .unreachable(detail)
-            case .cancelled: throw .unreachable("cancelled")
+            if error == .expired, login.isLoggedIn {
+                return try await again(report, after: login)
             }
+            throw StationTransport.failure(error)
         }
-        guard (200..<300).contains(response.status) else { throw .httpStatus(response.status) }
-        return response.body
+        // An answer for nobody to a request that carried a login: the server dropped the
+        // session (ZD re-logs in on `logout:1`; AMPM resets its login on the warning).
+        if login.isLoggedIn, playlist.loggedOut || playlist.isAnonymous {
+            return try await again(report, after: login)
+        }
+        if report.channel == Channel.redHeartID, report.type.expectsList, playlist.songs.isEmpty, !login.isLoggedIn {
+            throw .rejected(Self.notLoggedIn)
+        }
+        return playlist.songs.filter { !$0.isAdvertisement }.map(Self.track)
     }
 
-    static func failure(_ error: APIError) -> ServiceFailure {
-        switch error {
-        case .emptyBody: .malformed("empty answer")
-        case .notJSON(let prefix): .malformed("not JSON: \(prefix)")
-        case .malformed(let what): .malformed(what)
-        case .invalidEncoding: .malformed("not UTF-8")
-        case .server(let word): .rejected(word)
-        case .expired: .expired
-        }
+    /// Ends the refused session and sends the same report anonymously.
+    private func again(_ report: Report, after login: Login) async throws(ServiceFailure) -> [Track] {
+        session.expire(login)
+        // The session is anonymous now, so this recursion ends after one more request.
+        return try await send(report)
     }
 
+    /// The radio's track for a song of the wire.
     static func track(_ song: Song) -> Track {
         Track(sid: song.sid, title: song.title, artist: song.artist, album: song.albumTitle,
               year: song.publicTime, kbps: song.kbps, length: Double(song.length), liked: song.like, url: song.url,

@@ -48,7 +48,7 @@ struct CommandLineTests {
         #expect(unknown.status == 2)
         let api = try await run(["channels", "--api", "web"], home: home)
         #expect(api.status == 2)
-        #expect(api.stderr == "mhz: --api web is not supported yet: use --api app\n")
+        #expect(api.stderr == "mhz: --api web needs --server (the embedded station speaks the app API): e.g. --server https://douban.fm\n")
         let server = try await run(["channels", "--server", "ftp://example.com"], home: home)
         #expect(server.status == 2)
         #expect(server.stderr.hasPrefix("mhz: --server ftp://example.com is not an http(s) URL"))

@@ -1,0 +1,66 @@
+import Foundation
+
+/// When and how often a failed request is tried again: the one place that decides which
+/// failures are transient (pianobar's `temporaryCurlError`, ncspot's `api_with_retry`).
+///
+/// Only idempotent requests are retried (a login never is: a retried login can count as
+/// two failures or lock an account, and pianobar guards its retry loop the same way).
+/// Delays grow exponentially, and a server's `Retry-After` is honoured up to `maxDelay`;
+/// a server asking for a longer wait gets its answer back at once, so the caller (the
+/// radio's own retry schedule) decides, instead of a request hanging for minutes.
+public struct RetryPolicy: Sendable, Equatable {
+    /// Retries after the first attempt (0 disables retrying).
+    public var maxRetries: Int
+    /// Seconds before the first retry; each further retry waits twice as long.
+    public var initialDelay: Double
+    /// The longest wait between two attempts, in seconds.
+    public var maxDelay: Double
+
+    /// Creates a policy.
+    public init(maxRetries: Int = 2, initialDelay: Double = 0.5, maxDelay: Double = 8) {
+        self.maxRetries = max(0, maxRetries)
+        self.initialDelay = max(0, initialDelay)
+        self.maxDelay = max(0, maxDelay)
+    }
+
+    /// Never retry.
+    public static let never = RetryPolicy(maxRetries: 0)
+
+    /// Statuses that say "not now" rather than "no": request timeout, too many requests,
+    /// and the gateway/availability errors of proxies and overloaded servers. 500 is not
+    /// among them: an internal error usually repeats.
+    public static func isTransient(status: Int) -> Bool {
+        [408, 429, 502, 503, 504].contains(status)
+    }
+
+    /// Whether an outcome is worth another attempt: a transient status, or a transport
+    /// failure libcurl classifies as transient (``CurlCode/isTransient``).
+    public static func isTransient(_ outcome: Result<HTTPResponse, HTTPError>) -> Bool {
+        switch outcome {
+        case .success(let response): isTransient(status: response.status)
+        case .failure(let error): error.isTransient
+        }
+    }
+
+    /// The seconds to wait before trying `request` again after `outcome`, or `nil` when it
+    /// must not be retried.
+    ///
+    /// - Parameter retriesSoFar: how many retries already happened (0 after the first
+    ///   attempt).
+    public func delay(after outcome: Result<HTTPResponse, HTTPError>, of request: HTTPRequest,
+                      retriesSoFar: Int) -> Double? {
+        guard request.idempotent, retriesSoFar < maxRetries, Self.isTransient(outcome) else { return nil }
+        let backoff = min(maxDelay, initialDelay * pow(2, Double(retriesSoFar)))
+        guard case .success(let response) = outcome, let asked = Self.retryAfter(response) else { return backoff }
+        return asked <= maxDelay ? max(backoff, asked) : nil
+    }
+
+    /// `Retry-After` in its delta-seconds form (RFC 9110 §10.2.3); the HTTP-date form is
+    /// ignored, as radio servers were not seen to send it.
+    static func retryAfter(_ response: HTTPResponse) -> Double? {
+        guard let value = response.header("Retry-After")?.trimmingCharacters(in: .whitespaces),
+              let seconds = Int(value), seconds >= 0
+        else { return nil }
+        return Double(seconds)
+    }
+}

@@ -1,0 +1,51 @@
+import Radio
+
+/// Why a login or logout did not happen, typed, so the command line (and later the
+/// terminal UI's login dialog) can word it; ``LoginText`` does the wording.
+enum LoginFailure: Error, Equatable, Sendable {
+    /// The server could not be asked, or answered with an HTTP error or garbage.
+    case service(ServiceFailure)
+    /// The app family refused with an error word (`wrong_password`, `invalidate_email`,
+    /// `invalid_user_name`, `wrong_email`, `wrong_version`; douban-protocol.md §5.1).
+    case refused(String)
+    /// The web family refused with its own words (`err_no`/`err_msg`; e.g. 1011
+    /// "验证码不正确", the captcha was wrong).
+    case refusedWithMessage(code: Int?, message: String)
+    /// The web login said yes but set no session cookie, so nothing could be kept.
+    case noSessionCookie
+    /// The session could not be written or deleted; carries the file and the reason.
+    case storage(String)
+}
+
+/// One line per login failure, for the command line: what happened and what to do.
+enum LoginText {
+    /// Words for `failure` when logging in as `account` to `server`.
+    static func describe(_ failure: LoginFailure, account: String, server: String) -> String {
+        switch failure {
+        case .service(let failure):
+            return ServiceText.describe(failure, server: server)
+        case .refused(let word):
+            switch word {
+            case "wrong_password":
+                return "wrong password for \(account) on \(server): run `mhz login` again"
+            case "invalidate_email", "wrong_email":
+                return "\(server) has no account with the e-mail address \(account): check it, or give your user name"
+            case "invalid_user_name":
+                return "\(server) has no account named \(account): check it, or give your e-mail address"
+            case "wrong_version":
+                return "\(server) does not accept this client (wrong_version): set app_name in the config (see Config/douban-app.toml)"
+            default:
+                return "\(server) refused the login (\(word))"
+            }
+        case .refusedWithMessage(let code, let message):
+            let reason = [message, code.map { "error \($0)" }].compactMap { $0 }.filter { !$0.isEmpty }
+                .joined(separator: ", ")
+            if code == 1011 { return "\(server) refused the login: the captcha was wrong (\(reason)): run `mhz login` again" }
+            return "\(server) refused the login (\(reason.isEmpty ? "no reason given" : reason)): check the account and password, then run `mhz login` again"
+        case .noSessionCookie:
+            return "\(server) accepted the login but set no session cookie: check --server and --api web"
+        case .storage(let what):
+            return "logged in, but the session could not be saved (\(what)): check the data directory (--data-dir)"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import RadioAPI
+
+/// Who requests speak for while mhz runs.
+enum Login: Sendable, Equatable {
+    /// Nobody: the server answers with its anonymous lists.
+    case anonymous
+    /// An app-family login: its tokens go into every playlist query.
+    case app(AppCredentials)
+    /// A web-family login: its cookies are in the client's jar.
+    case web(WebUser)
+
+    /// Whether requests carry a login.
+    var isLoggedIn: Bool { self != .anonymous }
+}
+
+/// The requests of the configured server's API family, with the login put where that
+/// family carries it.
+enum StationEndpoints: Sendable, Equatable {
+    /// The app family (and the embedded station).
+    case app(AppEndpoints)
+    /// The web family.
+    case web(WebEndpoints)
+
+    /// The family.
+    var family: APIFamily {
+        switch self {
+        case .app: .app
+        case .web: .web
+        }
+    }
+
+    /// The channel list request.
+    func channels() -> APIRequest {
+        switch self {
+        case .app(let endpoints): endpoints.channels()
+        case .web(let endpoints): endpoints.channels()
+        }
+    }
+
+    /// The playlist request for `report`, as `login`. The app family puts the tokens into
+    /// the query; the web family's cookies are added by the HTTP layer's jar.
+    func playlist(_ report: Report, as login: Login) -> APIRequest {
+        switch self {
+        case .app(var endpoints):
+            if case .app(let credentials) = login { endpoints.credentials = credentials } else { endpoints.credentials = nil }
+            return endpoints.playlist(report)
+        case .web(let endpoints):
+            return endpoints.playlist(report)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HTTP
+import Logging
+import Radio
+import RadioAPI
+
+/// Performs RadioAPI's requests over the HTTP layer and says what went wrong in the radio's
+/// terms (``ServiceFailure``). Every request is logged here, redacted: tokens, `ck` and
+/// passwords never reach the log, bodies are never written, cookies never seen.
+struct StationTransport: Sendable {
+    /// The client, with the cookie jar for the web family.
+    let http: HTTPClient
+    /// Where requests are logged (at debug level; failures as warnings).
+    let logger: Logger
+
+    /// Performs a request and returns the body of a 2xx answer.
+    ///
+    /// - Throws: ``ServiceFailure/unreachable(_:)`` when no answer came (after the HTTP
+    ///   layer's retries), ``ServiceFailure/httpStatus(_:)`` for any other status,
+    ///   ``ServiceFailure/malformed(_:)`` for an answer over the size cap.
+    func perform(_ request: APIRequest) async throws(ServiceFailure) -> Data {
+        let httpRequest = HTTPRequest(
+            method: request.method.rawValue, url: request.url,
+            headers: request.headers.map { HTTPRequest.Header($0.name, $0.value) }, body: request.body,
+            idempotent: !request.isLogin)
+        let line = LogRedaction.describe(request)
+        let started = ContinuousClock.now
+        let response: HTTPResponse
+        do {
+            response = try await http.perform(httpRequest)
+        } catch {
+            logger.warning("\(line) failed: \(error)")
+            throw Self.failure(error)
+        }
+        let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
+        guard (200..<300).contains(response.status) else {
+            logger.warning("\(line) → HTTP \(response.status) (\(milliseconds) ms)")
+            throw .httpStatus(response.status)
+        }
+        logger.debug("\(line) → HTTP \(response.status), \(response.body.count) bytes (\(milliseconds) ms)")
+        return response.body
+    }
+
+    /// The radio's name for a transport failure.
+    static func failure(_ error: HTTPError) -> ServiceFailure {
+        switch error {
+        case .transport(_, let detail): .unreachable(detail)
+        case .responseTooLarge(let limit): .malformed("answer larger than \(limit / 1_048_576) MB")
+        case .invalidURL(let url): .unreachable("invalid URL \(url)")
+        case .setup(let detail): .unreachable(detail)
+        case .cancelled: .unreachable("cancelled")
+        case .storage(let detail): .unreachable(detail)
+        }
+    }
+
+    /// The radio's name for an undecodable or refused answer.
+    static func failure(_ error: APIError) -> ServiceFailure {
+        switch error {
+        case .emptyBody: .malformed("empty answer")
+        case .notJSON(let prefix): .malformed("not JSON: \(prefix)")
+        case .malformed(let what): .malformed(what)
+        case .invalidEncoding: .malformed("not UTF-8")
+        case .server(let word): .rejected(word)
+        case .refused(let code, let message):
+            .rejected([message, code.map { "error \($0)" }].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", "))
+        case .expired: .expired
+        }
+    }
+}

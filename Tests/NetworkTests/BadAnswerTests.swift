@@ -1,0 +1,135 @@
+import Foundation
+import Radio
+import RadioAPI
+import TerminalUI
+import TestSupport
+import Testing
+@testable import mhz
+
+/// The bad-input corpus of issue 3, through the whole seam: whatever comes back (or does
+/// not), the adapter throws its typed failure, the front end's one line says what and
+/// what to do, nothing crashes and nothing waits past the timeout.
+struct BadAnswerTests {
+    /// One bad answer, what it must become, and the words the listener reads.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let answers: [DoubanTestServer.Scripted]
+        let failure: ServiceFailure
+        let words: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "HTML error page",
+             answers: [.bytes(Data("<html><body><h1>502 Bad Gateway</h1></body></html>".utf8), contentType: "text/html")],
+             failure: .malformed("not JSON: <html><body><h1>502 Bad Gateway</h1></body></html>"),
+             words: "Station sent an answer mhz cannot read (not JSON: <html><body><h1>502 Bad Gateway</h1></body></html>) — check that --server and --api (app or web) match the station."),
+        Case(name: "truncated JSON", answers: [.bytes(Data(#"{"r":0,"song":[{"sid":"1","url":"#.utf8))],
+             failure: .malformed("invalid JSON at top level"),
+             words: "Station sent an answer mhz cannot read (invalid JSON at top level) — check that --server and --api (app or web) match the station."),
+        Case(name: "wrong types", answers: [.bytes(Data(#"{"r":0,"song":[{"sid":"1","url":"u","like":[1]}]}"#.utf8))],
+             failure: .malformed("wrong type at .song[0].like: expected a flag"),
+             words: "Station sent an answer mhz cannot read (wrong type at .song[0].like: expected a flag) — check that --server and --api (app or web) match the station."),
+        Case(name: "empty body", answers: [.bytes(Data())], failure: .malformed("empty answer"),
+             words: "Station sent an answer mhz cannot read (empty answer) — check that --server and --api (app or web) match the station."),
+        Case(name: "invalid UTF-8", answers: [.bytes(Data([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x7D]))],
+             failure: .malformed("not UTF-8"),
+             words: "Station sent an answer mhz cannot read (not UTF-8) — check that --server and --api (app or web) match the station."),
+        Case(name: "50 MB body", answers: [.huge(count: 50 << 20)], failure: .malformed("answer larger than 8 MB"),
+             words: "Station sent an answer mhz cannot read (answer larger than 8 MB) — check that --server and --api (app or web) match the station."),
+        Case(name: "429", answers: Array(repeating: .status(429), count: 3), failure: .httpStatus(429),
+             words: "Station answered HTTP 429 — check --server and --api (app or web)."),
+        Case(name: "500", answers: [.status(500, body: "Internal Server Error")], failure: .httpStatus(500),
+             words: "Station error (HTTP 500) — the server is having trouble; retrying."),
+        Case(name: "502", answers: Array(repeating: .status(502), count: 3), failure: .httpStatus(502),
+             words: "Station error (HTTP 502) — the server is having trouble; retrying."),
+        Case(name: "503", answers: Array(repeating: .status(503), count: 3), failure: .httpStatus(503),
+             words: "Station error (HTTP 503) — the server is having trouble; retrying."),
+        Case(name: "in-band error", answers: [.bytes(Data(#"{"r":1,"err":"wrong_version"}"#.utf8))],
+             failure: .rejected("wrong_version"),
+             words: "Station refused the request (wrong_version) — try another channel, or log in again with `mhz login`."),
+    ]
+
+    @Test(arguments: cases)
+    func eachBadAnswerIsTypedAndWorded(_ bad: Case) async throws {
+        for family in [APIFamily.app, .web] {
+            let seam = try await Seam()
+            defer { seam.server.stop() }
+            let path = family == .app ? "/j/app/radio/people" : "/j/v2/playlist"
+            seam.server.script(path, bad.answers)
+            let started = ContinuousClock.now
+            var caught: ServiceFailure?
+            let client = try seam.client(family)
+            do {
+                _ = try await client.send(Report(type: .new, channel: "0", history: ""))
+            } catch {
+                caught = error
+            }
+            #expect(caught == bad.failure, "\(family)")
+            #expect(ErrorText.describe(.service(try #require(caught))) == bad.words)
+            #expect(ContinuousClock.now - started < .seconds(30), "no hang")
+            // Transient statuses were retried (three attempts), the rest asked once.
+            let expected = RetryPolicyCount.attempts(for: bad.failure)
+            #expect(seam.server.calls(to: path).count == expected, "\(family)")
+        }
+    }
+
+    @Test func aRefusedConnectionIsUnreachable() async throws {
+        let seam = try await Seam()
+        defer { seam.server.stop() }
+        var runtime = try seam.runtime(.app)
+        runtime = RadioRuntime(paths: runtime.paths, config: runtime.config, family: .app,
+                               baseURL: URL(string: "http://127.0.0.1:9")!, sessionKey: "x", station: nil, http: runtime.http)
+        let started = ContinuousClock.now
+        await #expect {
+            try await runtime.stationClient(logger: seam.log.logger).send(Report(type: .new, channel: "0"))
+        } throws: { error in
+            guard case .unreachable(let detail) = error as? ServiceFailure else { return false }
+            let words = ErrorText.describe(.service(.unreachable(detail)))
+            return detail.contains("127.0.0.1") && words.hasPrefix("Station unreachable (")
+                && words.hasSuffix(") — check --server or your network; retrying.")
+        }
+        #expect(ContinuousClock.now - started < .seconds(30), "no hang")
+    }
+
+    @Test func aServerThatNeverAnswersTimesOut() async throws {
+        let seam = try await Seam()
+        defer { seam.server.stop() }
+        let silent = try SilentListener()
+        let timing = try seam.runtime(.app, timeout: 1)
+        let runtime = RadioRuntime(paths: timing.paths, config: timing.config, family: .app, baseURL: silent.url,
+                                   sessionKey: "x", station: nil, http: timing.http)
+        let started = ContinuousClock.now
+        await #expect {
+            try await runtime.stationClient(logger: seam.log.logger).send(Report(type: .new, channel: "0"))
+        } throws: { error in
+            guard case .unreachable(let detail) = error as? ServiceFailure else { return false }
+            let words = ErrorText.describe(.service(.unreachable(detail)))
+            return (CurlTiming.milliseconds(in: detail) ?? .max) < 5000
+                && words == "Station unreachable (\(detail)) — check --server or your network; retrying."
+        }
+        // Three attempts of one second and two short pauses; the upper bound says "no hang".
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .seconds(3) && elapsed < .seconds(30), "\(elapsed)")
+        #expect(silent.drainConnections() == 3, "one connection per attempt")
+    }
+
+    @Test func theCommandLineWordsTheSameFailures() {
+        let server = "http://127.0.0.1:9"
+        #expect(ServiceText.describe(.malformed("empty answer"), server: server) ==
+            "http://127.0.0.1:9 sent an answer mhz does not understand (empty answer): is --server a radio station?")
+        #expect(ServiceText.describe(.httpStatus(503), server: server) ==
+            "http://127.0.0.1:9 answered HTTP 503: try again later or check --server")
+        #expect(ServiceText.describe(.expired, server: server) == "your login expired: run `mhz login` again")
+    }
+}
+
+/// How many requests the seam makes for a failure with the seam's quick retry policy.
+enum RetryPolicyCount {
+    static func attempts(for failure: ServiceFailure) -> Int {
+        if case .httpStatus(let status) = failure, [429, 502, 503].contains(status) {
+            return Seam.quickRetry.maxRetries + 1
+        }
+        return 1
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import HTTP
+import RadioAPI
+import Testing
+@testable import mhz
+
+/// The server profiles in `Config/` and the network keys of `config.toml`.
+struct ConfigurationTests {
+    static let configDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Config")
+
+    func profile(_ name: String) throws -> (config: Config, server: URL?, family: APIFamily) {
+        let config = try Config.load(from: Self.configDirectory.appendingPathComponent(name), explicit: true)
+        let options = try GlobalOptions.parse([])
+        let resolved = try RadioRuntime.server(options: options, config: config)
+        return (config, resolved.url, resolved.family)
+    }
+
+    @Test func theThreeServerProfilesParseAndResolve() throws {
+        let app = try profile("douban-app.toml")
+        #expect(app.server?.absoluteString == "https://www.douban.com" && app.family == .app)
+        #expect(app.config.appName == "radio_android")
+        let web = try profile("douban-web.toml")
+        #expect(web.server?.absoluteString == "https://douban.fm" && web.family == .web)
+        #expect(web.config.kbps == 128)
+        let local = try profile("local.toml")
+        #expect(local.server?.absoluteString == "http://127.0.0.1:7650" && local.family == .app)
+        // The example documents every key and stays valid (everything is commented out).
+        #expect(try Config.load(from: Self.configDirectory.appendingPathComponent("config.example.toml"), explicit: true)
+            .server == nil)
+    }
+
+    @Test func networkKeysReachTheHTTPConfiguration() throws {
+        let config = try Config.parse("""
+            proxy = "socks5h://127.0.0.1:1080"
+            verify_tls = false
+            timeout = 30
+            user_agent = "radio/1"
+            kbps = 192
+            app_name = "radio_desktop_mac"
+            """, path: "t.toml")
+        let http = RadioRuntime.httpConfiguration(config)
+        #expect(http.proxy == "socks5h://127.0.0.1:1080")
+        #expect(http.verifyTLS == false)
+        #expect(http.totalTimeout == 30)
+        #expect(http.userAgent == "radio/1")
+        #expect(RadioRuntime.httpConfiguration(Config()).verifyTLS, "on unless the config turns it off")
+        #expect(RadioRuntime.httpConfiguration(Config()).proxy == nil, "nil: libcurl reads the environment")
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "\"kbps\" must be 64, 128, 192 or 320")) {
+            try Config.parse("kbps = 100", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "\"timeout\" must be a number of seconds from 1 to 600")) {
+            try Config.parse("timeout = 0", path: "t.toml")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import TestSupport
+
+/// The built `mhz`, run as a child process with a private home, config and data
+/// directory: stdin fed, stdout and stderr collected, stdout's JSON lines parsed.
+final class MhzRun: Sendable {
+    private let process: Process
+    private let input: FileHandle
+    private let out = Locked<Data>(Data())
+    private let err = Locked<Data>(Data())
+
+    /// Starts `mhz arguments…`. Proxy variables of the test's own environment are removed
+    /// so only what a test sets reaches libcurl.
+    init(_ arguments: [String], home: URL, environment: [String: String] = [:], stdin: String? = nil) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltProduct.path("mhz"))
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") }
+        env["HOME"] = home.path
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        env.merge(environment) { $1 }
+        process.environment = env
+        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        process.standardInput = inPipe
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        input = inPipe.fileHandleForWriting
+        let out = self.out, err = self.err
+        outPipe.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty { handle.readabilityHandler = nil } else { out.withLock { $0.append(chunk) } }
+        }
+        errPipe.fileHandleForReading.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if chunk.isEmpty { handle.readabilityHandler = nil } else { err.withLock { $0.append(chunk) } }
+        }
+        try process.run()
+        if let stdin {
+            input.write(Data(stdin.utf8))
+            try? input.close()
+        }
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+
+    /// What was written to stdout so far.
+    var stdout: String { String(decoding: out.value, as: UTF8.self) }
+    /// What was written to stderr so far.
+    var stderr: String { String(decoding: err.value, as: UTF8.self) }
+
+    /// The JSON objects written to stdout so far, one per line.
+    var events: [[String: String]] {
+        stdout.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return object.compactMapValues { value in
+                if let text = value as? String { return text }
+                if let number = value as? NSNumber { return number.stringValue }
+                return nil
+            }
+        }
+    }
+
+    /// Writes a command line to stdin.
+    func send(_ line: String) { input.write(Data((line + "\n").utf8)) }
+
+    /// Waits for an event matching `match`.
+    @discardableResult
+    func waitFor(timeout: Double = 60, _ match: @escaping ([String: String]) -> Bool) async throws -> [String: String] {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if let hit = events.first(where: match) { return hit }
+            if !process.isRunning, events.first(where: match) == nil { break }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        throw TestSupportError.timeout("no such event; stdout: \(stdout) stderr: \(stderr)")
+    }
+
+    /// Waits for the process to end; its exit status.
+    func exit(timeout: Double = 60) async throws -> Int32 {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                process.terminate()
+                throw TestSupportError.timeout("mhz did not exit; stderr: \(stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        // Let the pipes drain what the process wrote last.
+        try await Task.sleep(for: .milliseconds(50))
+        return process.terminationStatus
+    }
+
+    /// Runs `mhz arguments…` to completion.
+    static func run(_ arguments: [String], home: URL, environment: [String: String] = [:], stdin: String = "")
+        async throws -> (status: Int32, stdout: String, stderr: String) {
+        let run = try MhzRun(arguments, home: home, environment: environment, stdin: stdin)
+        let status = try await run.exit()
+        return (status, run.stdout, run.stderr)
+    }
+}
