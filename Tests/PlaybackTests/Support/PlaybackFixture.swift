@@ -26,7 +26,7 @@ final class PlaybackFixture: Sendable {
         var options = options
         options.audioOutput = "null"
         player = try PlayerController(options: options)
-        events = EventCollector(player.events)
+        events = EventCollector(player.updates)
     }
 
     /// The HTTP URL of a file in the folder.
