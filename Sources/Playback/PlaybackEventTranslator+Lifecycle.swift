@@ -84,9 +84,6 @@ extension PlaybackEventTranslator {
             // was too long must not loop until the player gives up.
             if isReload, !(recovery?.playing ?? false) || (broken && ended?.troubled == true) {
                 attemptFailed(httpStatus: ended?.status, position: ended?.lastPosition, at: now)
-            } else if let ended, ended.started, broken, let status = ended.status, !Self.isTransient(status) {
-                // ffmpeg's reconnect was refused (an expired URL): reloading cannot help.
-                finish(id, .mediaUnavailable(status: status))
             } else if let ended, ended.started, broken, recovery == nil {
                 beginRecovery(from: ended, stalled: false, at: now)
             } else {
@@ -94,8 +91,9 @@ extension PlaybackEventTranslator {
                 finish(id, .eof)
             }
         case .error:
-            let probed = probedStatus.removeValue(forKey: end.entry).flatMap { $0 > 0 ? $0 : nil }
-            let status = ended?.status ?? urls[id].flatMap { failedOpens.removeValue(forKey: $0) } ?? probed
+            // A probe's answer wins over the log: the log may be another instance's (MediaURLProbe).
+            let logged = ended?.status ?? urls[id].flatMap { failedOpens.removeValue(forKey: $0) }
+            let status = probedStatus.removeValue(forKey: end.entry).map { $0 > 0 ? $0 : nil } ?? logged
             if end.error == MPV_ERROR_AO_INIT_FAILED.rawValue {
                 if isReload { recovery = nil; timers.removeAll() }
                 finish(id, .audioOutputFailed)
@@ -139,14 +137,13 @@ extension PlaybackEventTranslator {
     }
 
     /// The URL to ask the server about before deciding `end`: mpv could not open it ("loading
-    /// failed"), and no HTTP status for it has been logged or probed yet.
+    /// failed") and it has not been asked yet. Asked even when the log carried a status: in
+    /// a process with several mpv instances the line may have been another instance's.
     private func urlToProbe(for end: MPVEndFile) -> String? {
         guard probesStatus, end.reason == .error, end.error == MPV_ERROR_LOADING_FAILED.rawValue,
               probedStatus[end.entry] == nil else { return nil }
         let id = item(ofEntry: end.entry)
         guard let url = urls[id], MediaURLProbe.canProbe(url) else { return nil }
-        if current?.entry == end.entry, current?.status != nil { return nil }
-        if failedOpens[url] != nil { return nil }
         return url
     }
 

@@ -119,12 +119,22 @@ struct RecoveryTranslatorTests {
         #expect(translator.recovery == nil)
     }
 
-    @Test("an expired URL (403 on reconnect) finishes as unavailable without reloading")
+    @Test("an expired URL: the reload is refused, the probe says 403, the item finishes as unavailable")
     func expiredURL() {
-        var translator = playingAt12()
+        var translator = PlaybackEventTranslator(paused: false, volume: 100, policy: policy, probesStatus: true)
+        translator.noteLoad(1, url: "http://x/1")
+        _ = feed(&translator, [.startFile(entry: 1), .fileLoaded, .propertyChanged(.duration, .double(30)),
+                               .playbackRestart, timePos(12)])
         let refused = MPVEvent.logMessage(MPVLogMessage(level: "warn", prefix: "ffmpeg", text: "http: HTTP error 403 Forbidden"))
         #expect(feed(&translator, [dropped, refused, end(1, .eof)]).updates
-                == [.finished(item(1), .mediaUnavailable(status: 403))])
+                == [.recovering(item(1), attempt: 1, position: 12)])
+        translator.fire(at: at(500))
+        _ = translator.takeOutput()
+        translator.noteReloaded(entry: 2, requeued: nil)
+        let failed = feed(&translator, [.startFile(entry: 2), refused, end(2, .error, error: -13)], at: 600)
+        #expect(failed.actions == [.probe(entry: 2, url: "http://x/1")])
+        translator.noteProbeResult(entry: 2, status: 403, at: at(650))
+        #expect(translator.takeOutput().updates == [.finished(item(1), .mediaUnavailable(status: 403))])
         #expect(translator.nextDeadline == nil)
     }
 

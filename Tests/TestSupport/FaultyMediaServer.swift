@@ -30,6 +30,8 @@ public final class FaultyMediaServer: Sendable {
         case cutAfter(bytes: Int)
         /// Serve `bytes` of the body, send nothing for `seconds`, then go on.
         case stallAfter(bytes: Int, seconds: Double)
+        /// Serve the file no faster than `bytesPerSecond` (a slow network).
+        case throttle(bytesPerSecond: Int)
         /// Answer with this status and an empty body.
         case status(Int)
         /// Close the connection without answering.
@@ -144,13 +146,21 @@ public final class FaultyMediaServer: Sendable {
         case .stallAfter(let bytes, let seconds): limit = body.count; stall = (bytes, seconds)
         default: limit = body.count
         }
+        var rate: Int?
+        if case .throttle(let bytesPerSecond) = reply { rate = max(1, bytesPerSecond) }
+        let started = ContinuousClock.now
         var offset = 0
         while offset < limit {
-            var chunk = min(16 * 1024, limit - offset)
+            var chunk = min(rate.map { max(1, $0 / 20) } ?? 16 * 1024, limit - offset)
             if let pause = stall, offset < pause.after { chunk = min(chunk, pause.after - offset) }
             let slice = body[(body.startIndex + offset)..<(body.startIndex + offset + chunk)]
             guard sendAll(connection, Data(slice)) else { break }
             offset += chunk
+            if let rate {
+                let due = started + .milliseconds(Int64(Double(offset) / Double(rate) * 1000))
+                let wait = ContinuousClock.now.duration(to: due)
+                if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18) }
+            }
             if let pause = stall, offset == pause.after {
                 Thread.sleep(forTimeInterval: pause.seconds)
                 stall = nil

@@ -8,6 +8,7 @@ import TestSupport
 final class EventCollector: Sendable {
     private struct State {
         var events: [PlaybackUpdate] = []
+        var times: [ContinuousClock.Instant] = []
         var cursor = 0
         var streamEnded = false
     }
@@ -17,13 +18,22 @@ final class EventCollector: Sendable {
     /// Starts draining `stream`.
     init(_ stream: AsyncStream<PlaybackUpdate>) {
         Task { [self] in
-            for await event in stream { state.withLock { $0.events.append(event) } }
+            for await event in stream {
+                let now = ContinuousClock.now
+                state.withLock { $0.events.append(event); $0.times.append(now) }
+            }
             state.withLock { $0.streamEnded = true }
         }
     }
 
     /// Every event so far.
     var all: [PlaybackUpdate] { state.withLock { $0.events } }
+
+    /// When the collector received each event (an upper bound of when it was sent).
+    var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
+
+    /// The index of the first event matching `match`.
+    func index(where match: (PlaybackUpdate) -> Bool) -> Int? { all.firstIndex(where: match) }
 
     /// Whether the stream has finished.
     var streamEnded: Bool { state.withLock { $0.streamEnded } }
