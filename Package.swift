@@ -73,6 +73,11 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
 
+        // Benchmark of the Playback layer beside the mpv CLI (not a test): serves generated
+        // media with TestSupport's server. `swift build -c release --product mhz-playback-bench`.
+        .executableTarget(name: "mhz-playback-bench", dependencies: ["Playback", "TestSupport"],
+                          path: "Sources/PlaybackBench"),
+
         // The terminal UI's ncurses loop with a fake radio, run in tmux by TerminalUITests.
         .executableTarget(name: "TUIHarness", dependencies: ["TerminalUI", "Radio"], path: "Tests/TUIHarness"),
 

@@ -16,6 +16,8 @@ enum MPVEvent: Sendable, Equatable {
     case endFile(MPVEndFile)
     /// `MPV_EVENT_PROPERTY_CHANGE` of an observed property; `.none` means unavailable.
     case propertyChanged(MPVProperty, MPVNode)
+    /// `MPV_EVENT_LOG_MESSAGE` (requested at warn level; see `StreamLogClassifier`).
+    case logMessage(MPVLogMessage)
     /// `MPV_EVENT_COMMAND_REPLY` of an asynchronous command.
     case commandReply(id: UInt64, error: Int32)
     /// `MPV_EVENT_SHUTDOWN`: the core is quitting; no further events follow.
@@ -46,6 +48,8 @@ enum MPVEvent: Sendable, Equatable {
             self = .propertyChanged(property, Self.value(format: data.format, data: data.data))
         case MPV_EVENT_COMMAND_REPLY:
             self = .commandReply(id: event.reply_userdata, error: event.error)
+        case MPV_EVENT_LOG_MESSAGE:
+            self = .logMessage(MPVLogMessage(event.data.assumingMemoryBound(to: mpv_event_log_message.self).pointee))
         default:
             self = .other(mpv_event_name(event.event_id).map { String(cString: $0) } ?? "unknown")
         }
@@ -58,6 +62,7 @@ enum MPVEvent: Sendable, Equatable {
         case MPV_FORMAT_DOUBLE: return .double(data.load(as: Double.self))
         case MPV_FORMAT_FLAG: return .flag(data.load(as: Int32.self) != 0)
         case MPV_FORMAT_INT64: return .int64(data.load(as: Int64.self))
+        case MPV_FORMAT_NODE: return MPVNode(copying: data.load(as: mpv_node.self))
         // MPV_FORMAT_NONE: "the property is unavailable" (client.h, mpv_event_property).
         default: return .none
         }
@@ -105,5 +110,31 @@ struct MPVEndFile: Sendable, Equatable {
         }
         self.init(entry: data.playlist_entry_id, reason: reason, error: data.error,
                   insertedEntry: data.playlist_insert_id, insertedCount: Int(data.playlist_insert_num_entries))
+    }
+}
+
+/// The payload of `MPV_EVENT_LOG_MESSAGE`, copied.
+struct MPVLogMessage: Sendable, Equatable {
+    /// mpv's level name: `fatal`, `error`, `warn`, …
+    var level: String
+    /// The module that logged: `ffmpeg`, `stream`, `cplayer`, `ao/alsa`, …
+    var prefix: String
+    /// The message without its trailing newline.
+    var text: String
+
+    /// Plain construction (tests build these by hand).
+    init(level: String, prefix: String, text: String) {
+        self.level = level
+        self.prefix = prefix
+        self.text = text
+    }
+
+    /// Copies mpv's struct. client.h: "text: The log message. It consists of 1 line of text,
+    /// and is terminated with a newline character."
+    init(_ data: mpv_event_log_message) {
+        let text = data.text.map { String(cString: $0) } ?? ""
+        self.init(level: data.level.map { String(cString: $0) } ?? "",
+                  prefix: data.prefix.map { String(cString: $0) } ?? "",
+                  text: text.hasSuffix("\n") ? String(text.dropLast()) : text)
     }
 }

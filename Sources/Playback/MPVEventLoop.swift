@@ -4,38 +4,39 @@ import Synchronization
 
 /// The one thread that waits for mpv's events, as client.h prescribes: "spawn a thread that
 /// does nothing but call mpv_wait_event() in a loop and dispatches the result". Each event is
-/// copied, passed through the `PlaybackEventTranslator`, and the results are yielded into
-/// the controller's `AsyncStream`. The loop never calls back into its owner.
+/// copied, passed through the `PlaybackEventTranslator`, the resulting updates are sent to
+/// the `EventChannels`, and the translator's `PlayerAction`s are run against mpv. The loop
+/// never calls back into its owner.
 final class MPVEventLoop: Sendable {
     /// What the loop and the controller's calls share, under one lock.
     private struct State {
         var translator: PlaybackEventTranslator
-        /// How many events have been yielded into the stream so far.
+        /// How many updates have been sent so far.
         var sent = 0
-
-        /// Yields `event` and counts it.
-        mutating func send(_ event: PlaybackEvent, to continuation: AsyncStream<PlaybackEvent>.Continuation) {
-            continuation.yield(event)
-            sent += 1
-        }
     }
 
+    private let handle: MPVHandle
     private let source: MPVEventSource
     private let state: Mutex<State>
-    private let continuation: AsyncStream<PlaybackEvent>.Continuation
+    private let channels: EventChannels
+    private let probe: MediaURLProbe
     /// Set when the owner stops the loop without `quit` (mpv refused it): the next
     /// `MPV_EVENT_NONE` ends the loop instead of `MPV_EVENT_SHUTDOWN`.
     private let stopRequested = Atomic<Bool>(false)
     /// Lets `join()` sleep until the thread has left `run()`.
     private let exitSignal = NSCondition()
     private let exited = Mutex(false)
+    /// `MHZ_PLAYBACK_TRACE=1` prints every mpv event (but `time-pos`) to stderr, for
+    /// diagnosing what mpv reported; off by default.
+    private let trace = ProcessInfo.processInfo.environment["MHZ_PLAYBACK_TRACE"] == "1"
 
-    /// Prepares a loop over `source`; nothing runs until `start()`.
-    init(source: MPVEventSource, translator: PlaybackEventTranslator,
-         continuation: AsyncStream<PlaybackEvent>.Continuation) {
-        self.source = source
+    /// Prepares a loop over `handle`; nothing runs until `start()`.
+    init(handle: MPVHandle, translator: PlaybackEventTranslator, channels: EventChannels, probe: MediaURLProbe) {
+        self.handle = handle
+        self.probe = probe
+        self.source = handle.eventSource
         self.state = Mutex(State(translator: translator))
-        self.continuation = continuation
+        self.channels = channels
     }
 
     /// Starts the thread. Call once.
@@ -45,28 +46,24 @@ final class MPVEventLoop: Sendable {
         thread.start()
     }
 
-    /// Runs `body` on the translator's state while the loop cannot translate or yield an
-    /// event, so what the controller registers (a load's id, a seek's gate) is in place
-    /// before mpv's events about it are handled, and applies to every event yielded after
-    /// `body` returns.
+    /// Runs `body` on the translator while the loop cannot translate or send an event, so
+    /// what the controller registers (a load's id, a seek's gate) is in place before mpv's
+    /// events about it are handled; then sends what `body` produced and runs its actions.
+    /// `body` receives how many updates had been sent before it ran.
     func withTranslator<Result, Failure: Error>(
-        _ body: (inout PlaybackEventTranslator) throws(Failure) -> Result
-    ) throws(Failure) -> Result {
-        try state.withLock { state throws(Failure) in try body(&state.translator) }
-    }
-
-    /// Like `withTranslator`, also passing how many events the stream has been given so
-    /// far: every event after that many was translated with `body`'s changes in force.
-    func withTranslatorCounting<Result, Failure: Error>(
         _ body: (inout PlaybackEventTranslator, _ sent: Int) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try state.withLock { state throws(Failure) in try body(&state.translator, state.sent) }
+        try state.withLock { state throws(Failure) in
+            let result = try body(&state.translator, state.sent)
+            flush(&state)
+            return result
+        }
     }
 
     /// Makes the loop end at the next `MPV_EVENT_NONE`; the owner then calls `mpv_wakeup`.
     func requestStop() { stopRequested.store(true, ordering: .releasing) }
 
-    /// Blocks until the thread has finished the stream and left the loop. Returns at once
+    /// Blocks until the thread has finished the streams and left the loop. Returns at once
     /// if it already has; any number of callers may wait.
     func join() {
         exitSignal.lock()
@@ -76,51 +73,124 @@ final class MPVEventLoop: Sendable {
 
     private func run() {
         while true {
+            let timeout = state.withLock { state in Self.timeout(for: state.translator) }
             // client.h: "Only one thread is allowed to call this on the same mpv_handle at a
-            // time." This is that thread. A negative timeout waits until an event arrives or
-            // mpv_wakeup() is called. "The return value is never NULL."
-            guard let pointer = mpv_wait_event(source.raw, -1) else { continue }
+            // time." This is that thread. "timeout: Timeout in seconds, after which the
+            // function returns even if no event was received. A MPV_EVENT_NONE is returned on
+            // timeout. A value of 0 will disable waiting. Negative values will wait with an
+            // infinite timeout." "The return value is never NULL."
+            guard let pointer = mpv_wait_event(source.raw, timeout) else { continue }
             // "The pointer (and fields in the struct) stay valid until the next
             // mpv_wait_event() call": copy everything out now.
             let event = MPVEvent(copying: pointer.pointee)
             if event == .shutdown { break }
             if event == .none, stopRequested.load(ordering: .acquiring) { break }
+            if trace, event != .none, event != .propertyChanged(.timePosition, .none) {
+                if case .propertyChanged(.timePosition, _) = event {} else {
+                    FileHandle.standardError.write(Data("[mpv \(ObjectIdentifier(self).hashValue % 10000)] \(event)\n".utf8))
+                }
+            }
             let input = refreshed(event)
             state.withLock { state in
-                // Only this thread yields, so the stream keeps mpv's order. Yielding inside
-                // the lock also makes the stream follow the lock's order: an event translated
-                // before a seek registered its gate cannot reach the stream after that seek
-                // returned. An unbounded AsyncStream's yield never blocks and runs no
-                // consumer code (a waiting consumer is only scheduled).
-                for playbackEvent in input.flatMap({ state.translator.translate($0, at: .now) }) {
-                    state.send(playbackEvent, to: continuation)
-                }
+                // Only this thread and the controller's calls (under this lock) send, so the
+                // streams keep mpv's order, and an event translated before a seek registered
+                // its gate cannot reach a stream after that seek returned.
+                let now = ContinuousClock.now
+                for item in input { state.translator.translate(item, at: now) }
+                if let deadline = state.translator.nextDeadline, deadline <= now { state.translator.fire(at: now) }
+                flush(&state)
             }
         }
         // After MPV_EVENT_SHUTDOWN no further events come; the handle only waits to be
         // destroyed, which the owner does after join().
         state.withLock { state in
-            for playbackEvent in state.translator.finishAll() { state.send(playbackEvent, to: continuation) }
+            state.translator.finishAll()
+            for update in state.translator.takeOutput().updates { send(update, &state) }
         }
-        continuation.finish()
+        channels.finish()
         exitSignal.lock()
         exited.withLock { $0 = true }
         exitSignal.broadcast()
         exitSignal.unlock()
     }
 
+    /// How long `mpv_wait_event` may block: not at all while an END_FILE waits for mpv's
+    /// queue to drain (`MPV_EVENT_NONE` then proves every log line logged before it has been
+    /// delivered, since mpv hands out queued events before buffered log messages), until the
+    /// next timer otherwise, or indefinitely.
+    private static func timeout(for translator: PlaybackEventTranslator) -> Double {
+        if translator.needsDrain { return 0 }
+        guard let deadline = translator.nextDeadline else { return -1 }
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) * 1e-18
+        return max(0, seconds)
+    }
+
+    /// Sends the translator's updates and runs its actions until none are left (an action's
+    /// outcome, reported back to the translator, can produce more).
+    private func flush(_ state: inout State) {
+        while true {
+            let output = state.translator.takeOutput()
+            for update in output.updates { send(update, &state) }
+            if output.actions.isEmpty { return }
+            for action in output.actions { run(action, &state.translator) }
+        }
+    }
+
+    private func send(_ update: PlaybackUpdate, _ state: inout State) {
+        channels.send(update)
+        state.sent += 1
+    }
+
+    /// Carries out one action. Calling the client API from this thread is allowed (only the
+    /// wakeup callback may not), and runs before any later event is handled.
+    private func run(_ action: PlayerAction, _ translator: inout PlaybackEventTranslator) {
+        switch action {
+        case .halt:
+            try? handle.command(.stop)
+        case .reload(let item, let url, let start, let requeue):
+            do {
+                let entry = try handle.loadFile(url, flags: MPVArgument.replace, startAt: start)
+                let requeued = requeue.flatMap { try? handle.loadFile($0.url, flags: MPVArgument.appendPlay) }
+                translator.noteReloaded(entry: entry, requeued: requeued)
+            } catch {
+                _ = item
+                translator.noteReloadFailed(at: .now)
+            }
+        case .restoreQueued(let queued):
+            if let entry = try? handle.loadFile(queued.url, flags: MPVArgument.appendPlay) {
+                translator.noteRestored(entry: entry, item: queued.item)
+            } else {
+                translator.finish(queued.item, .stopped)
+            }
+        case .removeEntry(let entry):
+            handle.removeEntry(entry)
+        case .probe(let entry, let url):
+            // Off this thread: the answer may take up to the probe's timeout. The END_FILE
+            // and everything after it wait in the translator meanwhile.
+            probe.status(of: url) { [self] status in
+                state.withLock { state in
+                    state.translator.noteProbeResult(entry: entry, status: status, at: .now)
+                    flush(&state)
+                }
+                handle.wakeup()  // the loop recomputes its wait (timers, drains) afterwards
+            }
+        }
+    }
+
     /// The event with fresh values where mpv's observed ones can be late. mpv fetches
     /// observed properties asynchronously and delivers the change whenever the fetch is done:
     /// on 0.35.1 `time-pos` and `duration` changes were seen arriving after SEEK and
     /// PLAYBACK_RESTART, and a `time-pos` fetched before a seek can follow that seek's SEEK.
-    /// So positions are read when they are reported, and `duration` is read at every
-    /// PLAYBACK_RESTART so `started` carries it (the late change then repeats the value and
-    /// is dropped). Calling the API from this thread is allowed (only the wakeup callback
-    /// may not), and the handle outlives the loop.
+    /// So positions are read when they are reported, and `duration` and `time-pos` are read
+    /// at every PLAYBACK_RESTART so `started` carries the duration and `recovered` the
+    /// position (the late changes then repeat the values and are dropped). The handle
+    /// outlives the loop.
     private func refreshed(_ event: MPVEvent) -> [MPVEvent] {
         switch event {
         case .propertyChanged(.timePosition, _): [.propertyChanged(.timePosition, read(.timePosition))]
-        case .playbackRestart: [.propertyChanged(.duration, read(.duration)), event]
+        case .playbackRestart:
+            [.propertyChanged(.duration, read(.duration)), .propertyChanged(.timePosition, read(.timePosition)), event]
         default: [event]
         }
     }

@@ -49,6 +49,9 @@ final class MPVHandle: Sendable {
         if phase.withLock({ $0 }) != .destroyed { mpv_terminate_destroy(source.raw) }
     }
 
+    /// Whether shutdown has begun (commands are refused from then on).
+    var isShutDown: Bool { phase.withLock { $0 } != .running }
+
     /// The raw handle for `MPVEventLoop`.
     var eventSource: MPVEventSource { source }
 
@@ -84,11 +87,25 @@ final class MPVHandle: Sendable {
         if rc < 0 { throw .creationFailed("mpv_initialize: \(mpvErrorText(rc))") }
     }
 
-    /// Asks for `MPV_EVENT_PROPERTY_CHANGE` events for `property` in its observed format.
+    /// Asks for `MPV_EVENT_PROPERTY_CHANGE` events for `property` in its observed format
+    /// (does nothing for properties that are only read).
     func observe(_ property: MPVProperty) throws(PlaybackError) {
-        let format = property.observedFormat == .double ? MPV_FORMAT_DOUBLE : MPV_FORMAT_FLAG
+        let format: mpv_format
+        switch property.observedFormat {
+        case .double: format = MPV_FORMAT_DOUBLE
+        case .flag: format = MPV_FORMAT_FLAG
+        case .node: format = MPV_FORMAT_NODE
+        case nil: return
+        }
         let rc = try withRunning { raw in mpv_observe_property(raw, 0, property.rawValue, format) }
         if rc < 0 { throw .commandFailed(name: "observe \(property.rawValue)", message: mpvErrorText(rc)) }
+    }
+
+    /// Asks for `MPV_EVENT_LOG_MESSAGE`s at `level` and above (client.h: "The log level as
+    /// string. Valid log levels: no fatal error warn info v debug trace").
+    func requestLogMessages(level: String) throws(PlaybackError) {
+        let rc = try withRunning { raw in mpv_request_log_messages(raw, level) }
+        if rc < 0 { throw .commandFailed(name: "request log messages", message: mpvErrorText(rc)) }
     }
 
     // MARK: - Commands
@@ -153,6 +170,33 @@ final class MPVHandle: Sendable {
         let rc = try? withRunning { raw in mpv_get_property(raw, property.rawValue, MPV_FORMAT_DOUBLE, &value) }
         guard let rc, rc >= 0 else { return nil }
         return value
+    }
+
+    /// Sets a string property.
+    func set(_ property: MPVProperty, string: String) throws(PlaybackError) {
+        let rc = try withRunning { raw in mpv_set_property_string(raw, property.rawValue, string) }
+        if rc < 0 { throw .commandFailed(name: "set \(property.rawValue)", message: mpvErrorText(rc)) }
+    }
+
+    /// Reads a property as a node tree (maps, arrays); nil when unavailable or shutting down.
+    func node(_ property: MPVProperty) -> MPVNode? {
+        try? withRunning { raw in
+            var node = mpv_node()
+            guard mpv_get_property(raw, property.rawValue, MPV_FORMAT_NODE, &node) >= 0 else { return nil }
+            // client.h (MPV_FORMAT_NODE): "you must call mpv_free_node_contents() to free
+            // memory" after a successful mpv_get_property with this format.
+            defer { mpv_free_node_contents(&node) }
+            return MPVNode(copying: node)
+        }
+    }
+
+    /// Reads a string property; nil when unavailable or shutting down.
+    func string(_ property: MPVProperty) -> String? {
+        try? withRunning { raw in
+            guard let text = mpv_get_property_string(raw, property.rawValue) else { return nil }
+            defer { mpv_free(text) }
+            return String(cString: text)
+        }
     }
 
     /// Reads a flag property; nil when unavailable or shutting down.

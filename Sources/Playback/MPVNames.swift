@@ -36,6 +36,10 @@ enum MPVOption: String, Sendable, CaseIterable {
     case demuxerLavfOptions = "demuxer-lavf-o"
     /// Gapless audio between playlist entries.
     case gaplessAudio = "gapless-audio"
+    /// Open the next playlist entry while the current one is still playing.
+    case prefetchPlaylist = "prefetch-playlist"
+    /// AVOptions for libavformat's network protocols (ffmpeg's own HTTP reconnects).
+    case streamLavfOptions = "stream-lavf-o"
     /// Whether embedded cover art is shown as video.
     case audioDisplay = "audio-display"
     /// HTTP User-Agent for media requests.
@@ -58,6 +62,10 @@ enum MPVCommand: String, Sendable {
     case quit = "quit"
     /// Does nothing; sent asynchronously as an ordering marker in the event queue.
     case ignore = "ignore"
+    /// `playlist-next`: ends the current entry (reason stop) and starts the next one.
+    case playlistNext = "playlist-next"
+    /// `playlist-remove <index>`.
+    case playlistRemove = "playlist-remove"
 }
 
 /// Named arguments and flag values of `MPVCommand`s (used with `mpv_command_node`, which
@@ -73,6 +81,10 @@ enum MPVArgument {
     static let options = "options"
     /// loadfile flag: replace the playlist and play this entry now.
     static let replace = "replace"
+    /// loadfile flag: append to the playlist without starting it.
+    static let append = "append"
+    /// loadfile flag: append to the playlist, and start it if nothing is playing.
+    static let appendPlay = "append-play"
     /// loadfile per-file option: start position in seconds.
     static let start = "start"
     /// The key of loadfile's reply holding the new entry's id.
@@ -99,12 +111,28 @@ enum MPVProperty: String, Sendable, CaseIterable {
     case pause = "pause"
     /// Volume in percent.
     case volume = "volume"
+    /// Mute flag (independent of the volume level).
+    case mute = "mute"
+    /// True while playback waits for the network to refill the cache (a stall).
+    case pausedForCache = "paused-for-cache"
+    /// The current file's tags (ID3/Vorbis/ICY…), a map of strings; unavailable when idle.
+    case metadata = "metadata"
+    /// The playlist: an array of maps with `id`, `filename`, `current`, `playing`.
+    case playlist = "playlist"
+    /// Audio outputs mpv can use: an array of maps with `name` and `description`.
+    case audioDeviceList = "audio-device-list"
+    /// The chosen audio device, `auto` or `<driver>/<device>`.
+    case audioDevice = "audio-device"
+    /// The audio output driver in use; unavailable when none is open.
+    case currentAudioOutput = "current-ao"
 
-    /// The format the player observes this property in.
-    var observedFormat: MPVValueFormat {
+    /// The format the player observes this property in; nil for properties it only reads.
+    var observedFormat: MPVValueFormat? {
         switch self {
         case .timePosition, .duration, .volume: .double
-        case .pause: .flag
+        case .pause, .mute, .pausedForCache: .flag
+        case .metadata: .node
+        case .playlist, .audioDeviceList, .audioDevice, .currentAudioOutput: nil
         }
     }
 }
@@ -115,4 +143,6 @@ enum MPVValueFormat: Sendable {
     case double
     /// `MPV_FORMAT_FLAG` (an `int`, 0 or 1).
     case flag
+    /// `MPV_FORMAT_NODE` (maps and arrays, copied into `MPVNode`).
+    case node
 }

@@ -11,6 +11,11 @@ public enum PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
     case commandFailed(name: String, message: String)
     /// The player has been shut down; no further commands are possible.
     case shutDown
+    /// `advance()` found no queued item to jump to.
+    case nothingQueued
+    /// Video was asked for, but there is no display to open a window on (neither `DISPLAY`
+    /// nor `WAYLAND_DISPLAY` is set); the text says so. Audio-only playback still works.
+    case noDisplay(String)
 
     /// One line for logs.
     public var description: String {
@@ -19,6 +24,8 @@ public enum PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .optionRejected(let name, let message): "mpv rejected option \(name): \(message)"
         case .commandFailed(let name, let message): "mpv command \(name) failed: \(message)"
         case .shutDown: "the player has been shut down"
+        case .nothingQueued: "no next item is queued"
+        case .noDisplay(let message): "cannot show video: \(message)"
         }
     }
 }

@@ -22,11 +22,14 @@ public enum EndReason: Sendable, Equatable {
     case error(String)
 }
 
-/// What the player tells its consumer, in the order mpv reported it.
+/// What the player tells a consumer of `PlayerController.events`, in the order mpv reported
+/// it: the older subset of `PlaybackUpdate` (see `PlaybackUpdate.legacyEvent`), kept so code
+/// written against it compiles unchanged. New code should read `updates`.
 ///
-/// Guarantees, per item id returned by `load`: at most one `started`, then `progress` and
-/// `duration` events, then exactly one `finished` — also for an item replaced or stopped
-/// before mpv began it, and for whatever plays at shutdown. `shutdown` is the last event.
+/// Guarantees, per item id returned by `load`, `queueNext` or `advance`: at most one
+/// `started`, then `progress` and `duration` events, then exactly one `finished` — also for
+/// an item replaced or stopped before mpv began it, and for whatever plays at shutdown. A
+/// recovery is invisible here apart from a pause in `progress`. `shutdown` is the last event.
 public enum PlaybackEvent: Sendable, Equatable {
     /// The item is playing: the first `PLAYBACK_RESTART` after its `FILE_LOADED`. The
     /// duration is what mpv knew then (nil for live streams or when still unknown).

@@ -1,175 +1,210 @@
 import CMpv
 
-/// Turns mpv's events into `PlaybackEvent`s and keeps the promises documented there. Pure
-/// state: no mpv calls, and the clock is passed in, so tests drive it with scripted events.
+/// Turns mpv's events into `PlaybackUpdate`s, keeps the promises documented there, and
+/// decides recoveries. Pure state: no mpv calls, and the clock is passed in, so tests drive
+/// it with scripted events. What must reach mpv comes out as `PlayerAction`s and timers for
+/// the event loop to carry out.
 ///
-/// mpv orders what it reports (observed on 0.35.1, one handle, `loadfile … replace`):
-/// `START_FILE n` → `FILE_LOADED` → `duration` → `PLAYBACK_RESTART` → `time-pos` changes →
-/// `END_FILE n`; a replacing load gives `END_FILE(old, stop)` then `START_FILE(new)`. An entry
-/// replaced or stopped before mpv began it gets no event at all, which is why the controller
-/// registers each load here and this type makes up its `finished(.stopped)`.
+/// mpv orders what it reports (observed on 0.35.1, one handle): `START_FILE n` →
+/// `FILE_LOADED` → `duration` → `PLAYBACK_RESTART` → `time-pos` changes → `END_FILE n`; a
+/// replacing load gives `END_FILE(old, stop)` then `START_FILE(new)`; a queued entry follows
+/// `END_FILE(old, eof)` directly with its `START_FILE`. An entry dropped from the playlist
+/// before mpv began it (replaced, dequeued, stopped) gets no event at all, which is why the
+/// controller registers each entry here and this type makes up its `finished(.stopped)`.
 struct PlaybackEventTranslator {
     /// The smallest wall-clock gap between two `progress` events (at most ~4 per second;
     /// mpv reports `time-pos` 12–20 times a second).
     static let progressInterval: Duration = .milliseconds(250)
 
-    /// Ids returned by `load` for which mpv has not sent `START_FILE` yet.
-    private var unstarted: Set<Int64> = []
-    /// The first entry a playlist file was replaced with (END_FILE `redirect`) → the load's id.
-    private var aliases: [Int64: Int64] = [:]
-    /// The mpv entry between its START_FILE and END_FILE, and the item it reports as.
-    private var current: (entry: Int64, item: Int64)?
-    /// FILE_LOADED was seen for `current`.
-    private var loaded = false
-    /// `started` was sent for `current`.
-    private var started = false
-    /// The latest known duration of `current`, and the one last reported.
-    private var duration: Double?
-    private var reportedDuration: Double?
-    /// The last `progress` sent for `current`.
-    private var lastProgress: Double?
-    private var lastProgressTime: ContinuousClock.Instant?
-    /// A seek was requested and mpv has not begun it: `time-pos` values still describe the
-    /// old position and are dropped.
-    private var seekPending = false
-    /// Last known pause flag and volume, to report changes only.
-    private var paused: Bool
-    private var volume: Int
+    /// The entry mpv is playing (between its START_FILE and END_FILE) and what is known of it.
+    struct Current {
+        /// mpv's entry id.
+        var entry: Int64
+        /// The item it plays for.
+        var item: Int64
+        /// FILE_LOADED was seen.
+        var loaded = false
+        /// `started` (or, for a recovery reload, `recovered`) was sent.
+        var started = false
+        /// The latest known duration, and the one last reported.
+        var duration: Double?
+        var reportedDuration: Double?
+        /// The last position reported in `progress`, when, and the last one seen at all.
+        var lastProgress: Double?
+        var lastProgressTime: ContinuousClock.Instant?
+        var lastPosition: Double?
+        /// Network trouble was logged while this entry was current.
+        var transportTrouble = false
+        /// The last HTTP error status logged while this entry was current.
+        var httpStatus: Int?
+        /// Trouble and status logged since the last "Failed to open <url>": they belong to
+        /// this entry unless that line names another URL (a prefetched next item).
+        var tentativeTrouble = false
+        var tentativeStatus: Int?
 
-    /// Starts from the pause flag and volume read from mpv before observing them, so the
-    /// initial observed values (or a change that mpv coalesced into them) compare correctly.
-    init(paused: Bool, volume: Int) {
-        self.paused = paused
-        self.volume = volume
+        /// Whether network trouble was logged for this entry (tentative evidence included).
+        var troubled: Bool { transportTrouble || tentativeTrouble }
+        /// The HTTP error status logged for this entry, if any.
+        var status: Int? { tentativeStatus ?? httpStatus }
+        /// `paused-for-cache` as last reported for this entry.
+        var buffering = false
+        /// Tags seen before `started`, sent right after it.
+        var pendingMetadata: StreamMetadata?
+        /// The last tags sent.
+        var metadata: StreamMetadata?
     }
 
-    // MARK: - What the controller tells it
+    /// Item id → URL, for reloads and re-queueing (items that may still need it).
+    var urls: [Int64: String] = [:]
+    /// mpv entry → item id, for entries that play on behalf of another id (recovery reloads,
+    /// re-queued items, the first entry of a playlist file).
+    var aliases: [Int64: Int64] = [:]
+    /// Entries registered by the controller for which mpv has not sent START_FILE yet.
+    var unstarted: Set<Int64> = []
+    /// Entries dropped from mpv's playlist without an event of their own, each with the entry
+    /// id whose START_FILE (or marker reply) proves it dead; reported then as stopped.
+    var doomed: [(entry: Int64, boundary: Int64)] = []
+    /// Entries whose events are ignored: displaced by a recovery, which carries their item on.
+    var silenced: Set<Int64> = []
+    /// The item queued to play next, and its mpv entry (nil while a recovery holds it back).
+    var queued: (item: Int64, entry: Int64?)?
+    /// The playing entry.
+    var current: Current?
+    /// A recovery in progress.
+    var recovery: RecoveryIncident?
+    /// The recovery rules.
+    let policy: RecoveryPolicy
+    /// HTTP status logged just before mpv's "Failed to open <url>", by URL: a prefetched
+    /// next item is opened (and fails) while the previous one is still current.
+    var failedOpens: [String: Int] = [:]
+    var lastLoggedStatus: Int?
+    /// A seek was requested and mpv has not begun it: `time-pos` values still describe the
+    /// old position and are dropped.
+    var seekPending = false
+    /// Last known pause, mute and volume, to report changes only.
+    var paused: Bool
+    var muted: Bool
+    var volume: Int
+    /// An END_FILE whose meaning depends on log lines that mpv may deliver after it (it
+    /// hands out queued events before buffered log messages), decided at the next
+    /// `MPV_EVENT_NONE`; events arriving meanwhile wait in `held`, in order.
+    var pendingEnd: MPVEndFile?
+    var held: [MPVEvent] = []
+    /// The pending END_FILE waits for a `MediaURLProbe` answer rather than for the drain.
+    var probing = false
+    /// Answers of finished probes by entry (0: no HTTP answer).
+    var probedStatus: [Int64: Int] = [:]
+    /// Whether a refused URL whose status mpv's log did not give is probed.
+    let probesStatus: Bool
+    /// Timers wanted (see `TranslatorTimer`).
+    var timers: [TranslatorTimer] = []
+    /// Output not yet taken by the loop.
+    var outbox: [PlaybackUpdate] = []
+    var actions: [PlayerAction] = []
 
-    /// `load` created entry `entry`.
-    mutating func noteLoad(_ entry: Int64) { unstarted.insert(entry) }
+    /// Starts from the pause flag, mute flag and volume read from mpv before observing them,
+    /// so the initial observed values (or a change mpv coalesced into them) compare correctly.
+    init(paused: Bool, volume: Int, muted: Bool = false, policy: RecoveryPolicy = RecoveryPolicy(),
+         probesStatus: Bool = false) {
+        self.paused = paused
+        self.volume = volume
+        self.muted = muted
+        self.policy = policy
+        self.probesStatus = probesStatus
+    }
 
-    /// `stop` ran; returns the id to send with an asynchronous no-op whose reply marks the
-    /// point in the event queue after which unstarted loads are known to be dead (nil if none).
-    func noteStop() -> Int64? { unstarted.max() }
+    // MARK: - Output
 
-    /// A seek is about to be sent.
-    mutating func noteSeekRequested() { if current != nil { seekPending = true } }
+    /// Whether the loop must poll (`mpv_wait_event` timeout 0) so an END_FILE can be decided
+    /// once mpv's queue, log lines included, is drained.
+    var needsDrain: Bool { pendingEnd != nil && !probing }
 
-    /// The seek command failed, so no `SEEK` event will clear the gate.
-    mutating func noteSeekFailed() { seekPending = false }
+    /// The earliest timer deadline.
+    var nextDeadline: ContinuousClock.Instant? { timers.map(\.deadline).min() }
+
+    /// Hands over and clears the updates and actions produced so far.
+    mutating func takeOutput() -> (updates: [PlaybackUpdate], actions: [PlayerAction]) {
+        defer { outbox.removeAll(); actions.removeAll() }
+        return (outbox, actions)
+    }
+
+    /// Appends an update for the loop to send.
+    mutating func send(_ update: PlaybackUpdate) { outbox.append(update) }
+
+    /// The id of the item an mpv entry plays for.
+    func item(ofEntry entry: Int64) -> Int64 { aliases[entry] ?? entry }
 
     // MARK: - Events
 
-    /// The `PlaybackEvent`s one mpv event produces, in order.
-    mutating func translate(_ event: MPVEvent, at now: ContinuousClock.Instant) -> [PlaybackEvent] {
+    /// Handles one mpv event; its updates and actions wait in the output.
+    mutating func translate(_ event: MPVEvent, at now: ContinuousClock.Instant) {
+        if case .logMessage(let message) = event { return noteLog(message) }
+        if pendingEnd != nil {
+            guard event == .none else { return held.append(event) }
+            if probing { return }
+            resolvePendingEnd(at: now)
+            while pendingEnd == nil, !held.isEmpty { dispatch(held.removeFirst(), at: now) }
+            return
+        }
+        dispatch(event, at: now)
+    }
+
+    /// The probe for the pending END_FILE of `entry` answered (`status` nil: no HTTP
+    /// answer); decides it and goes on with the events held meanwhile.
+    mutating func noteProbeResult(entry: Int64, status: Int?, at now: ContinuousClock.Instant) {
+        guard probing, pendingEnd?.entry == entry else { return }
+        probing = false
+        probedStatus[entry] = status ?? 0
+        translate(.none, at: now)
+    }
+
+    /// Convenience for tests: translate and take the updates.
+    mutating func updates(for event: MPVEvent, at now: ContinuousClock.Instant) -> [PlaybackUpdate] {
+        translate(event, at: now)
+        return takeOutput().updates
+    }
+
+    private mutating func dispatch(_ event: MPVEvent, at now: ContinuousClock.Instant) {
         switch event {
-        case .startFile(let entry): return startFile(entry)
+        case .startFile(let entry): startFile(entry, at: now)
         case .fileLoaded:
-            loaded = current != nil
-            return []
-        case .playbackRestart:
-            lastProgressTime = nil  // report where a seek landed without waiting for the throttle
-            guard let current, loaded, !started else { return [] }
-            started = true
-            reportedDuration = duration
-            return [.started(PlaybackItemID(rawValue: current.item), duration: duration)]
+            current?.loaded = true
+        case .playbackRestart: playbackRestart(at: now)
         case .seek:
             seekPending = false
-            lastProgressTime = nil
-            return []
-        case .endFile(let end): return endFile(end)
-        case .propertyChanged(let property, let value): return propertyChanged(property, value, at: now)
-        case .commandReply(let marker, _): return finishUnstarted { $0 <= Int64(clamping: marker) }
-        case .shutdown: return finishAll()
-        case .none, .other: return []
+            current?.lastProgressTime = nil
+        case .endFile(let end): endFile(end, at: now)
+        case .propertyChanged(let property, let value): propertyChanged(property, value, at: now)
+        case .commandReply(let marker, _): finishDoomed { $0 <= Int64(clamping: marker) }
+        case .shutdown: finishAll()
+        case .logMessage(let message): noteLog(message)
+        case .none, .other: break
         }
     }
 
-    /// What to send when the handle goes away: a `finished(.stopped)` for anything mpv did
-    /// not end itself, then `shutdown`.
-    mutating func finishAll() -> [PlaybackEvent] {
-        var events: [PlaybackEvent] = []
-        if let current { events.append(.finished(PlaybackItemID(rawValue: current.item), .stopped)) }
-        resetCurrent()
-        events += finishUnstarted { _ in true }
-        return events + [.shutdown]
-    }
-
-    private mutating func startFile(_ entry: Int64) -> [PlaybackEvent] {
-        let item = aliases.removeValue(forKey: entry) ?? entry
-        aliases = aliases.filter { $0.key > entry }  // inserted entries that never came
-        unstarted.remove(entry)
-        // Entries get increasing ids and every load replaces the playlist, so a registered
-        // entry older than the one starting now was dropped without ever starting.
-        let events = finishUnstarted { $0 < item }
-        resetCurrent()
-        current = (entry, item)
-        return events
-    }
-
-    private mutating func endFile(_ end: MPVEndFile) -> [PlaybackEvent] {
-        unstarted.remove(end.entry)
-        var item = aliases[end.entry] ?? end.entry
-        if let current, current.entry == end.entry {
-            item = current.item
-            resetCurrent()
-        }
-        let reason: EndReason
-        switch end.reason {
-        case .eof: reason = .eof
-        case .stop, .quit: reason = .stopped
-        case .error: reason = .error(mpvErrorText(end.error))
-        case .redirect where end.insertedCount > 0:
-            // A playlist file (e.g. .m3u) was replaced by its entries; its first entry plays
-            // on behalf of this load. Later entries keep their own ids, which no caller knows.
-            aliases[end.insertedEntry] = item
-            return []
-        case .redirect: reason = .error(mpvErrorText(MPV_ERROR_NOTHING_TO_PLAY.rawValue))  // an empty playlist
-        case .unknown(let raw): reason = .error("unknown end-file reason \(raw)")
-        }
-        return [.finished(PlaybackItemID(rawValue: item), reason)]
-    }
-
-    private mutating func propertyChanged(_ property: MPVProperty, _ value: MPVNode,
-                                          at now: ContinuousClock.Instant) -> [PlaybackEvent] {
-        switch (property, value) {
-        case (.timePosition, .double(let position)):
-            guard let current, started, !seekPending, position != lastProgress else { return [] }
-            if let lastProgressTime, now - lastProgressTime < Self.progressInterval { return [] }
-            lastProgress = position
-            lastProgressTime = now
-            return [.progress(PlaybackItemID(rawValue: current.item), position: position)]
-        case (.duration, _):
-            duration = value.doubleValue
-            guard let current, started, let duration, duration != reportedDuration else { return [] }
-            reportedDuration = duration
-            return [.duration(PlaybackItemID(rawValue: current.item), duration)]
-        case (.pause, .flag(let flag)) where flag != paused:
-            paused = flag
-            return [flag ? .paused : .resumed]
-        case (.volume, .double(let level)) where Int(level.rounded()) != volume:
-            volume = Int(level.rounded())
-            return [.volume(volume)]
-        default:
-            return []  // unavailable values, and values equal to the last ones
-        }
-    }
-
-    /// `finished(.stopped)` for the unstarted loads matching `isDead`, oldest first.
-    private mutating func finishUnstarted(_ isDead: (Int64) -> Bool) -> [PlaybackEvent] {
-        let dead = unstarted.filter(isDead).sorted()
-        unstarted.subtract(dead)
-        return dead.map { .finished(PlaybackItemID(rawValue: $0), .stopped) }
-    }
-
-    private mutating func resetCurrent() {
+    /// What to send when the handle goes away: `finished(.stopped)` for everything that has
+    /// not finished, then `shutdown`.
+    mutating func finishAll() {
+        if let pendingEnd { endFile(pendingEnd, decided: true, at: .now) }
+        pendingEnd = nil
+        held.removeAll()
+        if let current, !silenced.contains(current.entry) { send(.finished(PlaybackItemID(rawValue: current.item), .stopped)) }
         current = nil
-        loaded = false
-        started = false
-        duration = nil
-        reportedDuration = nil
-        lastProgress = nil
-        lastProgressTime = nil
-        seekPending = false
+        abandonRecovery()
+        finishDoomed { _ in true }
+        for entry in unstarted.sorted() where !silenced.contains(entry) {
+            send(.finished(PlaybackItemID(rawValue: item(ofEntry: entry)), .stopped))
+        }
+        unstarted.removeAll()
+        queued = nil
+        timers.removeAll()
+        send(.shutdown)
+    }
+
+    /// `finished(.stopped)` for the doomed entries matching `isDead`, oldest first.
+    mutating func finishDoomed(_ isDead: (Int64) -> Bool) {
+        let dead = doomed.filter { isDead($0.boundary) }.map(\.entry).sorted()
+        doomed.removeAll { isDead($0.boundary) }
+        for entry in dead { send(.finished(PlaybackItemID(rawValue: item(ofEntry: entry)), .stopped)) }
     }
 }

@@ -2,141 +2,92 @@ import Foundation
 import Synchronization
 
 /// Plays URLs through one libmpv instance: commands go in as methods, everything that
-/// happens comes out of `events`. It knows URLs and seconds, never songs or channels.
+/// happens comes out of `updates` (or the older `events`). It knows URLs and seconds, never
+/// songs or channels.
 ///
 /// All methods may be called from any thread or task. Each call is a synchronous libmpv
 /// call that returns in well under a millisecond to a few milliseconds (mpv opens media on
 /// its own threads). After `shutdown()` every command throws `PlaybackError.shutDown`.
 public final class PlayerController: Sendable {
-    /// Everything the player reports, in mpv's order (see `PlaybackEvent` for the promises).
-    /// Buffered without limit, so nothing is lost if the consumer falls behind; it finishes
-    /// after `.shutdown`. Iterate it from one task.
-    public let events: AsyncStream<PlaybackEvent>
-
-    private let handle: MPVHandle
-    private let loop: MPVEventLoop
+    let handle: MPVHandle
+    let loop: MPVEventLoop
+    private let channels: EventChannels
     /// The last volume set or read, for `volume` once the handle is gone.
-    private let lastVolume: Mutex<Int>
+    let lastVolume: Mutex<Int>
 
     /// Creates and starts an idle mpv instance.
-    /// - Throws: `.creationFailed` if libmpv cannot start, `.optionRejected` for an option
+    /// - Throws: `.noDisplay` if `options.video` is set and there is no display;
+    ///   `.creationFailed` if libmpv cannot start; `.optionRejected` for an option
     ///   (including `extraOptions`) mpv does not accept.
-    public init(options: PlayerOptions = PlayerOptions()) throws(PlaybackError) {
+    public convenience init(options: PlayerOptions = PlayerOptions()) throws(PlaybackError) {
+        if options.video { try VideoDisplay.require(in: ProcessInfo.processInfo.environment) }
+        try self.init(checkedOptions: options)
+    }
+
+    /// Creates the player without the display check (tests of the video path use it).
+    init(checkedOptions options: PlayerOptions) throws(PlaybackError) {
         let handle = try MPVHandle()
         for setting in options.mpvSettings { try handle.setOption(setting.name, setting.value) }
         try handle.initialize()
+        // The HTTP status of a refused URL and the signs of a broken connection exist only as
+        // log lines (see StreamLogClassifier); warn is the quietest level that has them all.
+        try handle.requestLogMessages(level: "warn")
         // Read the starting state before observing it; see PlaybackEventTranslator.init.
         let volume = handle.double(.volume).map { Int($0.rounded()) }
             ?? PlayerOptions.clampVolume(options.initialVolume)
-        let translator = PlaybackEventTranslator(paused: handle.flag(.pause) ?? false, volume: volume)
+        let translator = PlaybackEventTranslator(paused: handle.flag(.pause) ?? false, volume: volume,
+                                                 muted: handle.flag(.mute) ?? false, policy: options.recovery,
+                                                 probesStatus: options.probeRefusedURLs)
+        let probe = MediaURLProbe(userAgent: options.userAgent, headers: options.httpHeaders,
+                                  timeout: min(options.networkTimeout, 5))
         for property in MPVProperty.allCases { try handle.observe(property) }
         // On a throw above, MPVHandle.deinit destroys the handle: no loop is running yet.
-        let (stream, continuation) = AsyncStream.makeStream(of: PlaybackEvent.self)
+        let channels = EventChannels()
         self.handle = handle
-        self.events = stream
+        self.channels = channels
         self.lastVolume = Mutex(volume)
-        self.loop = MPVEventLoop(source: handle.eventSource, translator: translator, continuation: continuation)
+        self.loop = MPVEventLoop(handle: handle, translator: translator, channels: channels, probe: probe)
         loop.start()
     }
 
     /// Shuts down if the owner did not.
     deinit { shutdown() }
 
+    // MARK: - Streams
+
+    /// Everything the player reports (see `PlaybackUpdate` for the promises), in mpv's
+    /// order, buffered without limit so nothing is lost if the consumer falls behind; it
+    /// finishes after `.shutdown`. Iterate it from one task. Created on first access: the
+    /// first of `updates` and `events` to be taken also receives what happened before.
+    public var updates: AsyncStream<PlaybackUpdate> { channels.updates }
+
+    /// The older subset of `updates` (see `PlaybackUpdate.legacyEvent`), for consumers
+    /// written against `PlaybackEvent`. Same buffering and order; take one of the two.
+    public var events: AsyncStream<PlaybackEvent> { channels.events }
+
+    // MARK: - Loading
+
     /// Plays `url` (http(s), a local path, an HLS playlist…) from `startAt` seconds,
-    /// replacing whatever was playing or loading.
+    /// replacing whatever was playing, loading or queued.
     /// - Returns: the new item's id; its `started`/`finished` events carry it. The item it
-    ///   replaced, if any, gets `finished(_, .stopped)` first.
+    ///   replaced and a queued item, if any, get `finished(_, .stopped)` first.
     /// - Throws: `.commandFailed` if mpv refuses the command. A URL that cannot be fetched
-    ///   or decoded is not an error here: it ends with `finished(id, .error(_))`.
+    ///   or decoded is not an error here: it ends with `finished(id, …)`.
     @discardableResult
     public func load(_ url: String, startAt: Double = 0) throws(PlaybackError) -> PlaybackItemID {
-        var arguments = [(MPVArgument.url, url), (MPVArgument.flags, MPVArgument.replace)]
-        if startAt > 0 {
-            arguments.append((MPVArgument.options, "\(MPVArgument.start)=\(MPVArgument.number(startAt))"))
-        }
         // Registering inside the translator's lock means the loop cannot see START_FILE of
         // this entry before the translator knows the entry is ours.
-        return try loop.withTranslator { translator throws(PlaybackError) in
-            let reply = try handle.command(.loadFile, named: arguments)
-            // loadfile has replied {"playlist_entry_id": N} since mpv 0.33 (checked on 0.35.1).
-            guard case .int64(let entry)? = reply[MPVArgument.playlistEntryID] else {
-                throw .commandFailed(name: MPVCommand.loadFile.rawValue, message: "reply has no playlist_entry_id")
-            }
-            translator.noteLoad(entry)
+        try loop.withTranslator { translator, _ throws(PlaybackError) in
+            let entry = try handle.loadFile(url, flags: MPVArgument.replace, startAt: startAt)
+            translator.noteLoad(entry, url: url)
             return PlaybackItemID(rawValue: entry)
         }
     }
 
-    /// Pauses; `.paused` follows unless already paused.
-    public func pause() throws(PlaybackError) { try handle.set(.pause, flag: true) }
-
-    /// Resumes; `.resumed` follows unless already playing.
-    public func resume() throws(PlaybackError) { try handle.set(.pause, flag: false) }
-
-    /// Seeks to an absolute position, precisely. The next `progress` in `events` after this
-    /// call (in stream order, not by when the consumer reads it) reports where it landed.
-    /// - Throws: `.commandFailed` when nothing is playing yet or the stream cannot seek.
-    public func seek(to seconds: Double) throws(PlaybackError) {
-        try seek(.absolute(seconds))
-    }
-
-    /// Seeks relative to the current position (negative goes back).
-    /// - Throws: `.commandFailed` when nothing is playing yet or the stream cannot seek.
-    public func seek(by seconds: Double) throws(PlaybackError) {
-        try seek(.relative(seconds))
-    }
-
-    /// Where `seek(_:)` goes.
-    enum SeekTarget: Sendable, Equatable {
-        /// Seconds from the start (`seek(to:)`).
-        case absolute(Double)
-        /// Seconds from the current position (`seek(by:)`).
-        case relative(Double)
-    }
-
-    /// Seeks, precisely, and says where in `events` the seek took hold.
-    ///
-    /// "The next `progress` reports where it landed" means the next one *in the stream*
-    /// after the seek, which a consumer that is behind cannot find by time: progress events
-    /// sent before the seek may still be waiting in the stream when the call returns.
-    ///
-    /// - Returns: how many events the stream had been given when the seek took hold. The
-    ///   first `progress` of the playing item after that many events is where it landed;
-    ///   the ones before describe the old position.
-    /// - Throws: `.commandFailed` when nothing is playing yet or the stream cannot seek.
-    @discardableResult
-    func seek(_ target: SeekTarget) throws(PlaybackError) -> Int {
-        let arguments = switch target {
-        case .absolute(let seconds): [MPVArgument.number(seconds), MPVArgument.absoluteExact]
-        case .relative(let seconds): [MPVArgument.number(seconds), MPVArgument.relativeExact]
-        }
-        // Until mpv begins the seek, time-pos changes still describe the old position; the
-        // translator drops them so the next progress is the new one. The loop yields under
-        // the same lock, so every event after `sent` was translated with the gate in place.
-        let sent = loop.withTranslatorCounting { translator, sent in
-            translator.noteSeekRequested()
-            return sent
-        }
-        do {
-            try handle.command(.seek, arguments)
-        } catch {
-            loop.withTranslator { $0.noteSeekFailed() }
-            throw error
-        }
-        return sent
-    }
-
-    /// Sets the volume, clamped to 0–100; `.volume` follows if it changed.
-    public func setVolume(_ percent: Int) throws(PlaybackError) {
-        let clamped = PlayerOptions.clampVolume(percent)
-        try handle.set(.volume, double: Double(clamped))
-        lastVolume.withLock { $0 = clamped }
-    }
-
     /// Stops playback and empties the playlist; the player stays usable. The item that was
-    /// playing or loading gets `finished(_, .stopped)`.
+    /// playing, loading, queued or being recovered gets `finished(_, .stopped)`.
     public func stop() throws(PlaybackError) {
-        try loop.withTranslator { translator throws(PlaybackError) in
+        try loop.withTranslator { translator, _ throws(PlaybackError) in
             try handle.command(.stop)
             // An item mpv had not begun yet gets no event from mpv. Its finished(.stopped)
             // is sent when the reply to this no-op arrives: by then every event caused
@@ -148,18 +99,14 @@ public final class PlayerController: Sendable {
         }
     }
 
+    // MARK: - State
+
     /// The current playback position in seconds; nil while idle, loading, or shut down.
+    /// A direct property read (not the last `progress`), so it is exact at any moment: what
+    /// a caller persisting positions should read on pause, quit and signals.
     public var position: Double? { handle.double(.timePosition) }
 
-    /// The current volume in percent (the last known one once shut down).
-    public var volume: Int {
-        guard let level = handle.double(.volume) else { return lastVolume.withLock { $0 } }
-        let rounded = Int(level.rounded())
-        lastVolume.withLock { $0 = rounded }
-        return rounded
-    }
-
-    /// Quits mpv, waits for the event thread to send `.shutdown` and finish `events`, then
+    /// Quits mpv, waits for the event thread to send `.shutdown` and finish the streams, then
     /// destroys the handle. Idempotent; blocks for the few milliseconds mpv takes to quit.
     public func shutdown() {
         if case .began(quitAccepted: false) = handle.beginShutdown() {

@@ -1,9 +1,12 @@
 /// How to configure the mpv instance a `PlayerController` creates. The defaults suit a
-/// radio: audio only, no scripts, a small cache, mpv's default audio output.
+/// radio: audio only, no scripts, a cache that holds a whole song, gapless hand-over to a
+/// prefetched next item, mpv's default audio output, and recovery from broken streams.
 public struct PlayerOptions: Sendable {
     /// mpv `ao`, e.g. `"null"` for tests and benchmarks; nil keeps mpv's default choice.
     public var audioOutput: String?
-    /// false sets `vid=no` and `vo=null`; true leaves mpv's video defaults (it may open a window).
+    /// false sets `vid=no` and `vo=null` (audio only). true plays video tracks in mpv's own
+    /// window (`vo=gpu,x11,wlshm`); `PlayerController.init` then throws `.noDisplay` when
+    /// there is no X11 or Wayland display (see `VideoDisplay`).
     public var video: Bool
     /// mpv `user-agent` for media requests; nil keeps mpv's own.
     public var userAgent: String?
@@ -16,6 +19,13 @@ public struct PlayerOptions: Sendable {
     public var initialVolume: Int
     /// Further mpv options as name/value strings, applied last so they override the above.
     public var extraOptions: [(String, String)]
+    /// How broken streams are recovered.
+    public var recovery: RecoveryPolicy
+    /// When mpv cannot open an http(s) URL and its log did not carry the HTTP status, ask
+    /// the server once (`GET`, `Range: bytes=0-0`, same User-Agent and headers) so the item
+    /// can finish with `.mediaUnavailable(status:)` (see `MediaURLProbe` for why the log can
+    /// miss it). false reports such failures as `.error("loading failed")`.
+    public var probeRefusedURLs: Bool
 
     /// Creates options; every parameter has a radio-friendly default.
     public init(
@@ -25,7 +35,9 @@ public struct PlayerOptions: Sendable {
         httpHeaders: [String] = [],
         networkTimeout: Double = 10,
         initialVolume: Int = 100,
-        extraOptions: [(String, String)] = []
+        extraOptions: [(String, String)] = [],
+        recovery: RecoveryPolicy = RecoveryPolicy(),
+        probeRefusedURLs: Bool = true
     ) {
         self.audioOutput = audioOutput
         self.video = video
@@ -34,6 +46,8 @@ public struct PlayerOptions: Sendable {
         self.networkTimeout = networkTimeout
         self.initialVolume = initialVolume
         self.extraOptions = extraOptions
+        self.recovery = recovery
+        self.probeRefusedURLs = probeRefusedURLs
     }
 }
 
@@ -60,7 +74,13 @@ extension PlayerOptions {
             (.inputDefaultBindings, .string("no")),
             (.inputVOKeyboard, .string("no")),
             (.networkTimeout, .string(MPVArgument.number(networkTimeout))),
-            // Radio-sized cache: a song or two ahead, a little behind for seeking back.
+            // ffmpeg's own HTTP reconnect (mpv sets reconnect=1, reconnect_delay_max=7 and then
+            // applies stream-lavf-o, so this overrides it): short, so a connection that stays
+            // down reaches the player's visible, bounded recovery soon (RecoveryPolicy).
+            (.streamLavfOptions, .string("reconnect_delay_max=\(recovery.transportReconnectMaxDelay)")),
+            // Radio-sized cache: with the cache on, mpv reads ahead until demuxer-max-bytes, so
+            // a whole song (16 MiB is ~7 min at 320 kbit/s) is fetched at once and a network
+            // drop mid-song rarely matters; a little is kept behind for seeking back.
             (.cache, .string("yes")),
             (.demuxerMaxBytes, .string("16MiB")),
             (.demuxerMaxBackBytes, .string("4MiB")),
@@ -68,11 +88,21 @@ extension PlayerOptions {
             // Local AES-128 HLS downloads keep their key in a file whose extension libavformat
             // blocks otherwise ("not a common multimedia extension", spike §6).
             (.demuxerLavfOptions, .string("allowed_extensions=ALL")),
-            (.gaplessAudio, .string("weak")),
+            // Gapless hand-over to the queued item, opened (prefetched) while the current one
+            // still plays, so a natural end or `advance()` does not wait for the network.
+            // "yes" rather than mpv's "weak": keep the device open even when the next item's
+            // sample format differs (mpv converts), so songs of mixed formats join too.
+            (.gaplessAudio, .string("yes")),
+            (.prefetchPlaylist, .string("yes")),
             (.audioDisplay, .string("no")),
             (.volume, .string(String(Self.clampVolume(initialVolume)))),
         ]
-        if !video {
+        if video {
+            // Only outputs that open a window: mpv's automatic probing would fall back to drm
+            // (takes over the console) or sdl (on a headless box it probed for 2.5 s and then
+            // "succeeded" invisibly, measured with 0.35.1).
+            settings.append((.videoOutput, .string("gpu,x11,wlshm")))
+        } else {
             settings += [(.videoTrack, .string("no")), (.videoOutput, .string("null"))]
         }
         if let audioOutput { settings.append((.audioOutput, .string(audioOutput))) }

@@ -49,6 +49,20 @@ struct PlayerControllerPlaybackTests {
         #expect(fixture.gets(name).count >= 1)
     }
 
+    @Test("progress covers playback without gaps over a second, so a saved position is never far behind")
+    func progressCadence() async throws {
+        let fixture = try await PlaybackFixture(media: ["tone.ogg": 5])
+        let id = try fixture.player.load(fixture.url("tone.ogg"))
+        _ = try await fixture.events.started(id)
+        #expect(try await fixture.events.finished(id) == .eof)
+        let positions = fixture.events.all.compactMap { $0.progressPosition(of: id) }
+        // Media time between reports, which the consumer's own delays cannot stretch.
+        let gaps = zip(positions, positions.dropFirst()).map { $1 - $0 }
+        #expect(positions.count >= 10, "\(positions)")
+        #expect(gaps.allSatisfy { $0 > 0 && $0 <= 1.0 }, "\(gaps)")
+        #expect((positions.first ?? 9) < 0.5 && (positions.last ?? 0) > 4.0, "\(positions)")
+    }
+
     @Test("startAt begins playback there")
     func startAtBeginsThere() async throws {
         let fixture = try await PlaybackFixture(media: ["tone.mp3": 10])

@@ -14,8 +14,9 @@ struct PlayerOptionsTests {
         let expected: [String: String] = [
             "load-scripts": "no", "ytdl": "no", "idle": "yes", "vid": "no", "vo": "null", "terminal": "no",
             "input-default-bindings": "no", "input-vo-keyboard": "no", "network-timeout": "10", "cache": "yes",
-            "demuxer-lavf-o": "allowed_extensions=ALL", "gapless-audio": "weak", "audio-display": "no",
-            "volume": "100",
+            "demuxer-lavf-o": "allowed_extensions=ALL", "gapless-audio": "yes", "prefetch-playlist": "yes",
+            "audio-display": "no", "volume": "100", "stream-lavf-o": "reconnect_delay_max=1",
+            "demuxer-max-bytes": "16MiB",
         ]
         for (name, string) in expected {
             #expect(value(name, in: options) == .string(string), "\(name)")
@@ -30,12 +31,31 @@ struct PlayerOptionsTests {
         let options = PlayerOptions(audioOutput: "null", video: true, userAgent: "mhz/1",
                                     httpHeaders: ["Cookie: a=1, b=2"], networkTimeout: 2.5, initialVolume: 140)
         #expect(value("vid", in: options) == nil)
-        #expect(value("vo", in: options) == nil)
+        #expect(value("vo", in: options) == .string("gpu,x11,wlshm"))
         #expect(value("ao", in: options) == .string("null"))
         #expect(value("user-agent", in: options) == .string("mhz/1"))
         #expect(value("http-header-fields", in: options) == .list(["Cookie: a=1, b=2"]))
         #expect(value("network-timeout", in: options) == .string("2.5"))
         #expect(value("volume", in: options) == .string("100"))
+    }
+
+    @Test("the recovery policy sets ffmpeg's reconnect cap and doubles its waits up to the cap")
+    func recoveryPolicy() {
+        let options = PlayerOptions(recovery: RecoveryPolicy(maxAttempts: 5, initialDelay: 0.25, maxDelay: 1,
+                                                             transportReconnectMaxDelay: 0))
+        #expect(value("stream-lavf-o", in: options) == .string("reconnect_delay_max=0"))
+        #expect((1...5).map(options.recovery.delay(forAttempt:)) == [0.25, 0.5, 1, 1, 1])
+        #expect(RecoveryPolicy.disabled.maxAttempts == 0)
+    }
+
+    @Test("video needs a display: DISPLAY or WAYLAND_DISPLAY, non-empty")
+    func videoDisplay() {
+        #expect(VideoDisplay.name(in: [:]) == nil)
+        #expect(VideoDisplay.name(in: ["DISPLAY": ""]) == nil)
+        #expect(VideoDisplay.name(in: ["DISPLAY": ":0"]) == ":0")
+        #expect(VideoDisplay.name(in: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":1"]) == "wayland-0")
+        #expect(throws: PlaybackError.self) { try VideoDisplay.require(in: ["TERM": "xterm"]) }
+        #expect(throws: Never.self) { try VideoDisplay.require(in: ["DISPLAY": ":0"]) }
     }
 
     @Test("extra options come last, so they override")

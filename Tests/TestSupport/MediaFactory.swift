@@ -4,14 +4,16 @@ import Foundation
 public enum MediaFactory {
     /// Writes `seconds` of a tone at `frequency` Hz to `url`, in the format its extension
     /// names (mp3, ogg, m4a, wav, flac, opus), with the given tags.
+    /// `mp3Bitrate` sets the (constant) mp3 bit rate in kbit/s, so tests can compute byte
+    /// offsets from seconds.
     public static func tone(at url: URL, seconds: Double, frequency: Int = 440,
-                            tags: [String: String] = [:]) throws {
+                            tags: [String: String] = [:], mp3Bitrate: Int = 128) throws {
         // libopus accepts only 8/12/16/24/48 kHz.
         let rate = url.pathExtension.lowercased() == "opus" ? "48000" : "44100"
         var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                     "sine=frequency=\(frequency):duration=\(seconds)", "-ac", "2", "-ar", rate]
         switch url.pathExtension.lowercased() {
-        case "mp3": args += ["-c:a", "libmp3lame", "-b:a", "128k"]
+        case "mp3": args += ["-c:a", "libmp3lame", "-b:a", "\(mp3Bitrate)k"]
         case "ogg": args += ["-c:a", "libvorbis"]
         case "opus": args += ["-c:a", "libopus"]
         case "m4a": args += ["-c:a", "aac", "-movflags", "+faststart"]
@@ -21,6 +23,16 @@ public enum MediaFactory {
         for (k, v) in tags.sorted(by: { $0.key < $1.key }) { args += ["-metadata", "\(k)=\(v)"] }
         args.append(url.path)
         try run("ffmpeg", args)
+    }
+
+    /// Writes `seconds` of a small test picture (160×120, 10 fps, H.264) with a tone (AAC)
+    /// to `url` (an mp4), for the video path.
+    public static func video(at url: URL, seconds: Double) throws {
+        try run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+                           "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=\(seconds)",
+                           "-f", "lavfi", "-i", "sine=frequency=440:duration=\(seconds)",
+                           "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+                           "-movflags", "+faststart", url.path])
     }
 
     /// Runs a tool from PATH, throwing with its stderr when it fails.

@@ -7,7 +7,8 @@ import TestSupport
 /// order: each `next` looks only at events after the previous match.
 final class EventCollector: Sendable {
     private struct State {
-        var events: [PlaybackEvent] = []
+        var events: [PlaybackUpdate] = []
+        var times: [ContinuousClock.Instant] = []
         var cursor = 0
         var streamEnded = false
     }
@@ -15,15 +16,24 @@ final class EventCollector: Sendable {
     private let state = Mutex(State())
 
     /// Starts draining `stream`.
-    init(_ stream: AsyncStream<PlaybackEvent>) {
+    init(_ stream: AsyncStream<PlaybackUpdate>) {
         Task { [self] in
-            for await event in stream { state.withLock { $0.events.append(event) } }
+            for await event in stream {
+                let now = ContinuousClock.now
+                state.withLock { $0.events.append(event); $0.times.append(now) }
+            }
             state.withLock { $0.streamEnded = true }
         }
     }
 
     /// Every event so far.
-    var all: [PlaybackEvent] { state.withLock { $0.events } }
+    var all: [PlaybackUpdate] { state.withLock { $0.events } }
+
+    /// When the collector received each event (an upper bound of when it was sent).
+    var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
+
+    /// The index of the first event matching `match`.
+    func index(where match: (PlaybackUpdate) -> Bool) -> Int? { all.firstIndex(where: match) }
 
     /// Whether the stream has finished.
     var streamEnded: Bool { state.withLock { $0.streamEnded } }
@@ -32,17 +42,17 @@ final class EventCollector: Sendable {
     var cursor: Int { state.withLock { $0.cursor } }
 
     /// Events from `index` on.
-    func events(from index: Int) -> [PlaybackEvent] { state.withLock { Array($0.events[index...]) } }
+    func events(from index: Int) -> [PlaybackUpdate] { state.withLock { Array($0.events[index...]) } }
 
     /// Waits for the first event after the cursor that `match` accepts, and moves the cursor
     /// past it.
     /// - Throws: `TestSupportError.timeout` naming `what` and listing the events seen.
     @discardableResult
     func next(_ what: String, timeout: Duration = .seconds(10),
-              where match: @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
+              where match: @Sendable (PlaybackUpdate) -> Bool) async throws -> PlaybackUpdate {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let found: PlaybackEvent? = state.withLock { state in
+            let found: PlaybackUpdate? = state.withLock { state in
                 guard let index = state.events[state.cursor...].firstIndex(where: match) else { return nil }
                 state.cursor = index + 1
                 return state.events[index]
@@ -65,7 +75,7 @@ final class EventCollector: Sendable {
     }
 
     /// Waits for `finished(id, _)` and returns its reason.
-    func finished(_ id: PlaybackItemID, timeout: Duration = .seconds(10)) async throws -> EndReason {
+    func finished(_ id: PlaybackItemID, timeout: Duration = .seconds(10)) async throws -> FinishReason {
         let event = try await next("finished(\(id))", timeout: timeout) {
             if case .finished(id, _) = $0 { true } else { false }
         }
@@ -102,17 +112,12 @@ final class EventCollector: Sendable {
     }
 }
 
-extension PlaybackEvent {
+extension PlaybackUpdate {
     /// The position, if this is a progress event of `id`.
     func progressPosition(of id: PlaybackItemID) -> Double? {
         if case .progress(id, let position) = self { position } else { nil }
     }
 
     /// The item this event is about, if any.
-    var itemID: PlaybackItemID? {
-        switch self {
-        case .started(let id, _), .progress(let id, _), .duration(let id, _), .finished(let id, _): id
-        case .paused, .resumed, .volume, .shutdown: nil
-        }
-    }
+    var itemID: PlaybackItemID? { item }
 }

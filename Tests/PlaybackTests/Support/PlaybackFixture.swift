@@ -9,24 +9,27 @@ final class PlaybackFixture: Sendable {
     let folder: TemporaryDirectory
     /// Serves `folder` with Range support and records requests.
     let server: StaticFileServer
+    /// Serves `folder` too, but misbehaves as scripted (cuts, stalls, error statuses).
+    let faulty: FaultyMediaServer
     /// The player under test.
     let player: PlayerController
     /// Its events.
     let events: EventCollector
 
-    /// Generates `media` (file name → seconds; the extension picks the format), starts the
-    /// server and the player.
-    init(media: [String: Double], options: PlayerOptions = PlayerOptions()) async throws {
+    /// Generates `media` (file name → seconds; the extension picks the format; mp3s at
+    /// `mp3Bitrate` kbit/s), starts the servers and the player.
+    init(media: [String: Double], options: PlayerOptions = PlayerOptions(), mp3Bitrate: Int = 128) async throws {
         folder = try TemporaryDirectory(prefix: "mhz-playback")
         let folder = self.folder
         for (name, seconds) in media.sorted(by: { $0.key < $1.key }) {
-            try await offPool { try MediaFactory.tone(at: folder.path(name), seconds: seconds) }
+            try await offPool { try MediaFactory.tone(at: folder.path(name), seconds: seconds, mp3Bitrate: mp3Bitrate) }
         }
         server = try await StaticFileServer(root: folder.url)
+        faulty = try FaultyMediaServer(root: folder.url)
         var options = options
         options.audioOutput = "null"
         player = try PlayerController(options: options)
-        events = EventCollector(player.events)
+        events = EventCollector(player.updates)
     }
 
     /// The HTTP URL of a file in the folder.
@@ -40,5 +43,6 @@ final class PlaybackFixture: Sendable {
     deinit {
         player.shutdown()
         server.stop()
+        faulty.stop()
     }
 }

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Runs the `mpv` command-line player on the same media, as the yardstick.
+struct MPVCommandLine {
+    /// The options every run shares: the CLI counterpart of the player's own settings.
+    static let base = ["--no-config", "--load-scripts=no", "--ytdl=no", "--ao=null", "--no-video",
+                       "--cache=yes", "--demuxer-max-bytes=16MiB", "--gapless-audio=yes", "--prefetch-playlist=yes"]
+
+    /// The executable, found on PATH; nil when mpv is not installed.
+    let executable: String
+
+    /// Finds `mpv` on PATH.
+    static func find() -> MPVCommandLine? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/mpv"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return MPVCommandLine(executable: candidate) }
+        }
+        return nil
+    }
+
+    /// The command line for display.
+    func commandLine(_ extra: [String]) -> String { (["mpv"] + Self.base + extra).joined(separator: " ") }
+
+    /// Spawns mpv with `arguments`, waits, and returns its own rusage and its stderr.
+    func run(_ arguments: [String]) throws -> (cpu: Double, maxRSSMiB: Double, wall: Double, log: String) {
+        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-bench-mpv-\(getpid()).log")
+        let argv = [executable] + Self.base + arguments
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let begin = ContinuousClock.now
+        let rc = posix_spawn(&pid, executable, &actions, nil, cArguments, environ)
+        guard rc == 0 else { throw BenchError.mpv("posix_spawn failed: \(rc)") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { throw BenchError.mpv("wait4 failed: \(errno)") }
+        }
+        let wall = milliseconds(begin, .now)
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(at: logFile)
+        return (cpu, Double(usage.ru_maxrss) / 1024, wall, log)
+    }
+
+    /// mpv's own load → "playback restart complete" (its `--msg-time` clock, from its
+    /// "Playing: <url>" line, printed as it begins the file), `runs` times over the media in
+    /// turn, one process each.
+    func firstAudio(urls: [String], runs: Int) throws -> (restart: Stats, process: Stats) {
+        var restart: [Double] = []
+        var process: [Double] = []
+        for run in 0..<runs {
+            let result = try self.run(["--msg-time", "--msg-level=all=warn,cplayer=v,demux=v",
+                                       "--length=0.01", urls[run % urls.count]])
+            process.append(result.wall)
+            guard let begin = Self.time(of: "Playing: ", in: result.log),
+                  let end = Self.time(of: "playback restart complete", in: result.log) else {
+                throw BenchError.mpv("no restart line in: \(result.log.prefix(400))")
+            }
+            restart.append((end - begin) * 1000)
+        }
+        return (Stats(restart), Stats(process))
+    }
+
+    /// The `--msg-time` stamp (seconds) of the first line containing `text`.
+    static func time(of text: String, in log: String) -> Double? {
+        for line in log.split(separator: "\n") where line.contains(text) {
+            guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { continue }
+            return Double(line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces))
+        }
+        return nil
+    }
+
+    /// CPU seconds and max RSS of mpv playing `url` for `seconds`, and the CPU of the same
+    /// command with `--length=0.01` (process start, load, quit), so the start-up cost can be
+    /// told apart from playback (the player's own number is a delta while playing).
+    func playback(url: String, seconds: Double) throws -> (cpu: Double, startupCPU: Double, maxRSS: Double) {
+        let result = try run(["--length=\(seconds)", url])
+        let startup = try run(["--length=0.01", url])
+        return (result.cpu, startup.cpu, result.maxRSSMiB)
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+
+/// A Range-capable HTTP/1.1 file server on an ephemeral 127.0.0.1 port that misbehaves on
+/// demand, for testing how a player survives the network: per request, a script may cut the
+/// connection after some bytes, stall mid-body, answer with an error status, or drop the
+/// connection without answering. Plain POSIX sockets and one thread per connection, so a
+/// stall never blocks the cooperative pool or other connections. Records every request.
+public final class FaultyMediaServer: Sendable {
+    /// One request as the server saw it, and what it did with it.
+    public struct Served: Sendable, Equatable {
+        /// The path, e.g. `/tone.mp3`.
+        public var path: String
+        /// The first byte asked for with `Range: bytes=N-`, nil without a Range header.
+        public var rangeStart: Int?
+        /// The status sent (0 when the connection was dropped without an answer).
+        public var status: Int
+        /// How the script answered.
+        public var reply: Reply
+        /// When it arrived.
+        public var time: ContinuousClock.Instant
+    }
+
+    /// How to answer one request.
+    public enum Reply: Sendable, Equatable {
+        /// Serve the file (200, or 206 for a Range request) and complete the body.
+        case serve
+        /// Serve the file but close the socket once `bytes` of the body are sent (counted
+        /// from the requested offset).
+        case cutAfter(bytes: Int)
+        /// Serve `bytes` of the body, send nothing for `seconds`, then go on.
+        case stallAfter(bytes: Int, seconds: Double)
+        /// Serve the file no faster than `bytesPerSecond` (a slow network).
+        case throttle(bytesPerSecond: Int)
+        /// Answer with this status and an empty body.
+        case status(Int)
+        /// Close the connection without answering.
+        case drop
+    }
+
+    /// Decides the reply to a request (path, Range start) — called on the connection thread.
+    public typealias Script = @Sendable (_ path: String, _ rangeStart: Int?) -> Reply
+
+    /// The served folder.
+    public let root: URL
+    /// `http://127.0.0.1:<port>`.
+    public let baseURL: String
+    private let listener: Int32
+    private let scripts = Mutex<[String: Script]>([:])
+    private let served = Mutex<[Served]>([])
+    private let stopped = Atomic<Bool>(false)
+
+    /// Binds a port and starts accepting.
+    /// - Throws: `TestSupportError.serverDidNotStart` when the socket cannot be set up.
+    public init(root: URL) throws {
+        self.root = root
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSupportError.serverDidNotStart }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(socket, generic, length) == 0 && listen(socket, 64) == 0
+                    && getsockname(socket, generic, &length) == 0
+            }
+        }
+        guard bound else { close(socket); throw TestSupportError.serverDidNotStart }
+        listener = socket
+        baseURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "faulty-media-server"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// The URL of a file under the root.
+    public func url(_ name: String) -> String { "\(baseURL)/\(name)" }
+
+    /// Answers requests for `path` (e.g. `/tone.mp3`) with `script` from now on.
+    public func script(_ path: String, _ script: @escaping Script) { scripts.withLock { $0[path] = script } }
+
+    /// Every request so far, in arrival order.
+    public var requests: [Served] { served.withLock { $0 } }
+
+    /// The requests for one path.
+    public func requests(to path: String) -> [Served] { requests.filter { $0.path == path } }
+
+    /// Stops accepting (connections in progress finish on their own).
+    public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while !stopped.load(ordering: .acquiring) {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in handle(connection) }
+            thread.start()
+        }
+    }
+
+    private func handle(_ connection: Int32) {
+        defer { close(connection) }
+        // One request per connection: mpv/ffmpeg open a new one for every Range anyway.
+        guard let head = readHead(connection) else { return }
+        let (path, rangeStart) = Self.parse(head)
+        let script = scripts.withLock { $0[path] }
+        let reply = script?(path, rangeStart) ?? .serve
+        let status = respond(connection, path: path, rangeStart: rangeStart, reply: reply)
+        served.withLock { $0.append(Served(path: path, rangeStart: rangeStart, status: status, reply: reply,
+                                           time: .now)) }
+    }
+
+    /// Sends the reply; returns the status sent (0 for none).
+    private func respond(_ connection: Int32, path: String, rangeStart: Int?, reply: Reply) -> Int {
+        if case .drop = reply { return 0 }
+        if case .status(let code) = reply {
+            send(connection, "HTTP/1.1 \(code) Scripted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return code
+        }
+        let file = root.appendingPathComponent(String(path.dropFirst()))
+        guard let data = try? Data(contentsOf: file) else {
+            send(connection, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return 404
+        }
+        let start = min(rangeStart ?? 0, data.count)
+        let body = data[start...]
+        var head = rangeStart == nil ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 206 Partial Content\r\n"
+        if rangeStart != nil { head += "Content-Range: bytes \(start)-\(data.count - 1)/\(data.count)\r\n" }
+        head += "Accept-Ranges: bytes\r\nContent-Type: \(Self.mimeType(path))\r\n"
+        head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        send(connection, head)
+        let limit: Int
+        var stall: (after: Int, seconds: Double)?
+        switch reply {
+        case .cutAfter(let bytes): limit = min(bytes, body.count)
+        case .stallAfter(let bytes, let seconds): limit = body.count; stall = (bytes, seconds)
+        default: limit = body.count
+        }
+        var rate: Int?
+        if case .throttle(let bytesPerSecond) = reply { rate = max(1, bytesPerSecond) }
+        let started = ContinuousClock.now
+        var offset = 0
+        while offset < limit {
+            var chunk = min(rate.map { max(1, $0 / 20) } ?? 16 * 1024, limit - offset)
+            if let pause = stall, offset < pause.after { chunk = min(chunk, pause.after - offset) }
+            let slice = body[(body.startIndex + offset)..<(body.startIndex + offset + chunk)]
+            guard sendAll(connection, Data(slice)) else { break }
+            offset += chunk
+            if let rate {
+                let due = started + .milliseconds(Int64(Double(offset) / Double(rate) * 1000))
+                let wait = ContinuousClock.now.duration(to: due)
+                if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18) }
+            }
+            if let pause = stall, offset == pause.after {
+                Thread.sleep(forTimeInterval: pause.seconds)
+                stall = nil
+            }
+        }
+        if case .cutAfter = reply { shutdown(connection, Int32(SHUT_RDWR)) }
+        return rangeStart == nil ? 200 : 206
+    }
+
+    private func readHead(_ connection: Int32) -> String? {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        var received = Data()
+        while received.count < 65536 {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            received.append(contentsOf: buffer[0..<count])
+            if let text = String(data: received, encoding: .utf8), text.contains("\r\n\r\n") { return text }
+        }
+        return nil
+    }
+
+    static func parse(_ head: String) -> (path: String, rangeStart: Int?) {
+        let lines = head.components(separatedBy: "\r\n")
+        let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
+        var start: Int?
+        for line in lines.dropFirst() where line.lowercased().hasPrefix("range:") {
+            let value = line.dropFirst("range:".count).trimmingCharacters(in: .whitespaces)
+            if value.hasPrefix("bytes="), let dash = value.firstIndex(of: "-") {
+                start = Int(value[value.index(value.startIndex, offsetBy: 6)..<dash])
+            }
+        }
+        return (path.removingPercentEncoding ?? path, start)
+    }
+
+    private static func mimeType(_ path: String) -> String {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "mp3": "audio/mpeg"
+        case "ogg": "audio/ogg"
+        case "m4a": "audio/mp4"
+        case "m3u8": "application/vnd.apple.mpegurl"
+        case "ts": "video/mp2t"
+        default: "application/octet-stream"
+        }
+    }
+
+    private func send(_ connection: Int32, _ text: String) { _ = sendAll(connection, Data(text.utf8)) }
+
+    private func sendAll(_ connection: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                // MSG_NOSIGNAL: a peer that hung up must not kill the test process with SIGPIPE.
+                let count = Glibc.send(connection, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                if count <= 0 { return false }
+                sent += count
+            }
+            return true
+        }
+    }
+}
