@@ -105,14 +105,18 @@ struct DemoLibraryTests {
     func fallback() async throws {
         let empty = try TemporaryDirectory(prefix: "mhz-empty-library")
         try Data("text".utf8).write(to: empty.path("readme.txt"))
+        // A data directory of its own, the demo linked in once it is complete: stations
+        // sharing one would race on writing the demo and on the database.
+        let emptyCaseData = try await StationFixtures.freshDataDirectory()
         let station = try await Station(configuration: StationConfiguration(
-            library: empty.url, dataDirectory: StationFixtures.sharedDataDirectory))
+            library: empty.url, dataDirectory: emptyCaseData.url))
         #expect(station.libraryInfo.isDemo)
         #expect(station.libraryInfo.trackCount == 9)
 
         let music = try await StationFixtures.sharedTaggedLibrary
+        let musicCaseData = try await StationFixtures.freshDataDirectory()
         let real = try await Station(configuration: StationConfiguration(
-            library: music, dataDirectory: StationFixtures.sharedDataDirectory))
+            library: music, dataDirectory: musicCaseData.url))
         #expect(!real.libraryInfo.isDemo)
         #expect(real.libraryInfo.path == music)
         #expect(real.libraryInfo.trackCount == StationFixtures.taggedFiles.count)

@@ -39,8 +39,11 @@ struct StationLifecycleTests {
 
     @Test("start binds an ephemeral loopback port; stop closes it; start works again")
     func startStop() async throws {
+        // A data directory of its own, the demo linked in once it is complete: stations
+        // sharing one would race on writing the demo and on the database.
+        let ownData = try await StationFixtures.freshDataDirectory()
         let station = try await Station(configuration: StationConfiguration(
-            library: nil, dataDirectory: StationFixtures.sharedDataDirectory))
+            library: nil, dataDirectory: ownData.url))
         #expect(station.baseURL == nil)
         let url = try await station.start()
         let port = try #require(url.port)
@@ -66,8 +69,9 @@ struct StationLifecycleTests {
 
     @Test("a client stalled mid-stream delays a stop by the grace period at most")
     func stopWithStalledStream() async throws {
+        let ownData = try await StationFixtures.freshDataDirectory()
         let station = try await Station(configuration: StationConfiguration(
-            library: nil, dataDirectory: StationFixtures.sharedDataDirectory))
+            library: nil, dataDirectory: ownData.url))
         let base = try await station.start()
         let answer = try await HTTPFetch.get(base, "/j/app/radio/people?channel=0&type=n&sid=")
         let song = try #require(try APIDecoder.playlist(answer.body, for: .new).songs.first)
@@ -87,8 +91,9 @@ struct StationLifecycleTests {
     func bindFailure() async throws {
         try await StationFixtures.withDemoStation { _, base in
             let port = try #require(base.port)
+            let ownData = try await StationFixtures.freshDataDirectory()
             let second = try await Station(configuration: StationConfiguration(
-                library: nil, dataDirectory: StationFixtures.sharedDataDirectory, port: port))
+                library: nil, dataDirectory: ownData.url, port: port))
             let outcome: Result<URL, StationError> = await {
                 do throws(StationError) { return .success(try await second.start()) } catch { return .failure(error) }
             }()
@@ -110,8 +115,9 @@ struct StationLifecycleTests {
 
     @Test("run serves until its task is cancelled, reporting the URL once listening")
     func runUntilCancelled() async throws {
+        let ownData = try await StationFixtures.freshDataDirectory()
         let station = try await Station(configuration: StationConfiguration(
-            library: nil, dataDirectory: StationFixtures.sharedDataDirectory))
+            library: nil, dataDirectory: ownData.url))
         let (announced, announce) = AsyncStream<URL>.makeStream()
         let serving = Task {
             try await station.run { url in

@@ -42,7 +42,7 @@ final class EventCollector: Sendable {
     var cursor: Int { state.withLock { $0.cursor } }
 
     /// Events from `index` on.
-    func events(from index: Int) -> [PlaybackUpdate] { state.withLock { Array($0.events[index...]) } }
+    func events(from index: Int) -> [PlaybackUpdate] { state.withLock { Array($0.events[min(index, $0.events.count)...]) } }
 
     /// Waits for the first event after the cursor that `match` accepts, and moves the cursor
     /// past it.
@@ -53,7 +53,10 @@ final class EventCollector: Sendable {
         let deadline = ContinuousClock.now + timeout
         while true {
             let found: PlaybackUpdate? = state.withLock { state in
-                guard let index = state.events[state.cursor...].firstIndex(where: match) else { return nil }
+                // The cursor may point past what has arrived yet (a seek's mark counts events
+                // the player sent that this collector has not received).
+                guard state.cursor <= state.events.count,
+                      let index = state.events[state.cursor...].firstIndex(where: match) else { return nil }
                 state.cursor = index + 1
                 return state.events[index]
             }
