@@ -62,7 +62,7 @@ struct TerminalLoginTests {
         throw TestSupportError.timeout("mhz login did not finish")
     }
 
-    @Test(.enabled(if: TmuxDriver.executable != nil))
+    @Test
     func thePasswordIsHiddenAndChafaDrawsTheCaptcha() async throws {
         let server = try await DoubanTestServer()
         defer { server.stop() }
@@ -90,7 +90,7 @@ struct TerminalLoginTests {
         #expect(server.calls(to: "/j/login").first?.field("form_password") == Account.password)
     }
 
-    @Test(.enabled(if: TmuxDriver.executable != nil))
+    @Test
     func withoutChafaTheCaptchasFileIsNamed() async throws {
         let server = try await DoubanTestServer()
         defer { server.stop() }
