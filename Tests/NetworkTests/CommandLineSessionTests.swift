@@ -67,6 +67,8 @@ struct CommandLineSessionTests {
         let play = try setup.headless(["--channel", "0"])
         let playing = try await play.waitFor { $0["event"] == "playing" }
         #expect(playing["sid"] == "201")
+        // Quit once the song is under way, so there is a position to resume from below.
+        try await play.waitForPosition()
         play.send("quit")
         #expect(try await play.exit() == 0)
         let first = try #require(setup.server.calls(to: "/j/app/radio/people").first)

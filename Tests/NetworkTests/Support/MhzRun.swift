@@ -75,6 +75,18 @@ final class MhzRun: Sendable {
         throw TestSupportError.timeout("no such event; stdout: \(stdout) stderr: \(stderr)")
     }
 
+    /// Asks for `status` until it reports a position past the start: playback is under way
+    /// and the radio has a position it will save.
+    func waitForPosition(timeout: Double = 60) async throws {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while ContinuousClock.now < deadline {
+            if events.contains(where: { $0["event"] == "status" && (Double($0["position"] ?? "") ?? 0) > 0 }) { return }
+            send("status")
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw TestSupportError.timeout("no position past 0; stdout: \(stdout) stderr: \(stderr)")
+    }
+
     /// Waits for the process to end; its exit status.
     func exit(timeout: Double = 60) async throws -> Int32 {
         let deadline = ContinuousClock.now + .seconds(timeout)
