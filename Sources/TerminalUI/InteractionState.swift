@@ -107,6 +107,9 @@ struct InteractionState {
         let current = generation == loginGeneration
         guard case .login(var form) = mode, current else {
             if case .loggedIn(let name) = answer { note = (loggedInText(name), now + Self.noteDuration) }
+            // A captcha that arrives after its dialog closed left its image behind; with no
+            // dialog open, nothing else needs it.
+            if case .captcha = answer, !isLoginOpen { return Response(loginClosed: true) }
             return Response()
         }
         switch answer {
@@ -130,6 +133,12 @@ struct InteractionState {
 
     private func loggedInText(_ name: String) -> String {
         LoginDialogView.successText(destination: loginTemplate?.destination ?? "the station", name: name)
+    }
+
+    /// Whether the login dialog is in front.
+    var isLoginOpen: Bool {
+        if case .login = mode { return true }
+        return false
     }
 
     /// Whether the login dialog waits for the service (the loop then polls faster).

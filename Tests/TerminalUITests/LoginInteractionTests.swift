@@ -84,6 +84,20 @@ import Testing
         #expect(fresh.problem == nil, "the reopened dialog is not the one that failed")
     }
 
+    @Test func aCaptchaForAClosedDialogIsCleanedUpButNotForAReopenedOne() {
+        var state = InteractionState(keymap: .standard, login: (destination: "http://x", needsCaptcha: true))
+        _ = state.handle(.character("L"), snapshot: Fixtures.ascii, now: Self.start)
+        let first = state.loginGeneration
+        _ = state.handle(.escape, snapshot: Fixtures.ascii, now: Self.start)
+        #expect(state.loginAnswered(.captcha(.file("/c.jpg")), generation: first, now: Self.start)
+            == InteractionState.Response(loginClosed: true))
+        _ = state.handle(.character("L"), snapshot: Fixtures.ascii, now: Self.start)
+        #expect(state.loginAnswered(.captcha(.file("/c.jpg")), generation: first, now: Self.start)
+            == InteractionState.Response(), "the open dialog's own captcha uses the same file")
+        guard case .login(let form) = state.mode else { Issue.record("dialog closed"); return }
+        #expect(form.captcha == nil && form.phase == .fetchingCaptcha)
+    }
+
     @Test func theLoginKeyFollowsARemapInTheAdvice() throws {
         let keymap = try Keymap(overrides: ["login": "ctrl+l"])
         var snapshot = Fixtures.ascii
