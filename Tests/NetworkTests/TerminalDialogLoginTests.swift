@@ -49,11 +49,12 @@ struct TerminalDialogLoginTests {
     }
 
     /// Runs `mhz` on the red-heart channel in an 80×24 tmux window.
-    static func start(_ server: DoubanTestServer, api: String, home: TemporaryDirectory, path: String) throws -> Pane {
+    static func start(_ server: DoubanTestServer, api: String, home: TemporaryDirectory, path: String,
+                      channel: String = "-3") throws -> Pane {
         let binary = BuiltProduct.path("mhz")
         let command = "cd '\(home.url.path)' && env -i PATH='\(path)' HOME='\(home.url.path)' "
             + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color '\(binary)' "
-            + "--server \(server.baseURL.absoluteString) --api \(api) --channel -3 --audio-output null "
+            + "--server \(server.baseURL.absoluteString) --api \(api) --channel \(channel) --audio-output null "
             + "--data-dir '\(home.path("data").path)'; echo \"exit=$?\"; sleep 30"
         return Pane(try TmuxDriver(command: command, columns: 80, rows: 24))
     }
@@ -105,6 +106,27 @@ struct TerminalDialogLoginTests {
         #expect(after.first?.rawQuery
             == "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=-3&type=n&sid=&h=")
         Self.expectPasswordNeverShown(pane, home: home)
+        try await pane.send("q")
+    }
+
+    @Test func anExpiredSessionSaysWhichKeyLogsInAgain() async throws {
+        let server = try await DoubanTestServer()
+        defer { server.stop() }
+        let home = try TemporaryDirectory(prefix: "mhz-dialog-expired")
+        let login = try await MhzRun.run(["login", "--server", server.baseURL.absoluteString, "--api", "app",
+                                          "--username", Account.name, "--password-stdin",
+                                          "--data-dir", home.path("data").path],
+                                         home: home.url, stdin: Account.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        server.expireSessions()
+        let pane = try Self.start(server, api: "app", home: home, path: "/usr/bin:/bin", channel: "0")
+        let screen = try await pane.wait(for: "Login session expired")
+        #expect(screen[22] == "  Login session expired — playing on anonymously; press L to log in again.")
+        try await pane.wait(for: "Anonymous One")
+        try await pane.send("L")
+        try await pane.wait(for: " Log in to \(server.baseURL.absoluteString)")
+        try await pane.send("Escape")
+        try await pane.wait(for: "space toggle")
         try await pane.send("q")
     }
 
