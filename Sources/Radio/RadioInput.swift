@@ -38,6 +38,10 @@ public enum RadioInput: Sendable, Equatable {
     case retryScheduled(at: Date)
     /// How many feedback reports wait in the outbox.
     case outboxChanged(Int)
+    /// The listener logged in while the radio ran: requests carry the new session from
+    /// now on, so a fetch waiting out a failure (the red-heart channel refused to an
+    /// anonymous listener) is worth making again at once.
+    case sessionChanged
 }
 
 /// What the state machine asks the world to do, in order.

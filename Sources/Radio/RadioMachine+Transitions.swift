@@ -149,6 +149,17 @@ extension RadioMachine {
         return effects
     }
 
+    /// A new login: the station's complaint about the old one is gone, and a fetch waiting
+    /// for its retry timer goes now (the timer's token no longer matches, so it will not
+    /// ask twice). A song playing meanwhile plays on; the next fetch carries the login.
+    mutating func sessionChanged() -> [RadioEffect] {
+        if case .service = problem { problem = nil }
+        guard listRequest == nil, awaitingList, queue.isEmpty else { return [] }
+        retryToken += 1
+        retryAttempt = 0
+        return retryNow()
+    }
+
     mutating func retry(_ token: Int) -> [RadioEffect] {
         guard token == retryToken, listRequest == nil else { return [] }
         return retryNow()

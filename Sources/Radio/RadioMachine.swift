@@ -150,6 +150,8 @@ public struct RadioMachine: Sendable {
         case .outboxChanged(let count):
             pendingReports = count
             return []
+        case .sessionChanged:
+            return sessionChanged()
         }
     }
 

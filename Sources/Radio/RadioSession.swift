@@ -100,6 +100,12 @@ public actor RadioSession {
         handle(.command(command))
     }
 
+    /// The listener logged in: requests carry the new session from now on (the service
+    /// reads it per request); a fetch waiting out a failure is made again at once.
+    public func sessionChanged() {
+        handle(.sessionChanged)
+    }
+
     /// What a front end would draw now.
     public func snapshot() -> RadioSnapshot { machine.snapshot }
 

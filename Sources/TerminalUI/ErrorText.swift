@@ -7,13 +7,17 @@ import Radio
 /// Every text is one line — what happened, a dash, what to do — with any text carried
 /// by the error (a transport message, mpv's words) flattened onto that line, because a
 /// server or library message may contain line breaks. Advice names command words and
-/// command-line options, never keys: keys can be remapped and the CLI has none.
+/// command-line options, not keys: keys can be remapped and the CLI has none. The one
+/// exception is logging in, which the terminal UI does in a dialog: its caller passes the
+/// key bound to `login` in the keymap in effect (so a remap is honoured), and the advice
+/// names that key instead of `mhz login`.
 public enum ErrorText {
-    /// One line saying what went wrong and what to do about it.
-    public static func describe(_ error: RadioError) -> String {
+    /// One line saying what went wrong and what to do about it. `loginKey` is the label of
+    /// the terminal UI's login key; without one, logging in is advised as `mhz login`.
+    public static func describe(_ error: RadioError, loginKey: String? = nil) -> String {
         switch error {
         case .service(let failure):
-            return describe(failure)
+            return describe(failure, loginKey: loginKey)
         case .player(.loadFailed(let reason)):
             return "Could not play this song\(detail(reason)) — skip to the next one; "
                 + "if every song fails, check the station's media files."
@@ -34,13 +38,14 @@ public enum ErrorText {
         }
     }
 
-    /// One line for a failure talking to the station.
-    public static func describe(_ failure: ServiceFailure) -> String {
+    /// One line for a failure talking to the station; `loginKey` as for `RadioError`.
+    public static func describe(_ failure: ServiceFailure, loginKey: String? = nil) -> String {
+        let logIn = loginKey.map { "press \($0) to log in again" } ?? "log in again with `mhz login`"
         switch failure {
         case .unreachable(let reason):
             return "Station unreachable\(detail(reason)) — check --server or your network; retrying."
         case .httpStatus(let status) where status == 401 || status == 403:
-            return "Station refused access (HTTP \(status)) — log in again with `mhz login`."
+            return "Station refused access (HTTP \(status)) — \(logIn)."
         case .httpStatus(let status) where status >= 500:
             return "Station error (HTTP \(status)) — the server is having trouble; retrying."
         case .httpStatus(let status):
@@ -49,10 +54,10 @@ public enum ErrorText {
             return "Station sent an answer mhz cannot read\(detail(reason)) — "
                 + "check that --server and --api (app or web) match the station."
         case .rejected(let reason):
-            return "Station refused the request\(detail(reason)) — try another channel, "
-                + "or log in again with `mhz login`."
+            return "Station refused the request\(detail(reason)) — try another channel, or \(logIn)."
         case .expired:
-            return "Login session expired — playing on anonymously; `mhz login` signs you in again."
+            return "Login session expired — playing on anonymously; "
+                + (loginKey.map { "press \($0) to log in again." } ?? "`mhz login` signs you in again.")
         }
     }
 
@@ -75,7 +80,7 @@ public enum ErrorText {
     // MARK: - Formatting carried text
 
     /// ` (reason)` for a non-empty reason, flattened to one line; nothing otherwise.
-    private static func detail(_ reason: String) -> String {
+    static func detail(_ reason: String) -> String {
         let flat = oneLine(reason)
         return flat.isEmpty ? "" : " (\(flat))"
     }

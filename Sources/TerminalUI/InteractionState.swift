@@ -1,7 +1,8 @@
 import Radio
 
 /// Everything the UI remembers between key presses — which screen is open, a short-lived
-/// notice, the volume it last asked for — and the rules that turn a key into commands.
+/// notice, the volume it last asked for, the login dialog's form — and the rules that turn
+/// a key into commands or requests for the login service.
 /// No terminal and no clock inside: `now` is passed in, so the whole dispatch is tested
 /// as plain values. `TerminalApp` owns one on its UI thread.
 struct InteractionState {
@@ -13,6 +14,8 @@ struct InteractionState {
         case channels(ChannelListView)
         /// The help screen; any key closes it.
         case help
+        /// The login dialog.
+        case login(LoginForm)
     }
 
     /// What a key press asks of the caller.
@@ -21,10 +24,16 @@ struct InteractionState {
         var commands: [RadioCommand] = []
         /// Whether the UI should leave after sending them.
         var quit = false
+        /// Something to ask the login service, for the dialog of `loginGeneration`.
+        var login: LoginRequest?
+        /// The login dialog closed (its service may clean up).
+        var loginClosed = false
     }
 
     /// How long a UI-made notice ("nothing playing") stays on the status line.
     static let noticeDuration = Duration.seconds(3)
+    /// How long "Logged in … as …" stays on the status line.
+    static let noteDuration = Duration.seconds(10)
     /// How long the volume the UI asked for is trusted over the snapshot's: repeated
     /// presses faster than the radio answers must add up instead of repeating one value.
     static let volumeMemory = Duration.milliseconds(1500)
@@ -36,13 +45,22 @@ struct InteractionState {
     let keymap: Keymap
     private(set) var mode = Mode.nowPlaying
     private(set) var notice: (error: RadioError, until: ContinuousClock.Instant)?
+    /// A message of the UI's own (who logged in), shown instead of the radio's status.
+    private(set) var note: (text: String, until: ContinuousClock.Instant)?
+    /// The form a new login dialog starts from; nil when no login service was given.
+    let loginTemplate: LoginForm?
+    /// Counts login dialogs opened, so an answer for a dialog that was closed (and maybe
+    /// reopened) is not applied to another.
+    private(set) var loginGeneration = 0
     private var requestedVolume: (value: Int, at: ContinuousClock.Instant)?
     /// Bumped on every change that alters what is drawn, so the loop can skip redraws.
     private(set) var revision = 0
 
-    /// Creates the state with the now-playing screen in front.
-    init(keymap: Keymap) {
+    /// Creates the state with the now-playing screen in front. `login` describes the
+    /// login service, when there is one: where it logs in and whether it needs a captcha.
+    init(keymap: Keymap, login: (destination: String, needsCaptcha: Bool)? = nil) {
         self.keymap = keymap
+        loginTemplate = login.map { LoginForm(destination: $0.destination, needsCaptcha: $0.needsCaptcha) }
     }
 
     /// Applies one key press. `snapshot` is what the user sees (it decides like vs.
@@ -65,9 +83,68 @@ struct InteractionState {
                 mode = .nowPlaying
                 return Response(commands: [command])
             }
+        case .login(var form):
+            switch form.handle(key) {
+            case .stay:
+                mode = .login(form)
+                return Response()
+            case .close:
+                mode = .nowPlaying
+                return Response(loginClosed: true)
+            case .request(let request):
+                mode = .login(form)
+                return Response(login: request)
+            }
         case .nowPlaying:
             return handleNowPlaying(key, snapshot: snapshot, now: now)
         }
+    }
+
+    /// Applies the login service's answer to the dialog of `generation`; answers for a
+    /// dialog that is gone are dropped, except a success, which is announced anyway.
+    mutating func loginAnswered(_ answer: LoginAnswer, generation: Int, now: ContinuousClock.Instant) -> Response {
+        revision += 1
+        let current = generation == loginGeneration
+        guard case .login(var form) = mode, current else {
+            if case .loggedIn(let name) = answer { note = (loggedInText(name), now + Self.noteDuration) }
+            // A captcha that arrives after its dialog closed left its image behind; with no
+            // dialog open, nothing else needs it.
+            if case .captcha = answer, !isLoginOpen { return Response(loginClosed: true) }
+            return Response()
+        }
+        switch answer {
+        case .captcha(let captcha):
+            form.captchaArrived(captcha)
+        case .captchaFailed(let problem):
+            form.captchaFailed(problem)
+        case .loginFailed(let problem):
+            let next = form.loginFailed(problem)
+            mode = .login(form)
+            return Response(login: next)
+        case .loggedIn(let name):
+            note = (loggedInText(name), now + Self.noteDuration)
+            notice = nil
+            mode = .nowPlaying
+            return Response(loginClosed: true)
+        }
+        mode = .login(form)
+        return Response()
+    }
+
+    private func loggedInText(_ name: String) -> String {
+        LoginDialogView.successText(destination: loginTemplate?.destination ?? "the station", name: name)
+    }
+
+    /// Whether the login dialog is in front.
+    var isLoginOpen: Bool {
+        if case .login = mode { return true }
+        return false
+    }
+
+    /// Whether the login dialog waits for the service (the loop then polls faster).
+    var isWaitingForLogin: Bool {
+        guard case .login(let form) = mode else { return false }
+        return form.phase != .editing
     }
 
     private mutating func handleNowPlaying(_ key: Key, snapshot: RadioSnapshot,
@@ -86,6 +163,14 @@ struct InteractionState {
         case .help:
             mode = .help
             return Response()
+        case .openLogin:
+            guard let loginTemplate else {
+                notice = (.unsupported("login"), now + Self.noticeDuration)
+                return Response()
+            }
+            loginGeneration += 1
+            mode = .login(loginTemplate)
+            return Response(login: loginTemplate.needsCaptcha ? .captcha : nil)
         case .quit:
             return Response(commands: [.quit], quit: true)
         case .volumeStep(let step):
@@ -118,17 +203,20 @@ struct InteractionState {
         return shown
     }
 
-    /// Whether a notice is on screen at `now` (part of the redraw decision).
+    /// Whether a notice or note is on screen at `now` (part of the redraw decision).
     func hasNotice(at now: ContinuousClock.Instant) -> Bool {
-        notice.map { now < $0.until } ?? false
+        (notice.map { now < $0.until } ?? false) || (note.map { now < $0.until } ?? false)
     }
 
-    /// The frame for the screen in front.
-    func frame(_ shown: RadioSnapshot, width: Int, height: Int) -> Frame {
+    /// The frame for the screen in front at `now` (which decides whether a note shows).
+    func frame(_ shown: RadioSnapshot, width: Int, height: Int, now: ContinuousClock.Instant = .now) -> Frame {
         switch mode {
-        case .nowPlaying: NowPlayingView.frame(shown, width: width, height: height, keymap: keymap)
-        case .channels(let list): list.frame(shown, width: width, height: height, keymap: keymap)
-        case .help: HelpView.frame(keymap, width: width, height: height)
+        case .nowPlaying:
+            let text = note.flatMap { now < $0.until ? $0.text : nil }
+            return NowPlayingView.frame(shown, width: width, height: height, keymap: keymap, note: text)
+        case .login(let form): return LoginDialogView.frame(form, width: width, height: height)
+        case .channels(let list): return list.frame(shown, width: width, height: height, keymap: keymap)
+        case .help: return HelpView.frame(keymap, width: width, height: height)
         }
     }
 

@@ -12,6 +12,8 @@ public enum KeyAction: Sendable, Equatable {
     case volumeStep(Int)
     /// Open the channel list.
     case openChannels
+    /// Open the login dialog (the `login` command word, done interactively).
+    case openLogin
     /// Show the help screen.
     case help
     /// Send `.quit` and leave the UI.
@@ -39,7 +41,7 @@ public enum KeyAction: Sendable, Equatable {
             return .volume(min(100, max(0, snapshot.volume + step)))
         case .quit:
             return .quit
-        case .openChannels, .help, .moveSelection, .choose, .close, .startFilter:
+        case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter:
             return nil
         }
     }

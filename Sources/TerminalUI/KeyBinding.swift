@@ -65,6 +65,8 @@ public struct KeyBinding: Sendable, Equatable {
                    effect: .command(.trash), help: "never play this song again", hintRank: 6),
         KeyBinding(action: "channels", keys: [.character("c")], context: .global,
                    effect: .openChannels, help: "choose another channel", hintRank: 5),
+        KeyBinding(action: "login", keys: [.character("L")], context: .global,
+                   effect: .openLogin, help: "log in (or again, after the session expired)"),
         KeyBinding(action: "volume-up", keys: [.character("+"), .character("=")], context: .global,
                    effect: .volumeStep(volumeStep), help: "volume up \(volumeStep)"),
         KeyBinding(action: "volume-down", keys: [.character("-")], context: .global,

@@ -3,8 +3,9 @@ import Radio
 
 /// The main screen as a pure function of a `RadioSnapshot`: channel and play state on
 /// top, the song (title with its heart, artist, album · year · kbps), the progress bar
-/// with elapsed / total, volume and queue, then the status line (the current problem in
-/// words, or "Loading…") and a hint line generated from the key table at the bottom.
+/// with elapsed / total, volume and queue, then the status line (a note from the UI such
+/// as who just logged in, else the current problem in words, or "Loading…") and a hint
+/// line generated from the key table at the bottom.
 ///
 /// Every line is exactly `width` columns and there are exactly `height` lines, so the
 /// screen can be compared as text in tests. When the terminal is short, spacers go
@@ -17,13 +18,14 @@ public enum NowPlayingView {
 
     /// The screen as plain lines.
     public static func render(_ snapshot: RadioSnapshot, width: Int, height: Int,
-                              keymap: Keymap = .standard) -> [String] {
-        frame(snapshot, width: width, height: height, keymap: keymap).lines
+                              keymap: Keymap = .standard, note: String? = nil) -> [String] {
+        frame(snapshot, width: width, height: height, keymap: keymap, note: note).lines
     }
 
-    /// The screen with a style per line, for `TerminalScreen`.
+    /// The screen with a style per line, for `TerminalScreen`. `note` is a message of the
+    /// UI's own (a login that succeeded) shown on the status line instead of the radio's.
     public static func frame(_ snapshot: RadioSnapshot, width: Int, height: Int,
-                             keymap: Keymap = .standard) -> Frame {
+                             keymap: Keymap = .standard, note: String? = nil) -> Frame {
         let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
         let inner = max(0, width - 2 * margin)
         let indent = String(repeating: " ", count: margin)
@@ -49,8 +51,9 @@ public enum NowPlayingView {
         }
 
         // A problem gets a second line rather than losing its advice to the right edge.
-        let status = DisplayWidth.wrap(statusText(snapshot), to: inner, maxLines: 2)
-        let statusStyle: Frame.Style = snapshot.problem == nil ? .plain : .alert
+        let loginKey = keymap.keys(for: "login").first?.label
+        let status = DisplayWidth.wrap(note ?? statusText(snapshot, loginKey: loginKey), to: inner, maxLines: 2)
+        let statusStyle: Frame.Style = snapshot.problem == nil || note != nil ? .plain : .alert
         var bottom = status.isEmpty
             ? [FrameLine(text: "", priority: 1)]
             : status.enumerated().map { FrameLine(text: indent + $1, style: statusStyle, priority: $0 == 0 ? 9 : 6) }
@@ -61,11 +64,12 @@ public enum NowPlayingView {
 
     /// What the status line says: the problem in words (with when the radio tries again),
     /// else "Loading…" while waiting for the station, then how many reports wait to be
-    /// sent; else nothing.
-    public static func statusText(_ snapshot: RadioSnapshot) -> String {
+    /// sent; else nothing. `loginKey` is the key that opens the login dialog, named by
+    /// advice to log in (see `ErrorText`).
+    public static func statusText(_ snapshot: RadioSnapshot, loginKey: String? = nil) -> String {
         var parts: [String] = []
         if let problem = snapshot.problem {
-            parts.append(ErrorText.describe(problem))
+            parts.append(ErrorText.describe(problem, loginKey: loginKey))
             if let next = snapshot.nextRetry { parts.append("Next try at \(clockText(next)).") }
         } else if snapshot.loading {
             parts.append("Loading…")

@@ -3,7 +3,7 @@ import Radio
 import Synchronization
 
 /// The interactive front end: draws the latest `RadioSnapshot` and turns key presses into
-/// `RadioCommand`s.
+/// `RadioCommand`s, and runs the login dialog against a `LoginService`.
 ///
 /// Threading: `run()` blocks the thread that calls it and makes every ncurses call there
 /// (ncurses is not thread-safe). `update(_:)` and `stop()` may be called from any thread;
@@ -21,6 +21,8 @@ public final class TerminalApp: Sendable {
         var stopRequested = false
         var running = false
         var uiThread: pthread_t?
+        /// The login service's answers, with the dialog they belong to, not yet applied.
+        var loginAnswers: [(answer: LoginAnswer, generation: Int)] = []
     }
 
     /// What was last drawn, to decide whether drawing again would change anything.
@@ -36,11 +38,16 @@ public final class TerminalApp: Sendable {
     private let shared = Mutex(Shared())
     private let keymap: Keymap
     private let send: @Sendable (RadioCommand) -> Void
+    private let login: (any LoginService)?
 
     /// Creates the front end. `send` is called on the UI thread for every command the
-    /// user gives; it should hand the command to the radio and return quickly.
-    public init(keymap: Keymap, send: @escaping @Sendable (RadioCommand) -> Void) {
+    /// user gives; it should hand the command to the radio and return quickly. `login`
+    /// performs what the login dialog asks; without it the login key says login is not
+    /// available here.
+    public init(keymap: Keymap, login: (any LoginService)? = nil,
+                send: @escaping @Sendable (RadioCommand) -> Void) {
         self.keymap = keymap
+        self.login = login
         self.send = send
     }
 
@@ -109,7 +116,8 @@ public final class TerminalApp: Sendable {
     // MARK: - The loop
 
     private func loop(_ screen: TerminalScreen) {
-        var state = InteractionState(keymap: keymap)
+        var state = InteractionState(keymap: keymap,
+                                     login: login.map { ($0.destination, $0.needsCaptcha) })
         var drawn: DrawnState?
         var fastUntil = ContinuousClock.now
 
@@ -122,6 +130,13 @@ public final class TerminalApp: Sendable {
                 ($0.snapshot, $0.version, $0.receivedAt, $0.stopRequested)
             }
             if stopRequested { return }
+            let answers = shared.withLock { shared in
+                defer { shared.loginAnswers.removeAll() }
+                return shared.loginAnswers
+            }
+            for (answer, generation) in answers {
+                perform(state.loginAnswered(answer, generation: generation, now: .now), state: state, screen: screen)
+            }
 
             let now = ContinuousClock.now
             let shown = state.displayed(snapshot, receivedAt: receivedAt, now: now)
@@ -130,15 +145,16 @@ public final class TerminalApp: Sendable {
                                      notice: state.hasNotice(at: now))
             if current != drawn {
                 if current.rows != drawn?.rows || current.columns != drawn?.columns { screen.clear() }
-                screen.draw(state.frame(shown, width: current.columns, height: current.rows))
+                screen.draw(state.frame(shown, width: current.columns, height: current.rows, now: now))
                 drawn = current
             }
 
-            let wait = pollInterval(shown: shown, fast: now < fastUntil)
+            let wait = pollInterval(shown: shown, fast: now < fastUntil || state.isWaitingForLogin)
             switch screen.read(timeoutMilliseconds: wait) {
             case .key(let key):
                 let response = state.handle(key, snapshot: shown, now: .now)
                 for command in response.commands { send(command) }
+                perform(response, state: state, screen: screen)
                 if response.quit { return }
                 // The radio's answer to a key usually arrives within a few milliseconds;
                 // poll briefly so it shows without the full interval's delay.
@@ -146,6 +162,37 @@ public final class TerminalApp: Sendable {
             case .resize, .ignored, nil:
                 continue
             }
+        }
+    }
+
+    /// Hands a response's login request to the service on a task of its own (the service
+    /// waits for the network; the UI thread must not) and tells it when the dialog closed.
+    /// Its answer comes back through `shared` and is applied by the loop.
+    private func perform(_ response: InteractionState.Response, state: InteractionState, screen: TerminalScreen) {
+        guard let login else { return }
+        if response.loginClosed { login.dialogClosed() }
+        guard let request = response.login else { return }
+        let generation = state.loginGeneration
+        // A captcha is about 5:1; leave room for the fields and lines around it.
+        let columns = max(10, min(60, screen.size.columns - 4))
+        let rows = max(2, min(10, screen.size.rows - 10))
+        Task.detached { [self] in
+            let answer: LoginAnswer
+            switch request {
+            case .captcha:
+                do throws(LoginProblem) {
+                    answer = .captcha(try await login.captcha(columns: columns, rows: rows))
+                } catch {
+                    answer = .captchaFailed(error)
+                }
+            case .submit(let answers):
+                do throws(LoginProblem) {
+                    answer = .loggedIn(try await login.logIn(answers))
+                } catch {
+                    answer = .loginFailed(error)
+                }
+            }
+            self.shared.withLock { $0.loginAnswers.append((answer, generation)) }
         }
     }
 

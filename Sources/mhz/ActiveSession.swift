@@ -54,6 +54,15 @@ final class ActiveSession: Sendable {
         action?()
     }
 
+    /// The listener logged in while mhz runs (the terminal UI's dialog): every request
+    /// from now on carries `login`, and an expiry found at start no longer needs saying.
+    func begin(_ login: Login) {
+        state.withLock { state in
+            state.login = login
+            state.expiryToAnnounce = false
+        }
+    }
+
     /// The server refused `login`: continue anonymously. Only the first of several
     /// requests refused together does the work and tells the front end.
     ///

@@ -16,6 +16,8 @@ protocol FrontEnd: Sendable {
     /// Something went wrong beside the radio's own flow (the network seam found the login
     /// expired): show it as the radio's own errors are shown.
     func alert(_ error: RadioError, logger: Logger)
+    /// The listener logged in: an alert about the old session (expired) is over.
+    func clearAlert()
     /// The radio quit: release the terminal.
     func stop()
 }
@@ -52,6 +54,8 @@ final class HeadlessFrontEnd: FrontEnd {
         narrate(.error(error), logger: logger)
     }
 
+    func clearAlert() {}
+
     func stop() {}
 }
 
@@ -59,6 +63,7 @@ final class HeadlessFrontEnd: FrontEnd {
 /// ncurses call happens there).
 final class TerminalFrontEnd: FrontEnd {
     private let keymap: Keymap
+    private let login: (any LoginService)?
     private let app = Mutex<TerminalApp?>(nil)
     private let pending = Mutex<RadioSnapshot?>(nil)
     /// The last snapshot and an alert shown on it while the radio has no problem of its
@@ -69,10 +74,14 @@ final class TerminalFrontEnd: FrontEnd {
     static let alertDuration = Duration.seconds(15)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(keymap: Keymap) { self.keymap = keymap }
+    /// A front end with `keymap`; `login` serves the login dialog.
+    init(keymap: Keymap, login: (any LoginService)?) {
+        self.keymap = keymap
+        self.login = login
+    }
 
     func start(commands: CommandPump) {
-        let app = TerminalApp(keymap: keymap, send: { commands.send($0) })
+        let app = TerminalApp(keymap: keymap, login: login, send: { commands.send($0) })
         self.app.withLock { $0 = app }
         if let snapshot = pending.withLock({ $0 }) { app.update(snapshot) }
         let finished = self.finished
@@ -102,6 +111,14 @@ final class TerminalFrontEnd: FrontEnd {
         let last = alerting.withLock { state -> RadioSnapshot? in
             state.alert = error
             state.until = .now + Self.alertDuration
+            return state.last
+        }
+        if let last { show(last) }
+    }
+
+    func clearAlert() {
+        let last = alerting.withLock { state -> RadioSnapshot? in
+            state.alert = nil
             return state.last
         }
         if let last { show(last) }

@@ -66,45 +66,31 @@ struct LoginCommand: AsyncParsableCommand {
                       logger: Logger = Logger(label: "mhz.login")) async throws(CLIError) -> StoredSession {
         let account = try await prompter.account()
         let password = try await prompter.password()
-        let transport = StationTransport(http: runtime.http, logger: logger)
-        let server = runtime.sessionKey == "embedded" ? "the embedded station" : runtime.sessionKey
+        let flow = LoginFlow(runtime: runtime, logger: logger)
         let session: StoredSession
         do {
-            switch runtime.endpoints {
-            case .app(var endpoints):
-                endpoints.credentials = nil
-                let credentials = try await AppLogin(transport: transport, endpoints: endpoints)
-                    .login(account: account, password: password)
-                session = StoredSession(server: runtime.sessionKey, api: .app, userName: credentials.userName,
-                                        userID: credentials.userID, app: credentials, web: nil, loggedInAt: StoredSession.now())
-            case .web(let endpoints):
-                guard let jar = runtime.http.cookieJar else { throw LoginFailure.storage("no cookie jar") }
-                let web = WebLogin(transport: transport, endpoints: endpoints, jar: jar)
-                // The jar is not emptied first: a login that fails must not cost the session
-                // there was, and one that succeeds replaces its cookies by name.
-                let captcha = try await web.captcha()
+            var captcha: (id: String, solution: String)?
+            if flow.needsCaptcha {
+                let challenge = try await flow.captcha()
                 let image = runtime.paths.dataDirectory.appendingPathComponent("captcha.jpg")
                 do {
-                    try PrivateFile.write(captcha.image, to: image)
+                    try PrivateFile.write(challenge.image, to: image)
                 } catch {
                     throw LoginFailure.storage(SessionStore.words(error))
                 }
                 defer { try? FileManager.default.removeItem(at: image) }
-                let solution = try await prompter.captcha(image: image)
-                let user = try await web.login(alias: account, password: password, captchaID: captcha.id,
-                                               solution: solution)
-                session = StoredSession(server: runtime.sessionKey, api: .web, userName: user.name, userID: user.id,
-                                        app: nil, web: user, loggedInAt: StoredSession.now())
+                captcha = (challenge.id, try await prompter.captcha(image: image))
             }
+            session = try await flow.logIn(account: account, password: password, captcha: captcha)
         } catch let failure as LoginFailure {
-            throw .runtime(LoginText.describe(failure, account: account, server: server))
+            throw .runtime(LoginText.describe(failure, account: account, server: flow.serverName))
         } catch let error as CLIError {
             throw error
         } catch {
             throw .runtime("login failed: \(error)")
         }
         try runtime.sessions.save(session)
-        logger.info("logged in to \(runtime.sessionKey) (\(session.api.rawValue) API) as user \(session.userID)")
+        flow.logSuccess(session)
         return session
     }
 }

@@ -71,8 +71,11 @@ struct PlayCommand: AsyncParsableCommand {
             throw .runtime("cannot start the player (libmpv): \(error)")
         }
         let player = MpvAudioPlayer(controller: controller)
-        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap)
         let service = runtime.stationClient()
+        // The terminal UI logs in with a dialog; headless, `login` stays a command-line job.
+        let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,
+                                                  logger: Logger(label: "mhz.login"))
+        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap, login: dialog)
         // The network seam notices an expired login; the listener hears it once, while
         // playback goes on anonymously.
         service.session.onExpired { frontEnd.alert(.service(.expired), logger: logger) }
@@ -80,6 +83,12 @@ struct PlayCommand: AsyncParsableCommand {
         if let minutes = runtime.config.longItemMinutes { radio.longItemSeconds = minutes * 60 }
         let session = RadioSession(service: service, player: player, store: database, configuration: radio, volume: volume,
                                    onSnapshot: { frontEnd.show($0) })
+        // After a login in the dialog, the next request carries it; a fetch waiting out a
+        // failure (the red-heart channel refused to nobody) goes again at once.
+        dialog?.onLoggedIn {
+            frontEnd.clearAlert()
+            Task { await session.sessionChanged() }
+        }
         logger.info("playing from \(runtime.baseURL.absoluteString)")
 
         let commands = CommandPump(session: session)

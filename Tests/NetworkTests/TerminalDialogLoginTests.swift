@@ -1,0 +1,186 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The login dialog in the real `mhz` terminal UI (tmux) against the recording server:
+/// the red-heart channel refuses an anonymous listener and says which key logs in, the
+/// dialog takes the answers with the password shown only as bullets, the server gets the
+/// exact login form once, the status line says who is logged in, and the very next
+/// playlist request carries the new session, so the red-heart channel plays.
+@Suite(.serialized)
+struct TerminalDialogLoginTests {
+    typealias Account = DoubanTestServer.Account
+
+    /// The pane, remembering every screen it was seen showing.
+    final class Pane: @unchecked Sendable {
+        let tmux: TmuxDriver
+        private let seen = Locked<[[String]]>([])
+        init(_ tmux: TmuxDriver) { self.tmux = tmux }
+
+        /// Every screen captured so far.
+        var screens: [[String]] { seen.value }
+
+        /// The screen now, recorded.
+        func screen() async throws -> [String] {
+            let rows = try await offPool { try self.tmux.capture() }
+            seen.withLock { $0.append(rows) }
+            return rows
+        }
+
+        /// Waits until a row contains `text`; fails with the last screen.
+        @discardableResult
+        func wait(for text: String, seconds: Double = 30) async throws -> [String] {
+            let deadline = ContinuousClock.now + .seconds(seconds)
+            var last: [String] = []
+            while ContinuousClock.now < deadline {
+                last = try await screen()
+                if last.contains(where: { $0.contains(text) }) { return last }
+                try await Task.sleep(for: .milliseconds(40))
+            }
+            throw TestSupportError.timeout("\"\(text)\" never showed; the screen:\n" + last.joined(separator: "\n"))
+        }
+
+        /// Sends keys (tmux notation, or literal text), then records the screen.
+        func send(_ keys: String) async throws {
+            try await offPool { try self.tmux.send(keys) }
+            try await Task.sleep(for: .milliseconds(100))
+            _ = try await screen()
+        }
+    }
+
+    /// Runs `mhz` on the red-heart channel in an 80×24 tmux window.
+    static func start(_ server: DoubanTestServer, api: String, home: TemporaryDirectory, path: String,
+                      channel: String = "-3") throws -> Pane {
+        let binary = BuiltProduct.path("mhz")
+        let command = "cd '\(home.url.path)' && env -i PATH='\(path)' HOME='\(home.url.path)' "
+            + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color '\(binary)' "
+            + "--server \(server.baseURL.absoluteString) --api \(api) --channel \(channel) --audio-output null "
+            + "--data-dir '\(home.path("data").path)'; echo \"exit=$?\"; sleep 30"
+        return Pane(try TmuxDriver(command: command, columns: 80, rows: 24))
+    }
+
+    /// No screen ever showed the password or a word of it; neither did the log.
+    static func expectPasswordNeverShown(_ pane: Pane, home: TemporaryDirectory) {
+        #expect(pane.screens.count > 10)
+        for screen in pane.screens {
+            for secret in [Account.password, "correct", "horse", "9!"] {
+                #expect(!screen.contains { $0.contains(secret) }, "\(screen.joined(separator: "\n"))")
+            }
+        }
+        let log = (try? String(contentsOf: home.path("data/mhz.log"), encoding: .utf8)) ?? ""
+        #expect(!log.isEmpty && !log.contains("horse"))
+    }
+
+    @Test func appLoginFromTheDialogMakesTheRedHeartChannelPlay() async throws {
+        let server = try await DoubanTestServer()
+        defer { server.stop() }
+        let home = try TemporaryDirectory(prefix: "mhz-dialog-app")
+        let pane = try Self.start(server, api: "app", home: home, path: "/usr/bin:/bin")
+        let url = server.baseURL.absoluteString
+
+        let refused = try await pane.wait(for: "to log in again")
+        #expect(refused[21] == "  Station refused the request (not_logged_in) — try another channel, or press")
+        // "Next try at …" follows while a retry waits, not while it is in flight.
+        #expect(refused[22].hasPrefix("  L to log in again."))
+        try await pane.send("L")
+        try await pane.wait(for: " Log in to \(url)")
+        try await pane.send("listener")
+        try await pane.send("Tab")
+        try await pane.send("correct ")
+        var screen = try await pane.wait(for: "••••••••▏")
+        #expect(Array(screen[0...3]) == [" Log in to \(url)", "", "  E-mail or name  listener",
+                                         "  Password        ••••••••▏"])
+        #expect(screen[23] == "  Enter log in  Tab next field  Esc cancel")
+        try await pane.send("horse 9!")
+        screen = try await pane.wait(for: "••••••••••••••••▏")
+        #expect(screen[3] == "  Password        ••••••••••••••••▏")
+        let callsBefore = server.calls.count
+        try await pane.send("Enter")
+        try await pane.wait(for: "Logged in to \(url) as listener.")
+        try await pane.wait(for: "Logged One")
+
+        let logins = server.calls(to: "/j/app/login")
+        #expect(logins.count == 1)
+        #expect(String(decoding: logins.first?.body ?? Data(), as: UTF8.self)
+            == "app_name=radio_android&version=100&username=listener&password=correct%20horse%209%21")
+        let after = server.calls.dropFirst(callsBefore).filter { $0.path == "/j/app/radio/people" }
+        #expect(after.first?.rawQuery
+            == "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=-3&type=n&sid=&h=")
+        Self.expectPasswordNeverShown(pane, home: home)
+        try await pane.send("q")
+    }
+
+    @Test func anExpiredSessionSaysWhichKeyLogsInAgain() async throws {
+        let server = try await DoubanTestServer()
+        defer { server.stop() }
+        let home = try TemporaryDirectory(prefix: "mhz-dialog-expired")
+        let login = try await MhzRun.run(["login", "--server", server.baseURL.absoluteString, "--api", "app",
+                                          "--username", Account.name, "--password-stdin",
+                                          "--data-dir", home.path("data").path],
+                                         home: home.url, stdin: Account.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        server.expireSessions()
+        let pane = try Self.start(server, api: "app", home: home, path: "/usr/bin:/bin", channel: "0")
+        let screen = try await pane.wait(for: "Login session expired")
+        #expect(screen[22] == "  Login session expired — playing on anonymously; press L to log in again.")
+        try await pane.wait(for: "Anonymous One")
+        try await pane.send("L")
+        try await pane.wait(for: " Log in to \(server.baseURL.absoluteString)")
+        try await pane.send("Escape")
+        try await pane.wait(for: "space toggle")
+        try await pane.send("q")
+    }
+
+    @Test func webLoginShowsTheCaptchaInlineAndTakesItsAnswer() async throws {
+        let server = try await DoubanTestServer()
+        defer { server.stop() }
+        let home = try TemporaryDirectory(prefix: "mhz-dialog-web")
+        // A stand-in chafa: two rows of "picture", how it was called, whether the image was there.
+        let bin = home.path("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let script = "#!/bin/sh\nprintf '\\033[?25l'\necho '█▀▀ ▄▄█ ▀█▀'\necho \"$1 $2 $3 $4 $5 $6 $7 $8\"\n"
+            + "test -s \"$9\" && echo 'image saved'\nprintf '\\033[?25h'\n"
+        try script.write(to: bin.appendingPathComponent("chafa"), atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("chafa").path)
+        let pane = try Self.start(server, api: "web", home: home, path: "\(bin.path):/usr/bin:/bin")
+        let url = server.baseURL.absoluteString
+
+        let refused = try await pane.wait(for: "to log in again")
+        #expect(refused[21] == "  Station refused the request (not_logged_in) — try another channel, or press")
+        // "Next try at …" follows while a retry waits, not while it is in flight.
+        #expect(refused[22].hasPrefix("  L to log in again."))
+        try await pane.send("L")
+        var screen = try await pane.wait(for: "image saved")
+        #expect(Array(screen[0...8]) == [
+            " Log in to \(url)", "",
+            "  E-mail or name  ▏",
+            "  Password",
+            "",
+            "  █▀▀ ▄▄█ ▀█▀",
+            "  --format symbols --colors none --polite on --size 60x10",
+            "  image saved",
+            "  Captcha",
+        ])
+        try await pane.send("listener")
+        try await pane.send("Tab")
+        try await pane.send(Account.password)
+        try await pane.send("Tab")
+        try await pane.send("moon")
+        screen = try await pane.wait(for: "moon▏")
+        #expect(screen[3] == "  Password        ••••••••••••••••")
+        let callsBefore = server.calls.count
+        try await pane.send("Enter")
+        try await pane.wait(for: "Logged in to \(url) as listener.")
+        try await pane.wait(for: "Web Logged One")
+
+        #expect(server.calls(to: "/j/login").map(\.formText) == [
+            "source=radio&alias=listener&form_password=\(Account.password)&captcha_solution=moon&captcha_id=\(Account.captchaID)&remember=on&task=sync_channel_list",
+        ])
+        let after = server.calls.dropFirst(callsBefore).filter { $0.path == "/j/v2/playlist" }
+        #expect(after.first?.cookies["dbcl2"] == "\"\(Account.sessionCookie)\"")
+        #expect(after.first?.parameter("channel") == "-3")
+        #expect(!FileManager.default.fileExists(atPath: home.path("data/captcha.jpg").path))
+        Self.expectPasswordNeverShown(pane, home: home)
+        try await pane.send("q")
+    }
+}
