@@ -12,7 +12,9 @@ struct CommandLineTests {
             arguments: arguments + ["--data-dir", home.path("data").path],
             environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
         mhz.closeInput()
-        let status = try await mhz.waitForExit(timeout: 30)
+        // A first run synthesizes the demo library: seconds in a debug build, far more on a
+        // machine busy with other tests.
+        let status = try await mhz.waitForExit(timeout: 120)
         return (status, mhz.lines.joined(separator: "\n"), mhz.errorOutput)
     }
 

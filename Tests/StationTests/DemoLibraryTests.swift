@@ -10,9 +10,7 @@ struct DemoLibraryTests {
     @Test("a station without a library synthesizes at least 8 audible, distinct tracks in 3 genre channels")
     func synthesizesDemo() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-demo")
-        let started = ContinuousClock.now
         let station = try await Station(configuration: StationConfiguration(library: nil, dataDirectory: data.url))
-        let elapsed = ContinuousClock.now - started
         let info = station.libraryInfo
         let folder = data.url.appendingPathComponent("demo-library", isDirectory: true)
         #expect(info.isDemo)
@@ -21,8 +19,6 @@ struct DemoLibraryTests {
         #expect(info.genres == ["Ambient", "Chiptune", "Folk"])
         // Personal, three genres, and the 2010s (seven songs; the 2020s have only two).
         #expect(info.channels.map(\.id) == ["0", "1", "2", "3", "4"])
-        // Debug builds are ~20x slower than release; this only catches a pathological regression.
-        #expect(elapsed < .seconds(30), "synthesis took \(elapsed)")
 
         let tracks = try LibraryScanner(root: folder).scan()
         #expect(tracks.count == 9)
