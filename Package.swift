@@ -64,6 +64,10 @@ let package = Package(
         .target(name: "BenchKit", dependencies: ["Station"]),
         // `swift run -c release StationBench`: scan rate and playlist latency under load.
         .executableTarget(name: "StationBench", dependencies: ["BenchKit"]),
+        // `mhz-bench`: the built mhz binary beside mpv (cold start, skips, CPU with the UI in
+        // TestSupport's tmux driver) and the station, in one table.
+        // `swift build -c release --product mhz-bench`.
+        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "TestSupport"], path: "Sources/MhzBench"),
 
         // Helpers shared by test targets only: a Range-capable static file server on
         // 127.0.0.1 that records requests, temp dirs, and media generated with ffmpeg.
