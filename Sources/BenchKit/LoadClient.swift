@@ -25,12 +25,12 @@ public final class LoadClient {
     /// Sends `GET target` and returns the body, reconnecting if the server closed the
     /// connection.
     public func get(_ target: String) throws -> [UInt8] {
-        try exchange("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try exchange("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
     }
 
     /// Sends `POST target` with a form body and returns the response body.
     public func post(_ target: String, form: String) throws -> [UInt8] {
-        try exchange("POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        try exchange("POST \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
             + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)")
     }
 

@@ -23,6 +23,7 @@ struct BenchOptions {
     /// Concurrent clients of the station benchmark.
     let concurrency = [1, 16, 64]
 
+    /// The one-line synopsis, for `--help` and mistakes.
     static let usage = "usage: mhz-bench [--quick] [--mhz PATH] [--work DIR]"
 
     /// Parses the arguments after the program name.
@@ -51,10 +52,12 @@ struct BenchOptions {
 
 /// A command line that cannot be run, with what to say.
 struct BenchUsage: Error {
+    /// What to print.
     let message: String
     /// `--help` was asked for: not an error.
     let help: Bool
 
+    /// A usage error, or the help text when `help`.
     init(_ message: String, help: Bool = false) {
         self.message = message
         self.help = help

@@ -11,7 +11,9 @@ import Foundation
 enum ColdStart {
     /// Both measures of one program.
     struct Result {
+        /// Spawn → position past ``ColdStart/threshold``.
         var advancing: Stats
+        /// Spawn → the file's playback started.
         var firstAudio: Stats
     }
 

@@ -106,12 +106,16 @@ final class HeadlessMhz: @unchecked Sendable {
 private final class EventLog: Sendable {
     private let events = Mutex<[MhzEvent]>([])
 
+    /// Records one event.
     func append(_ event: MhzEvent) { events.withLock { $0.append(event) } }
 
+    /// How many events so far.
     var count: Int { events.withLock { $0.count } }
 
+    /// The latest event, for error messages.
     var last: MhzEvent? { events.withLock { $0.last } }
 
+    /// The first event after `index` that `match` accepts.
     func first(after index: Int, where match: (MhzEvent) -> Bool) -> MhzEvent? {
         events.withLock { $0.dropFirst(index).first(where: match) }
     }

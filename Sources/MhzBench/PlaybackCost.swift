@@ -12,7 +12,7 @@ struct PlaybackCost {
     /// Peak RSS of the process up to the end of the stretch (`VmHWM`).
     var peakRSSMiB: Double
 
-    /// The pane size the UI draws in.
+    /// The pane size the UI draws in (bigger than the README's 80×16, so there is more to draw).
     static let width = 120, height = 40
 
     /// mhz in tmux for `seconds` after its first song started, then quit with `q`.

@@ -6,6 +6,7 @@ import Station
 /// mpv command line plays the same files, served by the same station code over HTTP, that
 /// mhz's embedded station serves to mhz.
 struct ReferenceStation {
+    /// The station serving the files.
     let station: Station
     /// Media URLs of the demo songs, each once.
     let urls: [String]
@@ -22,10 +23,7 @@ struct ReferenceStation {
             let body = try client.get("/j/app/radio/people?app_name=radio_android&version=100&channel=0&type=n&sid=")
             let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
             for song in json["song"] as? [[String: Any]] ?? [] {
-                // The load client says `Host: 127.0.0.1`, so the answer's URLs lack the port.
-                guard let path = (song["url"] as? String).flatMap(URLComponents.init(string:))?.path else { continue }
-                let url = "http://127.0.0.1:\(port)\(path)"
-                if !urls.contains(url) { urls.append(url) }
+                if let url = song["url"] as? String, !urls.contains(url) { urls.append(url) }
             }
         }
         guard !urls.isEmpty else {

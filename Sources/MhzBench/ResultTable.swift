@@ -4,13 +4,19 @@
 struct ResultTable {
     /// One measure.
     struct Row {
+        /// What was measured, and how often.
         var measure: String
+        /// mhz's number.
         var mhz: String
+        /// The reference's number and what the reference is.
         var reference: String
+        /// mhz / reference, or why there is none (a tool not found).
         var ratio: String
+        /// The target for this measure and whether it was met, if it has one.
         var target: String = ""
     }
 
+    /// The rows in the order they were measured.
     private(set) var rows: [Row] = []
 
     /// Adds a row.

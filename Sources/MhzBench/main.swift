@@ -147,6 +147,7 @@ table.add("library rescan, nothing changed (median of 9)", mhz: String(format: "
 print("")
 print(table.markdown)
 print("")
+print("load average at the end: \(Machine.loadAverage()) (other work on the machine moves every number above)")
 if let mpv {
     print("mpv command lines (base options: the CLI counterpart of mhz's player settings):")
     print("  cold start: \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "URL"])) (observe_property time-pos)")
