@@ -13,6 +13,8 @@ import Station
 public struct StationBenchmark: Sendable {
     /// What the scans measured.
     public struct Scan: Sendable {
+        /// Playable files the station found.
+        public var files: Int
         /// Files per second of the station's first scan, and how many files it read.
         public var firstRate: Double, firstRead: Int
         /// Files per second of the TagLib-only pass.
@@ -60,7 +62,7 @@ public struct StationBenchmark: Sendable {
         var summaries: [ScanSummary] = []
         for _ in 0..<max(1, rescans) { summaries.append(try await station.rescan()) }
         let rescan = summaries.sorted { $0.duration < $1.duration }[summaries.count / 2]
-        let scan = Scan(firstRate: Double(first.files) / seconds(first.duration), firstRead: first.read,
+        let scan = Scan(files: first.files, firstRate: Double(first.files) / seconds(first.duration), firstRead: first.read,
                         referenceRate: referenceRate,
                         rescanRate: Double(rescan.files) / seconds(rescan.duration), rescanRead: rescan.read,
                         walkRate: walkRate)
