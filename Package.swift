@@ -59,8 +59,15 @@ let package = Package(
             ]
         ),
 
+        // MARK: Benchmarks (not tests). BenchKit is what they share: the mpv command line
+        // and its IPC socket, percentiles, the HTTP load client, the station's benchmark.
+        .target(name: "BenchKit", dependencies: ["Station"]),
         // `swift run -c release StationBench`: scan rate and playlist latency under load.
-        .executableTarget(name: "StationBench", dependencies: ["Station"]),
+        .executableTarget(name: "StationBench", dependencies: ["BenchKit"]),
+        // `mhz-bench`: the built mhz binary beside mpv (cold start, skips, CPU with the UI in
+        // TestSupport's tmux driver) and the station, in one table.
+        // `swift build -c release --product mhz-bench`.
+        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "TestSupport"], path: "Sources/MhzBench"),
 
         // Helpers shared by test targets only: a Range-capable static file server on
         // 127.0.0.1 that records requests, temp dirs, and media generated with ffmpeg.
@@ -75,7 +82,7 @@ let package = Package(
 
         // Benchmark of the Playback layer beside the mpv CLI (not a test): serves generated
         // media with TestSupport's server. `swift build -c release --product mhz-playback-bench`.
-        .executableTarget(name: "mhz-playback-bench", dependencies: ["Playback", "TestSupport"],
+        .executableTarget(name: "mhz-playback-bench", dependencies: ["Playback", "TestSupport", "BenchKit"],
                           path: "Sources/PlaybackBench"),
 
         // The terminal UI's ncurses loop with a fake radio, run in tmux by TerminalUITests.

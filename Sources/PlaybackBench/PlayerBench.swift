@@ -1,3 +1,4 @@
+import BenchKit
 import Foundation
 import Playback
 import TestSupport
@@ -105,18 +106,5 @@ struct PlayerBench {
         let after = ResourceUsage.current()
         let played = (player.position ?? 0) - start
         return (after.cpuSeconds - before.cpuSeconds, after.peakRSSMiB, played)
-    }
-}
-
-/// Why a measurement could not be taken.
-enum BenchError: Error, CustomStringConvertible {
-    case timeout(String)
-    case mpv(String)
-
-    var description: String {
-        switch self {
-        case .timeout(let what): "timed out: \(what)"
-        case .mpv(let what): "mpv CLI: \(what)"
-        }
     }
 }

@@ -2,6 +2,7 @@
 // the same media over HTTP. Not a test; run a release build:
 //   swift build -c release --product mhz-playback-bench
 //   .build/release/mhz-playback-bench [--runs 10] [--skips 50] [--seconds 10]
+import BenchKit
 import Foundation
 import Playback
 import TestSupport

@@ -3,12 +3,14 @@ import Foundation
 /// The benchmark's music folder: `count` short tagged files in five formats, written by
 /// ffmpeg (one encoded tone per format, copied into each album's files with their own tags
 /// by one ffmpeg run per album), kept between runs in the work folder.
-enum BenchLibrary {
-    static let formats = ["mp3", "ogg", "flac", "m4a", "opus"]
-    static let tracksPerAlbum = 10
+public enum BenchLibrary {
+    /// The formats, one per album in turn, so every TagLib reader the station uses is timed.
+    public static let formats = ["mp3", "ogg", "flac", "m4a", "opus"]
+    /// Files per album folder.
+    public static let tracksPerAlbum = 10
 
     /// Makes sure `folder` holds the library of `count` files.
-    static func ensure(_ folder: URL, count: Int) throws {
+    public static func ensure(_ folder: URL, count: Int) throws {
         let marker = folder.appendingPathComponent(".complete-\(count)")
         if FileManager.default.fileExists(atPath: marker.path) { return }
         try? FileManager.default.removeItem(at: folder)

@@ -7,14 +7,14 @@ import Glibc
 /// 127.0.0.1, blocking sockets, requests one after another, the latency of each recorded.
 /// Threads rather than tasks, so the load generator never competes with the station for
 /// Swift's cooperative pool (the station runs in the same process).
-final class LoadClient {
+public final class LoadClient {
     private let port: Int
     private var socket: Int32 = -1
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var pending: [UInt8] = []
 
     /// Creates a client for a port on 127.0.0.1 (connects on first use).
-    init(port: Int) {
+    public init(port: Int) {
         self.port = port
     }
 
@@ -24,13 +24,13 @@ final class LoadClient {
 
     /// Sends `GET target` and returns the body, reconnecting if the server closed the
     /// connection.
-    func get(_ target: String) throws -> [UInt8] {
-        try exchange("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    public func get(_ target: String) throws -> [UInt8] {
+        try exchange("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
     }
 
     /// Sends `POST target` with a form body and returns the response body.
-    func post(_ target: String, form: String) throws -> [UInt8] {
-        try exchange("POST \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    public func post(_ target: String, form: String) throws -> [UInt8] {
+        try exchange("POST \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
             + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n\r\n\(form)")
     }
 
@@ -96,11 +96,4 @@ final class LoadClient {
         }
         return nil
     }
-}
-
-/// What can go wrong while benchmarking.
-enum BenchError: Error {
-    case socket(String)
-    case protocolError(String)
-    case tool(String)
 }

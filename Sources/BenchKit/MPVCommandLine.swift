@@ -1,29 +1,28 @@
 import Foundation
 
-/// Runs the `mpv` command-line player on the same media, as the yardstick.
-struct MPVCommandLine {
+/// Runs the `mpv` command-line player on the same media, as the yardstick: what mhz is
+/// compared with is what a listener would otherwise type.
+public struct MPVCommandLine: Sendable {
     /// The options every run shares: the CLI counterpart of the player's own settings.
-    static let base = ["--no-config", "--load-scripts=no", "--ytdl=no", "--ao=null", "--no-video",
+    public static let base = ["--no-config", "--load-scripts=no", "--ytdl=no", "--ao=null", "--no-video",
                        "--cache=yes", "--demuxer-max-bytes=16MiB", "--gapless-audio=yes", "--prefetch-playlist=yes"]
 
     /// The executable, found on PATH; nil when mpv is not installed.
-    let executable: String
+    public let executable: String
+
+    /// Uses the mpv at `executable`.
+    public init(executable: String) { self.executable = executable }
 
     /// Finds `mpv` on PATH.
-    static func find() -> MPVCommandLine? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = "\(directory)/mpv"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return MPVCommandLine(executable: candidate) }
-        }
-        return nil
+    public static func find() -> MPVCommandLine? {
+        Executable.find("mpv").map { MPVCommandLine(executable: $0) }
     }
 
     /// The command line for display.
-    func commandLine(_ extra: [String]) -> String { (["mpv"] + Self.base + extra).joined(separator: " ") }
+    public func commandLine(_ extra: [String]) -> String { (["mpv"] + Self.base + extra).joined(separator: " ") }
 
     /// Spawns mpv with `arguments`, waits, and returns its own rusage and its stderr.
-    func run(_ arguments: [String]) throws -> (cpu: Double, maxRSSMiB: Double, wall: Double, log: String) {
+    public func run(_ arguments: [String]) throws -> (cpu: Double, maxRSSMiB: Double, wall: Double, log: String) {
         let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-bench-mpv-\(getpid()).log")
         let argv = [executable] + Self.base + arguments
         var actions = posix_spawn_file_actions_t()
@@ -54,7 +53,7 @@ struct MPVCommandLine {
     /// mpv's own load → "playback restart complete" (its `--msg-time` clock, from its
     /// "Playing: <url>" line, printed as it begins the file), `runs` times over the media in
     /// turn, one process each.
-    func firstAudio(urls: [String], runs: Int) throws -> (restart: Stats, process: Stats) {
+    public func firstAudio(urls: [String], runs: Int) throws -> (restart: Stats, process: Stats) {
         var restart: [Double] = []
         var process: [Double] = []
         for run in 0..<runs {
@@ -71,7 +70,7 @@ struct MPVCommandLine {
     }
 
     /// The `--msg-time` stamp (seconds) of the first line containing `text`.
-    static func time(of text: String, in log: String) -> Double? {
+    public static func time(of text: String, in log: String) -> Double? {
         for line in log.split(separator: "\n") where line.contains(text) {
             guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { continue }
             return Double(line[line.index(after: line.startIndex)..<close].trimmingCharacters(in: .whitespaces))
@@ -82,7 +81,7 @@ struct MPVCommandLine {
     /// CPU seconds and max RSS of mpv playing `url` for `seconds`, and the CPU of the same
     /// command with `--length=0.01` (process start, load, quit), so the start-up cost can be
     /// told apart from playback (the player's own number is a delta while playing).
-    func playback(url: String, seconds: Double) throws -> (cpu: Double, startupCPU: Double, maxRSS: Double) {
+    public func playback(url: String, seconds: Double) throws -> (cpu: Double, startupCPU: Double, maxRSS: Double) {
         let result = try run(["--length=\(seconds)", url])
         let startup = try run(["--length=0.01", url])
         return (result.cpu, startup.cpu, result.maxRSSMiB)

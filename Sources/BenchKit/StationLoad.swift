@@ -1,0 +1,89 @@
+import Foundation
+import Station
+
+/// Concurrent HTTP load on a station at 127.0.0.1: logged-in listeners, each a thread with
+/// a keep-alive ``LoadClient``. Threads rather than tasks, so the load generator never
+/// competes with the station for Swift's cooperative pool (the station runs in the same
+/// process).
+struct StationLoad: Sendable {
+    /// The station's port.
+    let port: Int
+
+    /// Creates `listeners` accounts and logs each in; returns their query-string
+    /// credentials (`&user_id=…&expire=…&token=…`), in order.
+    func logIn(listeners: Int, dataDirectory: URL) async throws -> [String] {
+        var credentials: [String] = []
+        for index in 0..<listeners {
+            let name = "bench\(index)"
+            try await Station.addUser(name: name, password: "pw", cost: 4, dataDirectory: dataDirectory)
+            let body = try LoadClient(port: port).post(
+                "/j/app/login", form: "app_name=radio_android&version=100&username=\(name)&password=pw")
+            let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
+            guard let id = json["user_id"] as? String, let token = json["token"] as? String,
+                  let expire = json["expire"] as? String
+            else { throw BenchError.protocolError(String(decoding: body, as: UTF8.self)) }
+            credentials.append("&user_id=\(id)&expire=\(expire)&token=\(token)")
+        }
+        return credentials
+    }
+
+    /// Runs `perClient` requests on each of `clients` threads, all released at once after a
+    /// warm-up; `target(client, round, previousSid)` names each request. Returns the
+    /// latencies (ms) and the wall time (s).
+    func run(clients: Int, perClient: Int,
+             target: @escaping @Sendable (Int, Int, String) -> String) -> ([Double], Double) {
+        let results = ResultBox()
+        let start = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        let port = self.port
+        for client in 0..<clients {
+            group.enter()
+            Thread {
+                defer { group.leave() }
+                let connection = LoadClient(port: port)
+                var latencies: [Double] = []
+                var previous = ""
+                // Warm-up: a connection and a first answer, not measured.
+                for round in 0..<3 { _ = try? connection.get(target(client, round, previous)) }
+                start.wait()
+                for round in 0..<perClient {
+                    let began = ContinuousClock.now
+                    guard let body = try? connection.get(target(client, round, previous)) else { continue }
+                    latencies.append(milliseconds(began, .now))
+                    previous = Self.firstSID(body) ?? previous
+                }
+                results.add(latencies)
+            }.start()
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        let wall = ContinuousClock.now
+        for _ in 0..<clients { start.signal() }
+        group.wait()
+        return (results.all, seconds(ContinuousClock.now - wall))
+    }
+
+    /// The first `"sid":"…"` of a playlist answer.
+    static func firstSID(_ body: [UInt8]) -> String? {
+        let text = String(decoding: body, as: UTF8.self)
+        guard let range = text.range(of: "\"sid\":\"") else { return nil }
+        return String(text[range.upperBound...].prefix { $0 != "\"" })
+    }
+}
+
+/// Latencies gathered from the client threads.
+private final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Double] = []
+
+    func add(_ more: [Double]) {
+        lock.lock()
+        values += more
+        lock.unlock()
+    }
+
+    var all: [Double] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
+}

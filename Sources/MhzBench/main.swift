@@ -1,0 +1,159 @@
+// mhz-bench: the built mhz binary beside the mpv command line, and the station under load,
+// in one table measured in one run. Not a test. Build both in release and run:
+//
+//   swift build -c release --product mhz && swift build -c release --product mhz-bench
+//   .build/release/mhz-bench [--quick] [--mhz PATH] [--work DIR]
+//
+// It installs nothing: a missing mpv, tmux or ffmpeg is named in the table instead of a
+// number. Progress goes to stderr, the table to stdout.
+import BenchKit
+import Foundation
+import TestSupport
+
+signal(SIGPIPE, SIG_IGN)
+let options: BenchOptions
+do {
+    options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    if error.help { print(error.message) } else { FileHandle.standardError.write(Data((error.message + "\n").utf8)) }
+    exit(error.help ? 0 : 2)
+}
+guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
+    FileHandle.standardError.write(Data(("mhz-bench: no mhz binary at \(options.mhz): build it with "
+        + "`swift build -c release --product mhz`, or name it with --mhz PATH\n").utf8))
+    exit(2)
+}
+
+func progress(_ text: String) { FileHandle.standardError.write(Data("mhz-bench: \(text)\n".utf8)) }
+func ms(_ value: Double) -> String { String(format: "%.0f ms", value) }
+func ms2(_ value: Double) -> String { String(format: "%.2f ms", value) }
+func times(_ value: Double) -> String { String(format: "%.2f×", value) }
+func verdict(_ met: Bool) -> String { met ? "met" : "**not met**" }
+
+let mpv = MPVCommandLine.find()
+let tmux = TmuxDriver.executable
+let ffmpeg = Executable.find("ffmpeg")
+let missingMPV = "mpv not found"
+
+print("mhz-bench\(options.quick ? " --quick" : ""): \(options.mhz)")
+for line in Machine.describe(tools: [
+    "mpv": Machine.version(mpv?.executable, ["--version"]), "tmux": Machine.version(tmux, ["-V"]),
+    "ffmpeg": Machine.version(ffmpeg, ["-version"]), "swift": Machine.version(Executable.find("swift"), ["--version"]),
+]) { print(line) }
+
+try FileManager.default.createDirectory(at: options.work, withIntermediateDirectories: true)
+let installRoot = options.work.appendingPathComponent("mhz", isDirectory: true)
+try? FileManager.default.removeItem(at: installRoot)
+let install = try MhzInstall(binary: options.mhz, root: installRoot)
+
+// Warm-up, not measured: the first start synthesizes the demo library and scans it.
+progress("warm-up: first mhz start synthesizes the demo library")
+let warmUpStart = ContinuousClock.now
+do {
+    let first = try HeadlessMhz(install)
+    _ = try first.wait(timeout: .seconds(180), what: "the first song playing") { $0.name == "playing" }
+    first.quit()
+}
+print(String(format: "warm-up (first start, demo library synthesized, not in the table): %.1f s",
+             seconds(ContinuousClock.now - warmUpStart)))
+
+var reference: ReferenceStation?
+if mpv != nil {
+    let data = options.work.appendingPathComponent("reference-station", isDirectory: true)
+    try? FileManager.default.removeItem(at: data)
+    reference = try await ReferenceStation.start(library: install.demoLibrary, data: data)
+}
+let urls = reference?.urls ?? []
+var table = ResultTable()
+
+// MARK: Cold start
+progress("cold start: \(options.coldStarts) × mhz, \(options.coldStarts) × mpv")
+let coldMhz = try ColdStart.mhz(install, runs: options.coldStarts)
+let coldMPV = try mpv.map { try ColdStart.mpv($0, urls: urls, runs: options.coldStarts) }
+for (label, mhzStats, mpvStats) in [
+    ("position advancing (≥ 0.05 s)", coldMhz.advancing, coldMPV?.advancing),
+    ("first audio (mhz `playing`, mpv first time-pos)", coldMhz.firstAudio, coldMPV?.firstAudio),
+] {
+    table.add("cold start → \(label), median of \(options.coldStarts) [p95]",
+              mhz: "\(ms(mhzStats.median)) [\(ms(mhzStats.p95))]",
+              reference: mpvStats.map { "\(ms($0.median)) [\(ms($0.p95))] `mpv URL`" } ?? missingMPV,
+              ratio: mpvStats.map { times(mhzStats.median / $0.median) } ?? missingMPV,
+              target: mpvStats.map { "≤ 1.5×: \(verdict(mhzStats.median <= 1.5 * $0.median))" } ?? "≤ 1.5×")
+}
+
+// MARK: Skips
+progress("skips: \(options.skips) × mhz, \(options.skips) × mpv replace, \(options.skips) × mpv queued")
+let skipMhz = try SkipLatency.mhz(install, skips: options.skips)
+var skipMPV: (replace: Stats, queued: Stats)?
+if let mpv {
+    let session = try MPVIPCSession(mpv)
+    skipMPV = try session.skips(urls: urls, count: options.skips)
+    session.close()
+}
+let skipMhzText = "\(ms(skipMhz.median)) / \(ms(skipMhz.p95))"
+table.add("skip → next song's first audio, p50 / p95 of \(options.skips)", mhz: skipMhzText,
+          reference: skipMPV.map { "\(ms($0.replace.median)) / \(ms($0.replace.p95)) mpv `loadfile URL replace`" } ?? missingMPV,
+          ratio: skipMPV.map { "\(times(skipMhz.median / $0.replace.median)) / \(times(skipMhz.p95 / $0.replace.p95))" } ?? missingMPV,
+          target: "p95 < 50 ms: \(verdict(skipMhz.p95 < 50))")
+table.add("… the same skips beside a prefetched queued item", mhz: skipMhzText,
+          reference: skipMPV.map { "\(ms($0.queued.median)) / \(ms($0.queued.p95)) mpv `loadfile URL append` + `playlist-next`" } ?? missingMPV,
+          ratio: skipMPV.map { "\(times(skipMhz.median / $0.queued.median)) / \(times(skipMhz.p95 / $0.queued.p95))" } ?? missingMPV)
+
+// MARK: CPU and memory while playing
+let playSeconds = options.playbackSeconds
+progress(String(format: "playback: %.0f s of mhz with the UI in tmux, %.0f s of mpv", playSeconds, playSeconds))
+let costMhz = try tmux.map { _ in try PlaybackCost.mhz(install, seconds: playSeconds) }
+let costMPV = try mpv.map { try PlaybackCost.mpv($0, urls: urls, seconds: playSeconds) }
+let noTmux = "tmux not found"
+table.add(String(format: "CPU over %.0f s of playback", playSeconds) + " (mhz: UI drawing in tmux \(PlaybackCost.width)×\(PlaybackCost.height))",
+          mhz: costMhz.map { String(format: "%.2f s", $0.cpuSeconds) } ?? noTmux,
+          reference: costMPV.map { String(format: "%.2f s `mpv URL…`", $0.cpuSeconds) } ?? missingMPV,
+          ratio: costMhz == nil ? noTmux : costMPV.map { times(costMhz!.cpuSeconds / $0.cpuSeconds) } ?? missingMPV,
+          target: costMhz != nil && costMPV != nil
+              ? "≤ 1.2×: \(verdict(costMhz!.cpuSeconds <= 1.2 * costMPV!.cpuSeconds))" : "≤ 1.2×")
+table.add("peak RSS (VmHWM) at the end of that playback",
+          mhz: costMhz.map { String(format: "%.1f MiB", $0.peakRSSMiB) } ?? noTmux,
+          reference: costMPV.map { String(format: "%.1f MiB", $0.peakRSSMiB) } ?? missingMPV,
+          ratio: costMhz == nil ? noTmux : costMPV.map { times(costMhz!.peakRSSMiB / $0.peakRSSMiB) } ?? missingMPV)
+await reference?.stop()
+
+// MARK: Station
+let music: URL
+if ffmpeg != nil {
+    music = options.work.appendingPathComponent("library-\(options.libraryFiles)", isDirectory: true)
+    progress("station: \(options.libraryFiles)-file library (generated once with ffmpeg, kept in \(options.work.path))")
+    try BenchLibrary.ensure(music, count: options.libraryFiles)
+} else {
+    music = install.demoLibrary
+    print("ffmpeg not found: the station's scan runs over the demo library, too small for a rate")
+}
+progress("station: scans, then playlist load at \(options.concurrency.map(String.init).joined(separator: ", ")) clients")
+let (scan, loads) = try await StationBenchmark(music: music, work: options.work)
+    .run(levels: options.concurrency, requestsPerLevel: options.requestsPerLevel)
+for load in loads {
+    let p = load.playlist, r = load.reference
+    table.add("station playlist request, p50 / p99 at \(load.clients) client\(load.clients == 1 ? "" : "s") (n=\(p.samples.count))",
+              mhz: "\(ms2(p.median)) / \(ms2(p.p99))",
+              reference: "\(ms2(r.median)) / \(ms2(r.p99)) channel list (constant JSON)",
+              ratio: "\(times(p.median / r.median)) / \(times(p.p99 / r.p99))",
+              target: load.clients == 16 ? "p99 < 10 ms: \(verdict(p.p99 < 10))" : "")
+}
+table.add("library first scan (\(scan.files) files, \(scan.firstRead) read)", mhz: String(format: "%.0f files/s", scan.firstRate),
+          reference: String(format: "%.0f files/s TagLib only", scan.referenceRate), ratio: times(scan.firstRate / scan.referenceRate))
+table.add("library rescan, nothing changed (median of 9)", mhz: String(format: "%.0f files/s", scan.rescanRate),
+          reference: String(format: "%.0f files/s walk + stat(2)", scan.walkRate), ratio: times(scan.rescanRate / scan.walkRate))
+
+print("")
+print(table.markdown)
+print("")
+print("load average at the end: \(Machine.loadAverage()) (other work on the machine moves every number above)")
+if let mpv {
+    print("mpv command lines (base options: the CLI counterpart of mhz's player settings):")
+    print("  cold start: \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "URL"])) (observe_property time-pos)")
+    print("  skips:      \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "--idle=yes"])) (loadfile … replace | append + playlist-next → playback-restart)")
+    print("  CPU/RSS:    \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "--loop-playlist=inf", "URL…"])) (/proc/PID/stat, VmHWM)")
+} else {
+    print("mpv not found on PATH: the reference columns are empty (Debian: apt-get install mpv)")
+}
+if tmux == nil { print("tmux not found on PATH: no CPU/RSS with the UI (Debian: apt-get install tmux)") }
+print("mhz: \(install.arguments(headless: true).joined(separator: " ")) (and without --headless in tmux), HOME and XDG folders under \(install.root.path)")
