@@ -50,7 +50,7 @@ public enum NowPlayingView {
 
         // A problem gets a second line rather than losing its advice to the right edge.
         let status = DisplayWidth.wrap(statusText(snapshot), to: inner, maxLines: 2)
-        let statusStyle: Frame.Style = snapshot.problem == nil ? .plain : .alert
+        let statusStyle: Frame.Style = snapshot.problem == nil && snapshot.reconnecting == nil ? .plain : .alert
         var bottom = status.isEmpty
             ? [FrameLine(text: "", priority: 1)]
             : status.enumerated().map { FrameLine(text: indent + $1, style: statusStyle, priority: $0 == 0 ? 9 : 6) }
@@ -59,11 +59,13 @@ public enum NowPlayingView {
         return Frame.layout(top: top, bottom: bottom, width: width, height: height)
     }
 
-    /// What the status line says: the problem in words (with when the radio tries again),
+    /// What the status line says: "Reconnecting (attempt 2 of 4)…" while the player
+    /// reloads a broken stream, the problem in words (with when the radio tries again),
     /// else "Loading…" while waiting for the station, then how many reports wait to be
     /// sent; else nothing.
     public static func statusText(_ snapshot: RadioSnapshot) -> String {
         var parts: [String] = []
+        if let reconnecting = snapshot.reconnecting { parts.append(reconnectingText(reconnecting)) }
         if let problem = snapshot.problem {
             parts.append(ErrorText.describe(problem))
             if let next = snapshot.nextRetry { parts.append("Next try at \(clockText(next)).") }
@@ -76,6 +78,11 @@ public enum NowPlayingView {
         case let n: parts.append("\(n) reports wait to be sent.")
         }
         return parts.joined(separator: " ")
+    }
+
+    /// "Reconnecting (attempt 2 of 4)…": what the player is doing about a broken stream.
+    public static func reconnectingText(_ reconnecting: Reconnection) -> String {
+        "Reconnecting (attempt \(reconnecting.attempt) of \(reconnecting.maxAttempts))…"
     }
 
     /// A wall-clock time as `HH:mm:ss` in the local time zone.

@@ -63,14 +63,15 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let volume = runtime.config.volume ?? 100
         let controller: PlayerController
+        let playerOptions = PlayerOptions(audioOutput: audioOutput ?? runtime.config.audioOutput, video: video,
+                                          initialVolume: volume)
         do {
-            controller = try PlayerController(options: PlayerOptions(
-                audioOutput: audioOutput ?? runtime.config.audioOutput, video: video, initialVolume: volume))
+            controller = try PlayerController(options: playerOptions)
         } catch {
             await runtime.shutdown()
             throw .runtime("cannot start the player (libmpv): \(error)")
         }
-        let player = MpvAudioPlayer(controller: controller)
+        let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
         let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap)
         let service = runtime.stationClient()
         // The network seam notices an expired login; the listener hears it once, while
