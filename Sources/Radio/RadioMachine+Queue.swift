@@ -13,14 +13,28 @@ extension RadioMachine {
         let wanted = current == nil ? nil : queue.first
         if let item = queuedItem, item.track == wanted { return [] }
         let previous = queuedItem
-        if let previous, previous.inPlayer { noteTakenBack(previous.ticket) }
         queuedItem = nil
-        if let wanted {
-            let ticket = issueTicket()
-            queuedItem = QueuedItem(ticket: ticket, track: wanted, inPlayer: true)
-            return [.queueNext(wanted, ticket: ticket)]  // replaces the previous one in the player
+        guard let previous, previous.inPlayer else {
+            if let wanted { return enqueue(wanted) }
+            return []
         }
-        return previous?.inPlayer == true ? [.clearQueued] : []
+        if current == nil {
+            // The current song failed or the queue ran dry: mpv plays the next entry by
+            // itself when one fails, so the player may be on the queued song already. Only
+            // stopping it makes sure nothing plays.
+            takenBack.removeAll()
+            return [.stopPlayer]
+        }
+        noteTakenBack(previous.ticket)
+        if let wanted { return enqueue(wanted) }  // replaces the previous one in the player
+        return [.clearQueued]
+    }
+
+    /// Queues `track` in the player, replacing the song queued there before.
+    private mutating func enqueue(_ track: Track) -> [RadioEffect] {
+        let ticket = issueTicket()
+        queuedItem = QueuedItem(ticket: ticket, track: track, inPlayer: true)
+        return [.queueNext(track, ticket: ticket)]
     }
 
     /// Makes the queued song current when the player holds it and it is still the queue's

@@ -144,7 +144,7 @@ public struct RadioMachine: Sendable {
         // Taking a queued song back goes first: the sooner the player hears it, the less
         // chance it has to begin that song. Queueing goes last, after the load or advance
         // it follows.
-        return sync == [.clearQueued] ? sync + effects : effects + sync
+        return sync == [.clearQueued] || sync == [.stopPlayer] ? sync + effects : effects + sync
     }
 
     private mutating func dispatch(_ input: RadioInput) -> [RadioEffect] {

@@ -111,7 +111,7 @@ struct RadioMachineQueueTests {
         var m = playingMachine(queued: [2, 3])
         let failed = m.handle(.playerFinished(PlayTicket(1), .failed(.mediaUnavailable(status: 403))))
         #expect(failed == [
-            .clearQueued,
+            .stopPlayer,
             .emit(.error(.player(.mediaUnavailable(status: 403)))),
             .send(requestID: 2, Report(type: .playing, channel: "0", sid: "1", history: "", playedTime: 0)),
         ])
@@ -147,6 +147,6 @@ struct RadioMachineQueueTests {
         let lost = m.handle(.playerFinished(PlayTicket(1), .failed(.connectionLost)))
         #expect(m.snapshot.reconnecting == nil)
         #expect(events(lost) == [.error(.player(.connectionLost))])
-        #expect(lost.first == .clearQueued, "the player must not move on to the queued song by itself")
+        #expect(lost.first == .stopPlayer, "the player must not move on to the queued song by itself")
     }
 }
