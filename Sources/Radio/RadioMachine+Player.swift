@@ -4,6 +4,8 @@ import RadioAPI
 /// ticket the machine does not expect (a replaced song, a queued song taken back) are
 /// ignored, except that a song taken back which starts anyway is stopped.
 extension RadioMachine {
+    /// The current song's first audio: now it is "playing" for front ends, failures in a
+    /// row end, and more songs are asked for early when few are queued.
     mutating func started(_ ticket: PlayTicket, _ measured: Double?) -> [RadioEffect] {
         guard ticket == currentTicket else { return startedUnexpectedly(ticket) }
         guard let track = current, !currentStarted else { return [] }
@@ -28,6 +30,8 @@ extension RadioMachine {
         return play(track, at: position)
     }
 
+    /// The current song's position; saved every `saveInterval` seconds of playback so a
+    /// crash loses little.
     mutating func progressed(to seconds: Double) -> [RadioEffect] {
         guard let track = current else { return [] }
         position = seconds
@@ -38,18 +42,22 @@ extension RadioMachine {
         return []
     }
 
+    /// The player reloads the current song's broken stream: front ends show the attempt.
     mutating func recovering(_ ticket: PlayTicket, attempt: Int, of most: Int) -> [RadioEffect] {
         guard ticket == currentTicket, let track = current else { return [] }
         reconnecting = Reconnection(attempt: attempt, maxAttempts: most)
         return [.emit(.reconnecting(track, attempt: attempt, of: most))]
     }
 
+    /// The reload plays: the reconnection is over.
     mutating func recovered(_ ticket: PlayTicket) -> [RadioEffect] {
         guard ticket == currentTicket, let track = current, reconnecting != nil else { return [] }
         reconnecting = nil
         return [.emit(.reconnected(track))]
     }
 
+    /// A song ended: a natural end reports `e` and moves on (to the song the player holds
+    /// queued when it can); failures are told apart by what can be done about them.
     mutating func finished(_ ticket: PlayTicket, _ reason: PlayerEndReason) -> [RadioEffect] {
         guard ticket == currentTicket, let track = current else {
             // The player dropped the queued song (or refused it): load it when its turn comes.

@@ -104,6 +104,7 @@ public struct RadioMachine: Sendable {
     /// Queued songs taken back (replaced or cleared) since the player was last loaded or
     /// stopped: if one of them starts anyway, the player had already gone on to it.
     var takenBack: Set<PlayTicket> = []
+    /// The next ticket to issue.
     var nextTicket = 1
     /// `quit` was handled: nothing more is queued.
     var quitting = false
@@ -267,6 +268,7 @@ public struct RadioMachine: Sendable {
         return []
     }
 
+    /// A ticket never issued before, for a song about to be handed to the player.
     mutating func issueTicket() -> PlayTicket {
         defer { nextTicket += 1 }
         return PlayTicket(nextTicket)

@@ -9,7 +9,9 @@ import Radio
 /// updates tell a refused media URL (`mediaUnavailable`) and a lost connection apart from
 /// other failures, and carry the recovery (`recovering`/`recovered`) the radio shows.
 final class MpvAudioPlayer: AudioPlayer {
+    /// The player it drives; the composition root shuts it down.
     let controller: PlayerController
+    /// The controller's updates in the radio's vocabulary.
     let events: AsyncStream<PlayerEvent>
     private let pump: Task<Void, Never>
 
@@ -30,6 +32,7 @@ final class MpvAudioPlayer: AudioPlayer {
 
     deinit { pump.cancel() }
 
+    /// mpv's `loadfile … replace`; a refusal by mpv itself (not by the server) is `loadFailed`.
     func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
         do {
             return PlayerItemID(try controller.load(url, startAt: startAt).rawValue)
@@ -38,6 +41,7 @@ final class MpvAudioPlayer: AudioPlayer {
         }
     }
 
+    /// mpv's `loadfile … append-play`, prefetched while the current item plays.
     func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
         do {
             return PlayerItemID(try controller.queueNext(url, startAt: startAt).rawValue)
@@ -46,6 +50,7 @@ final class MpvAudioPlayer: AudioPlayer {
         }
     }
 
+    /// mpv's `playlist-next`; throws when nothing is queued (the radio then loads instead).
     func advance() throws(PlayerFailure) -> PlayerItemID {
         do {
             return PlayerItemID(try controller.advance().rawValue)
@@ -86,6 +91,8 @@ final class MpvAudioPlayer: AudioPlayer {
         }
     }
 
+    /// The radio's end reason: refused media and lost connections keep their own cases,
+    /// because the radio treats them differently from other failures.
     static func endReason(_ reason: FinishReason) -> PlayerEndReason {
         switch reason {
         case .eof: .eof
@@ -105,5 +112,6 @@ final class MpvAudioPlayer: AudioPlayer {
 
     private static func id(_ item: PlaybackItemID) -> PlayerItemID { PlayerItemID(item.rawValue) }
 
+    /// The player's description of a command it refused, carried to the radio as is.
     static func words(_ error: PlaybackError) -> String { "\(error)" }
 }
