@@ -21,6 +21,9 @@ public actor RadioSession {
     private let onSnapshot: @Sendable (RadioSnapshot) -> Void
     /// The machine's ticket for each player item handed over by an effect.
     private var tickets: [PlayerItemID: PlayTicket] = [:]
+    /// Inputs waiting while the effects of another are performed.
+    private var pendingInputs: [RadioInput] = []
+    private var handling = false
     private var lastSnapshot: RadioSnapshot?
     private var playerTask: Task<Void, Never>?
     private var quitRequested = false
@@ -159,8 +162,17 @@ public actor RadioSession {
         }
     }
 
+    /// Feeds `input` to the machine and performs its effects. An input that performing an
+    /// effect produces (a load the player refused) waits until every effect of the current
+    /// input is done, so effects always run in the order the machine meant them.
     private func handle(_ input: RadioInput) {
-        for effect in machine.handle(input) { perform(effect) }
+        pendingInputs.append(input)
+        guard !handling else { return }
+        handling = true
+        while !pendingInputs.isEmpty {
+            for effect in machine.handle(pendingInputs.removeFirst()) { perform(effect) }
+        }
+        handling = false
         let snapshot = machine.snapshot
         if snapshot != lastSnapshot {
             lastSnapshot = snapshot

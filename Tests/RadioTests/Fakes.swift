@@ -84,6 +84,7 @@ final class FakePlayer: AudioPlayer {
         var next: Int64 = 1
         var current: PlayerItemID?
         var queued: (id: PlayerItemID, url: String, start: Double)?
+        var refused: Set<String> = []
     }
     private let state = Mutex(State())
     let events: AsyncStream<PlayerEvent>
@@ -106,8 +107,15 @@ final class FakePlayer: AudioPlayer {
     /// Control commands (`advance`, `clearQueued`, `pause`, `stop`…), in order.
     var commands: [String] { state.withLock { $0.commands } }
 
+    /// Whether an item is current (playing or loading).
+    var isPlaying: Bool { state.withLock { $0.current != nil } }
+
+    /// `load` of this URL throws, as mpv refusing the command would.
+    func refuseLoads(of url: String) { state.withLock { _ = $0.refused.insert(url) } }
+
     func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
-        state.withLock { s in
+        if state.withLock({ $0.refused.contains(url) }) { throw .loadFailed("refused by the fake") }
+        return state.withLock { s in
             s.loads.append(url)
             s.played.append(url)
             s.starts.append(startAt)
@@ -122,7 +130,14 @@ final class FakePlayer: AudioPlayer {
         state.withLock { s in
             s.queues.append(url)
             defer { s.next += 1 }
-            s.queued = (PlayerItemID(s.next), url, startAt)
+            if s.current == nil {
+                // As mpv's `append-play`: queued on an idle player, it starts at once.
+                s.current = PlayerItemID(s.next)
+                s.played.append(url)
+                s.starts.append(startAt)
+            } else {
+                s.queued = (PlayerItemID(s.next), url, startAt)
+            }
             return PlayerItemID(s.next)
         }
     }

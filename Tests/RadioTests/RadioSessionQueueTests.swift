@@ -81,4 +81,22 @@ struct RadioSessionQueueTests {
         #expect(player.loads == [t(1).url, t(2).url])
         #expect(await session.snapshot().track?.sid == "2")
     }
+
+    @Test func aLoadThePlayerRefusesLeavesNothingPlayingBehindTheRadiosBack() async throws {
+        let service = FakeService(lists: [[t(1), t(2), t(3)], [t(7)]])
+        let player = FakePlayer()
+        player.refuseLoads(of: t(1).url)
+        service.hold(.playing)
+        let session = RadioSession(service: service, player: player, store: nil)
+        await session.start(channelID: "0")
+        // Song 2 was queued right after the refused load (on an idle player, so it began):
+        // the refusal, handled after that, stops it; the radio waits for the station.
+        #expect(await eventually { service.reports.map(\.type) == [.new, .playing] }, "\(service.reports)")
+        #expect(player.queues == [t(2).url])
+        #expect(player.commands == ["stop"])
+        #expect(!player.isPlaying, "nothing plays that the radio does not know of")
+        #expect(await session.snapshot().track == nil)
+        service.release(.playing)
+        #expect(await eventually { player.loads == [t(2).url] && player.queuedURL == t(3).url }, "\(player.loads)")
+    }
 }
