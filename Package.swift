@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "TestSupport"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "Radio", "Playback", "TestSupport"]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
         // through the built `mhz`.

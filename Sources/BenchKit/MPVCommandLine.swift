@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the `mpv` command-line player on the same media, as the yardstick: what mhz is
 /// compared with is what a listener would otherwise type.
@@ -21,7 +22,13 @@ public struct MPVCommandLine: Sendable {
     /// The command line for display.
     public func commandLine(_ extra: [String]) -> String { (["mpv"] + Self.base + extra).joined(separator: " ") }
 
-    /// Spawns mpv with `arguments`, waits, and returns its own rusage and its stderr.
+    /// Spawns mpv with `arguments`, waits, and returns its CPU time (wait4's rusage), its
+    /// peak RSS, its wall time and its stderr.
+    ///
+    /// The peak RSS is sampled from `/proc/<pid>/status` while mpv runs, not taken from
+    /// wait4's `ru_maxrss`: posix_spawn execs from this process's address space (vfork),
+    /// and Linux carries the old address space's high-water mark into the child's maxrss,
+    /// so `ru_maxrss` reported this (much larger) bench process's peak instead of mpv's.
     public func run(_ arguments: [String]) throws -> (cpu: Double, maxRSSMiB: Double, wall: Double, log: String) {
         let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-bench-mpv-\(getpid()).log")
         let argv = [executable] + Self.base + arguments
@@ -37,30 +44,37 @@ public struct MPVCommandLine: Sendable {
         let begin = ContinuousClock.now
         let rc = posix_spawn(&pid, executable, &actions, nil, cArguments, environ)
         guard rc == 0 else { throw BenchError.mpv("posix_spawn failed: \(rc)") }
+        let sampler = RSSSampler(pid: pid)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
             guard errno == EINTR else { throw BenchError.mpv("wait4 failed: \(errno)") }
         }
         let wall = milliseconds(begin, .now)
+        let peakKiB = sampler.stop()
         let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: logFile)
-        return (cpu, Double(usage.ru_maxrss) / 1024, wall, log)
+        return (cpu, peakKiB / 1024, wall, log)
     }
 
-    /// mpv's own load → "playback restart complete" (its `--msg-time` clock, from its
-    /// "Playing: <url>" line, printed as it begins the file), `runs` times over the media in
-    /// turn, one process each.
+    /// The log levels `firstAudio` needs: cplayer's "playback restart complete" and
+    /// ffmpeg's "Opening <url>".
+    public static let firstAudioLogLevels = "--msg-level=all=warn,cplayer=v,demux=v,ffmpeg=v"
+
+    /// mpv's own load → "playback restart complete" (its `--msg-time` clock, from the line
+    /// that begins the file: "Playing: <url>" where mpv prints it, else ffmpeg's "Opening
+    /// <url>" — mpv 0.35 prints "Playing:" only for playlists of more than one entry),
+    /// `runs` times over the media in turn, one process each.
     public func firstAudio(urls: [String], runs: Int) throws -> (restart: Stats, process: Stats) {
         var restart: [Double] = []
         var process: [Double] = []
         for run in 0..<runs {
-            let result = try self.run(["--msg-time", "--msg-level=all=warn,cplayer=v,demux=v",
-                                       "--length=0.01", urls[run % urls.count]])
+            let url = urls[run % urls.count]
+            let result = try self.run(["--msg-time", Self.firstAudioLogLevels, "--length=0.01", url])
             process.append(result.wall)
-            guard let begin = Self.time(of: "Playing: ", in: result.log),
+            guard let begin = Self.time(of: "Playing: ", in: result.log) ?? Self.time(of: "Opening \(url)", in: result.log),
                   let end = Self.time(of: "playback restart complete", in: result.log) else {
                 throw BenchError.mpv("no restart line in: \(result.log.prefix(400))")
             }
@@ -85,5 +99,40 @@ public struct MPVCommandLine: Sendable {
         let result = try run(["--length=\(seconds)", url])
         let startup = try run(["--length=0.01", url])
         return (result.cpu, startup.cpu, result.maxRSSMiB)
+    }
+}
+
+/// Samples a child's `VmHWM` every 10 ms on a thread of its own until stopped, keeping the
+/// largest value (the last samples before exit see the child's true peak).
+public final class RSSSampler: Sendable {
+    private let state = Mutex<(done: Bool, peakKiB: Double)>((false, 0))
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts sampling `pid`.
+    public init(pid: pid_t) {
+        let thread = Thread { [self] in
+            while !state.withLock({ $0.done }) {
+                if let kib = Self.peakRSSKiB(of: pid) {
+                    state.withLock { $0.peakKiB = max($0.peakKiB, kib) }
+                }
+                usleep(10_000)
+            }
+            finished.signal()
+        }
+        thread.start()
+    }
+
+    /// Stops sampling; returns the peak seen, KiB.
+    public func stop() -> Double {
+        state.withLock { $0.done = true }
+        finished.wait()
+        return state.withLock { $0.peakKiB }
+    }
+
+    /// `VmHWM` of `pid` from `/proc/<pid>/status`, KiB; nil once it has exited.
+    private static func peakRSSKiB(of pid: pid_t) -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Double(line.split(separator: " ").dropFirst().first ?? "")
     }
 }

@@ -151,14 +151,16 @@ final class MPVEventLoop: Sendable {
         case .reload(let item, let url, let start, let requeue):
             do {
                 let entry = try handle.loadFile(url, flags: MPVArgument.replace, startAt: start)
-                let requeued = requeue.flatMap { try? handle.loadFile($0.url, flags: MPVArgument.appendPlay) }
+                let requeued = requeue.flatMap {
+                    try? handle.loadFile($0.url, flags: MPVArgument.appendPlay, startAt: $0.start)
+                }
                 translator.noteReloaded(entry: entry, requeued: requeued)
             } catch {
                 _ = item
                 translator.noteReloadFailed(at: .now)
             }
         case .restoreQueued(let queued):
-            if let entry = try? handle.loadFile(queued.url, flags: MPVArgument.appendPlay) {
+            if let entry = try? handle.loadFile(queued.url, flags: MPVArgument.appendPlay, startAt: queued.start) {
                 translator.noteRestored(entry: entry, item: queued.item)
             } else {
                 translator.finish(queued.item, .stopped)

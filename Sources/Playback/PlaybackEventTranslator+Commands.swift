@@ -14,9 +14,10 @@ extension PlaybackEventTranslator {
 
     /// `queueNext` appended entry `entry` (with `append` instead of `append-play` while a
     /// recovery waits, see `holdsQueue`).
-    mutating func noteQueued(_ entry: Int64, url: String) {
+    mutating func noteQueued(_ entry: Int64, url: String, startAt: Double = 0) {
         register(entry, url: url)
         queued = (entry, entry)
+        queuedStart = startAt
     }
 
     /// The controller removed the queued item's entry from mpv's playlist (or dropped the

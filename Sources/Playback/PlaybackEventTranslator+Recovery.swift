@@ -90,7 +90,7 @@ extension PlaybackEventTranslator {
         if let queued, let url = urls[queued.item] {
             if let entry = queued.entry { silenced.insert(entry); unstarted.remove(entry) }
             self.queued = (queued.item, nil)
-            requeue = PlayerAction.QueuedURL(item: queued.item, url: url)
+            requeue = PlayerAction.QueuedURL(item: queued.item, url: url, start: queuedStart)
         }
         recovery = incident
         actions.append(.reload(item: incident.item, url: incident.url, start: incident.position, requeue: requeue))
@@ -119,7 +119,7 @@ extension PlaybackEventTranslator {
             unstarted.remove(entry)
         }
         self.queued = (queued.item, nil)
-        actions.append(.restoreQueued(PlayerAction.QueuedURL(item: queued.item, url: url)))
+        actions.append(.restoreQueued(PlayerAction.QueuedURL(item: queued.item, url: url, start: queuedStart)))
     }
 
     private mutating func dropHeldQueued() {

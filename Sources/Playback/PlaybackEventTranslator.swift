@@ -68,6 +68,8 @@ struct PlaybackEventTranslator {
     var silenced: Set<Int64> = []
     /// The item queued to play next, and its mpv entry (nil while a recovery holds it back).
     var queued: (item: Int64, entry: Int64?)?
+    /// Where the queued item starts, seconds, so a re-queue after a recovery keeps it.
+    var queuedStart: Double = 0
     /// The playing entry.
     var current: Current?
     /// A recovery in progress.

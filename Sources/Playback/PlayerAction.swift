@@ -25,6 +25,8 @@ enum PlayerAction: Sendable, Equatable {
         var item: Int64
         /// Its URL.
         var url: String
+        /// Where it starts, seconds (0: the beginning), as `queueNext` was asked.
+        var start: Double = 0
     }
 }
 

@@ -93,8 +93,13 @@ struct PlayerBench {
         return (Stats(replace), Stats(queued))
     }
 
-    /// CPU seconds and peak RSS of this whole process over `seconds` of playback.
-    func playback(seconds: Double) throws -> (cpu: Double, peakRSS: Double, played: Double) {
+    /// CPU seconds and peak RSS of this whole process over `seconds` of playback. The peak
+    /// is counted from just before this player is created (`VmHWM` reset through
+    /// `/proc/self/clear_refs`), so the players of the earlier measurements do not count.
+    /// `baseRSS` is what the process held just before, so the player's own share shows.
+    func playback(seconds: Double) throws -> (cpu: Double, peakRSS: Double, baseRSS: Double, played: Double) {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        let baseRSS = ResourceUsage.residentMiB()
         let player = try PlayerController(options: PlayerOptions(audioOutput: "null"))
         defer { player.shutdown() }
         let recorder = Recorder(player.updates)
@@ -105,6 +110,6 @@ struct PlayerBench {
         usleep(useconds_t(seconds * 1_000_000))
         let after = ResourceUsage.current()
         let played = (player.position ?? 0) - start
-        return (after.cpuSeconds - before.cpuSeconds, after.peakRSSMiB, played)
+        return (after.cpuSeconds - before.cpuSeconds, after.peakRSSMiB, baseRSS, played)
     }
 }

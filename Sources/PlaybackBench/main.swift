@@ -27,6 +27,10 @@ struct Settings {
     }
 }
 
+if CommandLine.arguments.dropFirst().first == PlaybackChild.flag {
+    try PlaybackChild.runAsChild(CommandLine.arguments)
+}
+
 let settings: Settings
 do { settings = try Settings(CommandLine.arguments) } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
@@ -45,7 +49,7 @@ print("mhz-playback-bench: libmpv \(ProcessInfo.processInfo.operatingSystemVersi
 let bench = PlayerBench(urls: urls, longURL: longURL)
 let first = try bench.firstAudio(runs: settings.runs)
 let skips = try bench.skips(settings.skips)
-let usage = try bench.playback(seconds: settings.seconds)
+let usage = try PlaybackChild.measure(url: longURL, seconds: settings.seconds)
 
 let mpv = MPVCommandLine.find()
 var cliFirst: (restart: Stats, process: Stats)?
@@ -76,17 +80,17 @@ print("| whole mpv process: start, load, quit (--length=0.01), p50 | – | \(ms(
 print("| skip with load/loadfile replace → PLAYBACK_RESTART, p50 / p95 (n=\(settings.skips)) | \(skips.replace) | \(cliSkips.map { "\($0.replace)" } ?? "–") | \(ratio(skips.replace.median, cliSkips?.replace.median)) |")
 print("| skip to queued item (queueNext + advance / append + playlist-next) → PLAYBACK_RESTART, p50 / p95 | \(skips.queued) | \(cliSkips.map { "\($0.queued)" } ?? "–") | \(ratio(skips.queued.median, cliSkips?.queued.median)) |")
 let cliPlaybackCPU = cliUsage.map { max(0, $0.cpu - $0.startupCPU) }
-print(String(format: "| CPU over %.0f s of playback | %.3f s (delta while playing; whole process, HTTP server included) | %@ | %@ |",
+print(String(format: "| CPU over %.0f s of playback | %.3f s (delta while playing, fresh bench process) | %@ | %@ |",
              settings.seconds, usage.cpu,
              cliUsage.map { String(format: "%.3f s (%.3f s run − %.3f s start/load/quit)", max(0, $0.cpu - $0.startupCPU), $0.cpu, $0.startupCPU) } ?? "–",
              ratio(usage.cpu, cliPlaybackCPU)))
-print(String(format: "| peak RSS | %.1f MiB (VmHWM, whole process) | %@ | %@ |", usage.peakRSS,
+print(String(format: "| peak RSS while playing | %.1f MiB (VmHWM of a fresh bench process playing; %.1f MiB before the player) | %@ | %@ |", usage.peakRSS, usage.baseRSS,
              cliUsage.map { String(format: "%.1f MiB", $0.maxRSS) } ?? "–", ratio(usage.peakRSS, cliUsage?.maxRSS)))
 print(String(format: "\nmedia advanced %.2f s in %.0f s of wall time (ao=null plays in real time)", usage.played, settings.seconds))
 if mpv != nil {
     print("mpv command lines:")
-    print("  first audio: \(MPVCommandLine(executable: "mpv").commandLine(["--msg-time", "--msg-level=all=warn,cplayer=v,demux=v", "--length=0.01", "URL"]))")
+    print("  first audio: \(MPVCommandLine(executable: "mpv").commandLine(["--msg-time", MPVCommandLine.firstAudioLogLevels, "--length=0.01", "URL"]))")
     print("  skips:       \(MPVCommandLine(executable: "mpv").commandLine(["--idle=yes", "--input-ipc-server=SOCKET", "--really-quiet"])) (JSON IPC: loadfile URL replace | loadfile URL append + playlist-next)")
-    print("  CPU/RSS:     \(MPVCommandLine(executable: "mpv").commandLine(["--length=\(settings.seconds)", "URL"])) (wait4 rusage)")
+    print("  CPU/RSS:     \(MPVCommandLine(executable: "mpv").commandLine(["--length=\(settings.seconds)", "URL"])) (CPU: wait4 rusage; RSS: VmHWM sampled from /proc)")
 }
 server.stop()

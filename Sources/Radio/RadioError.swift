@@ -34,8 +34,14 @@ public enum ServiceFailure: Error, Sendable, Equatable {
 
 /// Why the player failed.
 public enum PlayerFailure: Error, Sendable, Equatable {
-    /// The media could not be loaded (bad URL, 404, unsupported format); mpv's words.
+    /// The media could not be loaded (bad URL, unsupported format); mpv's words.
     case loadFailed(String)
     /// The audio output or player could not start; mpv's words.
     case unavailable(String)
+    /// The server refused the song's media URL with this HTTP status (403, 404, 410…): the
+    /// URL expired or is wrong. The radio drops the song and fetches a fresh list, whose
+    /// URLs are new, instead of trying it again.
+    case mediaUnavailable(status: Int)
+    /// The stream broke mid-song and the player's reloads all failed.
+    case connectionLost
 }

@@ -18,6 +18,10 @@ public enum RadioEvent: Sendable, Equatable {
     case trashed(Track)
     /// The channel changed (or was chosen at start).
     case channel(ChannelInfo)
+    /// The song's stream broke; the player is reconnecting (attempt `attempt` of `of`).
+    case reconnecting(Track, attempt: Int, of: Int)
+    /// The song plays again after a reconnection.
+    case reconnected(Track)
     /// The answer to `status`: everything a front end would draw.
     case status(RadioSnapshot)
     /// Something went wrong; playback goes on where it can.

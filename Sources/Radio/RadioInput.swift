@@ -18,20 +18,25 @@ public enum RadioInput: Sendable, Equatable {
     case answered(requestID: Int, tracks: [Track])
     /// A report could not be delivered or was refused.
     case failed(requestID: Int, ServiceFailure)
-    /// The current song's first audio was clocked.
-    case playerStarted(duration: Double?)
-    /// The current song's position.
-    case playerProgress(Double)
-    /// The current song's duration became known.
-    case playerDuration(Double)
+    /// A song's first audio was clocked. Player inputs name the song by the ticket of the
+    /// effect that handed it to the player; the machine ignores tickets it does not expect.
+    case playerStarted(PlayTicket, duration: Double?)
+    /// A song's position.
+    case playerProgress(PlayTicket, Double)
+    /// A song's duration became known.
+    case playerDuration(PlayTicket, Double)
+    /// A song's stream broke; the player reloads it (attempt `attempt` of at most `of`).
+    case playerRecovering(PlayTicket, attempt: Int, of: Int)
+    /// The reload plays: the song goes on.
+    case playerRecovered(PlayTicket)
     /// The player paused.
     case playerPaused
     /// The player resumed.
     case playerResumed
     /// The player's volume changed.
     case playerVolume(Int)
-    /// The current song ended (replaced items are filtered out before this).
-    case playerFinished(PlayerEndReason)
+    /// A song ended.
+    case playerFinished(PlayTicket, PlayerEndReason)
     /// A retry timer set by ``RadioEffect/scheduleRetry(after:token:)`` fired.
     case retryTimer(token: Int)
     /// When that timer will fire (for front ends to say so).
@@ -48,8 +53,17 @@ public enum RadioInput: Sendable, Equatable {
 public enum RadioEffect: Sendable, Equatable {
     /// Send a report; its answer comes back as `.answered`/`.failed` with the same id.
     case send(requestID: Int, Report)
-    /// Load and play a song (replacing what plays).
-    case play(Track, startAt: Double)
+    /// Load and play a song, replacing what plays and what is queued; the song's player
+    /// events carry `ticket`.
+    case play(Track, startAt: Double, ticket: PlayTicket)
+    /// Queue a song to follow the current one without a gap, replacing the song queued
+    /// before; its player events carry `ticket`.
+    case queueNext(Track, ticket: PlayTicket)
+    /// Take the queued song back (the queue changed and nothing follows the current song).
+    case clearQueued
+    /// Skip to the queued song now (it is `track`, queued with `ticket`), without waiting
+    /// for the network; if the player has nothing queued after all, load it.
+    case advancePlayer(Track, ticket: PlayTicket)
     /// Pause the player.
     case pausePlayer
     /// Resume the player.

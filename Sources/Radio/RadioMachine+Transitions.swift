@@ -11,14 +11,14 @@ extension RadioMachine {
             history.record(sid: track.sid, type: type)
             var effects: [RadioEffect] = [report(type, sid: track.sid, expectList: true)]
             effects.append(.emit(command == .skip ? .skipped(track) : .trashed(track)))
-            // A skip must not wait for the network: the next queued song starts at once.
+            // A skip must not wait for the network: the next queued song starts at once,
+            // from what the player already holds queued when it can.
             if queue.isEmpty {
-                lastSid = track.sid
-                current = nil
-                currentStarted = false
-                position = 0
+                clearCurrent()
                 awaitingList = true
                 effects.append(.stopPlayer)
+            } else if let next = takeQueued() {
+                effects.append(.advancePlayer(next.track, ticket: next.ticket))
             } else {
                 effects += play(queue.removeFirst())
             }
@@ -50,6 +50,7 @@ extension RadioMachine {
         case .login, .logout:
             return fail(.unsupported(command.word))
         case .quit:
+            quitting = true
             var effects: [RadioEffect] = []
             if let track = current { effects.append(.savePosition(positionRecord(of: track))) }
             return effects + [.stopPlayer, .quit]
@@ -169,71 +170,5 @@ extension RadioMachine {
         nextRetry = nil
         if retryType == .new { return [report(.new, sid: nil, expectList: true)] }
         return [report(.playing, sid: current?.sid ?? lastSid, expectList: true)]
-    }
-
-    // MARK: - Player
-
-    mutating func started(_ measured: Double?) -> [RadioEffect] {
-        guard let track = current, !currentStarted else { return [] }
-        currentStarted = true
-        consecutiveFailures = 0
-        if let measured, measured > 0 { duration = measured }
-        if case .player = problem { problem = nil }
-        var effects: [RadioEffect] = [.emit(.playing(track, channel: channel ?? ChannelInfo(id: "0", name: "0")))]
-        if queue.count < configuration.prefetchThreshold, listRequest == nil {
-            effects.append(report(.playing, sid: track.sid, expectList: true))
-        }
-        return effects
-    }
-
-    mutating func progressed(to seconds: Double) -> [RadioEffect] {
-        guard let track = current else { return [] }
-        position = seconds
-        if seconds < lastSavedPosition || seconds - lastSavedPosition >= configuration.saveInterval {
-            lastSavedPosition = seconds
-            return [.savePosition(positionRecord(of: track))]
-        }
-        return []
-    }
-
-    mutating func finished(_ reason: PlayerEndReason) -> [RadioEffect] {
-        guard let track = current else { return [] }
-        switch reason {
-        case .stopped:
-            return []
-        case .eof:
-            history.record(sid: track.sid, type: .end)
-            let ack = report(.end, sid: track.sid, expectList: false)
-            return [ack, .emit(.ended(track))] + advance()
-        case .failed(let failure):
-            return failedToPlay(track, failure)
-        }
-    }
-
-    /// A song that cannot be played may be broken, or the station (which serves the media
-    /// too) may be down. The machine asks the station (`p`) before deciding: when it
-    /// answers at once, the song is dropped; when it does not, the song waits at the head
-    /// of the queue and plays again once the station is back. Several failures in a row
-    /// with the station answering stop the radio with an explanation and a slow retry,
-    /// rather than burning through a broken list.
-    mutating func failedToPlay(_ track: Track, _ failure: PlayerFailure) -> [RadioEffect] {
-        consecutiveFailures += 1
-        var effects = fail(.player(failure))
-        lastSid = track.sid
-        current = nil
-        currentStarted = false
-        position = 0
-        awaitingList = true
-        if consecutiveFailures >= configuration.maxConsecutiveFailures {
-            suspect = nil
-            queue.removeAll()
-            retryType = .playing
-            retryAttempt = configuration.retryDelays.count  // the longest delay
-            return effects + [scheduleRetry()]
-        }
-        queue.insert(track, at: 0)
-        suspect = Suspect(sid: track.sid, stationWasDown: false)
-        if listRequest == nil { effects.append(report(.playing, sid: track.sid, expectList: true)) }
-        return effects
     }
 }

@@ -12,6 +12,11 @@ import Store
 /// with the answer; like/unlike send `r`/`u`, flip the flag locally and accept a list if one
 /// comes back. Long reports carry `h`, the recent history. A song that starts with fewer
 /// than `prefetchThreshold` songs queued fetches more early with `p`.
+///
+/// The player always holds the next song of the queue behind the current one (see
+/// `RadioMachine+Queue.swift`): a natural end hands over to it without a gap, a skip jumps
+/// to it without a load, and whenever the queue's head changes the queued song is replaced
+/// or taken back, so a song the radio no longer means never plays.
 public struct RadioMachine: Sendable {
     /// Tunables.
     public struct Configuration: Sendable, Equatable {
@@ -68,6 +73,10 @@ public struct RadioMachine: Sendable {
     public internal(set) var pendingReports = 0
     /// When the pending retry fires, if one is pending.
     public internal(set) var nextRetry: Date?
+    /// The ticket `current` was handed to the player with.
+    public internal(set) var currentTicket: PlayTicket?
+    /// Set while the player reconnects to `current`'s broken stream.
+    public internal(set) var reconnecting: Reconnection?
 
     /// The fetch whose answer will become the queue, if one is in flight.
     var listRequest: (id: Int, type: ReportType)?
@@ -90,10 +99,30 @@ public struct RadioMachine: Sendable {
     /// answer tells whether the song or the station was at fault.
     var suspect: Suspect?
 
+    /// The song handed to the player to follow `current`, if any.
+    var queuedItem: QueuedItem?
+    /// Queued songs taken back (replaced or cleared) since the player was last loaded or
+    /// stopped: if one of them starts anyway, the player had already gone on to it.
+    var takenBack: Set<PlayTicket> = []
+    /// The next ticket to issue.
+    var nextTicket = 1
+    /// `quit` was handled: nothing more is queued.
+    var quitting = false
+
     /// See ``suspect``.
     struct Suspect: Sendable, Equatable {
         var sid: String
         var stationWasDown: Bool
+    }
+
+    /// See ``queuedItem``.
+    struct QueuedItem: Sendable, Equatable {
+        /// The ticket it was queued with.
+        var ticket: PlayTicket
+        /// The song.
+        var track: Track
+        /// False when the player dropped it or refused it: it is loaded when its turn comes.
+        var inPlayer: Bool
     }
 
     /// Creates a radio that has not started.
@@ -103,8 +132,23 @@ public struct RadioMachine: Sendable {
         self.volume = volume
     }
 
-    /// Feeds one input; returns what to do, in order.
+    /// Feeds one input; returns what to do, in order. After every input the player's queued
+    /// song is brought in line with the head of the queue.
     public mutating func handle(_ input: RadioInput) -> [RadioEffect] {
+        let effects = dispatch(input)
+        if effects.contains(.stopPlayer) {
+            // A stopped player holds nothing: neither a queued song nor one taken back.
+            queuedItem = nil
+            takenBack.removeAll()
+        }
+        let sync = syncQueued()
+        // Taking a queued song back goes first: the sooner the player hears it, the less
+        // chance it has to begin that song. Queueing goes last, after the load or advance
+        // it follows.
+        return sync == [.clearQueued] || sync == [.stopPlayer] ? sync + effects : effects + sync
+    }
+
+    private mutating func dispatch(_ input: RadioInput) -> [RadioEffect] {
         switch input {
         case .start(let id):
             return switchChannel(to: id, initial: true)
@@ -124,13 +168,17 @@ public struct RadioMachine: Sendable {
             return answered(id, tracks)
         case .failed(let id, let failure):
             return failed(id, failure)
-        case .playerStarted(let measured):
-            return started(measured)
-        case .playerProgress(let seconds):
-            return progressed(to: seconds)
-        case .playerDuration(let seconds):
-            duration = seconds
+        case .playerStarted(let ticket, let measured):
+            return started(ticket, measured)
+        case .playerProgress(let ticket, let seconds):
+            return ticket == currentTicket ? progressed(to: seconds) : []
+        case .playerDuration(let ticket, let seconds):
+            if ticket == currentTicket { duration = seconds }
             return []
+        case .playerRecovering(let ticket, let attempt, let most):
+            return recovering(ticket, attempt: attempt, of: most)
+        case .playerRecovered(let ticket):
+            return recovered(ticket)
         case .playerPaused:
             paused = true
             return current.map { [.emit(.paused($0)), .savePosition(positionRecord(of: $0))] } ?? [.emit(.paused(nil))]
@@ -140,8 +188,8 @@ public struct RadioMachine: Sendable {
         case .playerVolume(let percent):
             volume = percent
             return []
-        case .playerFinished(let reason):
-            return finished(reason)
+        case .playerFinished(let ticket, let reason):
+            return finished(ticket, reason)
         case .retryTimer(let token):
             return retry(token)
         case .retryScheduled(let date):
@@ -159,7 +207,8 @@ public struct RadioMachine: Sendable {
     public var snapshot: RadioSnapshot {
         RadioSnapshot(channel: channel, track: current, position: position, duration: duration, paused: paused,
                       volume: volume, queueLength: queue.count, channels: channels, problem: problem,
-                      loading: awaitingList, pendingReports: pendingReports, nextRetry: nextRetry)
+                      loading: awaitingList, pendingReports: pendingReports, nextRetry: nextRetry,
+                      reconnecting: reconnecting)
     }
 
     // MARK: - Shared steps
@@ -177,29 +226,54 @@ public struct RadioMachine: Sendable {
         return .send(requestID: id, report)
     }
 
-    /// Starts `track` now (at `start` seconds), replacing what plays.
+    /// Starts `track` now (at `start` seconds), replacing what plays and what is queued.
     mutating func play(_ track: Track, at start: Double = 0) -> [RadioEffect] {
+        let ticket = issueTicket()
+        becomeCurrent(track, ticket: ticket, at: start)
+        queuedItem = nil
+        takenBack.removeAll()
+        return [.play(track, startAt: start, ticket: ticket)]
+    }
+
+    /// Makes `track` the song the radio is about, not started yet.
+    mutating func becomeCurrent(_ track: Track, ticket: PlayTicket, at start: Double = 0) {
         current = track
+        currentTicket = ticket
         currentStarted = false
         resumed = false
         position = start
         duration = nil
         lastSavedPosition = start
         awaitingList = false
-        return [.play(track, startAt: start)]
+        reconnecting = nil
     }
 
-    /// Moves to the next queued song, or asks for more when none is left.
-    mutating func advance() -> [RadioEffect] {
-        if !queue.isEmpty { return play(queue.removeFirst()) }
+    /// Forgets the current song: nothing plays until a list arrives.
+    mutating func clearCurrent() {
         lastSid = current?.sid ?? lastSid
         current = nil
+        currentTicket = nil
         currentStarted = false
         position = 0
         duration = nil
+        reconnecting = nil
+    }
+
+    /// Moves to the next queued song after a natural end: the player hands over to the song
+    /// it holds queued by itself; otherwise the song is loaded, or more are asked for.
+    mutating func advance() -> [RadioEffect] {
+        if takeQueued() != nil { return [] }
+        if !queue.isEmpty { return play(queue.removeFirst()) }
+        clearCurrent()
         awaitingList = true
         if listRequest == nil { return [report(.playing, sid: lastSid, expectList: true)] }
         return []
+    }
+
+    /// A ticket never issued before, for a song about to be handed to the player.
+    mutating func issueTicket() -> PlayTicket {
+        defer { nextTicket += 1 }
+        return PlayTicket(nextTicket)
     }
 
     func positionRecord(of track: Track) -> PlaybackPosition {

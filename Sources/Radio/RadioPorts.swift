@@ -14,13 +14,26 @@ public protocol RadioService: Sendable {
 /// The player as the radio needs it: URLs and seconds, no songs.
 ///
 /// Commands are synchronous on purpose: mpv queues them and returns at once, and a
-/// synchronous `load` returns the item id before any event of that item can be handled,
-/// so the session never mistakes a new song's events for an old one's.
+/// synchronous `load`/`queueNext`/`advance` returns the item id before any event of that
+/// item can be handled, so the session never mistakes a new song's events for an old one's.
+///
+/// The player holds at most two items: the one playing and the one queued after it. The
+/// queued one is fetched while the current one plays, so a natural end hands over without a
+/// gap and a skip (`advance`) starts it without waiting for the network.
 public protocol AudioPlayer: Sendable {
     /// Events of every item, in order.
     var events: AsyncStream<PlayerEvent> { get }
-    /// Replaces whatever plays with `url`, starting at `startAt` seconds.
+    /// Replaces whatever plays or is queued with `url`, starting at `startAt` seconds.
     func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID
+    /// Queues `url` to follow the current item, replacing the item queued before (which
+    /// finishes as stopped without playing). It starts at `startAt` seconds when it comes up.
+    func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID
+    /// Takes the queued item back, so it never plays (the radio's queue changed).
+    func clearQueued()
+    /// Ends the current item now and plays the queued one.
+    /// - Returns: the id of the item now playing (the one `queueNext` returned).
+    /// - Throws: when nothing is queued; the caller then loads the song instead.
+    func advance() throws(PlayerFailure) -> PlayerItemID
     /// Pauses.
     func pause()
     /// Resumes.
@@ -29,11 +42,12 @@ public protocol AudioPlayer: Sendable {
     func seek(_ target: RadioCommand.Seek)
     /// Sets the volume, 0–100.
     func setVolume(_ percent: Int)
-    /// Stops playback, leaving the player idle.
+    /// Stops playback, leaving the player idle with nothing queued.
     func stop()
 }
 
-/// Identifies one load of the player, so events can be matched to the song they are about.
+/// Identifies one load or queued item of the player, so events can be matched to the song
+/// they are about.
 public struct PlayerItemID: Hashable, Sendable {
     /// The player's own id (mpv's playlist entry id).
     public let rawValue: Int64
@@ -50,6 +64,11 @@ public enum PlayerEvent: Sendable, Equatable {
     case progress(PlayerItemID, position: Double)
     /// The item's duration became known or changed.
     case duration(PlayerItemID, Double)
+    /// The item's stream broke and the player is reloading it where it broke: attempt
+    /// `attempt` of at most `of`. The item keeps its id through the reload.
+    case recovering(PlayerItemID, attempt: Int, of: Int)
+    /// The reload plays: the item goes on.
+    case recovered(PlayerItemID)
     /// Playback paused.
     case paused
     /// Playback resumed.
@@ -66,7 +85,7 @@ public enum PlayerEndReason: Sendable, Equatable {
     case eof
     /// It was stopped or replaced on purpose.
     case stopped
-    /// It failed (network, format, 404).
+    /// It failed (network, format, an expired or missing URL).
     case failed(PlayerFailure)
 }
 

@@ -19,7 +19,11 @@ public actor RadioSession {
     private let courierStream: AsyncStream<(Report, Int)>
     private var courierTask: Task<Void, Never>?
     private let onSnapshot: @Sendable (RadioSnapshot) -> Void
-    private var currentItem: PlayerItemID?
+    /// The machine's ticket for each player item handed over by an effect.
+    private var tickets: [PlayerItemID: PlayTicket] = [:]
+    /// Inputs waiting while the effects of another are performed.
+    private var pendingInputs: [RadioInput] = []
+    private var handling = false
     private var lastSnapshot: RadioSnapshot?
     private var playerTask: Task<Void, Never>?
     private var quitRequested = false
@@ -138,30 +142,43 @@ public actor RadioSession {
         }
     }
 
+    /// Translates a player event into the machine's input about the song (ticket) the
+    /// item was created for; the machine decides whether that song still matters.
     private func playerEvent(_ event: PlayerEvent) {
         switch event {
-        case .started(let item, let duration) where item == currentItem:
-            handle(.playerStarted(duration: duration))
-        case .progress(let item, let position) where item == currentItem:
-            handle(.playerProgress(position))
-        case .duration(let item, let seconds) where item == currentItem:
-            handle(.playerDuration(seconds))
-        case .finished(let item, let reason) where item == currentItem:
-            currentItem = nil
-            handle(.playerFinished(reason))
+        case .started(let item, let duration):
+            if let ticket = tickets[item] { handle(.playerStarted(ticket, duration: duration)) }
+        case .progress(let item, let position):
+            if let ticket = tickets[item] { handle(.playerProgress(ticket, position)) }
+        case .duration(let item, let seconds):
+            if let ticket = tickets[item] { handle(.playerDuration(ticket, seconds)) }
+        case .recovering(let item, let attempt, let most):
+            if let ticket = tickets[item] { handle(.playerRecovering(ticket, attempt: attempt, of: most)) }
+        case .recovered(let item):
+            if let ticket = tickets[item] { handle(.playerRecovered(ticket)) }
+        case .finished(let item, let reason):
+            // An item finishes once: its ticket is not needed after this.
+            if let ticket = tickets.removeValue(forKey: item) { handle(.playerFinished(ticket, reason)) }
         case .paused:
             handle(.playerPaused)
         case .resumed:
             handle(.playerResumed)
         case .volume(let percent):
             handle(.playerVolume(percent))
-        default:
-            break  // an event of an item that was replaced
         }
     }
 
+    /// Feeds `input` to the machine and performs its effects. An input that performing an
+    /// effect produces (a load the player refused) waits until every effect of the current
+    /// input is done, so effects always run in the order the machine meant them.
     private func handle(_ input: RadioInput) {
-        for effect in machine.handle(input) { perform(effect) }
+        pendingInputs.append(input)
+        guard !handling else { return }
+        handling = true
+        while !pendingInputs.isEmpty {
+            for effect in machine.handle(pendingInputs.removeFirst()) { perform(effect) }
+        }
+        handling = false
         let snapshot = machine.snapshot
         if snapshot != lastSnapshot {
             lastSnapshot = snapshot
@@ -177,6 +194,14 @@ public actor RadioSession {
         guard track.length > machine.configuration.longItemSeconds,
               let saved = (try? store?.position(sid: track.sid)) ?? nil, !saved.isFinished else { return 0 }
         return saved.position
+    }
+
+    private func load(_ track: Track, at start: Double, ticket: PlayTicket) {
+        do {
+            tickets[try player.load(track.url, startAt: start)] = ticket
+        } catch {
+            handle(.playerFinished(ticket, .failed(error)))
+        }
     }
 
     private func storageFailed(_ error: StoreError) {
@@ -205,20 +230,29 @@ public actor RadioSession {
         case .send(let id, let report):
             // Feedback (`e r u s b`) goes through the outbox, in order, kept until delivered.
             courierInbox.yield((report, id))
-        case .play(let track, let startAt):
+        case .play(let track, let startAt, let ticket):
+            load(track, at: startAt > 0 ? startAt : longItemStart(track), ticket: ticket)
+        case .queueNext(let track, let ticket):
             do {
-                currentItem = try player.load(track.url, startAt: startAt > 0 ? startAt : longItemStart(track))
+                tickets[try player.queueNext(track.url, startAt: longItemStart(track))] = ticket
             } catch {
-                currentItem = nil
-                handle(.playerFinished(.failed(error)))
+                // Not queued: the machine loads the song when its turn comes.
+                handle(.playerFinished(ticket, .failed(error)))
+            }
+        case .clearQueued: player.clearQueued()
+        case .advancePlayer(let track, let ticket):
+            do {
+                tickets[try player.advance()] = ticket
+            } catch {
+                // The player had nothing queued after all (it moved on by itself a moment
+                // ago): load the song the radio means.
+                load(track, at: longItemStart(track), ticket: ticket)
             }
         case .pausePlayer: player.pause()
         case .resumePlayer: player.resume()
         case .seek(let target): player.seek(target)
         case .setVolume(let percent): player.setVolume(percent)
-        case .stopPlayer:
-            currentItem = nil
-            player.stop()
+        case .stopPlayer: player.stop()
         case .emit(let event):
             eventContinuation.yield(event)
         case .savePosition(let position):

@@ -81,12 +81,14 @@ public struct RadioSnapshot: Sendable, Equatable {
     public var pendingReports: Int
     /// When the radio next asks the station again after a failure, if it is waiting to.
     public var nextRetry: Date?
+    /// Set while the player reconnects to the song's broken stream.
+    public var reconnecting: Reconnection?
 
     /// Creates a snapshot; the defaults describe a radio that has not started.
     public init(channel: ChannelInfo? = nil, track: Track? = nil, position: Double = 0, duration: Double? = nil,
                 paused: Bool = false, volume: Int = 100, queueLength: Int = 0, channels: [ChannelInfo] = [],
                 problem: RadioError? = nil, loading: Bool = false, pendingReports: Int = 0,
-                nextRetry: Date? = nil) {
+                nextRetry: Date? = nil, reconnecting: Reconnection? = nil) {
         self.channel = channel
         self.track = track
         self.position = position
@@ -99,6 +101,7 @@ public struct RadioSnapshot: Sendable, Equatable {
         self.loading = loading
         self.pendingReports = pendingReports
         self.nextRetry = nextRetry
+        self.reconnecting = reconnecting
     }
 
     /// The best known duration: mpv's measurement, else the server's announcement.

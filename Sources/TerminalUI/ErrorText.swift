@@ -24,6 +24,12 @@ public enum ErrorText {
         case .player(.unavailable(let reason)):
             return "No audio output\(detail(reason)) — check that your sound system is running, "
                 + "or pick one with --audio-output."
+        case .player(.mediaUnavailable(let status)):
+            return "The station refused this song's link (HTTP \(status)); it may have expired — "
+                + "fetching a fresh list; nothing to do unless every song fails."
+        case .player(.connectionLost):
+            return "Lost the connection to this song's stream — check your network; "
+                + "the song plays again once the station answers."
         case .emptyChannel(let channel):
             return "Channel \(quoted(channel.name)) has no songs right now — choose another channel."
         case .unknownChannel(let id):

@@ -53,7 +53,8 @@ public enum NowPlayingView {
         // A problem gets a second line rather than losing its advice to the right edge.
         let loginKey = keymap.keys(for: "login").first?.label
         let status = DisplayWidth.wrap(note ?? statusText(snapshot, loginKey: loginKey), to: inner, maxLines: 2)
-        let statusStyle: Frame.Style = snapshot.problem == nil || note != nil ? .plain : .alert
+        let calm = snapshot.problem == nil && snapshot.reconnecting == nil
+        let statusStyle: Frame.Style = calm || note != nil ? .plain : .alert
         var bottom = status.isEmpty
             ? [FrameLine(text: "", priority: 1)]
             : status.enumerated().map { FrameLine(text: indent + $1, style: statusStyle, priority: $0 == 0 ? 9 : 6) }
@@ -62,12 +63,14 @@ public enum NowPlayingView {
         return Frame.layout(top: top, bottom: bottom, width: width, height: height)
     }
 
-    /// What the status line says: the problem in words (with when the radio tries again),
+    /// What the status line says: "Reconnecting (attempt 2 of 4)…" while the player
+    /// reloads a broken stream, the problem in words (with when the radio tries again),
     /// else "Loading…" while waiting for the station, then how many reports wait to be
     /// sent; else nothing. `loginKey` is the key that opens the login dialog, named by
     /// advice to log in (see `ErrorText`).
     public static func statusText(_ snapshot: RadioSnapshot, loginKey: String? = nil) -> String {
         var parts: [String] = []
+        if let reconnecting = snapshot.reconnecting { parts.append(reconnectingText(reconnecting)) }
         if let problem = snapshot.problem {
             parts.append(ErrorText.describe(problem, loginKey: loginKey))
             if let next = snapshot.nextRetry { parts.append("Next try at \(clockText(next)).") }
@@ -80,6 +83,11 @@ public enum NowPlayingView {
         case let n: parts.append("\(n) reports wait to be sent.")
         }
         return parts.joined(separator: " ")
+    }
+
+    /// "Reconnecting (attempt 2 of 4)…": what the player is doing about a broken stream.
+    public static func reconnectingText(_ reconnecting: Reconnection) -> String {
+        "Reconnecting (attempt \(reconnecting.attempt) of \(reconnecting.maxAttempts))…"
     }
 
     /// A wall-clock time as `HH:mm:ss` in the local time zone.

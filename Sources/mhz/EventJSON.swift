@@ -20,6 +20,11 @@ enum EventJSON {
         case .liked(let track): object = trackFields("liked", track)
         case .unliked(let track): object = trackFields("unliked", track)
         case .trashed(let track): object = trackFields("trashed", track)
+        case .reconnecting(let track, let attempt, let most):
+            object = trackFields("reconnecting", track)
+            object["attempt"] = attempt
+            object["of"] = most
+        case .reconnected(let track): object = trackFields("reconnected", track)
         case .channel(let channel): object = ["event": "channel", "id": channel.id, "name": channel.name]
         case .status(let status):
             object = ["event": "status", "position": (status.position * 10).rounded() / 10, "volume": status.volume,
@@ -28,6 +33,11 @@ enum EventJSON {
             if let track = status.track { object["sid"] = track.sid; object["title"] = track.title }
             if let duration = status.effectiveDuration { object["duration"] = duration }
             if status.pendingReports > 0 { object["pending_reports"] = status.pendingReports }
+            if let reconnecting = status.reconnecting {
+                object["reconnecting"] = ["attempt": reconnecting.attempt, "of": reconnecting.maxAttempts]
+            }
+            let words = NowPlayingView.statusText(status)
+            if !words.isEmpty { object["status_text"] = words }
         case .error(let error):
             object = ["event": "error", "message": ErrorText.describe(error)]
         }

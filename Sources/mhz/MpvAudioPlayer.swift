@@ -2,21 +2,29 @@ import Playback
 import Radio
 
 /// The radio's ``AudioPlayer`` over the libmpv ``PlayerController``: translates the
-/// player's events and errors into the radio's vocabulary. The player knows URLs and
+/// player's updates and errors into the radio's vocabulary. The player knows URLs and
 /// seconds; only here do they meet the radio.
+///
+/// It reads `PlayerController.updates` rather than the older `events`, because only the
+/// updates tell a refused media URL (`mediaUnavailable`) and a lost connection apart from
+/// other failures, and carry the recovery (`recovering`/`recovered`) the radio shows.
 final class MpvAudioPlayer: AudioPlayer {
+    /// The player it drives; the composition root shuts it down.
     let controller: PlayerController
+    /// The controller's updates in the radio's vocabulary.
     let events: AsyncStream<PlayerEvent>
     private let pump: Task<Void, Never>
 
-    init(controller: PlayerController) {
+    /// - Parameter recoveryAttempts: the controller's `RecoveryPolicy.maxAttempts`, so the
+    ///   radio can say "attempt 2 of 4".
+    init(controller: PlayerController, recoveryAttempts: Int) {
         self.controller = controller
         let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .unbounded)
         events = stream
-        let source = controller.events
+        let source = controller.updates
         pump = Task {
-            for await event in source {
-                if let mapped = Self.map(event) { continuation.yield(mapped) }
+            for await update in source {
+                if let mapped = Self.map(update, recoveryAttempts: recoveryAttempts) { continuation.yield(mapped) }
             }
             continuation.finish()
         }
@@ -24,6 +32,7 @@ final class MpvAudioPlayer: AudioPlayer {
 
     deinit { pump.cancel() }
 
+    /// mpv's `loadfile … replace`; a refusal by mpv itself (not by the server) is `loadFailed`.
     func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
         do {
             return PlayerItemID(try controller.load(url, startAt: startAt).rawValue)
@@ -32,8 +41,27 @@ final class MpvAudioPlayer: AudioPlayer {
         }
     }
 
+    /// mpv's `loadfile … append-play`, prefetched while the current item plays.
+    func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
+        do {
+            return PlayerItemID(try controller.queueNext(url, startAt: startAt).rawValue)
+        } catch {
+            throw .loadFailed(Self.words(error))
+        }
+    }
+
+    /// mpv's `playlist-next`; throws when nothing is queued (the radio then loads instead).
+    func advance() throws(PlayerFailure) -> PlayerItemID {
+        do {
+            return PlayerItemID(try controller.advance().rawValue)
+        } catch {
+            throw .loadFailed(Self.words(error))
+        }
+    }
+
     // Control commands fail only when mpv is gone or nothing is loaded; the radio learns
     // of either through the event stream, so the errors carry nothing it could act on.
+    func clearQueued() { try? controller.clearQueued() }
     func pause() { try? controller.pause() }
     func resume() { try? controller.resume() }
     func stop() { try? controller.stop() }
@@ -46,26 +74,44 @@ final class MpvAudioPlayer: AudioPlayer {
         }
     }
 
-    static func map(_ event: PlaybackEvent) -> PlayerEvent? {
-        switch event {
-        case .started(let item, let duration): .started(PlayerItemID(item.rawValue), duration: duration)
-        case .progress(let item, let position): .progress(PlayerItemID(item.rawValue), position: position)
-        case .duration(let item, let seconds): .duration(PlayerItemID(item.rawValue), seconds)
+    /// The radio's event for a player update; nil for what the radio does not use (tags,
+    /// buffering, mute, video output, `gaveUp`, which a `finished` follows at once).
+    static func map(_ update: PlaybackUpdate, recoveryAttempts: Int) -> PlayerEvent? {
+        switch update {
+        case .started(let item, let duration): .started(id(item), duration: duration)
+        case .progress(let item, let position): .progress(id(item), position: position)
+        case .duration(let item, let seconds): .duration(id(item), seconds)
+        case .recovering(let item, let attempt, _): .recovering(id(item), attempt: attempt, of: recoveryAttempts)
+        case .recovered(let item, _): .recovered(id(item))
         case .paused: .paused
         case .resumed: .resumed
         case .volume(let percent): .volume(percent)
-        case .finished(let item, let reason): .finished(PlayerItemID(item.rawValue), endReason(reason))
-        case .shutdown: nil
+        case .finished(let item, let reason): .finished(id(item), endReason(reason))
+        case .metadata, .buffering, .gaveUp, .muted, .videoOutputFailed, .shutdown: nil
         }
     }
 
-    static func endReason(_ reason: EndReason) -> PlayerEndReason {
+    /// The radio's end reason: refused media and lost connections keep their own cases,
+    /// because the radio treats them differently from other failures.
+    static func endReason(_ reason: FinishReason) -> PlayerEndReason {
         switch reason {
         case .eof: .eof
         case .stopped: .stopped
+        case .mediaUnavailable(let status): .failed(.mediaUnavailable(status: status))
+        case .connectionLost: .failed(.connectionLost)
+        case .audioOutputFailed: .failed(.unavailable(mpvWords(reason)))
         case .error(let words): .failed(.loadFailed(words))
         }
     }
 
+    /// mpv's own words for a failure, as the older event stream carried them.
+    private static func mpvWords(_ reason: FinishReason) -> String {
+        if case .error(let words) = reason.legacyReason { return words }
+        return ""
+    }
+
+    private static func id(_ item: PlaybackItemID) -> PlayerItemID { PlayerItemID(item.rawValue) }
+
+    /// The player's description of a command it refused, carried to the radio as is.
     static func words(_ error: PlaybackError) -> String { "\(error)" }
 }

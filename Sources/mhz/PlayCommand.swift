@@ -63,14 +63,15 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let volume = runtime.config.volume ?? 100
         let controller: PlayerController
+        let playerOptions = PlayerOptions(audioOutput: audioOutput ?? runtime.config.audioOutput, video: video,
+                                          initialVolume: volume)
         do {
-            controller = try PlayerController(options: PlayerOptions(
-                audioOutput: audioOutput ?? runtime.config.audioOutput, video: video, initialVolume: volume))
+            controller = try PlayerController(options: playerOptions)
         } catch {
             await runtime.shutdown()
             throw .runtime("cannot start the player (libmpv): \(error)")
         }
-        let player = MpvAudioPlayer(controller: controller)
+        let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
         let service = runtime.stationClient()
         // The terminal UI logs in with a dialog; headless, `login` stays a command-line job.
         let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,

@@ -175,4 +175,50 @@ struct HeadlessRadioTests {
         second.send("quit")
         #expect(try await second.waitForExit() == 0)
     }
+
+    /// DESIGN.md / issue 4: a kill -9 while playing loses at most the last few seconds of
+    /// position (it is saved every 3 s of playback), and the restart resumes that song there.
+    @Test func aKillDashNineLosesAtMostTheLastFewSecondsAndTheRestartResumesThere() async throws {
+        let station = try await LiveStation()
+        defer { Task { await station.station.stop() } }
+        let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
+        let arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+                         "--data-dir", data.url.path]
+        let first = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
+        let playing = try await first.waitFor("playing")
+        let sid = try #require(playing.event["sid"])
+
+        // Play on until the song is past 6 s (two saves at least), then kill without warning.
+        var position = 0.0
+        var last = playing.index
+        while position <= 6.2 {
+            try await Task.sleep(for: .milliseconds(400))
+            first.send("status")
+            let status = try await first.waitFor("status", after: last + 1)
+            last = status.index
+            #expect(status.event["sid"] == sid, "still the first song")
+            position = try #require(status.event.number("position"))
+        }
+        first.signal(SIGKILL)
+        #expect(try await first.waitForExit() != 0)
+        #expect(!first.lines.contains { $0.contains("\"ended\"") }, "killed mid-song")
+
+        let database = try MhzDatabase(path: data.url.appendingPathComponent("mhz.sqlite"))
+        let saved = try #require(try database.lastPosition())
+        #expect(saved.sid == sid)
+        #expect(saved.position <= position + 0.5, "saved \(saved.position) s, was at \(position) s")
+        #expect(position - saved.position <= 4, "lost \(position - saved.position) s of \(position) s")
+
+        let second = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
+        let resumed = try await second.waitFor("playing")
+        #expect(resumed.event["sid"] == sid, "the same song")
+        second.send("status")
+        let status = try await second.waitFor("status", after: resumed.index)
+        #expect(status.event["sid"] == sid)
+        let at = try #require(status.event.number("position"))
+        #expect(at >= saved.position - 0.5 && at <= saved.position + 2.5,
+                "resumed at \(at) s; saved \(saved.position) s; killed at \(position) s")
+        second.send("quit")
+        #expect(try await second.waitForExit() == 0)
+    }
 }

@@ -98,4 +98,36 @@ struct PlayerControllerQueueTests {
         #expect(finishedA < startedC && finishedB < startedC, "\(all)")
         #expect(!all.contains(where: isStarted(b)))
     }
+
+    @Test("clearQueued takes the queued item back: it finishes as stopped and nothing follows the current one")
+    func clearQueuedDropsTheNextItem() async throws {
+        let fixture = try await PlaybackFixture(media: ["a.mp3": 2.5, "b.mp3": 3])
+        let a = try fixture.player.load(fixture.url("a.mp3"))
+        let b = try fixture.player.queueNext(fixture.url("b.mp3"))
+        _ = try await fixture.events.started(a)
+        try fixture.player.clearQueued()
+        #expect(try await fixture.events.finished(b) == .stopped)
+        #expect(try await fixture.events.finished(a, timeout: .seconds(15)) == .eof)
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(!fixture.events.all.contains(where: isStarted(b)), "\(fixture.events.all)")
+        #expect(throws: PlaybackError.nothingQueued) { try fixture.player.advance() }
+        try fixture.player.clearQueued()  // nothing queued: nothing happens
+    }
+
+    @Test("a queued item starts where queueNext asked, after a hand-over and after advance")
+    func queuedItemStartsAtItsPosition() async throws {
+        let fixture = try await PlaybackFixture(media: ["a.mp3": 2, "b.mp3": 12, "c.mp3": 12])
+        let a = try fixture.player.load(fixture.url("a.mp3"))
+        let b = try fixture.player.queueNext(fixture.url("b.mp3"), startAt: 6)
+        _ = try await fixture.events.started(a)
+        #expect(try await fixture.events.finished(a, timeout: .seconds(15)) == .eof)
+        _ = try await fixture.events.started(b)
+        let atB = try await fixture.events.progress(b)
+        #expect(abs(atB - 6) < 1, "B started at \(atB) s")
+        let c = try fixture.player.queueNext(fixture.url("c.mp3"), startAt: 4)
+        #expect(try fixture.player.advance() == c)
+        _ = try await fixture.events.started(c)
+        let atC = try await fixture.events.progress(c)
+        #expect(abs(atC - 4) < 1, "C started at \(atC) s")
+    }
 }

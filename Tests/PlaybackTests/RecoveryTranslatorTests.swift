@@ -92,6 +92,16 @@ struct RecoveryTranslatorTests {
                                      .started(item(2), duration: nil)])
     }
 
+    @Test("a queued item's start position survives the re-queue around a reload")
+    func queuedStartSurvivesTheReload() {
+        var translator = playingAt12()
+        translator.noteQueued(2, url: "http://x/2", startAt: 95)
+        _ = feed(&translator, [dropped, end(1, .eof)])
+        translator.fire(at: at(500))
+        let requeue = PlayerAction.QueuedURL(item: 2, url: "http://x/2", start: 95)
+        #expect(translator.takeOutput().actions == [.reload(item: 1, url: "http://x/1", start: 12, requeue: requeue)])
+    }
+
     @Test("failed attempts back off, then the player gives up and the queued item plays on")
     func givesUp() {
         var translator = playingAt12()

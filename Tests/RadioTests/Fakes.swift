@@ -72,30 +72,109 @@ final class FakeService: RadioService {
     }
 }
 
-/// A player in memory: records loads and commands; tests push its events.
+/// A player in memory, shaped like mpv's playlist: one current item and at most one queued
+/// after it. Records loads, queued URLs and commands; tests push its events.
 final class FakePlayer: AudioPlayer {
-    private let state = Mutex<(loads: [String], starts: [Double], commands: [String], next: Int64)>(([], [], [], 1))
+    private struct State {
+        var loads: [String] = []
+        var played: [String] = []
+        var starts: [Double] = []
+        var queues: [String] = []
+        var commands: [String] = []
+        var next: Int64 = 1
+        var current: PlayerItemID?
+        var queued: (id: PlayerItemID, url: String, start: Double)?
+        var refused: Set<String> = []
+    }
+    private let state = Mutex(State())
     let events: AsyncStream<PlayerEvent>
     private let continuation: AsyncStream<PlayerEvent>.Continuation
 
     init() { (events, continuation) = AsyncStream.makeStream() }
 
+    /// URLs given to `load`, in order.
     var loads: [String] { state.withLock { $0.loads } }
-    /// The start position of each load.
+    /// URLs that became current, by `load` or by `advance`, in order.
+    var played: [String] { state.withLock { $0.played } }
+    /// The start position of each item in `played`.
     var starts: [Double] { state.withLock { $0.starts } }
+    /// URLs given to `queueNext`, in order.
+    var queues: [String] { state.withLock { $0.queues } }
+    /// The URL queued now, if any.
+    var queuedURL: String? { state.withLock { $0.queued?.url } }
+    /// The id of the item queued now.
+    var queuedItem: PlayerItemID? { state.withLock { $0.queued?.id } }
+    /// Control commands (`advance`, `clearQueued`, `pause`, `stop`…), in order.
     var commands: [String] { state.withLock { $0.commands } }
 
+    /// Whether an item is current (playing or loading).
+    var isPlaying: Bool { state.withLock { $0.current != nil } }
+
+    /// `load` of this URL throws, as mpv refusing the command would.
+    func refuseLoads(of url: String) { state.withLock { _ = $0.refused.insert(url) } }
+
     func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
-        state.withLock { s in
+        if state.withLock({ $0.refused.contains(url) }) { throw .loadFailed("refused by the fake") }
+        return state.withLock { s in
             s.loads.append(url)
+            s.played.append(url)
             s.starts.append(startAt)
+            s.queued = nil
             defer { s.next += 1 }
+            s.current = PlayerItemID(s.next)
             return PlayerItemID(s.next)
         }
     }
 
-    /// The id the last load returned.
-    var lastItem: PlayerItemID { PlayerItemID(state.withLock { $0.next } - 1) }
+    func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
+        state.withLock { s in
+            s.queues.append(url)
+            defer { s.next += 1 }
+            if s.current == nil {
+                // As mpv's `append-play`: queued on an idle player, it starts at once.
+                s.current = PlayerItemID(s.next)
+                s.played.append(url)
+                s.starts.append(startAt)
+            } else {
+                s.queued = (PlayerItemID(s.next), url, startAt)
+            }
+            return PlayerItemID(s.next)
+        }
+    }
+
+    func clearQueued() { state.withLock { $0.commands.append("clearQueued"); $0.queued = nil } }
+
+    func advance() throws(PlayerFailure) -> PlayerItemID {
+        let next = state.withLock { s -> PlayerItemID? in
+            s.commands.append("advance")
+            guard let queued = s.queued else { return nil }
+            s.played.append(queued.url)
+            s.starts.append(queued.start)
+            s.current = queued.id
+            s.queued = nil
+            return queued.id
+        }
+        guard let next else { throw .loadFailed("nothing queued") }
+        return next
+    }
+
+    /// The id of the item playing now (the last loaded or advanced to).
+    var lastItem: PlayerItemID { state.withLock { $0.current ?? PlayerItemID(0) } }
+
+    /// Moves on to the queued item as mpv does at a natural end: `finished(eof)` for the
+    /// current item, and the queued one becomes current. Returns the new current id.
+    @discardableResult
+    func endNaturally() -> PlayerItemID? {
+        let (ended, next) = state.withLock { s -> (PlayerItemID?, PlayerItemID?) in
+            let ended = s.current
+            s.current = s.queued?.id
+            if let queued = s.queued { s.played.append(queued.url); s.starts.append(queued.start) }
+            s.queued = nil
+            return (ended, s.current)
+        }
+        if let ended { emit(.finished(ended, .eof)) }
+        return next
+    }
 
     func emit(_ event: PlayerEvent) { continuation.yield(event) }
 
@@ -103,7 +182,7 @@ final class FakePlayer: AudioPlayer {
     func resume() { state.withLock { $0.commands.append("resume") } }
     func seek(_ target: RadioCommand.Seek) { state.withLock { $0.commands.append("seek \(target)") } }
     func setVolume(_ percent: Int) { state.withLock { $0.commands.append("volume \(percent)") } }
-    func stop() { state.withLock { $0.commands.append("stop") } }
+    func stop() { state.withLock { $0.commands.append("stop"); $0.queued = nil; $0.current = nil } }
 }
 
 /// Polls until `condition` holds or 5 s pass.

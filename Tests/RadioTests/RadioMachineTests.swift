@@ -18,7 +18,7 @@ struct RadioMachineTests {
         #expect(plays(answer) == ["1"])
         #expect(m.queue.map(\.sid) == ["2", "3"])
         #expect(!m.snapshot.loading)
-        let started = m.handle(.playerStarted(duration: 29.5))
+        let started = m.handle(.playerStarted(m.ticket, duration: 29.5))
         #expect(events(started) == [.playing(t(1), channel: ChannelInfo(id: "0", name: "Personal"))])
         #expect(reports(started).isEmpty, "two songs queued: no early fetch")
         #expect(m.snapshot.effectiveDuration == 29.5)
@@ -28,11 +28,11 @@ struct RadioMachineTests {
         var m = RadioMachine()
         _ = m.handle(.start(channelID: "0"))
         _ = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
-        let started = m.handle(.playerStarted(duration: 30))
+        let started = m.handle(.playerStarted(m.ticket, duration: 30))
         #expect(reports(started).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["p 1 "])
         // While that fetch is in flight, the next start does not ask again.
-        _ = m.handle(.playerFinished(.eof))
-        #expect(reports(m.handle(.playerStarted(duration: 30))).isEmpty)
+        _ = m.handle(.playerFinished(m.ticket, .eof))
+        #expect(reports(m.handle(.playerStarted(m.ticket, duration: 30))).isEmpty)
         // Its answer is appended, not a replacement.
         _ = m.handle(.answered(requestID: 2, tracks: [t(2), t(5), t(6)]))
         #expect(m.queue.map(\.sid) == ["5", "6"])
@@ -42,7 +42,7 @@ struct RadioMachineTests {
         var m = playingMachine()
         let effects = m.handle(.command(.skip))
         #expect(reports(effects).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["s 1 |1:s"])
-        #expect(plays(effects) == ["2"], "the next song loads in the same step, before any answer")
+        #expect(starts(effects) == ["2"], "the next song starts in the same step, before any answer")
         #expect(events(effects) == [.skipped(t(1))])
         #expect(m.current?.sid == "2")
         // The answer replaces only what has not started.
@@ -56,7 +56,7 @@ struct RadioMachineTests {
         var m = playingMachine()
         let effects = m.handle(.command(.trash))
         #expect(reports(effects).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["b 1 |1:b"])
-        #expect(plays(effects) == ["2"])
+        #expect(starts(effects) == ["2"])
         #expect(events(effects) == [.trashed(t(1))])
         _ = m.handle(.answered(requestID: reports(effects)[0].id, tracks: [t(2), t(9)]))
         #expect(m.queue.map(\.sid) == ["9"], "the song now playing is dropped from the new list")
@@ -93,11 +93,12 @@ struct RadioMachineTests {
 
     @Test func naturalEndAcknowledgesWithEAndPlaysOn() {
         var m = playingMachine()
-        _ = m.handle(.playerProgress(29.9))
-        let end = m.handle(.playerFinished(.eof))
+        _ = m.handle(.playerProgress(m.ticket, 29.9))
+        let end = m.handle(.playerFinished(m.ticket, .eof))
         #expect(reports(end).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["e 1 -"])
         #expect(events(end) == [.ended(t(1))])
-        #expect(plays(end) == ["2"])
+        #expect(plays(end).isEmpty, "the player hands over to the song it holds queued")
+        #expect(m.current?.sid == "2")
         if case .send(_, let report) = end.first { #expect(report.playedTime == 29.9) }
     }
 
@@ -105,7 +106,7 @@ struct RadioMachineTests {
         var m = playingMachine(queued: [])
         // The start already asked early (p); answer it with nothing new, then end.
         _ = m.handle(.answered(requestID: 2, tracks: []))
-        let end = m.handle(.playerFinished(.eof))
+        let end = m.handle(.playerFinished(m.ticket, .eof))
         #expect(reports(end).map { "\($0.type) \($0.sid ?? "-") \($0.h ?? "-")" } == ["e 1 -", "p 1 |1:e"])
         #expect(m.snapshot.loading)
         let answer = m.handle(.answered(requestID: reports(end)[1].id, tracks: [t(3)]))
@@ -165,7 +166,7 @@ struct RadioMachineTests {
 
     @Test func aSongThatFailsWhileTheStationAnswersIsDropped() {
         var m = playingMachine(queued: [2, 3])
-        let failed = m.handle(.playerFinished(.failed(.loadFailed("loading failed"))))
+        let failed = m.handle(.playerFinished(m.ticket, .failed(.loadFailed("loading failed"))))
         #expect(events(failed) == [.error(.player(.loadFailed("loading failed")))])
         #expect(reports(failed).map { "\($0.type) \($0.sid ?? "-")" } == ["p 1"], "ask the station first")
         #expect(plays(failed).isEmpty)
@@ -178,7 +179,7 @@ struct RadioMachineTests {
 
     @Test func aSongThatFailsWhileTheStationIsDownWaitsAndPlaysAgain() {
         var m = playingMachine(queued: [2, 3])
-        let failed = m.handle(.playerFinished(.failed(.loadFailed("loading failed"))))
+        let failed = m.handle(.playerFinished(m.ticket, .failed(.loadFailed("loading failed"))))
         let probe = reports(failed)[0].id
         let down = m.handle(.failed(requestID: probe, .unreachable("Connection refused")))
         guard case .scheduleRetry(_, let token)? = down.last else { Issue.record("no retry"); return }
@@ -195,10 +196,10 @@ struct RadioMachineTests {
         var m = RadioMachine(configuration: .init(maxConsecutiveFailures: 2, retryDelays: [1, 30]))
         _ = m.handle(.start(channelID: "0"))
         _ = m.handle(.answered(requestID: 1, tracks: [t(1), t(2), t(3)]))
-        let first = m.handle(.playerFinished(.failed(.loadFailed("x"))))
+        let first = m.handle(.playerFinished(m.ticket, .failed(.loadFailed("x"))))
         _ = m.handle(.answered(requestID: reports(first)[0].id, tracks: []))
         #expect(m.current?.sid == "2")
-        let second = m.handle(.playerFinished(.failed(.loadFailed("x"))))
+        let second = m.handle(.playerFinished(m.ticket, .failed(.loadFailed("x"))))
         #expect(events(second) == [.error(.player(.loadFailed("x")))])
         #expect(second.last == .scheduleRetry(after: 30, token: m.retryToken))
         #expect(m.current == nil && m.queue.isEmpty && m.snapshot.loading)
@@ -232,11 +233,11 @@ struct RadioMachineTests {
 
     @Test func positionIsSavedEveryFewSecondsOnPauseAndOnQuit() {
         var m = playingMachine()
-        #expect(m.handle(.playerProgress(1)).isEmpty)
-        let save = m.handle(.playerProgress(5.2))
+        #expect(m.handle(.playerProgress(m.ticket, 1)).isEmpty)
+        let save = m.handle(.playerProgress(m.ticket, 5.2))
         guard case .savePosition(let p)? = save.first else { Issue.record("no save at 5.2 s"); return }
         #expect(p.sid == "1" && p.position == 5.2 && p.channel == "0")
-        #expect(m.handle(.playerProgress(7)).isEmpty)
+        #expect(m.handle(.playerProgress(m.ticket, 7)).isEmpty)
         let pause = m.handle(.playerPaused)
         #expect(pause.contains { if case .savePosition(let q) = $0 { return q.position == 7 }; return false })
         let quit = m.handle(.command(.quit))
@@ -246,7 +247,7 @@ struct RadioMachineTests {
 
     @Test func statusReportsWhatPlays() {
         var m = playingMachine()
-        _ = m.handle(.playerProgress(3))
+        _ = m.handle(.playerProgress(m.ticket, 3))
         _ = m.handle(.playerVolume(40))
         #expect(events(m.handle(.command(.status))) == [.status(RadioSnapshot(
             channel: ChannelInfo(id: "0", name: "Personal"), track: t(1), position: 3, duration: 30, paused: false,

@@ -16,8 +16,12 @@ struct RadioSessionTests {
 
         service.hold(.skip)
         await session.send(.skip)
-        // The station has not answered the skip, yet the next song is already loading.
-        #expect(player.loads == [t(1).url, t(2).url])
+        // The station has not answered the skip, yet the next song already plays: the
+        // player had it queued and advanced to it, without a load.
+        #expect(player.played == [t(1).url, t(2).url])
+        #expect(player.loads == [t(1).url])
+        #expect(player.commands == ["advance"])
+        #expect(player.queuedURL == t(3).url, "the song after it is queued at once")
         #expect(await session.snapshot().track?.sid == "2")
         #expect(await eventually { service.reports.last?.type == .skip }, "the report goes out beside the skip")
         #expect(await session.snapshot().queueLength == 1, "only 3 is queued until the station answers")
@@ -45,7 +49,7 @@ struct RadioSessionTests {
         player.emit(.finished(first, .eof))
         try await Task.sleep(for: .milliseconds(100))
         #expect(service.reports.map(\.type) == [.new, .skip])
-        #expect(player.loads.count == 2)
+        #expect(player.played.count == 2)
     }
 
     @Test func quitSavesThePositionAndTheChannel() async throws {

@@ -26,7 +26,7 @@ struct ReportOutboxTests {
         service.setDown(true)
         await session.send(.like)      // r 1
         await session.send(.trash)     // b 1, and song 2 starts at once
-        #expect(await eventually { player.loads.count == 2 }, "trash does not wait for the station")
+        #expect(await eventually { player.played.count == 2 }, "trash does not wait for the station")
         player.emit(.started(player.lastItem, duration: 30))
         await session.send(.unlike)    // u 2
         #expect(await eventually { (try? database.pendingReports().count) == 3 })
@@ -73,7 +73,7 @@ struct ReportOutboxTests {
         player.emit(.started(player.lastItem, duration: 30))
         await session.send(.like)
         await session.send(.skip)
-        #expect(await eventually { player.loads.count == 2 })
+        #expect(await eventually { player.played.count == 2 })
         player.emit(.started(player.lastItem, duration: 30))
         await session.send(.like)
         #expect(await eventually { deliveredLine(service) == ["r 2"] })

@@ -11,7 +11,7 @@ struct ResumeTests {
         var m = RadioMachine()
         _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "P")]))
         let effects = m.handle(.resume(t(5), at: 12.5, channelID: "0"))
-        #expect(effects.contains(.play(t(5), startAt: 12.5)))
+        #expect(effects.contains(.play(t(5), startAt: 12.5, ticket: m.ticket)))
         #expect(reports(effects).map(\.type) == ["n"])
         let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
         #expect(plays(answer).isEmpty, "the resumed song keeps playing")
@@ -23,7 +23,7 @@ struct ResumeTests {
         var m = RadioMachine()
         _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "P")]))
         _ = m.handle(.resume(t(5), at: 12.5, channelID: "0"))
-        _ = m.handle(.playerFinished(.failed(.loadFailed("HTTP 403"))))
+        _ = m.handle(.playerFinished(m.ticket, .failed(.loadFailed("HTTP 403"))))
         let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
         #expect(plays(answer) == ["1"])
         #expect(m.queue.map(\.sid) == ["2"])
@@ -64,17 +64,20 @@ struct ResumeTests {
         try database.savePosition(PlaybackPosition(sid: "8", channel: "1", position: 1190, duration: 1200, url: done.url))
         try database.savePosition(PlaybackPosition(sid: "2", channel: "1", position: 20, duration: 30, url: t(2).url))
         let player = FakePlayer()
-        let service = FakeService(lists: [[mix, done, t(2)]])
+        let service = FakeService(lists: [[done, mix, t(2)]])
         let session = RadioSession(service: service, player: player, store: database,
                                    configuration: .init(longItemSeconds: 600))
         await session.start(channelID: "0")
         #expect(await eventually { player.loads.count == 1 })
-        player.emit(.started(player.lastItem, duration: 3600))
-        await session.send(.skip)
         player.emit(.started(player.lastItem, duration: 1200))
         await session.send(.skip)
-        #expect(await eventually { player.loads.count == 3 })
-        // The mix resumes at 1500 s; the finished episode and the short song start over.
-        #expect(player.starts == [1500, 0, 0])
+        player.emit(.started(player.lastItem, duration: 3600))
+        await session.send(.skip)
+        #expect(await eventually { player.played.count == 3 })
+        // The finished episode (loaded) and the short song start over; the mix, queued
+        // behind the episode, resumes at 1500 s when the skip reaches it.
+        #expect(player.played == [done.url, mix.url, t(2).url])
+        #expect(player.starts == [0, 1500, 0])
+        #expect(player.loads == [done.url], "both skips advanced to the queued song")
     }
 }

@@ -33,7 +33,7 @@ struct SessionChangeTests {
 
     @Test func aPlayerProblemStays() {
         var m = playingMachine()
-        _ = m.handle(.playerFinished(.failed(.loadFailed("HTTP 404"))))
+        _ = m.handle(.playerFinished(m.ticket, .failed(.loadFailed("HTTP 404"))))
         let problem = m.snapshot.problem
         _ = m.handle(.sessionChanged)
         #expect(m.snapshot.problem == problem && problem == .player(.loadFailed("HTTP 404")))

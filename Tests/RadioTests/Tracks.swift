@@ -16,7 +16,7 @@ func reports(_ effects: [RadioEffect]) -> [(id: Int, type: String, sid: String?,
 
 /// The songs loaded among effects.
 func plays(_ effects: [RadioEffect]) -> [String] {
-    effects.compactMap { if case .play(let track, _) = $0 { return track.sid }; return nil }
+    effects.compactMap { if case .play(let track, _, _) = $0 { return track.sid }; return nil }
 }
 
 /// The events emitted among effects.
@@ -30,6 +30,27 @@ func playingMachine(queued: [Int] = [2, 3, 4]) -> RadioMachine {
     _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "Personal"), ChannelInfo(id: "1", name: "Ambient")]))
     _ = m.handle(.start(channelID: "0"))
     _ = m.handle(.answered(requestID: 1, tracks: [t(1)] + queued.map { t($0) }))
-    _ = m.handle(.playerStarted(duration: 30))
+    _ = m.handle(.playerStarted(m.ticket, duration: 30))
     return m
+}
+
+/// The songs that start playing from effects: loaded, or advanced to from the player's queue.
+func starts(_ effects: [RadioEffect]) -> [String] {
+    effects.compactMap {
+        switch $0 {
+        case .play(let track, _, _), .advancePlayer(let track, _): return track.sid
+        default: return nil
+        }
+    }
+}
+
+/// The songs queued in the player among effects.
+func queued(_ effects: [RadioEffect]) -> [String] {
+    effects.compactMap { if case .queueNext(let track, _) = $0 { return track.sid }; return nil }
+}
+
+extension RadioMachine {
+    /// The ticket of the current song, for feeding player events about it (an impossible
+    /// ticket when nothing is current, so such events are ignored as stale ones are).
+    var ticket: PlayTicket { currentTicket ?? PlayTicket(-1) }
 }

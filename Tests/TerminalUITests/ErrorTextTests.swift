@@ -18,6 +18,8 @@ import Testing
         .service(.expired),
         .player(.loadFailed("HTTP 404")),
         .player(.unavailable("ao pulse: cannot connect")),
+        .player(.mediaUnavailable(status: 403)),
+        .player(.connectionLost),
         .emptyChannel(ChannelInfo(id: "1", name: "华语MHz")),
         .unknownChannel("999"),
         .nothingPlaying,

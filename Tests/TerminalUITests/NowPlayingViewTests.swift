@@ -252,6 +252,18 @@ import Testing
         #expect(NowPlayingView.statusText(RadioSnapshot()) == "")
     }
 
+    @Test func aReconnectionIsOnTheStatusLineAsAnAlert() throws {
+        var snapshot = Fixtures.ascii
+        snapshot.reconnecting = Reconnection(attempt: 2, maxAttempts: 4)
+        #expect(NowPlayingView.statusText(snapshot) == "Reconnecting (attempt 2 of 4)…")
+        let frame = NowPlayingView.frame(snapshot, width: 40, height: 12)
+        let line = try #require(frame.lines.firstIndex { $0.contains("Reconnecting (attempt 2 of 4)…") },
+                                 "\(frame.lines)")
+        #expect(frame.styles[line] == .alert)
+        snapshot.reconnecting = nil
+        #expect(NowPlayingView.statusText(snapshot) == "")
+    }
+
     @Test func timeFormatting() {
         #expect(NowPlayingView.timeText(65) == "1:05")
         #expect(NowPlayingView.timeText(228.9) == "3:48")
