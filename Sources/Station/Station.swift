@@ -24,7 +24,7 @@ import Synchronization
 /// task while an accepted connection is still queued traps in NIO ("Deinited
 /// NIOAsyncWriter without calling finish()", apple/swift-nio#3481, whose maintainers
 /// recommend graceful shutdown instead). Connections still busy after
-/// ``shutdownGracePeriod`` are cancelled.
+/// ``StationConfiguration/shutdownGracePeriod`` are cancelled.
 public final class Station: Sendable {
     /// The configuration the station was created with.
     public let configuration: StationConfiguration
@@ -37,8 +37,8 @@ public final class Station: Sendable {
     private let latestScan: Mutex<ScanSummary>
     private let rescanTimer = Mutex<Task<Void, Never>?>(nil)
 
-    /// How long a stop waits for requests in flight (a player still streaming a song)
-    /// before cancelling them.
+    /// How long a stop waits by default for requests in flight (a player still streaming a
+    /// song) before cancelling them.
     public static let shutdownGracePeriod: Duration = .seconds(2)
 
     /// Creates a station: opens its database, then scans the library folder (only what
@@ -154,7 +154,7 @@ public final class Station: Sendable {
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: application)], gracefulShutdownSignals: [], cancellationSignals: [],
             logger: configuration.effectiveLogger)
-        groupConfiguration.maximumGracefulShutdownDuration = Self.shutdownGracePeriod
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
         let group = ServiceGroup(configuration: groupConfiguration)
         let server = self.server
         let task = Task {
@@ -213,7 +213,7 @@ public final class Station: Sendable {
     }
 
     /// Stops serving and waits until the socket is closed: no new connections are taken,
-    /// requests in flight get ``shutdownGracePeriod`` to finish, then are cancelled. Does
+    /// requests in flight get ``StationConfiguration/shutdownGracePeriod`` to finish, then are cancelled. Does
     /// nothing when not serving.
     public func stop() async {
         rescanTimer.withLock { timer in

@@ -32,6 +32,10 @@ public struct StationConfiguration: Sendable {
     /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.
     /// A rescan rereads only new and changed files.
     public var rescanInterval: Duration?
+    /// How long ``Station/stop()`` waits for requests in flight (a player still streaming a
+    /// song) before cancelling them; ``Station/shutdownGracePeriod`` unless told otherwise.
+    /// Tests lengthen it to tell a stop that waited from one that did not, whatever the load.
+    public var shutdownGracePeriod: Duration
 
     /// Creates a configuration.
     ///
@@ -45,10 +49,13 @@ public struct StationConfiguration: Sendable {
     ///   - logger: where to log; see ``logger``.
     ///   - tokenLifetime: how long a login token is valid (default 180 days).
     ///   - rescanInterval: how often to rescan while serving (default every minute).
+    ///   - shutdownGracePeriod: how long a stop waits for requests in flight (default
+    ///     ``Station/shutdownGracePeriod``).
     public init(library: URL?, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0,
                 seed: UInt64? = nil, onRequest: (@Sendable (StationRequest) -> Void)? = nil,
                 logger: Logger? = nil, tokenLifetime: Duration = .seconds(180 * 86_400),
-                rescanInterval: Duration? = .seconds(60)) {
+                rescanInterval: Duration? = .seconds(60),
+                shutdownGracePeriod: Duration = Station.shutdownGracePeriod) {
         self.library = library
         self.dataDirectory = dataDirectory
         self.host = host
@@ -58,6 +65,7 @@ public struct StationConfiguration: Sendable {
         self.logger = logger
         self.tokenLifetime = tokenLifetime
         self.rescanInterval = rescanInterval
+        self.shutdownGracePeriod = shutdownGracePeriod
     }
 
     /// The folder the demo library is synthesized into.
