@@ -106,6 +106,11 @@ struct RadioOverMpvTests {
         // And c is queued behind b as soon as b is current.
         try await Task.sleep(for: .milliseconds(1000))
         #expect(!world.server.requests(to: "/c.mp3").isEmpty, "c is prefetched while b plays")
+        // The `e` goes out through the report courier, on its own time: wait for it.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while !world.station.reports.contains(where: { $0.type == .end }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         #expect(world.station.reports.map(\.type).filter { $0 != .playing } == [.new, .end], "\(world.station.reports)")
         #expect(world.station.reports.contains { $0.type == .end && $0.sid == "a.mp3" })
         await world.session.send(.quit)
