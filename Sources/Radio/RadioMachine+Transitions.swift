@@ -107,7 +107,6 @@ extension RadioMachine {
             return []
         }
         listRequest = nil
-        retryAttempt = 0
         if let suspect, queue.first?.sid == suspect.sid {
             // The station answered: a song that failed while it was down gets another go;
             // one that failed while it was up is broken.
@@ -118,6 +117,9 @@ extension RadioMachine {
         case .playing: queue += fresh(tracks).filter { t in !queue.contains { $0.sid == t.sid } }
         default: queue = fresh(tracks)
         }
+        // Only songs end a backoff: an empty answer (a new channel, the red-heart channel
+        // without likes) is asked again later and later.
+        if !queue.isEmpty { retryAttempt = 0 }
         // A fresh channel replaces what plays (but not a song resumed from the last
         // session); otherwise play only if nothing does.
         if (pending.type == .new && !(resumed && current != nil)) || awaitingList {

@@ -75,7 +75,8 @@ public actor RadioSession {
         do throws(StoreError) {
             try await courier.start(
                 outcome: { [weak self] id, result in await self?.courierOutcome(id, result) },
-                onCount: { [weak self] count in await self?.outboxChanged(count) })
+                onCount: { [weak self] count in await self?.outboxChanged(count) },
+                onRetry: { [weak self] date in await self?.courierRetries(at: date) })
         } catch {
             storageFailed(error)
         }
@@ -133,6 +134,8 @@ public actor RadioSession {
     }
 
     private func outboxChanged(_ count: Int) { handle(.outboxChanged(count)) }
+
+    private func courierRetries(at date: Date) { handle(.retryScheduled(at: date)) }
 
     private func deliverDirectly(_ report: Report, _ id: Int) async {
         do throws(ServiceFailure) {

@@ -10,8 +10,15 @@ import Store
 /// Each report is written to the outbox before it is sent and removed when the station
 /// answers. A transient failure (no answer, 5xx, 429) stops the line and retries later
 /// with backoff, or at once when ``kick()`` says the station answered something else; a
-/// refusal (the station will never accept it) drops that report and goes on. A crash
-/// between the station's answer and the removal sends that one report again on restart.
+/// refusal (the station will never accept it) drops that report and goes on.
+///
+/// Delivery is exactly once as long as the process lives; across a crash it is at least
+/// once: a crash between the station's answer and the removal sends that one report again
+/// on restart (the station's answer carries no id the courier could match it with).
+///
+/// While the line is blocked, the session hears of it once (the failure, and when the next
+/// try is), and a report that waits for a list (`s`, `b`) is answered as failed at once,
+/// so the radio fetches with its own backoff instead of waiting for the line.
 actor ReportCourier {
     /// What happened to a report: the request id the machine gave it (nil for reports
     /// carried over from an earlier run, or already answered as failed) and the outcome.
@@ -27,11 +34,17 @@ actor ReportCourier {
     private let delays: [Double]
     private var outcome: Outcome = { _, _ in }
     private var onCount: @Sendable (Int) async -> Void = { _ in }
+    private var onRetry: @Sendable (Date) async -> Void = { _ in }
     private var line: [Item] = []
     private var draining = false
     private var attempt = 0
     private var retry: Task<Void, Never>?
+    /// The failure that blocks the line, once the session has been told of it.
+    private var blockage: ServiceFailure?
 
+    /// Creates a courier that sends through `service`, keeps reports in `store` until
+    /// answered, and waits `delays` (seconds; the last repeats) between tries of a blocked
+    /// line.
     init(service: any RadioService, store: (any ReportOutboxStore)?, delays: [Double]) {
         self.service = service
         self.store = store
@@ -39,9 +52,12 @@ actor ReportCourier {
     }
 
     /// Connects the courier to its session and takes over the reports an earlier run left.
-    func start(outcome: @escaping Outcome, onCount: @escaping @Sendable (Int) async -> Void) async throws(StoreError) {
+    /// `onCount` hears how many reports wait, `onRetry` when a blocked line is tried again.
+    func start(outcome: @escaping Outcome, onCount: @escaping @Sendable (Int) async -> Void,
+               onRetry: @escaping @Sendable (Date) async -> Void = { _ in }) async throws(StoreError) {
         self.outcome = outcome
         self.onCount = onCount
+        self.onRetry = onRetry
         let carried = try store?.pendingReports() ?? []
         line = carried.map { Item(entry: $0, requestID: nil) } + line
         await onCount(line.count)
@@ -53,6 +69,13 @@ actor ReportCourier {
         var entry = OutboxEntry(type: report.type.rawValue, channel: report.channel, sid: report.sid ?? "",
                                 history: report.history, playedTime: report.playedTime)
         if let store { entry = try store.enqueueReport(entry) }
+        if let blockage, report.type.expectsList {
+            // The line is blocked: the list this report asks for will not come soon.
+            line.append(Item(entry: entry, requestID: nil))
+            await onCount(line.count)
+            await outcome(requestID, .failure(blockage))
+            return
+        }
         line.append(Item(entry: entry, requestID: requestID))
         await onCount(line.count)
         await drain()
@@ -84,24 +107,33 @@ actor ReportCourier {
                 result = .failure(error)
             }
             if case .failure(let failure) = result, Self.isTransient(failure) {
-                // Tell the machine once, so a skip's missing answer is handled; the report
-                // itself stays first in line.
-                if let id = head.requestID {
-                    line[0].requestID = nil
-                    await outcome(id, result)
+                // Tell the machine: always for a report it waits on (a skip's missing
+                // answer), else once per blockage, so the screen says the station is
+                // down. The report itself stays first in line.
+                let id = head.requestID
+                line[0].requestID = nil
+                if id != nil || blockage == nil { await outcome(id, result) }
+                blockage = failure
+                // Reports queued behind it that wait for a list will not get one soon either.
+                for index in line.indices.dropFirst() where line[index].entry.report.type.expectsList {
+                    guard let waiting = line[index].requestID else { continue }
+                    line[index].requestID = nil
+                    await outcome(waiting, result)
                 }
-                scheduleRetry()
+                await onRetry(scheduleRetry())
                 return
             }
             line.removeFirst()
             attempt = 0
+            blockage = nil
             if let id = head.entry.id { try? store?.removeReport(id: id) }
             await onCount(line.count)
             await outcome(head.requestID, result)
         }
     }
 
-    private func scheduleRetry() {
+    /// Sets the retry timer; returns when it fires.
+    private func scheduleRetry() -> Date {
         let delay = delays[min(attempt, delays.count - 1)]
         attempt += 1
         retry = Task { [weak self] in
@@ -109,6 +141,7 @@ actor ReportCourier {
             guard !Task.isCancelled else { return }
             await self?.retryFired()
         }
+        return Date().addingTimeInterval(delay)
     }
 
     private func retryFired() async {

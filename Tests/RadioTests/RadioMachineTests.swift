@@ -156,12 +156,30 @@ struct RadioMachineTests {
         #expect(m.current?.sid == "1")
     }
 
-    @Test func emptyChannelIsExplainedAndRetried() {
-        var m = RadioMachine(configuration: .init(retryDelays: [3]))
+    @Test func emptyChannelIsExplainedAndRetriedLaterAndLater() throws {
+        var m = RadioMachine(configuration: .init(retryDelays: [1, 2, 4]))
         _ = m.handle(.start(channelID: "-3"))
-        let effects = m.handle(.answered(requestID: 1, tracks: []))
+        var effects = m.handle(.answered(requestID: 1, tracks: []))
         #expect(events(effects) == [.error(.emptyChannel(ChannelInfo(id: "-3", name: "-3")))])
-        guard case .scheduleRetry(after: 3, _)? = effects.last else { Issue.record("no retry"); return }
+        #expect(m.snapshot.loading, "never a silent stop: the radio still waits for songs")
+        // Each empty answer waits longer before asking again; the last delay repeats.
+        var delays: [Double] = []
+        for _ in 0..<4 {
+            guard case .scheduleRetry(let delay, let token)? = effects.last else {
+                Issue.record("no retry after \(effects)")
+                return
+            }
+            delays.append(delay)
+            let retry = m.handle(.retryTimer(token: token))
+            #expect(reports(retry).map { "\($0.type) \($0.channel)" } == ["n -3"])
+            effects = m.handle(.answered(requestID: try #require(reports(retry).first).id, tracks: []))
+        }
+        #expect(delays == [1, 2, 4, 4])
+        // Songs at last: they play, and the backoff starts over.
+        guard case .scheduleRetry(_, let token)? = effects.last else { Issue.record("no retry"); return }
+        let retry = m.handle(.retryTimer(token: token))
+        #expect(plays(m.handle(.answered(requestID: try #require(reports(retry).first).id, tracks: [t(1)]))) == ["1"])
+        #expect(m.retryAttempt == 0)
     }
 
     @Test func aSongThatFailsWhileTheStationAnswersIsDropped() {

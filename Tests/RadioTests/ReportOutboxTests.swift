@@ -42,6 +42,45 @@ struct ReportOutboxTests {
         #expect(deliveredLine(service) == ["r 1", "b 1", "u 2"])
     }
 
+    @Test func aBlockedLineSaysWhenItRetriesAndATrashBehindItDoesNotWaitForIt() async throws {
+        let database = try MhzDatabase()
+        // Two queued behind the first song: nothing is fetched early until the trash.
+        let service = FakeService(lists: [[t(1), t(2), t(3)], [t(4), t(5)], [t(6)]])
+        let player = FakePlayer()
+        let session = RadioSession(service: service, player: player, store: database,
+                                   configuration: .init(retryDelays: [0.3]))
+        await session.start(channelID: "0")
+        #expect(await eventually { player.loads.count == 1 })
+        player.emit(.started(player.lastItem, duration: 30))
+
+        service.setDown(true)
+        await session.send(.like)      // r 1 blocks the line
+        #expect(await eventually { service.reports.contains { $0.type == .rate } })
+        var snapshot = await session.snapshot()
+        for _ in 0..<100 where snapshot.nextRetry == nil {
+            try await Task.sleep(for: .milliseconds(10))
+            snapshot = await session.snapshot()
+        }
+        #expect(snapshot.problem == .service(.unreachable("Connection refused")))
+        #expect(snapshot.nextRetry != nil, "the screen can say when the station is tried again")
+
+        await session.send(.trash)     // b 1 waits behind r 1; song 2 starts at once
+        #expect(await eventually { player.played.count == 2 })
+        player.emit(.started(player.lastItem, duration: 30))
+        // The radio was told at once that no list will come soon, so it fetches on its own
+        // (p, sent directly and retried with its own backoff) instead of waiting for the line.
+        #expect(await eventually { service.reports.contains { $0.type == .playing && $0.sid == "2" } },
+                "\(service.reports)")
+        #expect(deliveredLine(service).isEmpty)
+
+        service.setDown(false)
+        #expect(await eventually { (try? database.pendingReports().count) == 0 }, "\(service.reports)")
+        #expect(deliveredLine(service) == ["r 1", "b 1"])
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(deliveredLine(service) == ["r 1", "b 1"], "each once")
+        #expect(await session.snapshot().problem == nil)
+    }
+
     @Test func reportsLeftByAnEarlierRunGoFirstAndOnce() async throws {
         let dir = try TemporaryDirectory(prefix: "mhz-outbox")
         let path = dir.path("mhz.sqlite")
