@@ -10,9 +10,10 @@ import Synchronization
 /// they only touch the shared state under a `Mutex`, and the UI thread picks changes up
 /// within one poll interval (at most 200 ms, 25 ms right after a key press).
 ///
-/// Redraws happen only when something visible changed — a new snapshot, the terminal
-/// size, the screen in front, a notice expiring, or (while playing) the elapsed second on
-/// the clock — so an idle player wakes a few times a second and draws once a second.
+/// Redraws happen only when something visible changed — a snapshot that changed more
+/// than the position, the terminal size, the screen in front, a notice expiring, or
+/// (while playing) the elapsed second on the clock — so a playing radio wakes a few times
+/// a second and draws once a second.
 public final class TerminalApp: Sendable {
     private struct Shared {
         var snapshot = RadioSnapshot()
@@ -58,12 +59,23 @@ public final class TerminalApp: Sendable {
     }
 
     /// Stores the latest state to draw. Thread-safe and cheap: no drawing happens here.
+    ///
+    /// A snapshot that only moves the position (the player's progress, a few times a
+    /// second) does not count as a change: the clock is extrapolated from it and redrawn
+    /// when its second turns, so progress alone costs one draw a second.
     public func update(_ snapshot: RadioSnapshot) {
         shared.withLock { shared in
+            if !Self.differsOnlyInPosition(shared.snapshot, snapshot) { shared.version &+= 1 }
             shared.snapshot = snapshot
-            shared.version &+= 1
             shared.receivedAt = .now
         }
+    }
+
+    /// Whether `new` is `old` with at most another position.
+    static func differsOnlyInPosition(_ old: RadioSnapshot, _ new: RadioSnapshot) -> Bool {
+        var moved = old
+        moved.position = new.position
+        return moved == new
     }
 
     /// Runs the UI on the calling thread until the user quits (after sending `.quit`),

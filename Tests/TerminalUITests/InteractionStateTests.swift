@@ -86,3 +86,25 @@ import Testing
         #expect(state.displayed(nearEnd, receivedAt: Self.start, now: Self.start + .seconds(3)).position == 562)
     }
 }
+
+/// What makes the loop draw again: progress alone waits for the clock's next second.
+@Suite struct RedrawDecisionTests {
+    @Test func aSnapshotThatOnlyMovesThePositionIsNotAChange() {
+        let before = Fixtures.ascii
+        var progressed = before
+        progressed.position += 0.25
+        #expect(TerminalApp.differsOnlyInPosition(before, progressed))
+        #expect(TerminalApp.differsOnlyInPosition(before, before))
+
+        var paused = progressed
+        paused.paused.toggle()
+        #expect(!TerminalApp.differsOnlyInPosition(before, paused))
+        var louder = before
+        louder.volume -= 5
+        #expect(!TerminalApp.differsOnlyInPosition(before, louder))
+        var troubled = progressed
+        troubled.problem = .nothingPlaying
+        #expect(!TerminalApp.differsOnlyInPosition(before, troubled))
+        #expect(!TerminalApp.differsOnlyInPosition(before, Fixtures.chinese))
+    }
+}
