@@ -19,6 +19,11 @@ final class CurlEasy {
     /// libcurl must be initialised once per process before any handle or share exists.
     static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
+    /// Creates a handle.
+    ///
+    /// - Throws: ``HTTPError/setup(_:)`` when libcurl's global initialisation failed or
+    ///   `curl_easy_init` returned NULL ("If this function returns NULL, something went
+    ///   wrong and you cannot use the other curl functions" — curl_easy_init(3)).
     init() throws(HTTPError) {
         guard Self.globalInit == CURLE_OK else { throw .setup("curl_global_init failed") }
         guard let h = curl_easy_init() else { throw .setup("curl_easy_init returned NULL") }
@@ -83,7 +88,10 @@ final class CurlEasy {
             if sink.exceededLimit { throw .responseTooLarge(limit: sink.limit) }
             if sink.isCancelled { throw .cancelled }
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw .transport(CurlCode(code), detail: detail.isEmpty ? CurlCode(code).description : detail)
+            let curl = CurlCode(code)
+            let words = detail.isEmpty ? curl.description : detail
+            if curl.isTLSVerification { throw .tls(curl, detail: words) }
+            throw .transport(curl, detail: words)
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

@@ -27,6 +27,21 @@ public struct CurlCode: RawRepresentable, Sendable, Hashable, CustomStringConver
         }
     }
 
+    /// Whether libcurl could not verify the server's identity: its certificate is
+    /// self-signed, expired, issued for another name or by a CA this machine does not
+    /// trust, or does not match a pinned key. Never transient: the same certificate fails
+    /// the same way. (A handshake that broke off, `CURLE_SSL_CONNECT_ERROR`, is not this:
+    /// it is a network failure and ``isTransient``.)
+    public var isTLSVerification: Bool {
+        switch CURLcode(rawValue: rawValue) {
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// `CURLE_OPERATION_TIMEDOUT`.
     public static let timedOut = CurlCode(CURLE_OPERATION_TIMEDOUT)
     /// `CURLE_COULDNT_CONNECT`.
@@ -35,14 +50,22 @@ public struct CurlCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let writeError = CurlCode(CURLE_WRITE_ERROR)
     /// `CURLE_ABORTED_BY_CALLBACK`: the transfer was cancelled.
     public static let aborted = CurlCode(CURLE_ABORTED_BY_CALLBACK)
+    /// `CURLE_PEER_FAILED_VERIFICATION` (also spelt `CURLE_SSL_CACERT`): the server's
+    /// certificate or host name did not verify.
+    public static let peerFailedVerification = CurlCode(CURLE_PEER_FAILED_VERIFICATION)
 }
 
 /// Why an HTTP request did not produce a response. HTTP error statuses are not errors
 /// here: the caller decides what a 404 means.
 public enum HTTPError: Error, Sendable, Equatable {
-    /// libcurl failed: connection refused, DNS, timeout, TLS, reset. `detail` is libcurl's
-    /// error buffer, more specific than the code's description.
+    /// libcurl failed: connection refused, DNS, timeout, a broken TLS handshake, reset.
+    /// `detail` is libcurl's error buffer, more specific than the code's description.
     case transport(CurlCode, detail: String)
+    /// TLS verification failed (``CurlCode/isTLSVerification``): the connection was made
+    /// but the server could not prove who it is, so nothing was sent. Only turning
+    /// ``HTTPConfiguration/verifyTLS`` off gets past it. `detail` is libcurl's error buffer
+    /// ("SSL certificate problem: self-signed certificate").
+    case tls(CurlCode, detail: String)
     /// The body exceeded the configured cap; the transfer was stopped there.
     case responseTooLarge(limit: Int)
     /// The URL is not http(s) or could not be given to libcurl.

@@ -22,14 +22,25 @@ public enum RadioError: Error, Sendable, Equatable {
 public enum ServiceFailure: Error, Sendable, Equatable {
     /// No answer: connection refused, DNS, timeout, reset. Carries the transport's words.
     case unreachable(String)
-    /// The server answered with an HTTP error status.
+    /// The server answered with an HTTP error status that will not go away by waiting
+    /// (4xx, 500, 501…).
     case httpStatus(Int)
+    /// The server answered "not now" (408, 429, 502, 503, 504: the HTTP layer's transient
+    /// statuses, already retried there with backoff); the same request may succeed later.
+    /// The composition root classifies, so the radio and the report outbox need not.
+    case busy(Int)
+    /// The connection was made but the server's TLS certificate did not verify (self-signed,
+    /// expired, another host's). Carries the transport's words.
+    case untrusted(String)
     /// The answer could not be understood (HTML page, broken JSON). Carries a description.
     case malformed(String)
     /// The server refused the request in-band (`r != 0`); carries its error word.
     case rejected(String)
     /// The login session expired: playback goes on anonymously until the user logs in.
     case expired
+    /// The channel plays only for a logged-in listener (the red-heart channel, `-3`:
+    /// douban-protocol.md §7) and there is no login. Carries the channel id.
+    case needsLogin(channel: String)
 }
 
 /// Why the player failed.

@@ -8,9 +8,10 @@ import Store
 /// after a restart.
 ///
 /// Each report is written to the outbox before it is sent and removed when the station
-/// answers. A transient failure (no answer, 5xx, 429) stops the line and retries later
-/// with backoff, or at once when ``kick()`` says the station answered something else; a
-/// refusal (the station will never accept it) drops that report and goes on.
+/// answers. A transient failure (no answer, or "not now": 429, 502, 503…) stops the line
+/// and retries later with backoff, or at once when ``kick()`` says the station answered
+/// something else; a refusal (the station will never accept it) drops that report and
+/// goes on.
 ///
 /// Delivery is exactly once as long as the process lives; across a crash it is at least
 /// once: a crash between the station's answer and the removal sends that one report again
@@ -149,12 +150,23 @@ actor ReportCourier {
         await drain()
     }
 
-    /// Failures that may go away by themselves: worth keeping the report for.
+    /// Whether to keep the report and try again later rather than drop it.
+    ///
+    /// No status is classified here: the composition root's seam (StationTransport) turns
+    /// the HTTP layer's one classification (`RetryPolicy.isTransient(status:)`) into the
+    /// failure's case, and this only reads the case:
+    /// - `busy`: the station said "not now" (408, 429, 502, 503, 504): keep.
+    /// - `unreachable`, `untrusted`: the station never received the report: keep, also
+    ///   where HTTP does not retry at once (a certificate or URL the listener must fix
+    ///   first), because dropping it would lose feedback the station never saw.
+    /// - `httpStatus` (4xx, and 500 as HTTP does not retry it either), `malformed`,
+    ///   `rejected`, `expired`, `needsLogin`: the station answered this very report and
+    ///   would answer it the same again; keeping it would hold up every report behind it
+    ///   for good, so it is dropped.
     static func isTransient(_ failure: ServiceFailure) -> Bool {
         switch failure {
-        case .unreachable: return true
-        case .httpStatus(let status): return status == 408 || status == 429 || status >= 500
-        case .malformed, .rejected, .expired: return false
+        case .unreachable, .untrusted, .busy: return true
+        case .httpStatus, .malformed, .rejected, .expired, .needsLogin: return false
         }
     }
 }

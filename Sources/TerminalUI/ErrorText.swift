@@ -50,8 +50,22 @@ public enum ErrorText {
         switch failure {
         case .unreachable(let reason):
             return "Station unreachable\(detail(reason)) — check --server or your network; retrying."
-        case .httpStatus(let status) where status == 401 || status == 403:
-            return "Station refused access (HTTP \(status)) — \(logIn)."
+        case .untrusted(let reason):
+            return "Station's TLS certificate is not trusted\(detail(reason)) — check --server; set "
+                + "verify_tls = false in the config only if you trust this server."
+        case .busy(429):
+            return "Station is limiting requests (HTTP 429) — mhz waits and tries again; nothing to do."
+        case .busy(408):
+            return "Station timed out waiting for the request (HTTP 408) — retrying; "
+                + "check your network if it keeps happening."
+        case .busy(let status):
+            return "Station error (HTTP \(status)) — the server is having trouble; retrying."
+        case .httpStatus(401):
+            return "Station refused access (HTTP 401) — \(logIn)."
+        case .httpStatus(403):
+            // Douban answers 403 both to a lapsed login and to a client it is rate limiting.
+            return "Station refused access (HTTP 403) — \(logIn); if you are logged in, "
+                + "it may be limiting requests: wait a few minutes."
         case .httpStatus(let status) where status >= 500:
             return "Station error (HTTP \(status)) — the server is having trouble; retrying."
         case .httpStatus(let status):
@@ -64,6 +78,12 @@ public enum ErrorText {
         case .expired:
             return "Login session expired — playing on anonymously; "
                 + (loginKey.map { "press \($0) to log in again." } ?? "`mhz login` signs you in again.")
+        case .needsLogin(let channel):
+            // -3 is the red-heart channel (douban-protocol.md §7); RadioAPI's constant is
+            // out of this layer's reach.
+            let name = channel == "-3" ? "The red-heart channel" : "Channel \(quoted(channel))"
+            return "\(name) needs a login — "
+                + (loginKey.map { "press \($0) to log in" } ?? "run `mhz login`") + ", or pick another channel."
         }
     }
 

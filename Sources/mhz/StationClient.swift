@@ -13,8 +13,8 @@ import RadioAPI
 ///   in answer to a request that carried a login) ends the session, the same report is
 ///   sent again anonymously, and the front end is told once through ``ActiveSession``;
 /// - the red-heart channel answered with nothing for an anonymous listener becomes
-///   ``ServiceFailure/rejected(_:)`` with ``notLoggedIn``, so the listener reads why
-///   instead of waiting for songs that cannot come (douban-protocol.md §7, fixture F5b).
+///   ``ServiceFailure/needsLogin(channel:)``, so the listener reads why instead of
+///   waiting for songs that cannot come (douban-protocol.md §7, fixture F5b).
 struct StationClient: RadioService {
     /// Performs requests and maps transport failures.
     let transport: StationTransport
@@ -22,9 +22,6 @@ struct StationClient: RadioService {
     let endpoints: StationEndpoints
     /// The login requests carry.
     let session: ActiveSession
-
-    /// The error word for the red-heart channel asked for without a login.
-    static let notLoggedIn = "not_logged_in"
 
     /// The server's channel list.
     func channels() async throws(ServiceFailure) -> [ChannelInfo] {
@@ -58,7 +55,7 @@ struct StationClient: RadioService {
             return try await again(report, after: login)
         }
         if report.channel == Channel.redHeartID, report.type.expectsList, playlist.songs.isEmpty, !login.isLoggedIn {
-            throw .rejected(Self.notLoggedIn)
+            throw .needsLogin(channel: report.channel)
         }
         return playlist.songs.filter { !$0.isAdvertisement }.map(Self.track)
     }

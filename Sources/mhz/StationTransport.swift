@@ -16,7 +16,9 @@ struct StationTransport: Sendable {
     /// Performs a request and returns the body of a 2xx answer.
     ///
     /// - Throws: ``ServiceFailure/unreachable(_:)`` when no answer came (after the HTTP
-    ///   layer's retries), ``ServiceFailure/httpStatus(_:)`` for any other status,
+    ///   layer's retries), ``ServiceFailure/untrusted(_:)`` when the server's certificate
+    ///   did not verify, ``ServiceFailure/busy(_:)`` for a status that means "not now"
+    ///   and ``ServiceFailure/httpStatus(_:)`` for any other (see ``failure(status:)``),
     ///   ``ServiceFailure/malformed(_:)`` for an answer over the size cap.
     func perform(_ request: APIRequest) async throws(ServiceFailure) -> Data {
         let httpRequest = HTTPRequest(
@@ -35,16 +37,27 @@ struct StationTransport: Sendable {
         let milliseconds = Int((ContinuousClock.now - started) / .milliseconds(1))
         guard (200..<300).contains(response.status) else {
             logger.warning("\(line) → HTTP \(response.status) (\(milliseconds) ms)")
-            throw .httpStatus(response.status)
+            throw Self.failure(status: response.status)
         }
         logger.debug("\(line) → HTTP \(response.status), \(response.body.count) bytes (\(milliseconds) ms)")
         return response.body
     }
 
-    /// The radio's name for a transport failure.
+    /// The radio's name for a non-2xx status. The HTTP layer's classification
+    /// (``RetryPolicy/isTransient(status:)``) is the only one: what it calls transient
+    /// becomes ``ServiceFailure/busy(_:)``, which the radio's report outbox keeps a report
+    /// for; anything else becomes ``ServiceFailure/httpStatus(_:)``, whose report it drops.
+    static func failure(status: Int) -> ServiceFailure {
+        RetryPolicy.isTransient(status: status) ? .busy(status) : .httpStatus(status)
+    }
+
+    /// The radio's name for a transport failure. Every failure in which no answer came is
+    /// ``ServiceFailure/unreachable(_:)``, whether or not the HTTP layer retried it: the
+    /// station never saw the request, so the outbox keeps a report for it.
     static func failure(_ error: HTTPError) -> ServiceFailure {
         switch error {
         case .transport(_, let detail): .unreachable(detail)
+        case .tls(_, let detail): .untrusted(detail)
         case .responseTooLarge(let limit): .malformed("answer larger than \(limit / 1_048_576) MB")
         case .invalidURL(let url): .unreachable("invalid URL \(url)")
         case .setup(let detail): .unreachable(detail)

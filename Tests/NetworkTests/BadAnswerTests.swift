@@ -37,13 +37,19 @@ struct BadAnswerTests {
              words: "Station sent an answer mhz cannot read (not UTF-8) — check that --server and --api (app or web) match the station."),
         Case(name: "50 MB body", answers: [.huge(count: 50 << 20)], failure: .malformed("answer larger than 8 MB"),
              words: "Station sent an answer mhz cannot read (answer larger than 8 MB) — check that --server and --api (app or web) match the station."),
-        Case(name: "429", answers: Array(repeating: .status(429), count: 3), failure: .httpStatus(429),
-             words: "Station answered HTTP 429 — check --server and --api (app or web)."),
+        Case(name: "429", answers: Array(repeating: .status(429), count: 3), failure: .busy(429),
+             words: "Station is limiting requests (HTTP 429) — mhz waits and tries again; nothing to do."),
         Case(name: "500", answers: [.status(500, body: "Internal Server Error")], failure: .httpStatus(500),
              words: "Station error (HTTP 500) — the server is having trouble; retrying."),
-        Case(name: "502", answers: Array(repeating: .status(502), count: 3), failure: .httpStatus(502),
+        Case(name: "502", answers: Array(repeating: .status(502), count: 3), failure: .busy(502),
              words: "Station error (HTTP 502) — the server is having trouble; retrying."),
-        Case(name: "503", answers: Array(repeating: .status(503), count: 3), failure: .httpStatus(503),
+        Case(name: "502 with an HTML page",
+             answers: Array(repeating: .status(502, body: "<html><head><title>502 Bad Gateway</title></head><body>"
+                 + "<center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>",
+                 headers: ["Content-Type": "text/html"]), count: 3),
+             failure: .busy(502),
+             words: "Station error (HTTP 502) — the server is having trouble; retrying."),
+        Case(name: "503", answers: Array(repeating: .status(503), count: 3), failure: .busy(503),
              words: "Station error (HTTP 503) — the server is having trouble; retrying."),
         Case(name: "in-band error", answers: [.bytes(Data(#"{"r":1,"err":"wrong_version"}"#.utf8))],
              failure: .rejected("wrong_version"),
@@ -74,30 +80,35 @@ struct BadAnswerTests {
         }
     }
 
-    @Test func aRefusedConnectionIsUnreachable() async throws {
+    @Test(arguments: [APIFamily.app, .web])
+    func aRefusedConnectionIsUnreachable(_ family: APIFamily) async throws {
         let seam = try await Seam()
         defer { seam.server.stop() }
-        var runtime = try seam.runtime(.app)
-        runtime = RadioRuntime(paths: runtime.paths, config: runtime.config, family: .app,
-                               baseURL: URL(string: "http://127.0.0.1:9")!, sessionKey: "x", station: nil, http: runtime.http)
+        let own = try seam.runtime(family)
+        // Nothing listens on the discard port on loopback.
+        let runtime = RadioRuntime(paths: own.paths, config: own.config, family: family,
+                                   baseURL: URL(string: "http://127.0.0.1:9")!, sessionKey: "x", station: nil,
+                                   http: own.http)
         let started = ContinuousClock.now
         await #expect {
             try await runtime.stationClient(logger: seam.log.logger).send(Report(type: .new, channel: "0"))
         } throws: { error in
             guard case .unreachable(let detail) = error as? ServiceFailure else { return false }
-            let words = ErrorText.describe(.service(.unreachable(detail)))
-            return detail.contains("127.0.0.1") && words.hasPrefix("Station unreachable (")
-                && words.hasSuffix(") — check --server or your network; retrying.")
+            return detail.contains("127.0.0.1 port 9")
+                && ErrorText.describe(.service(.unreachable(detail)))
+                == "Station unreachable (\(detail)) — check --server or your network; retrying."
         }
         #expect(ContinuousClock.now - started < .seconds(30), "no hang")
+        #expect(seam.server.calls.isEmpty)
     }
 
-    @Test func aServerThatNeverAnswersTimesOut() async throws {
+    @Test(arguments: [APIFamily.app, .web])
+    func aServerThatNeverAnswersTimesOut(_ family: APIFamily) async throws {
         let seam = try await Seam()
         defer { seam.server.stop() }
         let silent = try SilentListener()
-        let timing = try seam.runtime(.app, timeout: 1)
-        let runtime = RadioRuntime(paths: timing.paths, config: timing.config, family: .app, baseURL: silent.url,
+        let timing = try seam.runtime(family, timeout: 1)
+        let runtime = RadioRuntime(paths: timing.paths, config: timing.config, family: family, baseURL: silent.url,
                                    sessionKey: "x", station: nil, http: timing.http)
         let started = ContinuousClock.now
         await #expect {
@@ -121,15 +132,27 @@ struct BadAnswerTests {
         #expect(ServiceText.describe(.httpStatus(503), server: server) ==
             "http://127.0.0.1:9 answered HTTP 503: try again later or check --server")
         #expect(ServiceText.describe(.expired, server: server) == "your login expired: run `mhz login` again")
+        #expect(ServiceText.describe(.busy(429), server: server) ==
+            "http://127.0.0.1:9 is limiting requests (HTTP 429): wait a minute, then try again")
+        #expect(ServiceText.describe(.httpStatus(403), server: server) ==
+            "http://127.0.0.1:9 refused access (HTTP 403): run `mhz login`, or wait a few minutes if you are logged in")
+        #expect(ServiceText.describe(.rejected("wrong_version"), server: server) ==
+            "http://127.0.0.1:9 refused the request (wrong_version): check --server and --api (app or web), or run `mhz login`")
+    }
+
+    @Test func forbiddenMayMeanALapsedLoginOrRateLimiting() {
+        #expect(ErrorText.describe(.service(.httpStatus(403))) == "Station refused access (HTTP 403) — log in again "
+            + "with `mhz login`; if you are logged in, it may be limiting requests: wait a few minutes.")
+        #expect(ErrorText.describe(.service(.busy(408))) == "Station timed out waiting for the request (HTTP 408) — "
+            + "retrying; check your network if it keeps happening.")
     }
 }
 
-/// How many requests the seam makes for a failure with the seam's quick retry policy.
+/// How many requests the seam makes for a failure with the seam's quick retry policy:
+/// a "not now" status is retried by the HTTP layer, nothing else is.
 enum RetryPolicyCount {
     static func attempts(for failure: ServiceFailure) -> Int {
-        if case .httpStatus(let status) = failure, [429, 502, 503].contains(status) {
-            return Seam.quickRetry.maxRetries + 1
-        }
+        if case .busy = failure { return Seam.quickRetry.maxRetries + 1 }
         return 1
     }
 }

@@ -123,7 +123,7 @@ struct CommandLineSessionTests {
         defer { setup.server.stop() }
         let play = try setup.headless(["--channel", "-3"])
         let error = try await play.waitFor { $0["event"] == "error" }
-        #expect(error["message"] == "Station refused the request (not_logged_in) — try another channel, or log in again with `mhz login`.")
+        #expect(error["message"] == "The red-heart channel needs a login — run `mhz login`, or pick another channel.")
         play.send("quit")
         #expect(try await play.exit() == 0)
     }

@@ -29,7 +29,7 @@ struct DialogLoginTests {
         dialog.onLoggedIn { announced.withLock { $0 += 1 } }
         #expect(dialog.destination == seam.server.baseURL.absoluteString && !dialog.needsCaptcha)
 
-        await #expect(throws: ServiceFailure.rejected(StationClient.notLoggedIn)) { try await client.send(Self.redHeart) }
+        await #expect(throws: ServiceFailure.needsLogin(channel: "-3")) { try await client.send(Self.redHeart) }
         let name = try await dialog.logIn(LoginAnswers(account: Account.name, password: Account.password))
         #expect(name == Account.name)
         #expect(announced.value == 1)
@@ -61,7 +61,7 @@ struct DialogLoginTests {
             try await dialog.logIn(LoginAnswers(account: "nobody", password: Account.password))
         }
         seam.server.script("/j/app/login", [.status(503)])
-        await #expect(throws: LoginProblem.service(.httpStatus(503))) {
+        await #expect(throws: LoginProblem.service(.busy(503))) {
             try await dialog.logIn(LoginAnswers(account: Account.email, password: Account.password))
         }
         #expect(seam.server.calls(to: "/j/app/login").count == 3, "never retried")

@@ -118,12 +118,16 @@ struct StationClientTests {
         let seam = try await Seam()
         defer { seam.server.stop() }
         for family in [APIFamily.app, .web] {
-            await #expect(throws: ServiceFailure.rejected("not_logged_in")) {
+            await #expect(throws: ServiceFailure.needsLogin(channel: "-3")) {
                 try await seam.client(family).send(Report(type: .new, channel: "-3", history: ""))
             }
         }
-        #expect(ErrorText.describe(.service(.rejected(StationClient.notLoggedIn))) ==
-            "Station refused the request (not_logged_in) — try another channel, or log in again with `mhz login`.")
+        #expect(ErrorText.describe(.service(.needsLogin(channel: "-3"))) ==
+            "The red-heart channel needs a login — run `mhz login`, or pick another channel.")
+        #expect(ErrorText.describe(.service(.needsLogin(channel: "-3")), loginKey: "L") ==
+            "The red-heart channel needs a login — press L to log in, or pick another channel.")
+        #expect(ServiceText.describe(.needsLogin(channel: "-3"), server: seam.server.baseURL.absoluteString) ==
+            "the red-heart channel (-3) needs a login: run `mhz login`, or pick another channel (`mhz channels` lists them)")
         try await seam.logIn(.app)
         let hearts = try await seam.client(.app).send(Report(type: .new, channel: "-3", history: ""))
         #expect(hearts.map(\.sid) == ["201", "202", "203"])

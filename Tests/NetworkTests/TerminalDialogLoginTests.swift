@@ -3,9 +3,9 @@ import TestSupport
 import Testing
 
 /// The login dialog in the real `mhz` terminal UI (tmux) against the recording server:
-/// the red-heart channel refuses an anonymous listener and says which key logs in, the
-/// dialog takes the answers with the password shown only as bullets, the server gets the
-/// exact login form once, the status line says who is logged in, and the very next
+/// the red-heart channel tells an anonymous listener it needs a login and which key logs
+/// in, the dialog takes the answers with the password shown only as bullets, the server
+/// gets the exact login form once, the status line says who is logged in, and the very next
 /// playlist request carries the new session, so the red-heart channel plays.
 @Suite(.serialized)
 struct TerminalDialogLoginTests {
@@ -78,10 +78,10 @@ struct TerminalDialogLoginTests {
         let pane = try Self.start(server, api: "app", home: home, path: "/usr/bin:/bin")
         let url = server.baseURL.absoluteString
 
-        let refused = try await pane.wait(for: "to log in again")
-        #expect(refused[21] == "  Station refused the request (not_logged_in) — try another channel, or press")
+        let refused = try await pane.wait(for: "needs a login")
+        #expect(refused[21] == "  The red-heart channel needs a login — press L to log in, or pick another")
         // "Next try at …" follows while a retry waits, not while it is in flight.
-        #expect(refused[22].hasPrefix("  L to log in again."))
+        #expect(refused[22].hasPrefix("  channel."))
         try await pane.send("L")
         try await pane.wait(for: " Log in to \(url)")
         try await pane.send("listener")
@@ -145,10 +145,10 @@ struct TerminalDialogLoginTests {
         let pane = try Self.start(server, api: "web", home: home, path: "\(bin.path):/usr/bin:/bin")
         let url = server.baseURL.absoluteString
 
-        let refused = try await pane.wait(for: "to log in again")
-        #expect(refused[21] == "  Station refused the request (not_logged_in) — try another channel, or press")
+        let refused = try await pane.wait(for: "needs a login")
+        #expect(refused[21] == "  The red-heart channel needs a login — press L to log in, or pick another")
         // "Next try at …" follows while a retry waits, not while it is in flight.
-        #expect(refused[22].hasPrefix("  L to log in again."))
+        #expect(refused[22].hasPrefix("  channel."))
         try await pane.send("L")
         var screen = try await pane.wait(for: "image saved")
         #expect(Array(screen[0...8]) == [

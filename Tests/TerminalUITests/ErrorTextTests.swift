@@ -13,6 +13,10 @@ import Testing
         .service(.httpStatus(403)),
         .service(.httpStatus(404)),
         .service(.httpStatus(502)),
+        .service(.busy(429)),
+        .service(.busy(503)),
+        .service(.untrusted("SSL certificate problem: self-signed certificate")),
+        .service(.needsLogin(channel: "-3")),
         .service(.malformed("expected JSON, got <html>")),
         .service(.rejected("invalid_channel")),
         .service(.expired),
@@ -41,7 +45,8 @@ import Testing
         #expect(ErrorText.describe(.service(.unreachable("connection refused")))
             == "Station unreachable (connection refused) — check --server or your network; retrying.")
         #expect(ErrorText.describe(.service(.httpStatus(403)))
-            == "Station refused access (HTTP 403) — log in again with `mhz login`.")
+            == "Station refused access (HTTP 403) — log in again with `mhz login`; if you are logged in, "
+            + "it may be limiting requests: wait a few minutes.")
         #expect(ErrorText.describe(.service(.httpStatus(503)))
             == "Station error (HTTP 503) — the server is having trouble; retrying.")
         #expect(ErrorText.describe(.service(.httpStatus(404)))
