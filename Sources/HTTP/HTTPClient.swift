@@ -79,10 +79,11 @@ public final class HTTPClient: Sendable {
             if let reused { easy = reused } else { easy = try CurlEasy() }
             defer { pool.withLock { $0.append(PooledHandle(easy: easy)) } }
             let response = try easy.perform(request, configuration: configuration, jar: cookieJar, sink: sink)
-            // Keep what the server just set (a renewed session cookie) for the next start.
-            // A failure to write is not the request's failure: the cookies still work in
-            // memory, and the login, which must persist, saves explicitly and reports.
-            if let cookieJar, response.header("Set-Cookie") != nil { try? cookieJar.save() }
+            // Keep what the server just set (a renewed session cookie) for the next start,
+            // also when a redirect set it and the final answer did not. A failure to write
+            // is not the request's failure: the cookies still work in memory, and the
+            // login, which must persist, saves explicitly and reports.
+            if let cookieJar, sink.sawSetCookie { try? cookieJar.save() }
             return .success(response)
         } catch {
             return .failure(error)

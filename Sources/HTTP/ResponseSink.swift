@@ -18,6 +18,7 @@ final class ResponseSink: Sendable {
         var body = Data()
         var headers: [(name: String, value: String)] = []
         var exceededLimit = false
+        var setCookie = false
     }
 
     init(limit: Int) { self.limit = limit }
@@ -26,6 +27,8 @@ final class ResponseSink: Sendable {
     var body: Data { state.withLock { $0.body } }
     /// Headers of the last response (earlier ones are dropped at each redirect).
     var headers: [(name: String, value: String)] { state.withLock { $0.headers } }
+    /// Whether any response of the transfer, a redirect's included, set a cookie.
+    var sawSetCookie: Bool { state.withLock { $0.setCookie } }
     /// Whether the body outgrew `limit`.
     var exceededLimit: Bool { state.withLock { $0.exceededLimit } }
     /// Whether `cancel()` was called.
@@ -67,6 +70,7 @@ final class ResponseSink: Sendable {
                 let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
                 let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 state.headers.append((name, value))
+                if name == "set-cookie" { state.setCookie = true }
             }
         }
         return n

@@ -34,11 +34,15 @@ struct HTTPClientTests {
     }
 
     @Test func connectionsAreReusedAcrossRequests() async throws {
-        let (server, root) = try await server(files: ["a": Data("a".utf8)])
-        defer { server.stop(); _ = root }
+        let server = try RawHTTPServer { _ in RawHTTPServer.answer(200, "OK", body: Data("a".utf8)) }
+        defer { server.stop() }
         let client = HTTPClient()
-        for _ in 0..<3 { _ = try await client.perform(HTTPRequest(url: server.url("a"))) }
-        #expect(server.recorder.requests(to: "/a").count == 3)
+        for _ in 0..<3 { #expect(try await client.perform(HTTPRequest(url: server.url("/a"))).body == Data("a".utf8)) }
+        #expect(server.requests.map(\.connection) == [0, 0, 0])
+        #expect(server.connectionsAccepted == 1, "three requests over one TCP connection")
+        // The count can tell: a second client has handles, and so connections, of its own.
+        _ = try await HTTPClient().perform(HTTPRequest(url: server.url("/a")))
+        #expect(server.connectionsAccepted == 2)
     }
 
     @Test func aRefusedConnectionIsATransientTransportError() async throws {
@@ -90,6 +94,22 @@ struct HTTPClientTests {
     }
 
     @Test func postSendsTheBodyAndANonHTTPURLIsRefused() async throws {
+        let server = try RawHTTPServer { _ in RawHTTPServer.answer(200, "OK", body: Data("{\"r\":0}".utf8)) }
+        defer { server.stop() }
+        // Form text, then bytes a C string would cut short or mangle: NUL, 0xFF, UTF-8.
+        let body = Data("alias=a%40b.c&form_password=x%20y".utf8) + Data([0x00, 0xFF, 0x0D, 0x0A]) + Data("兆赫".utf8)
+        let response = try await HTTPClient().perform(HTTPRequest(
+            method: "POST", url: server.url("/j/app/login"),
+            headers: [.init("Content-Type", "application/x-www-form-urlencoded")], body: body))
+        #expect(response.status == 200 && response.body == Data("{\"r\":0}".utf8))
+        let seen = try #require(server.requests.first)
+        #expect(server.requests.count == 1)
+        #expect(seen.method == "POST" && seen.target == "/j/app/login")
+        #expect(seen.body == body)
+        #expect(seen.header("content-length") == String(body.count))
+        #expect(seen.header("content-type") == "application/x-www-form-urlencoded")
+        #expect(seen.header("expect") == nil, "no 100-continue round trip")
+
         await #expect(throws: HTTPError.invalidURL("file:///etc/passwd")) {
             try await HTTPClient().perform(HTTPRequest(url: URL(string: "file:///etc/passwd")!))
         }
