@@ -66,6 +66,9 @@ public enum APIDecoder {
         return Data(bytes)
     }
 
+    /// Decodes checked JSON into `type`, turning Foundation's `DecodingError` into
+    /// ``APIError/malformed(_:)`` with the path of the offending field (`.song[0].like`),
+    /// so the one-line message says where the answer went wrong, not just that it did.
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(APIError) -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
@@ -93,18 +96,28 @@ public enum APIDecoder {
 
 /// The app login answer (douban-protocol.md §5.1): all values are strings except `r`.
 private struct AppLoginAnswer: Decodable {
+    /// `r`: 0 for a login, 1 for a refusal.
     var status: Int
+    /// `err`: the refusal's word (`wrong_password`, `invalidate_email`, …).
     var error: String?
+    /// `user_id`: the account id the playlist query carries.
     var userID: String?
+    /// `token`: the session token the playlist query carries (a secret).
     var token: String?
+    /// `expire`: when the token lapses, Unix seconds as text.
     var expire: String?
+    /// `user_name`: the display name.
     var userName: String?
+    /// `email`: the account's address.
     var email: String?
 
+    /// The wire names.
     enum CodingKeys: String, CodingKey {
         case status = "r", error = "err", userID = "user_id", token, expire, userName = "user_name", email
     }
 
+    /// Reads every field leniently: servers send numbers as strings and the reverse
+    /// (douban-protocol.md §5.1).
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         status = try c.lenientInt(.status) ?? 0

@@ -59,6 +59,11 @@ struct LoginTests {
         #expect(seam.server.calls(to: "/j/login").count == 1)
         #expect(login.formText ==
             "source=radio&alias=listener@example.com&form_password=\(Account.password)&captcha_solution=moon&captcha_id=\(Account.captchaID)&remember=on&task=sync_channel_list")
+        // The bytes as they travelled: every character outside RFC 3986's unreserved set
+        // escaped (`@`, space, `!`, `:`), none as `+`.
+        #expect(String(decoding: login.body, as: UTF8.self) ==
+            "source=radio&alias=listener%40example.com&form_password=correct%20horse%209%21&captcha_solution=moon&captcha_id=8Z9w6tODHEukHkAmBz52dWg4%3Aen&remember=on&task=sync_channel_list")
+        #expect(login.headers["content-type"] == "application/x-www-form-urlencoded")
         #expect(login.headers["origin"] == seam.server.baseURL.absoluteString)
         #expect(login.cookies == ["bid": Account.browserID])
         #expect(try seam.mode("cookies.txt") == 0o600)

@@ -95,7 +95,13 @@ struct TerminalLoginTests {
         let server = try await DoubanTestServer()
         defer { server.stop() }
         let home = try TemporaryDirectory(prefix: "mhz-tty-login")
-        let pane = try start(server: server, home: home, path: "/usr/bin:/bin")
+        // A PATH of its own rather than /usr/bin:/bin, where chafa may well be installed.
+        // `mhz login` runs no tool but chafa, so the directory holds links to none; the
+        // shell around it (env, stty, mv) keeps tmux's PATH.
+        let bin = home.path("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: bin.path).isEmpty)
+        let pane = try start(server: server, home: home, path: bin.path)
         defer { withExtendedLifetime(pane) {} }
         try await pane.wait(for: "Password:")
         try await pane.type(Account.password)
