@@ -19,7 +19,8 @@ final class MPVEventLoop: Sendable {
     private let source: MPVEventSource
     private let state: Mutex<State>
     private let channels: EventChannels
-    private let probe: MediaURLProbe
+    /// Asked for the status of a refused URL; the translator asks only when there is one.
+    private let probe: (any MediaURLProbe)?
     /// Set when the owner stops the loop without `quit` (mpv refused it): the next
     /// `MPV_EVENT_NONE` ends the loop instead of `MPV_EVENT_SHUTDOWN`.
     private let stopRequested = Atomic<Bool>(false)
@@ -31,7 +32,7 @@ final class MPVEventLoop: Sendable {
     private let trace = ProcessInfo.processInfo.environment["MHZ_PLAYBACK_TRACE"] == "1"
 
     /// Prepares a loop over `handle`; nothing runs until `start()`.
-    init(handle: MPVHandle, translator: PlaybackEventTranslator, channels: EventChannels, probe: MediaURLProbe) {
+    init(handle: MPVHandle, translator: PlaybackEventTranslator, channels: EventChannels, probe: (any MediaURLProbe)?) {
         self.handle = handle
         self.probe = probe
         self.source = handle.eventSource
@@ -169,8 +170,11 @@ final class MPVEventLoop: Sendable {
             handle.removeEntry(entry)
         case .probe(let entry, let url):
             // Off this thread: the answer may take up to the probe's timeout. The END_FILE
-            // and everything after it wait in the translator meanwhile.
-            probe.status(of: url) { [self] status in
+            // and everything after it wait in the translator meanwhile. (The translator asks
+            // only when a probe exists; without one the answer is "no HTTP answer".)
+            let probe = self.probe
+            Task.detached { [self] in
+                let status = await probe?.status(of: url)
                 state.withLock { state in
                     state.translator.noteProbeResult(entry: entry, status: status, at: .now)
                     flush(&state)

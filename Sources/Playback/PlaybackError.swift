@@ -13,9 +13,10 @@ public enum PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
     case shutDown
     /// `advance()` found no queued item to jump to.
     case nothingQueued
-    /// Video was asked for, but there is no display to open a window on (neither `DISPLAY`
-    /// nor `WAYLAND_DISPLAY` is set); the text says so. Audio-only playback still works.
-    case noDisplay(String)
+    /// Video was asked for, but there is no display to open a window on: neither `DISPLAY`
+    /// nor `WAYLAND_DISPLAY` is set to a non-empty value. Audio-only playback still works.
+    /// The words for the user are the caller's (the CLI names its `--video` option).
+    case noDisplay
 
     /// One line for logs.
     public var description: String {
@@ -25,7 +26,7 @@ public enum PlaybackError: Error, Sendable, Equatable, CustomStringConvertible {
         case .commandFailed(let name, let message): "mpv command \(name) failed: \(message)"
         case .shutDown: "the player has been shut down"
         case .nothingQueued: "no next item is queued"
-        case .noDisplay(let message): "cannot show video: \(message)"
+        case .noDisplay: "cannot show video: neither DISPLAY nor WAYLAND_DISPLAY is set"
         }
     }
 }

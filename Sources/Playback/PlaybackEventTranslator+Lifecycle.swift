@@ -131,7 +131,7 @@ extension PlaybackEventTranslator {
     /// reconnect refused, then END_FILE reason 0 at 5.95 s of a 20 s file). Local files
     /// are never broken.
     func isBroken(_ entry: Current) -> Bool {
-        guard policy.maxAttempts > 0, let url = urls[entry.item], MediaURLProbe.canProbe(url) else { return false }
+        guard policy.maxAttempts > 0, let url = urls[entry.item], MediaURLProbing.canProbe(url) else { return false }
         guard let duration = entry.duration else { return true }
         return (entry.lastPosition ?? 0) < duration - policy.endTolerance
     }
@@ -143,7 +143,7 @@ extension PlaybackEventTranslator {
         guard probesStatus, end.reason == .error, end.error == MPV_ERROR_LOADING_FAILED.rawValue,
               probedStatus[end.entry] == nil else { return nil }
         let id = item(ofEntry: end.entry)
-        guard let url = urls[id], MediaURLProbe.canProbe(url) else { return nil }
+        guard let url = urls[id], MediaURLProbing.canProbe(url) else { return nil }
         return url
     }
 

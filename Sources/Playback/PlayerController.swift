@@ -37,16 +37,14 @@ public final class PlayerController: Sendable {
             ?? PlayerOptions.clampVolume(options.initialVolume)
         let translator = PlaybackEventTranslator(paused: handle.flag(.pause) ?? false, volume: volume,
                                                  muted: handle.flag(.mute) ?? false, policy: options.recovery,
-                                                 probesStatus: options.probeRefusedURLs)
-        let probe = MediaURLProbe(userAgent: options.userAgent, headers: options.httpHeaders,
-                                  timeout: min(options.networkTimeout, 5))
+                                                 probesStatus: options.statusProbe != nil)
         for property in MPVProperty.allCases { try handle.observe(property) }
         // On a throw above, MPVHandle.deinit destroys the handle: no loop is running yet.
         let channels = EventChannels()
         self.handle = handle
         self.channels = channels
         self.lastVolume = Mutex(volume)
-        self.loop = MPVEventLoop(handle: handle, translator: translator, channels: channels, probe: probe)
+        self.loop = MPVEventLoop(handle: handle, translator: translator, channels: channels, probe: options.statusProbe)
         loop.start()
     }
 
@@ -105,6 +103,26 @@ public final class PlayerController: Sendable {
     /// A direct property read (not the last `progress`), so it is exact at any moment: what
     /// a caller persisting positions should read on pause, quit and signals.
     public var position: Double? { handle.double(.timePosition) }
+
+    /// The started item mpv plays now and its exact position (mpv's `time-pos`, read now):
+    /// what a caller should use to answer "where are we?" and to save a position on quit,
+    /// rather than the last `progress`, which may be up to `progressInterval` old.
+    ///
+    /// nil while nothing has started, while a recovery reloads the item, while a seek is on
+    /// its way (`time-pos` still tells the old place), and while an END_FILE is being
+    /// decided (mpv may already be on the next entry). Read under the translator's lock, so
+    /// the item is the one the next updates are about; mpv itself may have moved on a
+    /// moment ago at a gapless hand-over, which the next `finished` then tells.
+    public var currentPosition: (item: PlaybackItemID, seconds: Double)? {
+        loop.withTranslator { translator, _ in
+            guard let playing = translator.current, playing.started, translator.pendingEnd == nil,
+                  !translator.seekPending, !translator.silenced.contains(playing.entry),
+                  translator.recovery == nil || translator.recovery?.playing == true,
+                  let seconds = handle.double(.timePosition)
+            else { return nil }
+            return (PlaybackItemID(rawValue: playing.item), seconds)
+        }
+    }
 
     /// Quits mpv, waits for the event thread to send `.shutdown` and finish the streams, then
     /// destroys the handle. Idempotent; blocks for the few milliseconds mpv takes to quit.

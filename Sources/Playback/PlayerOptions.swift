@@ -21,11 +21,11 @@ public struct PlayerOptions: Sendable {
     public var extraOptions: [(String, String)]
     /// How broken streams are recovered.
     public var recovery: RecoveryPolicy
-    /// When mpv cannot open an http(s) URL and its log did not carry the HTTP status, ask
-    /// the server once (`GET`, `Range: bytes=0-0`, same User-Agent and headers) so the item
-    /// can finish with `.mediaUnavailable(status:)` (see `MediaURLProbe` for why the log can
-    /// miss it). false reports such failures as `.error("loading failed")`.
-    public var probeRefusedURLs: Bool
+    /// When mpv cannot open an http(s) URL and its log did not carry the HTTP status, the
+    /// player asks this probe once, so the item can finish with `.mediaUnavailable(status:)`
+    /// (see `MediaURLProbe` for why the log can miss it). nil reports such failures as
+    /// `.error("loading failed")`. Playback does no HTTP itself: the owner supplies it.
+    public var statusProbe: (any MediaURLProbe)?
 
     /// Creates options; every parameter has a radio-friendly default.
     public init(
@@ -37,7 +37,7 @@ public struct PlayerOptions: Sendable {
         initialVolume: Int = 100,
         extraOptions: [(String, String)] = [],
         recovery: RecoveryPolicy = RecoveryPolicy(),
-        probeRefusedURLs: Bool = true
+        statusProbe: (any MediaURLProbe)? = nil
     ) {
         self.audioOutput = audioOutput
         self.video = video
@@ -47,7 +47,7 @@ public struct PlayerOptions: Sendable {
         self.initialVolume = initialVolume
         self.extraOptions = extraOptions
         self.recovery = recovery
-        self.probeRefusedURLs = probeRefusedURLs
+        self.statusProbe = statusProbe
     }
 }
 

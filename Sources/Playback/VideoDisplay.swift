@@ -12,10 +12,10 @@ public enum VideoDisplay {
         return nil
     }
 
-    /// Throws unless a display exists.
-    /// - Throws: `.noDisplay` with a sentence naming the variables that were checked.
+    /// Throws unless a display exists (an empty `DISPLAY=` is none).
+    /// - Throws: `.noDisplay`.
     public static func require(in environment: [String: String]) throws(PlaybackError) {
         guard name(in: environment) == nil else { return }
-        throw .noDisplay("no graphical display (neither DISPLAY nor WAYLAND_DISPLAY is set); playing audio only is possible")
+        throw .noDisplay
     }
 }

@@ -39,6 +39,43 @@ struct PlayerControllerControlTests {
         #expect(tail.allSatisfy { $0 >= 9.4 }, "progress after seek(to: 9.5): \(tail)")
     }
 
+    @Test("seek lands within 0.5 s in every format the station serves", arguments: ["ogg", "m4a", "mp3"])
+    func seekAccuracy(extension ext: String) async throws {
+        let name = "tone.\(ext)"
+        let fixture = try await PlaybackFixture(media: [name: 12])
+        let id = try fixture.player.load(fixture.url(name))
+        _ = try await fixture.events.started(id)
+        _ = try await fixture.events.progress(id)
+        for target in [7.0, 2.5] {
+            let mark = try fixture.player.seek(.absolute(target))
+            let landed = try await fixture.events.progress(id, from: mark)
+            #expect(abs(landed - target) < 0.5, "\(ext): seek(to: \(target)) landed at \(landed)")
+        }
+        let before = try #require(fixture.player.position)
+        let mark = try fixture.player.seek(.relative(4))
+        let jumped = try await fixture.events.progress(id, from: mark)
+        #expect(jumped >= before + 3.5 && jumped < before + 4.5, "\(ext): seek(by: 4) from \(before) landed at \(jumped)")
+    }
+
+    @Test("currentPosition names the playing item and reads mpv's position now; nil when nothing plays")
+    func currentPosition() async throws {
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 10])
+        #expect(fixture.player.currentPosition == nil)
+        let id = try fixture.player.load(fixture.url("tone.mp3"), startAt: 3)
+        _ = try await fixture.events.started(id)
+        let first = try #require(fixture.player.currentPosition)
+        #expect(first.item == id)
+        #expect(first.seconds >= 2.9 && first.seconds < 4.5, "started at 3 s: \(first.seconds)")
+        try fixture.player.pause()
+        try await fixture.events.next("paused") { $0 == .paused }
+        let frozen = try #require(fixture.player.currentPosition)
+        // Exact, not the last progress: the same as mpv's time-pos read directly.
+        #expect(frozen.seconds == fixture.player.position)
+        try fixture.player.stop()
+        _ = try await fixture.events.finished(id)
+        #expect(fixture.player.currentPosition == nil)
+    }
+
     @Test("pause freezes the position, resume advances it, volume is reported")
     func pauseResumeVolume() async throws {
         let fixture = try await PlaybackFixture(media: ["tone.mp3": 10])

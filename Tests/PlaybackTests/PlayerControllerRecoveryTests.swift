@@ -184,15 +184,18 @@ struct PlayerControllerRecoveryTests {
         defer { server.stop() }
         server.script("/tone.mp3") { _, _ in .status(status) }
 
-        let player = try PlayerController(options: PlayerOptions(audioOutput: "null"))
+        let probe = TestStatusProbe()
+        let player = try PlayerController(options: PlayerOptions(audioOutput: "null", statusProbe: probe))
         let updates = EventCollector(player.updates)
         let id = try player.load(server.url("tone.mp3"))
         let reason = try await updates.finished(id)
         #expect(reason == .mediaUnavailable(status: status), "\(updates.all)")
+        // Asked once, about exactly that URL (the log's status may be another player's).
+        #expect(probe.urls == [server.url("tone.mp3")])
         #expect(!updates.all.contains { if case .started = $0 { true } else { false } })
         player.shutdown()
 
-        let legacyPlayer = try PlayerController(options: PlayerOptions(audioOutput: "null"))
+        let legacyPlayer = try PlayerController(options: PlayerOptions(audioOutput: "null", statusProbe: TestStatusProbe()))
         let stream = legacyPlayer.events
         let legacyID = try legacyPlayer.load(server.url("tone.mp3"))
         let first = try await withThrowingTaskGroup(of: PlaybackEvent?.self) { group in

@@ -16,7 +16,7 @@ struct PlayerOptionsTests {
             "input-default-bindings": "no", "input-vo-keyboard": "no", "network-timeout": "10", "cache": "yes",
             "demuxer-lavf-o": "allowed_extensions=ALL", "gapless-audio": "yes", "prefetch-playlist": "yes",
             "audio-display": "no", "volume": "100", "stream-lavf-o": "reconnect_delay_max=1",
-            "demuxer-max-bytes": "16MiB",
+            "demuxer-max-bytes": "16MiB", "demuxer-max-back-bytes": "4MiB", "demuxer-readahead-secs": "30",
         ]
         for (name, string) in expected {
             #expect(value(name, in: options) == .string(string), "\(name)")
@@ -24,6 +24,8 @@ struct PlayerOptionsTests {
         #expect(value("ao", in: options) == nil)
         #expect(value("user-agent", in: options) == nil)
         #expect(value("http-header-fields", in: options) == nil)
+        // Playback does no HTTP itself: without a probe from its owner, none is asked.
+        #expect(options.statusProbe == nil)
     }
 
     @Test("video, audio output, user agent and headers")
@@ -54,7 +56,8 @@ struct PlayerOptionsTests {
         #expect(VideoDisplay.name(in: ["DISPLAY": ""]) == nil)
         #expect(VideoDisplay.name(in: ["DISPLAY": ":0"]) == ":0")
         #expect(VideoDisplay.name(in: ["WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":1"]) == "wayland-0")
-        #expect(throws: PlaybackError.self) { try VideoDisplay.require(in: ["TERM": "xterm"]) }
+        #expect(throws: PlaybackError.noDisplay) { try VideoDisplay.require(in: ["TERM": "xterm"]) }
+        #expect(throws: PlaybackError.noDisplay) { try VideoDisplay.require(in: ["DISPLAY": "", "WAYLAND_DISPLAY": ""]) }
         #expect(throws: Never.self) { try VideoDisplay.require(in: ["DISPLAY": ":0"]) }
     }
 

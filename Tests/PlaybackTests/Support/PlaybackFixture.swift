@@ -15,6 +15,8 @@ final class PlaybackFixture: Sendable {
     let player: PlayerController
     /// Its events.
     let events: EventCollector
+    /// The probe the player asks about refused URLs (unless the options brought their own).
+    let probe = TestStatusProbe()
 
     /// Generates `media` (file name → seconds; the extension picks the format; mp3s at
     /// `mp3Bitrate` kbit/s), starts the servers and the player.
@@ -28,6 +30,7 @@ final class PlaybackFixture: Sendable {
         faulty = try FaultyMediaServer(root: folder.url)
         var options = options
         options.audioOutput = "null"
+        if options.statusProbe == nil { options.statusProbe = probe }
         player = try PlayerController(options: options)
         events = EventCollector(player.updates)
     }
