@@ -3,6 +3,7 @@ import RadioAPI
 extension RadioMachine {
     // MARK: - Commands
 
+    /// A command from a front end: what it sends, plays and says.
     mutating func handle(_ command: RadioCommand) -> [RadioEffect] {
         switch command {
         case .skip, .trash:
@@ -64,6 +65,8 @@ extension RadioMachine {
         return id == Channel.redHeartID || channels.contains { $0.id == id }
     }
 
+    /// Tunes to channel `id` with `n`; an unknown id falls back to the personal channel
+    /// on the first start (a stale remembered channel) and is refused later.
     mutating func switchChannel(to id: String, initial: Bool) -> [RadioEffect] {
         var effects: [RadioEffect] = []
         var target = id
@@ -82,8 +85,10 @@ extension RadioMachine {
         return effects
     }
 
+    /// The answer to a song command with no song.
     mutating func nothingPlaying() -> [RadioEffect] { [.emit(.error(.nothingPlaying))] }
 
+    /// Records `error` as the problem on show and tells the front ends.
     mutating func fail(_ error: RadioError) -> [RadioEffect] {
         problem = error
         return [.emit(.error(error))]
@@ -91,6 +96,8 @@ extension RadioMachine {
 
     // MARK: - Answers
 
+    /// The station answered report `id`: a list becomes the queue (or extends it for
+    /// `p`), an acknowledgement only proves the station is back.
     mutating func answered(_ id: Int, _ tracks: [Track]) -> [RadioEffect] {
         if case .service = problem { problem = nil }
         nextRetry = nil
@@ -135,12 +142,14 @@ extension RadioMachine {
     /// Drops the song playing now from a list (a server may answer with it).
     func fresh(_ tracks: [Track]) -> [Track] { tracks.filter { $0.sid != current?.sid } }
 
+    /// Nothing to play on this channel yet: say so and ask again after the next delay.
     mutating func emptyChannel() -> [RadioEffect] {
         let info = channel ?? ChannelInfo(id: Channel.personalID, name: Channel.personalID)
         awaitingList = true
         return fail(.emptyChannel(info)) + [scheduleRetry()]
     }
 
+    /// Report `id` failed: show it; a list the radio needs is asked for again later.
     mutating func failed(_ id: Int, _ failure: ServiceFailure) -> [RadioEffect] {
         var effects = fail(.service(failure))
         guard let pending = listRequest, pending.id == id else { return effects }
@@ -163,11 +172,13 @@ extension RadioMachine {
         return retryNow()
     }
 
+    /// A retry timer fired; only the latest timer acts, and only with no fetch in flight.
     mutating func retry(_ token: Int) -> [RadioEffect] {
         guard token == retryToken, listRequest == nil else { return [] }
         return retryNow()
     }
 
+    /// Asks again for what the last failed or empty fetch asked for.
     mutating func retryNow() -> [RadioEffect] {
         nextRetry = nil
         if retryType == .new { return [report(.new, sid: nil, expectList: true)] }

@@ -84,13 +84,20 @@ public struct RadioMachine: Sendable {
     var awaitingList = false
     /// The sid to send with a `p` when the queue ran dry (the song that just ended).
     var lastSid: String?
+    /// The id the next report gets; answers name it, so stale answers can be told apart.
     var nextRequestID = 1
+    /// Bumped whenever a pending retry timer must no longer act (a new channel, a new
+    /// login, an answer that came first): a timer fires with the token it was set with.
     var retryToken = 0
+    /// How many retries in a row have been scheduled: picks the next delay.
     var retryAttempt = 0
     /// What a retry asks for: `n` while the channel has not delivered, `p` afterwards.
     var retryType: ReportType = .new
+    /// Songs that failed to play in a row; at the limit the radio stops trying.
     var consecutiveFailures = 0
+    /// The position last saved, so saves happen every `saveInterval` seconds of playback.
     var lastSavedPosition: Double = 0
+    /// The player reported `current`'s first audio.
     var currentStarted = false
     /// The song playing was resumed from the last session: the channel's first list fills
     /// the queue behind it instead of replacing it.
@@ -276,12 +283,14 @@ public struct RadioMachine: Sendable {
         return PlayTicket(nextTicket)
     }
 
+    /// What to persist about `track` at the current position.
     func positionRecord(of track: Track) -> PlaybackPosition {
         PlaybackPosition(sid: track.sid, channel: channel?.id ?? Channel.personalID, position: position,
                          duration: snapshot.effectiveDuration ?? 0, url: track.url, title: track.title,
                          artist: track.artist, album: track.album)
     }
 
+    /// A retry timer for the next delay of the backoff, with a fresh token.
     mutating func scheduleRetry() -> RadioEffect {
         retryToken += 1
         let delays = configuration.retryDelays

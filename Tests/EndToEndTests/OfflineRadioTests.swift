@@ -63,4 +63,70 @@ struct OfflineRadioTests {
         mhz.send("quit")
         #expect(try await mhz.waitForExit() == 0)
     }
+
+    @Test func theSongPlaysToItsEndWhileTheStationIsDownAndPlaybackGoesOnWhenItReturns() async throws {
+        let stationData = try TemporaryDirectory(prefix: "mhz-e2e-offline-station")
+        let log = Locked<[StationRequest]>([])
+        func configuration(port: Int) -> StationConfiguration {
+            StationConfiguration(library: nil, dataDirectory: stationData.url, port: port, seed: 5,
+                                 onRequest: { request in log.withLock { $0.append(request) } })
+        }
+        let first = try await Station(configuration: configuration(port: 0))
+        let url = try await first.start()
+        let port = try #require(url.port)
+
+        let data = try TemporaryDirectory(prefix: "mhz-e2e-offline-client")
+        let mhz = try MhzProcess(arguments: [
+            "--headless", "--server", url.absoluteString, "--audio-output", "null", "--data-dir", data.url.path,
+        ], environment: ["XDG_CONFIG_HOME": data.url.path])
+        let playing = try await mhz.waitFor("playing")
+        let sid = try #require(playing.event["sid"])
+        let length = try #require(playing.event.number("length"))
+        // Near the end, so the natural end comes soon; mpv has the rest of the song cached.
+        mhz.send("seek \(Int(length) - 4)")
+        try await Task.sleep(for: .milliseconds(1000))
+
+        await first.stop()
+        log.withLock { $0.removeAll() }
+        let ended = try await mhz.waitFor("ended", after: playing.index, timeout: 30)
+        #expect(ended.event["sid"] == sid, "the song played to its end with the station down")
+
+        // The status says the station is unreachable and when it is tried again.
+        var text = ""
+        let down = ContinuousClock.now + .seconds(30)
+        while !(text.contains("unreachable") && text.contains("Next try at")), ContinuousClock.now < down {
+            mhz.send("status")
+            let answer = try await mhz.waitFor("status", after: mhz.all.count - 1)
+            text = answer.event["status_text"] ?? ""
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        #expect(text.contains("Station unreachable") && text.contains("Next try at"), "status said: \(text)")
+
+        // It comes back on the same address: the `e` arrives once, and the radio plays on
+        // by itself (a song whose position advances, the complaint gone).
+        let second = try await Station(configuration: configuration(port: port))
+        _ = try await second.start()
+        defer { Task { await second.stop() } }
+        func ends() -> [StationRequest] {
+            log.value.filter { $0.path == "/j/app/radio/people" && $0.parameter("type") == "e" }
+        }
+        let back = ContinuousClock.now + .seconds(60)
+        var playingAgain = false
+        var last: (sid: String, position: Double)?
+        while ContinuousClock.now < back, !(playingAgain && !ends().isEmpty) {
+            mhz.send("status")
+            let answer = try await mhz.waitFor("status", after: mhz.all.count - 1)
+            let now = (answer.event["sid"] ?? "", answer.event.number("position") ?? 0)
+            let calm = !(answer.event["status_text"] ?? "").contains("unreachable")
+            if let last, !now.0.isEmpty, now.0 == last.sid, now.1 > last.position, calm { playingAgain = true }
+            last = (now.0, now.1)
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        #expect(playingAgain, "playback goes on by itself once the station answers; last status \(String(describing: last))")
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(ends().map { $0.parameter("sid") } == [sid], "the natural end is reported once")
+
+        mhz.send("quit")
+        #expect(try await mhz.waitForExit() == 0)
+    }
 }

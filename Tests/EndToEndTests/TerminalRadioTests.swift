@@ -1,5 +1,6 @@
 import Foundation
 import Station
+import Store
 import TestSupport
 import Testing
 
@@ -42,9 +43,11 @@ struct TerminalRadioTests {
         try tmux.send("Escape")
         #expect(try await tmux.wait { try shownTitle(tmux, among: titles) != nil })
 
-        // A resize redraws at the new width.
+        // A resize redraws at the new width: the header's state word moves from column 79
+        // to column 49 (tmux only crops what it had, which would cut the word off).
         try tmux.resize(columns: 50, rows: 14)
-        #expect(try await tmux.wait { try tmux.capture().allSatisfy { $0.count <= 50 } && shownTitle(tmux, among: titles) != nil })
+        #expect(try await tmux.wait { try Self.header(tmux, fits: 49) && shownTitle(tmux, among: titles) != nil },
+                "\(screen(tmux))")
 
         // q: mhz exits 0 and the terminal is back in its normal modes.
         try tmux.send("q")
@@ -57,6 +60,48 @@ struct TerminalRadioTests {
             #expect(modes.contains(Substring(mode)), "terminal mode \(mode) restored")
         }
         #expect(try !tmux.capture().contains { $0.contains("♡") || $0.contains("♥") }, "the UI is gone")
+    }
+
+    @Test func ctrlCQuitsWithThePositionSavedAndTheTerminalRestored() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-e2e-home")
+        let data = home.path("data")
+        let stty = home.path("stty-after.txt")
+        let binary = MhzProcess.executable.path
+        let command = "cd '\(home.url.path)' && env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' "
+            + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color "
+            + "'\(binary)' --audio-output null --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status.tmp'; "
+            + "stty -a > '\(stty.path).tmp'; mv '\(stty.path).tmp' '\(stty.path)'; "
+            + "mv '\(home.url.path)/status.tmp' '\(home.url.path)/status'; sleep 30"
+        let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
+        #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
+        #expect(try await tmux.wait(seconds: 20) { try elapsed(tmux).map { $0 >= 2 } ?? false }, "\(screen(tmux))")
+
+        // Ctrl-C reaches mhz as SIGINT through the terminal (curses keeps ISIG on).
+        try tmux.send("C-c")
+        let statusFile = home.path("status")
+        #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: statusFile.path) },
+                "\(screen(tmux))")
+        #expect(try String(contentsOf: statusFile, encoding: .utf8) == "exit=0\n")
+        #expect(try await tmux.wait { FileManager.default.fileExists(atPath: stty.path) })
+        let modes = Set(try String(contentsOf: stty, encoding: .utf8).split(whereSeparator: \.isWhitespace))
+        for mode in ["icanon", "echo", "isig", "icrnl", "opost", "onlcr"] {
+            #expect(modes.contains(Substring(mode)), "terminal mode \(mode) restored")
+        }
+        #expect(try !tmux.capture().contains { $0.contains("♡") || $0.contains("♥") }, "the UI is gone")
+        // The position was saved on the way out, near the two seconds the clock showed (the
+        // clock is extrapolated between the player's reports; the save is not).
+        let database = try MhzDatabase(path: data.appendingPathComponent("mhz.sqlite"))
+        let saved = try #require(try database.lastPosition())
+        #expect(saved.position >= 1.5, "\(saved)")
+        #expect(try database.setting("radio.last_channel") == "0")
+    }
+
+    /// Whether the header line (channel name left, state word right) is laid out for
+    /// exactly `columns` display columns. The channel name is 私人兆赫: four double-width
+    /// characters, each one `Character` but two columns.
+    private static func header(_ tmux: TmuxDriver, fits columns: Int) throws -> Bool {
+        guard let header = try tmux.capture().first else { return false }
+        return header.hasPrefix(" 私人兆赫") && header.hasSuffix("playing") && header.count + 4 == columns
     }
 
     /// The screen as text, for failure messages.

@@ -3,6 +3,7 @@ import Testing
 @testable import Radio
 import RadioAPI
 import Store
+import Synchronization
 import TestSupport
 
 /// Nothing the listener says is lost while the station is unreachable: reports wait in the
@@ -49,6 +50,11 @@ struct ReportOutboxTests {
         let player = FakePlayer()
         let session = RadioSession(service: service, player: player, store: database,
                                    configuration: .init(retryDelays: [0.3]))
+        let errors = Mutex(0)
+        let narration = Task {
+            for await event in session.events { if case .error = event { errors.withLock { $0 += 1 } } }
+        }
+        defer { narration.cancel() }
         await session.start(channelID: "0")
         #expect(await eventually { player.loads.count == 1 })
         player.emit(.started(player.lastItem, duration: 30))
@@ -64,11 +70,15 @@ struct ReportOutboxTests {
         #expect(snapshot.problem == .service(.unreachable("Connection refused")))
         #expect(snapshot.nextRetry != nil, "the screen can say when the station is tried again")
 
+        let errorsBefore = errors.withLock { $0 }
         await session.send(.trash)     // b 1 waits behind r 1; song 2 starts at once
         #expect(await eventually { player.played.count == 2 })
+        // The radio hears at once that the trash's list will not come soon (an error of its
+        // own, while the line still waits for its next try)…
+        #expect(await eventually { errors.withLock { $0 } > errorsBefore })
         player.emit(.started(player.lastItem, duration: 30))
-        // The radio was told at once that no list will come soon, so it fetches on its own
-        // (p, sent directly and retried with its own backoff) instead of waiting for the line.
+        // …so song 2's start fetches on its own (p, sent directly and retried with its own
+        // backoff) instead of waiting for the line.
         #expect(await eventually { service.reports.contains { $0.type == .playing && $0.sid == "2" } },
                 "\(service.reports)")
         #expect(deliveredLine(service).isEmpty)

@@ -1,8 +1,8 @@
 import Radio
 
 /// Snapshots shared by the rendering tests: one ASCII, one Chinese, one Japanese with
-/// emoji, each exercising a different corner (liked / not, paused, unknown duration,
-/// a problem on the status line).
+/// emoji, one Korean, each exercising a different corner (liked / not, paused, unknown
+/// duration, a problem on the status line, reports waiting).
 enum Fixtures {
     static let channels = [
         ChannelInfo(id: "1", name: "华语MHz"),
@@ -34,4 +34,13 @@ enum Fixtures {
         track: Track(sid: "3003", title: "夜に駆ける 🎵 (Live at 日本武道館 2021)", artist: "YOASOBI 👍🏽",
                      album: "THE BOOK", year: "2021", liked: true, url: "http://127.0.0.1/3.mp3"),
         position: 5, volume: 100, queueLength: 0, channels: channels)
+
+    /// Playing, not liked, Hangul (precomposed syllables, double width) with an emoji and a
+    /// title long enough to be cut at 40 columns; two reports wait to be sent.
+    static let korean = RadioSnapshot(
+        channel: ChannelInfo(id: "82", name: "한국어 채널"),
+        track: Track(sid: "4004", title: "밤편지 (Through the Night) 🌙 어쿠스틱", artist: "아이유 (IU)",
+                     album: "팔레트", year: "2017", kbps: 256, length: 253, liked: false,
+                     url: "http://127.0.0.1/4.mp3"),
+        position: 100, volume: 70, queueLength: 1, channels: channels, pendingReports: 2)
 }
