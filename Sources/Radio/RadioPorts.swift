@@ -44,6 +44,25 @@ public protocol AudioPlayer: Sendable {
     func setVolume(_ percent: Int)
     /// Stops playback, leaving the player idle with nothing queued.
     func stop()
+    /// The item playing now and its exact position, read from the player at this moment
+    /// (`progress` events may be a fraction of a second old); nil when the player cannot
+    /// tell (nothing started, a reload or a seek under way). The session reads it to answer
+    /// `status` and to save the position on pause and quit.
+    var position: PlayerPosition? { get }
+}
+
+/// Where the player is in one of its items.
+public struct PlayerPosition: Sendable, Equatable {
+    /// The item.
+    public var item: PlayerItemID
+    /// Seconds from its start.
+    public var seconds: Double
+
+    /// Creates a position.
+    public init(item: PlayerItemID, seconds: Double) {
+        self.item = item
+        self.seconds = seconds
+    }
 }
 
 /// Identifies one load or queued item of the player, so events can be matched to the song

@@ -100,8 +100,11 @@ public actor RadioSession {
         }
     }
 
-    /// Performs a command.
+    /// Performs a command. `status` and `quit` first bring the machine's position up to
+    /// the player's exact one, so the answer and the position saved on the way out (quit,
+    /// SIGINT, SIGTERM) are where playback is, not where the last `progress` left it.
     public func send(_ command: RadioCommand) {
+        if command == .status || command == .quit { refreshPosition() }
         handle(.command(command))
     }
 
@@ -163,12 +166,21 @@ public actor RadioSession {
             // An item finishes once: its ticket is not needed after this.
             if let ticket = tickets.removeValue(forKey: item) { handle(.playerFinished(ticket, reason)) }
         case .paused:
+            // The position saved on pause is the one playback stopped at.
+            refreshPosition()
             handle(.playerPaused)
         case .resumed:
             handle(.playerResumed)
         case .volume(let percent):
             handle(.playerVolume(percent))
         }
+    }
+
+    /// Feeds the player's exact position to the machine as a progress report about the
+    /// item's song; the machine stays pure and ignores it unless that song is current.
+    private func refreshPosition() {
+        guard let live = player.position, let ticket = tickets[live.item] else { return }
+        handle(.playerProgress(ticket, live.seconds))
     }
 
     /// Feeds `input` to the machine and performs its effects. An input that performing an
@@ -192,11 +204,12 @@ public actor RadioSession {
     // MARK: - Effects
 
     /// Where a long item (a mix, an episode) was left, unless it was finished: such items
-    /// resume whenever they are played again.
+    /// resume whenever they are played again. The station's length decides what is long;
+    /// when it gives none (0), the duration the player measured last time, as saved.
     private func longItemStart(_ track: Track) -> Double {
-        guard track.length > machine.configuration.longItemSeconds,
-              let saved = (try? store?.position(sid: track.sid)) ?? nil, !saved.isFinished else { return 0 }
-        return saved.position
+        guard let saved = (try? store?.position(sid: track.sid)) ?? nil, !saved.isFinished else { return 0 }
+        let length = track.length > 0 ? track.length : saved.duration
+        return length > machine.configuration.longItemSeconds ? saved.position : 0
     }
 
     private func load(_ track: Track, at start: Double, ticket: PlayTicket) {

@@ -85,6 +85,7 @@ final class FakePlayer: AudioPlayer {
         var current: PlayerItemID?
         var queued: (id: PlayerItemID, url: String, start: Double)?
         var refused: Set<String> = []
+        var livePosition: PlayerPosition?
     }
     private let state = Mutex(State())
     let events: AsyncStream<PlayerEvent>
@@ -183,6 +184,14 @@ final class FakePlayer: AudioPlayer {
     func seek(_ target: RadioCommand.Seek) { state.withLock { $0.commands.append("seek \(target)") } }
     func setVolume(_ percent: Int) { state.withLock { $0.commands.append("volume \(percent)") } }
     func stop() { state.withLock { $0.commands.append("stop"); $0.queued = nil; $0.current = nil } }
+
+    /// What `position` answers: set by a test as mpv's `time-pos` would move.
+    var livePosition: PlayerPosition? {
+        get { state.withLock { $0.livePosition } }
+        set { state.withLock { $0.livePosition = newValue } }
+    }
+
+    var position: PlayerPosition? { livePosition }
 }
 
 /// Polls until `condition` holds or 5 s pass.
