@@ -67,6 +67,14 @@ final class MpvAudioPlayer: AudioPlayer {
     func stop() { try? controller.stop() }
     func setVolume(_ percent: Int) { try? controller.setVolume(percent) }
 
+    /// The controller's exact position of the item it plays (see
+    /// `PlayerController.currentPosition`).
+    var position: PlayerPosition? {
+        controller.currentPosition.map { PlayerPosition(item: Self.id($0.item), seconds: $0.seconds) }
+    }
+
+    /// Seeks the current item; a refusal (nothing loaded, a stream that cannot seek) changes
+    /// nothing the radio could act on, as for the other controls.
     func seek(_ target: RadioCommand.Seek) {
         switch target {
         case .absolute(let seconds): try? controller.seek(to: seconds)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTP
 import Logging
 import Playback
 import Radio
@@ -29,6 +30,8 @@ struct PlayCommand: AsyncParsableCommand {
     @Flag(help: "Open mpv's video window for items that have video.")
     var video = false
 
+    /// Plays until `quit`, SIGINT or SIGTERM; a failure before playback is one line on
+    /// stderr and exit status 1.
     func run() async throws {
         do {
             try await play()
@@ -37,10 +40,18 @@ struct PlayCommand: AsyncParsableCommand {
         }
     }
 
+    /// Checks what can be checked before anything starts, then wires the layers: runtime
+    /// (station, HTTP), database, player, radio session, front end, signal trap.
     private func play() async throws(CLIError) {
-        if video, ProcessInfo.processInfo.environment["DISPLAY"] == nil,
-           ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] == nil {
-            throw .runtime("--video needs a display, but neither DISPLAY nor WAYLAND_DISPLAY is set: drop --video")
+        if video {
+            // Before mpv is created: without a display its own probing takes seconds and may
+            // "play" video nowhere (see VideoDisplay).
+            do throws(PlaybackError) {
+                try VideoDisplay.require(in: ProcessInfo.processInfo.environment)
+            } catch {
+                throw .runtime("--video needs a graphical display, but neither DISPLAY nor WAYLAND_DISPLAY is set: "
+                    + "run mhz inside an X11 or Wayland session, or drop --video to listen without picture")
+            }
         }
         if !headless, !TerminalApp.isSupported {
             throw .runtime("no terminal to draw on (stdin/stdout are not a terminal, or TERM is unset): use --headless")
@@ -61,15 +72,25 @@ struct PlayCommand: AsyncParsableCommand {
             await runtime.shutdown()
             throw .runtime("cannot open \(runtime.paths.database.path): \(error) — check the data directory")
         }
+        if runtime.station != nil {
+            // The embedded station's port changed since the last run: move the saved song there.
+            do throws(StoreError) {
+                if let moved = try EmbeddedStationBase.adopt(runtime.baseURL, store: database) {
+                    logger.info("resuming from the embedded station's new address: \(moved)")
+                }
+            } catch {
+                logger.warning("cannot carry the saved position over to the embedded station's new address: \(error)")
+            }
+        }
         let volume = runtime.config.volume ?? 100
         let controller: PlayerController
-        let playerOptions = PlayerOptions(audioOutput: audioOutput ?? runtime.config.audioOutput, video: video,
-                                          initialVolume: volume)
+        let playerOptions = Self.playerOptions(audioOutput: audioOutput ?? runtime.config.audioOutput, video: video,
+                                               volume: volume, http: RadioRuntime.httpConfiguration(runtime.config))
         do {
             controller = try PlayerController(options: playerOptions)
         } catch {
             await runtime.shutdown()
-            throw .runtime("cannot start the player (libmpv): \(error)")
+            throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
         }
         let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
         let service = runtime.stationClient()
@@ -111,12 +132,28 @@ struct PlayCommand: AsyncParsableCommand {
     }
 }
 
+extension PlayCommand {
+    /// The player's settings: the audio output and volume asked for, video if asked, and for
+    /// media requests the same User-Agent the API requests send, as a plain string.
+    ///
+    /// No cookies and no other headers: mpv's `http-header-fields` go with every media
+    /// request to whatever host the song's URL names (often a CDN, not the station), so the
+    /// web family's session cookie would leak there. Douban's media links carry their own
+    /// time-limited hash in the path (douban-protocol.md, the song's `url`) and need no
+    /// cookie. The probe for refused links sends the same and no more (``CurlMediaProbe``).
+    static func playerOptions(audioOutput: String?, video: Bool, volume: Int, http: HTTPConfiguration) -> PlayerOptions {
+        PlayerOptions(audioOutput: audioOutput, video: video, userAgent: http.userAgent, initialVolume: volume,
+                      statusProbe: CurlMediaProbe(configuration: http))
+    }
+}
+
 /// Delivers commands to the session one at a time, in the order they were given, from any
 /// thread (stdin reader, UI thread, signal queue).
 final class CommandPump: Sendable {
     private let continuation: AsyncStream<RadioCommand>.Continuation
     private let task: Task<Void, Never>
 
+    /// A pump into `session`, running until the pump is released.
     init(session: RadioSession) {
         let (stream, continuation) = AsyncStream<RadioCommand>.makeStream(bufferingPolicy: .unbounded)
         self.continuation = continuation
@@ -125,6 +162,7 @@ final class CommandPump: Sendable {
         }
     }
 
+    /// Queues `command` behind those sent before it; returns at once.
     func send(_ command: RadioCommand) { continuation.yield(command) }
 
     deinit { continuation.finish() }

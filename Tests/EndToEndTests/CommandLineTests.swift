@@ -89,6 +89,35 @@ struct CommandLineTests {
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
+    /// `--video` with no display to open a window on: one line that says so and what to do,
+    /// before anything starts (no station, no player). An empty `DISPLAY=` is no display.
+    @Test(arguments: [[:], ["DISPLAY": "", "WAYLAND_DISPLAY": ""]])
+    func videoWithoutADisplayIsOneLineAndExitStatusOne(display: [String: String]) async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        let process = Process()
+        process.executableURL = MhzProcess.executable
+        process.arguments = ["--headless", "--video", "--audio-output", "null", "--data-dir", home.path("data").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment.merge(display) { $1 }
+        environment["HOME"] = home.url.path
+        environment["XDG_CONFIG_HOME"] = home.path("config").path
+        process.environment = environment
+        let stderr = Pipe()
+        process.standardError = stderr
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = try await offPool { String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text == "mhz: --video needs a graphical display, but neither DISPLAY nor WAYLAND_DISPLAY is set: "
+            + "run mhz inside an X11 or Wayland session, or drop --video to listen without picture\n")
+        // Refused before the embedded station started: it made no data of its own.
+        #expect(!FileManager.default.fileExists(atPath: home.path("data/station").path))
+    }
+
     @Test func withoutATerminalThePlayerAsksForHeadless() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-cli")
         let result = try await run(["--audio-output", "null"], home: home)

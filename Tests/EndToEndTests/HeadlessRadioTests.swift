@@ -128,6 +128,17 @@ struct HeadlessRadioTests {
     }
 
     @Test func endOfInputKeepsPlayingAndSigtermStopsCleanly() async throws {
+        try await stopsCleanlyOnSignal(SIGTERM)
+    }
+
+    /// Ctrl-C in a terminal, or `kill -INT`: the same clean stop as SIGTERM.
+    @Test func sigintStopsCleanlyWithTheProgressSaved() async throws {
+        try await stopsCleanlyOnSignal(SIGINT)
+    }
+
+    /// Plays, closes stdin (playback goes on), sends `signal`: exit 0 with the song, its
+    /// channel and the position playback had reached saved.
+    func stopsCleanlyOnSignal(_ signal: Int32) async throws {
         let station = try await LiveStation()
         defer { Task { await station.station.stop() } }
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
@@ -137,18 +148,46 @@ struct HeadlessRadioTests {
         ], environment: ["XDG_CONFIG_HOME": data.url.path])
         let playing = try await mhz.waitFor("playing")
         let sid = try #require(playing.event["sid"])
+        mhz.send("status")
+        let status = try await mhz.waitFor("status", after: playing.index)
+        let reached = try #require(status.event.number("position"))
         mhz.closeInput()
         try await Task.sleep(for: .milliseconds(1500))
         #expect(mhz.isRunning, "EOF on stdin must not stop playback")
-        mhz.signal(SIGTERM)
-        #expect(try await mhz.waitForExit() == 0)
-        // Progress was saved on the way out.
+        mhz.signal(signal)
+        #expect(try await mhz.waitForExit() == 0, "signal \(signal); stderr: \(mhz.errorOutput)")
+        #expect(!mhz.lines.contains { $0.contains("\"ended\"") }, "stopped mid-song")
+        // Progress was saved on the way out: past where the status saw it, 1.5 s earlier.
         let database = try MhzDatabase(path: data.url.appendingPathComponent("mhz.sqlite"))
         let saved = try #require(try database.lastPosition())
         #expect(saved.sid == sid)
         #expect(saved.channel == "0")
         #expect(saved.position >= 1.0)
+        #expect(saved.position > reached, "saved \(saved.position) s; status said \(reached) s 1.5 s before")
         #expect(try database.setting("radio.last_channel") == "0")
+    }
+
+    /// Asks `status` until the song has played on for a second past `saved`, and checks
+    /// that mpv really resumed there: a player that had started the song from 0 would pass
+    /// through positions short of `saved` on the way (the radio's own position starts at
+    /// `saved` whatever mpv does, so one early status could not tell).
+    func expectPlaysOn(_ mhz: MhzProcess, sid: String, from saved: Double, after index: Int) async throws {
+        var last = index
+        var seen: [Double] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while seen.last.map({ $0 < saved + 1 }) ?? true {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("never played a second past \(saved) s: \(seen)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(250))
+            mhz.send("status")
+            let status = try await mhz.waitFor("status", after: last + 1)
+            last = status.index
+            try #require(status.event["sid"] == sid, "still the resumed song")
+            seen.append(try #require(status.event.number("position")))
+        }
+        #expect(seen.allSatisfy { $0 >= saved - 0.5 }, "resumed from \(saved) s, positions seen: \(seen)")
     }
 
     @Test func aRestartResumesTheSongAtItsPosition() async throws {
@@ -166,14 +205,55 @@ struct HeadlessRadioTests {
         first.send("quit")
         #expect(try await first.waitForExit() == 0)
 
+        let saved = try #require(try MhzDatabase(path: data.url.appendingPathComponent("mhz.sqlite")).lastPosition())
+        #expect(saved.sid == sid)
+        // `status` rounds to a tenth of a second.
+        #expect(saved.position >= before - 0.05, "quit saved \(saved.position) s; status said \(before) s before it")
+
         let second = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
         let resumed = try await second.waitFor("playing")
         #expect(resumed.event["sid"] == sid, "the same song")
-        second.send("status")
-        let after = try #require(try await second.waitFor("status", after: resumed.index).event.number("position"))
-        #expect(after >= before - 0.5, "resumed at \(after) s, had played \(before) s")
+        try await expectPlaysOn(second, sid: sid, from: saved.position, after: resumed.index)
         second.send("quit")
         #expect(try await second.waitForExit() == 0)
+    }
+
+    /// The default mode: no `--server`, the embedded station binds a new port on every run,
+    /// and the saved song's URL names the old one. The restart still resumes the song there.
+    @Test func aRestartResumesTheSongWithTheEmbeddedStation() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-e2e-embedded")
+        let library = home.path("music")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        for name in ["one", "two", "three"] {
+            try await offPool { try MediaFactory.tone(at: library.appendingPathComponent("\(name).mp3"), seconds: 40) }
+        }
+        let arguments = ["--headless", "--audio-output", "null", "--data-dir", home.path("data").path,
+                         "--library", library.path]
+        let environment = ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path]
+        let first = try MhzProcess(arguments: arguments, environment: environment)
+        let playing = try await first.waitFor("playing", timeout: 60)
+        let sid = try #require(playing.event["sid"])
+        try await Task.sleep(for: .milliseconds(3000))
+        first.send("quit")
+        #expect(try await first.waitForExit() == 0)
+        let database = try MhzDatabase(path: home.path("data/mhz.sqlite"))
+        let saved = try #require(try database.lastPosition())
+        #expect(saved.sid == sid)
+        #expect(saved.position >= 2, "played 3 s before quitting; saved \(saved.position) s")
+        let firstPort = try #require(URL(string: saved.url)?.port, "\(saved.url)")
+
+        let second = try MhzProcess(arguments: arguments, environment: environment)
+        let resumed = try await second.waitFor("playing", timeout: 60)
+        #expect(resumed.event["sid"] == sid, "the same song; events: \(second.lines)")
+        try await expectPlaysOn(second, sid: sid, from: saved.position, after: resumed.index)
+        second.send("quit")
+        #expect(try await second.waitForExit() == 0)
+        #expect(!second.lines.contains { $0.contains("\"error\"") }, "\(second.lines)")
+        // The second run's station had another port, and the song now names it.
+        let secondBase = try #require(try database.setting("embedded.base_url"))
+        #expect(URL(string: secondBase)?.port != firstPort)
+        let last = try #require(try database.lastPosition())
+        #expect(last.sid == sid && last.url.hasPrefix(secondBase + "/"), "\(last.url) under \(secondBase)")
     }
 
     /// DESIGN.md / issue 4: a kill -9 while playing loses at most the last few seconds of
@@ -218,6 +298,7 @@ struct HeadlessRadioTests {
         let at = try #require(status.event.number("position"))
         #expect(at >= saved.position - 0.5 && at <= saved.position + 2.5,
                 "resumed at \(at) s; saved \(saved.position) s; killed at \(position) s")
+        try await expectPlaysOn(second, sid: sid, from: saved.position, after: status.index)
         second.send("quit")
         #expect(try await second.waitForExit() == 0)
     }

@@ -57,7 +57,10 @@ struct RadioOverMpvTests {
                 Track(sid: name, title: name, artist: "Tone", length: media[name] ?? 0, url: server.url(name))
             }
             station = ListStation(lists: lists.map { $0.map(track) })
-            let options = PlayerOptions(audioOutput: "null", recovery: recovery)
+            // The composition root's own options (User-Agent, libcurl probe for refused URLs).
+            var options = PlayCommand.playerOptions(audioOutput: "null", video: false, volume: 100,
+                                                    http: RadioRuntime.httpConfiguration(Config()))
+            options.recovery = recovery
             controller = try PlayerController(options: options)
             let snapshots = self.snapshots
             session = RadioSession(service: station,
