@@ -30,8 +30,13 @@ public enum ErrorText {
         case .player(.connectionLost):
             return "Lost the connection to this song's stream — check your network; "
                 + "the song plays again once the station answers."
+        case .emptyChannel(let channel) where channel.id == "-3":
+            // The red-heart channel plays the listener's liked songs: empty until there are some.
+            return "The red-heart channel has no liked songs yet — like songs on other channels first; "
+                + "retrying meanwhile."
         case .emptyChannel(let channel):
-            return "Channel \(quoted(channel.name)) has no songs right now — choose another channel."
+            return "Channel \(quoted(channel.name)) has no songs right now — choose another channel; "
+                + "retrying meanwhile."
         case .unknownChannel(let id):
             return "This station has no channel \(quoted(id)) — `mhz channels` lists the ids."
         case .nothingPlaying:

@@ -25,6 +25,7 @@ import Testing
         .player(.mediaUnavailable(status: 403)),
         .player(.connectionLost),
         .emptyChannel(ChannelInfo(id: "1", name: "华语MHz")),
+        .emptyChannel(ChannelInfo(id: "-3", name: "红心兆赫")),
         .unknownChannel("999"),
         .nothingPlaying,
         .unsupported("login"),
@@ -57,6 +58,11 @@ import Testing
             == "Could not play this song — skip to the next one; if every song fails, check the station's media files.")
         #expect(ErrorText.describe(.unknownChannel("999"))
             == "This station has no channel “999” — `mhz channels` lists the ids.")
+        #expect(ErrorText.describe(.emptyChannel(ChannelInfo(id: "1", name: "华语MHz")))
+            == "Channel “华语MHz” has no songs right now — choose another channel; retrying meanwhile.")
+        #expect(ErrorText.describe(.emptyChannel(ChannelInfo(id: "-3", name: "红心兆赫")))
+            == "The red-heart channel has no liked songs yet — like songs on other channels first; "
+            + "retrying meanwhile.")
         #expect(ErrorText.describe(.nothingPlaying)
             == "Nothing is playing yet — wait for a song to start, or choose a channel.")
     }

@@ -247,7 +247,7 @@ import Testing
         var snapshot = RadioSnapshot(loading: true)
         snapshot.problem = .emptyChannel(ChannelInfo(id: "9", name: "空频道"))
         #expect(NowPlayingView.statusText(snapshot)
-            == "Channel “空频道” has no songs right now — choose another channel.")
+            == "Channel “空频道” has no songs right now — choose another channel; retrying meanwhile.")
         #expect(NowPlayingView.statusText(RadioSnapshot(loading: true)) == "Loading…")
         #expect(NowPlayingView.statusText(RadioSnapshot()) == "")
     }
