@@ -74,9 +74,25 @@ extension RadioMachine {
             return [ack, .emit(.ended(track))] + advance()
         case .failed(.mediaUnavailable(let status)):
             return unavailable(track, status: status)
+        case .failed(.unavailable(let words)):
+            return outputFailed(track, words)
         case .failed(let failure):
             return failedToPlay(track, failure)
         }
+    }
+
+    /// The audio output failed (no device, or it went away mid-song): no song can play until
+    /// it is back, and this one is not at fault, so it is neither reported nor dropped, and
+    /// no failure is counted. The player is stopped (a queued song would only fail the same
+    /// way, or play unheard of once the device returns) and paused, the song stays current
+    /// where it stopped, its position is saved, and the error shows. `resume` or `toggle`
+    /// loads it again there. The machine counts as paused at once: mpv's own `paused`
+    /// follows (and is narrated), unless it was paused already.
+    mutating func outputFailed(_ track: Track, _ words: String) -> [RadioEffect] {
+        currentTicket = nil  // the player holds nothing of it any more; see syncQueued
+        currentStarted = false
+        paused = true
+        return fail(.player(.unavailable(words))) + [.savePosition(positionRecord(of: track)), .stopPlayer, .pausePlayer]
     }
 
     /// A song that cannot be played may be broken, or the station (which serves the media

@@ -7,10 +7,11 @@
 /// the queue's head with what the player holds and replaces it, queues it, or takes it back.
 extension RadioMachine {
     /// The effect (if any) that makes the player's queued song the queue's head, or
-    /// nothing while no song is current.
+    /// nothing while no song is current or the current one is out of the player (its audio
+    /// output failed: a song queued behind nothing would start at once).
     mutating func syncQueued() -> [RadioEffect] {
         guard !quitting else { return [] }
-        let wanted = current == nil ? nil : queue.first
+        let wanted = current == nil || currentTicket == nil ? nil : queue.first
         if let item = queuedItem, item.track == wanted { return [] }
         let previous = queuedItem
         queuedItem = nil

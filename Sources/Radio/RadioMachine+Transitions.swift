@@ -39,9 +39,13 @@ extension RadioMachine {
         case .pause:
             return current == nil ? nothingPlaying() : [.pausePlayer]
         case .resume:
-            return current == nil ? nothingPlaying() : [.resumePlayer]
+            guard let track = current else { return nothingPlaying() }
+            // After an audio output failure the song is out of the player: load it again.
+            return currentTicket == nil ? play(track, at: position) + [.resumePlayer] : [.resumePlayer]
         case .toggle:
-            return current == nil ? nothingPlaying() : [paused ? .resumePlayer : .pausePlayer]
+            guard let track = current else { return nothingPlaying() }
+            if currentTicket == nil { return play(track, at: position) + [.resumePlayer] }
+            return [paused ? .resumePlayer : .pausePlayer]
         case .seek(let target):
             return current == nil ? nothingPlaying() : [.seek(target)]
         case .volume(let percent):

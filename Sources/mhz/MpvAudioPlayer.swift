@@ -107,6 +107,8 @@ final class MpvAudioPlayer: AudioPlayer {
         case .stopped: .stopped
         case .mediaUnavailable(let status): .failed(.mediaUnavailable(status: status))
         case .connectionLost: .failed(.connectionLost)
+        // A lost or unopenable device: the radio pauses the song and says so, instead of
+        // blaming the song (and the station) as for other failures.
         case .audioOutputFailed: .failed(.unavailable(mpvWords(reason)))
         case .error(let words): .failed(.loadFailed(words))
         }

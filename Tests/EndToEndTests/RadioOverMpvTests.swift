@@ -46,7 +46,7 @@ struct RadioOverMpvTests {
         /// `media`: file name → seconds (mp3 at `bitrate` kbit/s); `lists`: the station's
         /// answers, by file name.
         init(media: [String: Double], lists: [[String]], recovery: RecoveryPolicy = RecoveryPolicy(),
-             bitrate: Int = 128) throws {
+             bitrate: Int = 128, mpvOptions: [(String, String)] = []) throws {
             folder = try TemporaryDirectory(prefix: "mhz-radio-mpv")
             for (name, seconds) in media.sorted(by: { $0.key < $1.key }) {
                 try MediaFactory.tone(at: folder.path(name), seconds: seconds, mp3Bitrate: bitrate)
@@ -61,6 +61,7 @@ struct RadioOverMpvTests {
             var options = PlayCommand.playerOptions(audioOutput: "null", video: false, volume: 100,
                                                     http: RadioRuntime.httpConfiguration(Config()))
             options.recovery = recovery
+            options.extraOptions = mpvOptions
             controller = try PlayerController(options: options)
             let snapshots = self.snapshots
             session = RadioSession(service: station,
@@ -165,6 +166,44 @@ struct RadioOverMpvTests {
         #expect(Set(shown.map(\.attempt)).count >= 2, "the first reload failed, so a second attempt was shown: \(shown)")
         #expect(world.published.last?.reconnecting == nil)
         #expect(await world.session.snapshot().track?.sid == "tone.mp3", "the same song plays on")
+        await world.session.send(.quit)
+        await world.session.waitUntilQuit()
+    }
+
+    /// The audio device goes away mid-song (`ao=pcm` writing into a folder that is then
+    /// removed, and a device switch that makes mpv reopen its output). `ao=pcm` is not
+    /// clocked, so mpv starts paused and the device is lost before it resumes.
+    @Test func aLostAudioDevicePausesTheSongWithTheErrorAndResumePlaysItAgain() async throws {
+        let sink = try TemporaryDirectory(prefix: "mhz-radio-pcm")
+        let out = sink.path("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let world = try World(media: ["a.mp3": 20, "b.mp3": 20], lists: [["a.mp3", "b.mp3"]],
+                              mpvOptions: [("ao", "pcm"), ("ao-pcm-file", out.appendingPathComponent("out.wav").path),
+                                           ("pause", "yes")])
+        let isA = { (event: RadioEvent) -> Bool in if case .playing(let t, _) = event { t.sid == "a.mp3" } else { false } }
+        await world.session.start(channelID: "0")
+        try await world.waitFor("playing a", isA)
+        try FileManager.default.removeItem(at: out)
+        try world.controller.setAudioDevice("bogus")
+        try world.controller.resume()
+        try await world.waitFor("the error") { $0 == .error(.player(.unavailable("audio output initialization failed"))) }
+        let snapshot = await world.session.snapshot()
+        #expect(snapshot.track?.sid == "a.mp3" && snapshot.paused, "\(snapshot)")
+        #expect(snapshot.problem == .player(.unavailable("audio output initialization failed")))
+        try await Task.sleep(for: .milliseconds(300))
+        // The `p` a's start made, and nothing since: no report blames the song or the station.
+        #expect(world.station.reports.map(\.type) == [.new, .playing], "\(world.station.reports)")
+        #expect(!world.events.contains { if case .playing(let t, _) = $0 { t.sid == "b.mp3" } else { false } },
+                "b did not play in a's place: \(world.events)")
+
+        // The device is back: resume plays a again.
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        await world.session.send(.resume)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while world.events.filter(isA).count < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(world.events.filter(isA).count == 2, "\(world.events)")
         await world.session.send(.quit)
         await world.session.waitUntilQuit()
     }
