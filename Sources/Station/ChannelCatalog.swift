@@ -14,8 +14,9 @@ import RadioAPI
 struct ChannelCatalog: Sendable {
     /// The channels in display order (`seq_id`), channel `0` first.
     let channels: [Channel]
-    /// The song ids of each listed channel, in library order.
-    private let members: [String: [String]]
+    /// The track positions (indices into the library's tracks) of each listed channel, in
+    /// library order: a playlist request walks them without looking a song id up.
+    private let members: [String: [Int]]
     /// The genre names that have channels, in channel order.
     let genres: [String]
 
@@ -34,8 +35,8 @@ struct ChannelCatalog: Sendable {
         var name: String
         /// The short English name.
         var abbreviation: String
-        /// The member song ids in library order.
-        var sids: [String]
+        /// The member tracks' positions in library order.
+        var positions: [Int]
     }
 
     /// The genres and decades of `tracks` that qualify as channels, genres by name first,
@@ -43,22 +44,22 @@ struct ChannelCatalog: Sendable {
     static func groups(for tracks: [LibraryTrack]) -> [Group] {
         var genres: [String: Group] = [:]
         var decades: [Int: Group] = [:]
-        for track in tracks {
+        for (position, track) in tracks.enumerated() {
             if !track.genre.isEmpty {
                 // "rock" and "Rock" are one channel, named as first seen in path order.
                 let key = "genre:" + track.genre.lowercased()
                 genres[key, default: Group(key: key, name: track.genre, abbreviation: abbreviation(track.genre),
-                                           sids: [])].sids.append(track.sid)
+                                           positions: [])].positions.append(position)
             }
             if let decade = track.decade {
                 decades[decade, default: Group(key: "decade:\(decade)", name: "\(decade)s",
-                                               abbreviation: String(format: "%02ds", decade % 100), sids: [])]
-                    .sids.append(track.sid)
+                                               abbreviation: String(format: "%02ds", decade % 100), positions: [])]
+                    .positions.append(position)
             }
         }
         let byGenre = genres.values.sorted { $0.key < $1.key }
         let byDecade = decades.sorted { $0.key < $1.key }.map(\.value)
-        return (byGenre + byDecade).filter { $0.sids.count >= minimumChannelSize }
+        return (byGenre + byDecade).filter { $0.positions.count >= minimumChannelSize }
     }
 
     /// Builds the catalog for a library.
@@ -68,14 +69,14 @@ struct ChannelCatalog: Sendable {
     ///   - pins: the channel id of every group key (groups without a pin are left out).
     init(tracks: [LibraryTrack], pins: [String: Int]) {
         var channels = [Self.personal]
-        var members = [Channel.personalID: tracks.map(\.sid)]
+        var members = [Channel.personalID: Array(tracks.indices)]
         var genres: [String] = []
         for group in Self.groups(for: tracks) {
             guard let id = pins[group.key] else { continue }
             if group.key.hasPrefix("genre:") { genres.append(group.name) }
             channels.append(Channel(id: String(id), name: group.name, nameEnglish: group.name,
                                     abbreviation: group.abbreviation, sequence: channels.count))
-            members[String(id)] = group.sids
+            members[String(id)] = group.positions
         }
         self.channels = channels
         self.members = members
@@ -89,8 +90,8 @@ struct ChannelCatalog: Sendable {
         self.init(tracks: tracks, pins: pins)
     }
 
-    /// The song ids of a listed channel, or `nil` when no such channel is listed.
-    func songIDs(inChannel id: String) -> [String]? {
+    /// The track positions of a listed channel, or `nil` when no such channel is listed.
+    func positions(inChannel id: String) -> [Int]? {
         members[id]
     }
 

@@ -16,8 +16,6 @@ enum JSONResponse {
     /// them by hash, differently in every process, and byte-stable answers are easier to
     /// compare, cache and test. (Douban's own order was arbitrary; JSON objects are unordered.)
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else {
             // The models encode only strings and numbers; this cannot happen, but a broken
             // answer must still be JSON.
@@ -25,6 +23,25 @@ enum JSONResponse {
         }
         return bytes(data, status: status)
     }
+
+    /// `value` encoded as ``make(_:status:)`` encodes it, for answers built once and sent
+    /// many times (the channel list).
+    static func encode(_ value: some Encodable) -> Data {
+        (try? encoder.encode(value)) ?? Data(#"{"r":1,"err":"internal_error"}"#.utf8)
+    }
+
+    /// A response with already encoded JSON as its body.
+    static func make(encoded data: Data) -> Response {
+        bytes(data, status: .ok)
+    }
+
+    /// One encoder for every response: its options never change after this, and each
+    /// `encode` call works on state of its own (Foundation's encoder is Sendable).
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
     /// The answer to a playlist request.
     static func make(_ answer: PlaylistResponder.Answer) -> Response {

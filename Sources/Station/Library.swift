@@ -13,6 +13,10 @@ struct Library: Sendable {
     let isDemo: Bool
     /// The channels over these tracks.
     let catalog: ChannelCatalog
+    /// The tracks' artists, albums and genres as integer ids, for the recommender.
+    let facets: LibraryFacets
+    /// `{"channels":[…]}` as the channel route sends it, encoded once per scan.
+    let channelListJSON: Data
     private let positions: [String: Int]
     private let coverNames: Set<String>
 
@@ -22,6 +26,8 @@ struct Library: Sendable {
         self.root = root
         self.isDemo = isDemo
         catalog = ChannelCatalog(tracks: tracks, pins: pins)
+        facets = LibraryFacets(tracks: tracks)
+        channelListJSON = JSONResponse.encode(ChannelList(channels: catalog.channels))
         positions = Dictionary(tracks.enumerated().map { ($1.sid, $0) }, uniquingKeysWith: { first, _ in first })
         coverNames = Set(tracks.map(\.cover).filter { !$0.isEmpty })
     }

@@ -24,20 +24,36 @@ struct ListenerProfile: Sendable, Equatable {
     /// per facet, ``songCap`` … ``genreCap``), so ten likes of one artist make it likelier
     /// than one like does, but do not turn the personal channel into that artist's channel.
     enum Rules {
+        /// The most a song's own score contributes, either way: the song alone can make
+        /// itself about 7 times likelier or less likely, no more.
         static let songCap = 2.0
+        /// The most an artist's score contributes.
         static let artistCap = 1.0
+        /// The most an album's score contributes.
         static let albumCap = 0.6
+        /// The most a genre's score contributes: a genre is broad, so it nudges only.
         static let genreCap = 0.3
+        /// Added to a song's score while it carries the listener's red heart.
         static let likedSong = 0.8
+        /// A like's lesson for the song's artist.
         static let likeArtist = 0.8
+        /// A like's lesson for the song's album.
         static let likeAlbum = 0.5
+        /// A like's lesson for the song's genre.
         static let likeGenre = 0.25
+        /// A skip's lesson for the song itself.
         static let skipSong = -0.8
+        /// A skip's lesson for the song's artist: a little, one song is not the artist.
         static let skipArtist = -0.25
+        /// A trash's lesson for the song's artist (the song itself never comes back).
         static let trashArtist = -0.25
+        /// A natural end's lesson for the song: mild approval.
         static let endSong = 0.2
+        /// A natural end's lesson for the song's artist.
         static let endArtist = 0.1
+        /// A natural end's lesson for the song's album.
         static let endAlbum = 0.05
+        /// A natural end's lesson for the song's genre.
         static let endGenre = 0.05
         /// Scores beyond this do not make a song likelier still: one artist liked a dozen
         /// times must not crowd out everything else.
@@ -89,21 +105,41 @@ struct ListenerProfile: Sendable, Equatable {
 
     /// The learned score of a track: its own, its red heart, and its artist's, album's and
     /// genre's, each saturating at its cap, the sum clamped to ±``Rules/scoreLimit``.
+    ///
+    /// The reference for ``ListenerWeights``, which adds the same terms in the same order
+    /// from precomputed parts, so both give bit-identical weights.
     func score(of track: LibraryTrack) -> Double {
-        func saturated(_ value: Double, _ cap: Double) -> Double { cap * tanh(value / cap) }
-        var total = saturated(songScores[track.sid] ?? 0, Rules.songCap)
-        if likedSet.contains(track.sid) { total += Rules.likedSong }
+        var total = songPart(track.sid)
         for facet in Facet.allCases {
             guard let value = Self.facetValue(facet, of: track), let stored = affinities[facet]?[value] else { continue }
-            let cap = switch facet {
-            case .artist: Rules.artistCap
-            case .album: Rules.albumCap
-            case .genre: Rules.genreCap
-            }
-            total += saturated(stored, cap)
+            total += Self.facetPart(stored, facet)
         }
-        return min(max(total, -Rules.scoreLimit), Rules.scoreLimit)
+        return Self.clamped(total)
     }
+
+    /// The song's own share of its score: its saturated score, plus the red heart's bonus.
+    func songPart(_ sid: String) -> Double {
+        var total = Self.saturated(songScores[sid] ?? 0, Rules.songCap)
+        if likedSet.contains(sid) { total += Rules.likedSong }
+        return total
+    }
+
+    /// A facet value's share of a score, from its stored score, saturating at the facet's cap.
+    static func facetPart(_ stored: Double, _ facet: Facet) -> Double {
+        let cap = switch facet {
+        case .artist: Rules.artistCap
+        case .album: Rules.albumCap
+        case .genre: Rules.genreCap
+        }
+        return saturated(stored, cap)
+    }
+
+    /// A score sum limited to ±``Rules/scoreLimit``.
+    static func clamped(_ total: Double) -> Double {
+        min(max(total, -Rules.scoreLimit), Rules.scoreLimit)
+    }
+
+    private static func saturated(_ value: Double, _ cap: Double) -> Double { cap * tanh(value / cap) }
 
     /// Learns from one report about `track` and returns what changed, for the database.
     mutating func apply(_ type: ReportType, to track: LibraryTrack) -> ProfileChange {

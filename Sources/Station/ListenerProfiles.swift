@@ -1,31 +1,61 @@
 import Foundation
 import GRDB
+import Logging
 import RadioAPI
 import Synchronization
 
-/// Every listener's ``ListenerProfile``, kept in memory for fast playlists and written
-/// through to the database on every report, so what the station learned survives restarts.
+/// Every listener's ``ListenerProfile``, kept in memory for fast playlists, with its
+/// ``ListenerWeights`` over the library served; what reports change goes to the database
+/// through a ``FeedbackWriter``, so what the station learned survives restarts without a
+/// report waiting for SQLite.
 ///
 /// Listeners are keyed `user:<id>` for a logged-in account and ``anonymous`` for requests
 /// without valid credentials (all anonymous clients share one profile, as they share one
 /// identity). A profile is loaded from the database the first time its listener asks.
+///
+/// Each listener has a lock of its own: the store-wide lock is held only to find a
+/// listener, so listeners never wait for each other's reports or draws, and a report
+/// changes its listener's profile in place, without copying it.
 final class ListenerProfiles: Sendable {
     /// The key of requests that carry no credentials.
     static let anonymous = "anonymous"
 
-    private struct Entry: Sendable {
+    /// What one listener's requests read and change, under the listener's own lock.
+    struct State: Sendable {
+        /// What the listener taught the station.
         var profile: ListenerProfile
         /// Lists drawn for this listener since the station started: each draw gets its own
         /// random stream (see ``Recommender``).
         var draws: UInt64 = 0
+        /// The profile over the library last used, rebuilt when the library changes.
+        var weights: ListenerWeights?
+
+        /// The weights for `library`, building them when missing or for another library.
+        mutating func weights(for library: Library) -> ListenerWeights {
+            if let weights, weights.generation == library.facets.generation { return weights }
+            let built = ListenerWeights(profile: profile, library: library)
+            weights = built
+            return built
+        }
+    }
+
+    /// One listener's state and its lock.
+    private final class Slot: Sendable {
+        let state: Mutex<State>
+
+        init(_ profile: ListenerProfile) {
+            state = Mutex(State(profile: profile))
+        }
     }
 
     private let database: StationDatabase
-    private let entries = Mutex<[String: Entry]>([:])
+    private let writer: FeedbackWriter
+    private let slots = Mutex<[String: Slot]>([:])
 
-    /// Creates the store over a database.
-    init(database: StationDatabase) {
+    /// Creates the store over a database; write failures are logged to `logger`.
+    init(database: StationDatabase, logger: Logger) {
         self.database = database
+        writer = FeedbackWriter(database: database, logger: logger)
     }
 
     /// The listener key of an account.
@@ -33,44 +63,58 @@ final class ListenerProfiles: Sendable {
 
     /// A copy of a listener's profile.
     func profile(for listener: String) async throws(StationError) -> ListenerProfile {
-        try await ensureLoaded(listener)
-        return entries.withLock { $0[listener]?.profile } ?? ListenerProfile()
+        try await slot(for: listener).state.withLock { $0.profile }
     }
 
-    /// A copy of the profile and the number of the draw about to be made, counting it.
-    func beginDraw(for listener: String) async throws(StationError) -> (profile: ListenerProfile, draw: UInt64) {
-        try await ensureLoaded(listener)
-        return entries.withLock { all in
-            var entry = all[listener] ?? Entry(profile: ListenerProfile())
-            defer {
-                entry.draws += 1
-                all[listener] = entry
-            }
-            return (entry.profile, entry.draws)
+    /// Runs `body` with the listener's profile, its weights over `library` and the number
+    /// of this draw, and counts the draw. `body` runs under the listener's lock, so reports
+    /// of this listener wait for it: keep it short.
+    func draw<T>(for listener: String, from library: Library,
+                 _ body: (_ profile: ListenerProfile, _ weights: ListenerWeights, _ draw: UInt64) -> T)
+        async throws(StationError) -> T {
+        try await slot(for: listener).state.withLock { state in
+            let weights = state.weights(for: library)
+            defer { state.draws += 1 }
+            return body(state.profile, weights, state.draws)
         }
     }
 
-    /// Learns from a report and stores what changed.
-    func record(_ type: ReportType, track: LibraryTrack, for listener: String) async throws(StationError) {
-        try await ensureLoaded(listener)
-        let change = entries.withLock { all in
-            var entry = all[listener] ?? Entry(profile: ListenerProfile())
-            let change = entry.profile.apply(type, to: track)
-            all[listener] = entry
-            return change
-        }
+    /// Learns from a report about the track at `position` of `library` and queues what
+    /// changed for the database.
+    func record(_ type: ReportType, position: Int, of library: Library, for listener: String)
+        async throws(StationError) {
+        let slot = try await slot(for: listener)
+        let track = library.tracks[position]
         let now = Date().timeIntervalSince1970
-        try await database.update { db in try Self.store(change, for: listener, at: now, db) }
+        slot.state.withLock { state in
+            let change = state.profile.apply(type, to: track)
+            if state.weights?.generation == library.facets.generation {
+                state.weights?.update(position: position, of: library, from: state.profile)
+            } else {
+                state.weights = nil
+            }
+            // Queued under the listener's lock: its changes reach the writer in the order
+            // they were applied.
+            writer.enqueue(change, for: listener, at: now)
+        }
+    }
+
+    /// Returns once every change learned so far is in the database.
+    func flush() async {
+        await writer.flush()
     }
 
     // MARK: - Persistence
 
-    private func ensureLoaded(_ listener: String) async throws(StationError) {
-        if entries.withLock({ $0[listener] != nil }) { return }
+    private func slot(for listener: String) async throws(StationError) -> Slot {
+        if let slot = slots.withLock({ $0[listener] }) { return slot }
         let stored = try await database.read { db in try Self.load(listener, db) }
-        entries.withLock { all in
-            // Another request may have loaded it meanwhile; keep the first, it may have learned.
-            if all[listener] == nil { all[listener] = Entry(profile: stored) }
+        // Another request may have loaded it meanwhile; keep the first, it may have learned.
+        return slots.withLock { all in
+            if let slot = all[listener] { return slot }
+            let slot = Slot(stored)
+            all[listener] = slot
+            return slot
         }
     }
 
@@ -97,25 +141,5 @@ final class ListenerProfiles: Sendable {
         let recent = try String.fetchOne(db, sql: "SELECT recent FROM listener WHERE key = ?", arguments: [listener])
         return ListenerProfile(liked: liked, trashed: trashed, songScores: scores, affinities: affinities,
                                recent: recent.map { $0.split(separator: "|").map(String.init) } ?? [])
-    }
-
-    private static func store(_ change: ProfileChange, for listener: String, at now: Double, _ db: Database) throws {
-        // liked_at orders the red-heart channel: set when the heart is given, kept after.
-        try db.execute(sql: """
-            INSERT INTO song_mark (listener, sid, liked, liked_at, trashed, score) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT(listener, sid) DO UPDATE SET
-                liked_at = CASE WHEN excluded.liked = 1 AND liked = 0 THEN excluded.liked_at ELSE liked_at END,
-                liked = excluded.liked, trashed = excluded.trashed, score = excluded.score
-            """, arguments: [listener, change.sid, change.liked, now, change.trashed, change.songScore])
-        for delta in change.facets {
-            try db.execute(sql: """
-                INSERT INTO affinity (listener, facet, value, score) VALUES (?, ?, ?, ?)
-                ON CONFLICT(listener, facet, value) DO UPDATE SET score = score + excluded.score
-                """, arguments: [listener, delta.facet.rawValue, delta.value, delta.delta])
-        }
-        try db.execute(sql: """
-            INSERT INTO listener (key, recent) VALUES (?, ?)
-            ON CONFLICT(key) DO UPDATE SET recent = excluded.recent
-            """, arguments: [listener, change.recent.joined(separator: "|")])
     }
 }

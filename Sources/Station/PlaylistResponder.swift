@@ -29,9 +29,13 @@ struct PlaylistResponder: Sendable {
     /// How many songs a list holds when the channel has that many.
     static let listSize = 5
 
+    /// The library served; each request works on one snapshot of it.
     let library: LiveLibrary
+    /// What every listener taught the station; reports go there.
     let profiles: ListenerProfiles
+    /// Checks the `user_id` and `token` of logged-in requests.
     let accounts: AccountStore
+    /// Chooses the songs of each list.
     let recommender: Recommender
 
     /// Answers one request.
@@ -47,13 +51,12 @@ struct PlaylistResponder: Sendable {
         if type.needsSongID, sid.isEmpty { return .refused("missing_sid") }
         let library = self.library.snapshot
         let channel = nonEmpty(request.parameter("channel")) ?? Channel.personalID
-        guard channel == Channel.redHeartID || library.catalog.songIDs(inChannel: channel) != nil else {
-            return .refused("invalid_channel")
-        }
+        let members = library.catalog.positions(inChannel: channel)
+        guard channel == Channel.redHeartID || members != nil else { return .refused("invalid_channel") }
         // Feedback must name a song of this library, or it would be remembered for nothing.
         let isFeedback = type == .ban || type == .rate || type == .unrate
-        let track = library.track(sid: sid)
-        if isFeedback, track == nil { return .refused("invalid_sid") }
+        let position = library.position(of: sid)
+        if isFeedback, position == nil { return .refused("invalid_sid") }
 
         var listener = ListenerProfiles.anonymous
         let userID = nonEmpty(request.parameter("user_id"))
@@ -64,24 +67,26 @@ struct PlaylistResponder: Sendable {
         }
         let isAnonymous = listener == ListenerProfiles.anonymous
 
-        if let track, type != .new { try await profiles.record(type, track: track, for: listener) }
+        if let position, type != .new { try await profiles.record(type, position: position, of: library, for: listener) }
         guard type.expectsList else { return .acknowledged }
         if channel == Channel.redHeartID, isAnonymous {
             return .playlist(Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1))
         }
 
-        let (profile, draw) = try await profiles.beginDraw(for: listener)
-        let members = channel == Channel.redHeartID ? profile.liked : library.catalog.songIDs(inChannel: channel) ?? []
-        let candidates = members.compactMap { sid in
-            profile.trashed.contains(sid) ? nil : library.position(of: sid)
-        }
         let history = ReportHistory.parse(request.parameter("h") ?? "").map(\.sid)
-        let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
-        let chosen = recommender.pick(from: candidates, in: library.tracks, profile: profile, recent: recent,
-                                      count: Self.listSize, listener: listener, draw: draw)
-        let songs = chosen.compactMap { library.track(sid: $0) }.map {
-            $0.song(mediaBase: mediaBase, liked: profile.likes($0.sid))
+        let recommender = self.recommender
+        let picks = try await profiles.draw(for: listener, from: library) { profile, weights, draw in
+            let pool = members ?? profile.liked.compactMap { library.position(of: $0) }
+            let candidates = pool.filter { !weights.trashed[$0] }
+            let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
+            let chosen = recommender.pick(
+                from: candidates, trackCount: library.tracks.count,
+                window: Recommender.window(recent: recent, position: library.position(of:)),
+                weight: { weights.weight(at: $0, library.facets) },
+                count: Self.listSize, listener: listener, draw: draw)
+            return chosen.map { (track: library.tracks[$0], liked: profile.likes(library.tracks[$0].sid)) }
         }
+        let songs = picks.map { $0.track.song(mediaBase: mediaBase, liked: $0.liked) }
         return .playlist(Playlist(songs: songs, versionMax: 100, loggedOut: isAnonymous))
     }
 

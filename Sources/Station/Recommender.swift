@@ -22,29 +22,32 @@ struct Recommender: Sendable {
     ///
     /// - Parameters:
     ///   - candidates: the songs that may be played (trashed ones already removed), as
-    ///     indices into `tracks` in library order, so a seed reproduces the same picks.
-    ///   - tracks: the library's tracks.
-    ///   - profile: what the listener taught the station.
-    ///   - recent: songs heard recently, oldest first. The last ``noRepeatWindow`` are left
-    ///     out while other candidates remain, and otherwise fill the list, least recently
-    ///     heard first.
+    ///     track positions in library order, so a seed reproduces the same picks.
+    ///   - trackCount: how many tracks the library has (positions are below it).
+    ///   - window: the positions of the last ``noRepeatWindow`` songs heard, oldest first
+    ///     (see ``window(recent:position:)``). They are left out while other candidates
+    ///     remain, and otherwise fill the list, least recently heard first.
+    ///   - weight: a candidate's weight, `e^score` (see ``ListenerWeights``).
     ///   - count: the list length wanted.
     ///   - listener: the listener's key, part of the random stream's identity.
     ///   - draw: the number of this draw for this listener.
-    /// - Returns: the chosen song ids; fewer than `count` only when the candidates run out.
-    func pick(from candidates: [Int], in tracks: [LibraryTrack], profile: ListenerProfile, recent: [String],
-              count: Int, listener: String, draw: UInt64) -> [String] {
+    /// - Returns: the chosen positions; fewer than `count` only when the candidates run out.
+    func pick(from candidates: [Int], trackCount: Int, window: [Int], weight: (Int) -> Double,
+              count: Int, listener: String, draw: UInt64) -> [Int] {
         guard count > 0, !candidates.isEmpty else { return [] }
         var random = SplitMix64(seed: TrackIdentity.hash(bytes: "\(seed)/\(listener)/\(draw)".utf8))
-        let window = Array(recent.suffix(Self.noRepeatWindow))
-        let windowSet = Set(window)
-        var fresh = windowSet.isEmpty ? candidates : candidates.filter { !windowSet.contains(tracks[$0].sid) }
-        var weights = fresh.map { exp(profile.score(of: tracks[$0])) }
-        var chosen: [String] = []
+        var fresh = candidates
+        if !window.isEmpty {
+            var heard = [Bool](repeating: false, count: trackCount)
+            for position in window { heard[position] = true }
+            fresh.removeAll { heard[$0] }
+        }
+        var weights = fresh.map(weight)
+        var chosen: [Int] = []
         while chosen.count < count, !fresh.isEmpty {
             let index = random.unit() < Self.exploration
                 ? random.index(below: fresh.count) : Self.weightedIndex(weights, &random)
-            chosen.append(tracks[fresh[index]].sid)
+            chosen.append(fresh[index])
             fresh.swapAt(index, fresh.count - 1)
             weights.swapAt(index, weights.count - 1)
             fresh.removeLast()
@@ -52,12 +55,20 @@ struct Recommender: Sendable {
         }
         if chosen.count < count {
             // Too few unheard songs: repeat the ones heard longest ago.
-            let allowed = Set(candidates.map { tracks[$0].sid })
-            for sid in window where allowed.contains(sid) && chosen.count < count {
-                chosen.append(sid)
+            var allowed = [Bool](repeating: false, count: trackCount)
+            for position in candidates { allowed[position] = true }
+            for position in window where allowed[position] && chosen.count < count {
+                chosen.append(position)
             }
         }
         return chosen
+    }
+
+    /// The positions of the last ``noRepeatWindow`` of `recent` (song ids, oldest first),
+    /// in that order; songs no longer in the library take their place in the window but
+    /// have no position.
+    static func window(recent: [String], position: (String) -> Int?) -> [Int] {
+        recent.suffix(noRepeatWindow).compactMap(position)
     }
 
     /// An index drawn with probability proportional to its weight.

@@ -11,11 +11,14 @@ struct RequestObserverMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Query parameters whose values never reach the log.
     static var secretParameters: Set<String> { ["token", "password", "ck", "expire"] }
 
+    /// The configuration's ``StationConfiguration/onRequest`` hook, if any.
     let observer: (@Sendable (StationRequest) -> Void)?
 
-    /// Reports and logs the request, then passes it on.
+    /// Reports and logs the request, then passes it on. With no observer and debug logging
+    /// off it does nothing: the routes parse the query they need themselves.
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard observer != nil || context.logger.logLevel <= .debug else { return try await next(request, context) }
         let seen = StationRequest(method: request.method.rawValue, path: request.uri.path, rawQuery: request.uri.query)
         observer?(seen)
         context.logger.debug("request", metadata: [

@@ -32,6 +32,7 @@ public final class Station: Sendable {
     private let library: LiveLibrary
     private let loader: LibraryLoader
     private let services: StationRouter.Services
+    private let profiles: ListenerProfiles
     private let server = ServerHandle()
     private let scans = DispatchQueue(label: "mhz.station.scan")
     private let latestScan: Mutex<ScanSummary>
@@ -67,8 +68,10 @@ public final class Station: Sendable {
         latestScan = Mutex(first.summary)
         let accounts = AccountStore(database: database, tokenLifetime: configuration.tokenLifetime)
         var system = SystemRandomNumberGenerator()
+        let profiles = ListenerProfiles(database: database, logger: configuration.effectiveLogger)
+        self.profiles = profiles
         let responder = PlaylistResponder(
-            library: library, profiles: ListenerProfiles(database: database), accounts: accounts,
+            library: library, profiles: profiles, accounts: accounts,
             recommender: Recommender(seed: configuration.seed ?? system.next()))
         services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers)
@@ -210,19 +213,30 @@ public final class Station: Sendable {
         } onCancel: {
             Task { await self.stop() }
         }
+        // Ended by a cancellation (or the server failing): what was learned is saved before
+        // returning, as a stop saves it.
+        await profiles.flush()
     }
 
     /// Stops serving and waits until the socket is closed: no new connections are taken,
-    /// requests in flight get ``StationConfiguration/shutdownGracePeriod`` to finish, then are cancelled. Does
-    /// nothing when not serving.
+    /// requests in flight get ``StationConfiguration/shutdownGracePeriod`` to finish, then
+    /// are cancelled. Then waits until the feedback of every report answered is in the
+    /// database (reports are answered before they are written, see ``FeedbackWriter``).
     public func stop() async {
         rescanTimer.withLock { timer in
             timer?.cancel()
             timer = nil
         }
-        guard let (task, group) = server.detach() else { return }
-        await group.triggerGracefulShutdown()
-        await task.value
+        if let (task, group) = server.detach() {
+            await group.triggerGracefulShutdown()
+            await task.value
+        }
+        await profiles.flush()
+    }
+
+    /// What the station has learned about `listener` (``ListenerProfiles/key(userID:)``).
+    func profile(for listener: String) async throws(StationError) -> ListenerProfile {
+        try await profiles.profile(for: listener)
     }
 
     // MARK: - Private

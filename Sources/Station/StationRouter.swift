@@ -62,7 +62,7 @@ enum StationRouter {
                 .withAdditionalMediaTypes(forFileExtensions: CoverFileProvider.mediaTypes))
 
         router.get("/j/app/radio/channels") { _, _ in
-            JSONResponse.make(ChannelList(channels: services.library.snapshot.catalog.channels))
+            JSONResponse.make(encoded: services.library.snapshot.channelListJSON)
         }
         let people: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let parameters = StationRequest(method: request.method.rawValue, path: request.uri.path,

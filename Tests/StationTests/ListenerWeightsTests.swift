@@ -1,0 +1,89 @@
+import Foundation
+import RadioAPI
+@testable import Station
+import Testing
+import TestSupport
+
+/// The per-listener weights the recommender draws with are exactly the profile's scores,
+/// kept up to date report by report; what reports teach reaches the database by a clean
+/// stop.
+@Suite("Listener weights")
+struct ListenerWeightsTests {
+    /// 60 tracks: 6 artists (one untagged), 12 albums, 3 genres (one empty).
+    private static let library: Library = {
+        let tracks = (0..<60).map { index in
+            LibraryTrack(sid: String(100_000_000 + index * 7), ssid: "0000", aid: String(2_000_000 + index / 5),
+                         relativePath: String(format: "%03d.mp3", index), file: URL(fileURLWithPath: "/nowhere/\(index)"),
+                         fileExtension: "mp3", title: "Song \(index)", artist: index / 10 == 5 ? "" : "Artist \(index / 10)",
+                         album: "Album \(index / 5)", genre: ["Rock", "jazz", ""][index % 3], year: 1990 + index % 20,
+                         durationSeconds: 1, bitrate: 1)
+        }
+        return Library(tracks: tracks, root: URL(fileURLWithPath: "/nowhere"), isDemo: false, pins: [:])
+    }()
+
+    @Test("after every report the updated weights are bit for bit e^score, and equal weights built afresh")
+    func weightsFollowReports() {
+        let library = Self.library
+        var profile = ListenerProfile()
+        var weights = ListenerWeights(profile: profile, library: library)
+        var random = SplitMix64(seed: 11)
+        let types: [ReportType] = [.rate, .unrate, .skip, .ban, .end, .end, .skip, .rate]
+        for step in 0..<400 {
+            let position = random.index(below: library.tracks.count)
+            let type = types[random.index(below: types.count)]
+            _ = profile.apply(type, to: library.tracks[position])
+            weights.update(position: position, of: library, from: profile)
+            if step % 40 == 39 {
+                let fresh = ListenerWeights(profile: profile, library: library)
+                for (index, track) in library.tracks.enumerated() {
+                    let expected = exp(profile.score(of: track))
+                    #expect(weights.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
+                    #expect(fresh.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
+                    #expect(weights.trashed[index] == profile.trashed.contains(track.sid))
+                    #expect(fresh.trashed[index] == weights.trashed[index])
+                }
+            }
+        }
+        #expect(weights.trashed.contains(true) && weights.trashed.contains(false))
+    }
+
+    @Test("interned facets: one id per artist, album and genre value, 0 for none")
+    func facets() {
+        let facets = Self.library.facets
+        #expect(facets.idCount(.artist) == 6, "5 artists and none")
+        #expect(facets.idCount(.album) == 13)
+        #expect(facets.idCount(.genre) == 3, "rock, jazz and none")
+        #expect(facets.artist[0] == facets.artist[9] && facets.artist[0] != facets.artist[10])
+        #expect(facets.artist[55] == 0 && facets.genre[2] == 0 && facets.genre[0] != 0)
+        #expect(Library(tracks: [], root: URL(fileURLWithPath: "/"), isDemo: false, pins: [:]).facets.generation
+            != facets.generation)
+    }
+
+    @Test("what reports taught is in the database after a clean stop: a new station loads the same profile")
+    func persistedByStop() async throws {
+        let data = try await StationFixtures.freshDataDirectory()
+        let first = try await Station(configuration: StationConfiguration(
+            library: nil, dataDirectory: data.url, seed: 4, rescanInterval: nil))
+        let base = try await first.start()
+        let credentials = try await StationFixtures.signIn("lee", station: first, base: base)
+        let query = "/j/app/radio/people?app_name=radio_android&version=100" + credentials + "&channel=0"
+        let tracks = first.servedLibrary.tracks
+        let reports = [("r", 0), ("s", 1), ("e", 2), ("e", 2), ("b", 3), ("r", 4), ("u", 0), ("s", 5), ("p", 6), ("r", 7)]
+        // Many reports in a row, answered before they are written.
+        for round in 0..<3 {
+            for (type, index) in reports {
+                let sid = tracks[(index + round) % tracks.count].sid
+                #expect(try await HTTPFetch.get(base, query + "&type=\(type)&sid=\(sid)").status == 200)
+            }
+        }
+        let learned = try await first.profile(for: "user:1000001")
+        #expect(!learned.liked.isEmpty && !learned.trashed.isEmpty && !learned.recent.isEmpty)
+        await first.stop()
+
+        let second = try await Station(configuration: StationConfiguration(
+            library: nil, dataDirectory: data.url, seed: 4, rescanInterval: nil))
+        #expect(try await second.profile(for: "user:1000001") == learned)
+        await second.stop()
+        withExtendedLifetime(data) {}
+    }
+}
