@@ -6,8 +6,9 @@ import RadioAPI
 ///
 /// Middleware order, outermost first: the request observer (every request, even ones that
 /// fail later), JSON errors (so 404s, bad ranges and internal failures are short JSON
-/// words), request limits, range repair (see ``RangeRepairMiddleware``), then the file middlewares, which answer `/media/<sid>.<ext>` and
-/// `/cover/<name>` when no route matched.
+/// words), request limits, the traversal guard (``TraversalGuardMiddleware``: `..` is 404),
+/// range repair (see ``RangeRepairMiddleware``), then the file middlewares, which answer
+/// `/media/<sid>.<ext>` and `/cover/<name>` when no route matched.
 ///
 /// Routes:
 /// - `GET /j/app/radio/channels` → `{"channels":[…]}`
@@ -49,6 +50,7 @@ enum StationRouter {
         router.middlewares.add(RequestObserverMiddleware(observer: observer))
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(RequestLimitMiddleware())
+        router.middlewares.add(TraversalGuardMiddleware())
         let media = MediaFileProvider(library: services.library)
         let covers = CoverFileProvider(library: services.library, covers: services.covers)
         router.middlewares.add(RangeRepairMiddleware { path in

@@ -7,21 +7,22 @@ import Glibc
 /// `..` segments and sets `Host` itself; traversal and Host tests need the request exactly
 /// as written.
 enum RawHTTP {
-    /// Sends `GET <target>` with the given Host header and returns status and body.
+    /// Sends `<method> <target>` (GET unless told) with the given Host header and returns
+    /// status and body.
     ///
     /// The blocking socket calls run on a dispatch queue: blocking a thread of Swift's small
     /// cooperative pool (2 threads on 2 cores) would starve the station's own handlers,
     /// which run on that pool too.
-    static func get(port: Int, target: String, host: String = "127.0.0.1") async throws -> Fetched {
+    static func get(port: Int, target: String, host: String = "127.0.0.1", method: String = "GET") async throws -> Fetched {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try getBlocking(port: port, target: target, host: host) })
+                continuation.resume(with: Result { try getBlocking(port: port, target: target, host: host, method: method) })
             }
         }
     }
 
-    private static func getBlocking(port: Int, target: String, host: String) throws -> Fetched {
-        let request = "GET \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
+    private static func getBlocking(port: Int, target: String, host: String, method: String) throws -> Fetched {
+        let request = "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
         let answer = try exchange(port: port, bytes: Array(request.utf8))
         guard let split = answer.range(of: Data("\r\n\r\n".utf8)) else { throw FetchError.socket("no header end") }
         let head = String(decoding: answer[..<split.lowerBound], as: UTF8.self)
