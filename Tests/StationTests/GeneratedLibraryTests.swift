@@ -78,50 +78,97 @@ struct GeneratedLibraryTests {
         }
     }
 
-    @Test("a signed-in list: r, version_max and song, every song field with the app API's type; covers served")
+    @Test("signed-in lists of n, p, s, b and the red-heart channel: r, version_max and song, every song field with the app API's type; covers served")
     func playlistShape() async throws {
         try await StationFixtures.withGeneratedStation { station, base in
             let credentials = try await StationFixtures.signIn("shape", station: station, base: base)
-            var seenCover = false
+            let query = "/j/app/radio/people?app_name=radio_android&version=100" + credentials
+            var checker = ShapeChecker(base: base)
+            var last: [String] = []
             for _ in 0..<12 {
-                let answer = try await HTTPFetch.get(
-                    base, "/j/app/radio/people?app_name=radio_android&version=100" + credentials + "&channel=0&type=n&sid=")
-                let json = try answer.jsonObject()
-                #expect(Set(json.keys) == ["r", "version_max", "song"])
-                #expect(json["r"] is NSNumber && (json["r"] as? NSNumber)?.intValue == 0)
-                #expect((json["version_max"] as? NSNumber)?.intValue == 100)
-                let list = try songs(answer)
-                #expect(list.count == 5)
-                for song in list {
-                    #expect(Set(song.keys) == ["album", "picture", "ssid", "artist", "url", "company", "title", "length",
-                                               "subtype", "public_time", "sid", "aid", "kbps", "albumtitle", "like"])
-                    for key in ["album", "picture", "ssid", "artist", "url", "company", "title", "subtype", "public_time",
-                                "sid", "aid", "kbps", "albumtitle"] {
-                        #expect(song[key] is String, "\(key) is a string")
-                    }
-                    #expect(song["length"] is NSNumber && (song["length"] as? NSNumber)?.intValue == 1)
-                    #expect(song["like"] is NSNumber && (song["like"] as? NSNumber)?.intValue == 0)
-                    let sid = try #require(song["sid"] as? String)
-                    let file = try #require(GeneratedLibrary.files.first { $0.title == song["title"] as? String })
-                    let ext = (file.path as NSString).pathExtension
-                    #expect(song["url"] as? String == "\(base.absoluteString)/media/\(sid).\(ext)")
-                    #expect(song["artist"] as? String == file.artist)
-                    #expect(song["albumtitle"] as? String == file.album)
-                    #expect(song["public_time"] as? String == (file.year > 0 ? String(file.year) : ""))
-                    let picture = try #require(song["picture"] as? String)
-                    if let image = file.cover {
-                        #expect(picture.hasPrefix(base.absoluteString + "/cover/") && picture.hasSuffix(".png"))
+                let answer = try await HTTPFetch.get(base, query + "&channel=0&type=n&sid=")
+                last = try await checker.check(answer, count: 5, liked: false, "n")
+            }
+            // p, s and b report a song of the last list and answer a list of the same shape.
+            for type in ["p", "s", "b"] {
+                let answer = try await HTTPFetch.get(base, query + "&channel=0&type=\(type)&sid=\(last[1])")
+                last = try await checker.check(answer, count: 5, liked: false, type)
+            }
+            // The red-heart channel of a listener: the liked songs, in the order liked, like = 1.
+            let hearts = Array(last.prefix(3))
+            for sid in hearts {
+                #expect(try await HTTPFetch.get(base, query + "&channel=0&type=r&sid=\(sid)").text == #"{"r":0}"#)
+            }
+            let answer = try await HTTPFetch.get(base, query + "&channel=-3&type=n&sid=")
+            let liked = try await checker.check(answer, count: 3, liked: true, "-3")
+            #expect(Set(liked) == Set(hearts))
+            #expect(checker.coversServed > 0)
+        }
+    }
+
+    /// Checks playlist answers field by field against the app API's shapes and the
+    /// generated files, and fetches each song's cover once.
+    private struct ShapeChecker {
+        let base: URL
+        private var fetched: Set<String> = []
+        /// How many distinct covers were fetched and matched.
+        private(set) var coversServed = 0
+
+        init(base: URL) {
+            self.base = base
+        }
+
+        /// Checks one answer; returns its song ids.
+        mutating func check(_ answer: Fetched, count: Int, liked: Bool, _ label: String) async throws -> [String] {
+            #expect(answer.status == 200, "\(label)")
+            #expect(answer.headers["content-type"] == "application/json; charset=utf-8", "\(label)")
+            let json = try answer.jsonObject()
+            #expect(Set(json.keys) == ["r", "version_max", "song"], "\(label)")
+            #expect(json["r"] is NSNumber && (json["r"] as? NSNumber)?.intValue == 0, "\(label)")
+            #expect(json["version_max"] is NSNumber && (json["version_max"] as? NSNumber)?.intValue == 100, "\(label)")
+            let list = try #require(json["song"] as? [[String: Any]], "\(label)")
+            #expect(list.count == count, "\(label)")
+            var sids: [String] = []
+            for song in list {
+                #expect(Set(song.keys) == ["album", "picture", "ssid", "artist", "url", "company", "title", "length",
+                                           "subtype", "public_time", "sid", "aid", "kbps", "albumtitle", "like"], "\(label)")
+                for key in ["album", "picture", "ssid", "artist", "url", "company", "title", "subtype", "public_time",
+                            "sid", "aid", "kbps", "albumtitle"] {
+                    #expect(song[key] is String, "\(label): \(key) is a string")
+                }
+                #expect(song["length"] is NSNumber && (song["length"] as? NSNumber)?.intValue == 1, "\(label)")
+                #expect(song["like"] is NSNumber && (song["like"] as? NSNumber)?.intValue == (liked ? 1 : 0), "\(label)")
+                let sid = try #require(song["sid"] as? String)
+                #expect(sid.count == 9 && Int(sid) != nil, "\(label)")
+                sids.append(sid)
+                let ssid = try #require(song["ssid"] as? String)
+                #expect(ssid.count == 4 && ssid.allSatisfy(\.isHexDigit), "\(label)")
+                let aid = try #require(song["aid"] as? String)
+                #expect(song["album"] as? String == "/subject/\(aid)/", "\(label)")
+                #expect(Int(song["kbps"] as? String ?? "").map { $0 > 0 } == true, "\(label): kbps")
+                #expect(song["company"] as? String == "" && song["subtype"] as? String == "", "\(label)")
+                let file = try #require(GeneratedLibrary.files.first { $0.title == song["title"] as? String })
+                let ext = (file.path as NSString).pathExtension
+                #expect(song["url"] as? String == "\(base.absoluteString)/media/\(sid).\(ext)", "\(label)")
+                #expect(song["artist"] as? String == file.artist, "\(label)")
+                #expect(song["albumtitle"] as? String == file.album, "\(label)")
+                #expect(song["public_time"] as? String == (file.year > 0 ? String(file.year) : ""), "\(label)")
+                let picture = try #require(song["picture"] as? String)
+                if let image = file.cover {
+                    #expect(picture.hasPrefix(base.absoluteString + "/cover/") && picture.hasSuffix(".png"), "\(label)")
+                    if fetched.insert(picture).inserted {
                         let served = try await HTTPFetch.get(URL(string: picture)!)
                         #expect(served.status == 200)
                         #expect(served.headers["content-type"] == "image/png")
                         #expect(served.body == image)
-                        seenCover = true
-                    } else {
-                        #expect(picture == "")
+                        coversServed += 1
                     }
+                } else {
+                    #expect(picture == "", "\(label)")
                 }
             }
-            #expect(seenCover)
+            #expect(Set(sids).count == sids.count, "\(label): a song twice in one list")
+            return sids
         }
     }
 
@@ -153,13 +200,9 @@ struct GeneratedLibraryTests {
             let port = try #require(base.port)
             let cover = try #require(station.servedLibrary.tracks.first { !$0.cover.isEmpty }?.cover)
             let dotted = ["/media/../../etc/passwd", "/media/%2e%2e/%2e%2e/etc/passwd", "/cover/..%2f..%2fetc%2fpasswd",
-                          "/cover/%2E%2E/station.sqlite", "/cover/../station.sqlite", "/media/..%2f..%2fstation.sqlite"]
-            for target in dotted {
-                let answer = try await RawHTTP.get(port: port, target: target)
-                #expect(answer.status == 400, "\(target)")
-                #expect(answer.text == #"{"err":"bad_request","r":1}"#, "\(target)")
-            }
-            let foreign = ["/cover/station.sqlite", "/cover/\(cover).png", "/cover/" + cover.uppercased(),
+                          "/cover/%2E%2E/station.sqlite", "/cover/../station.sqlite", "/media/..%2f..%2fstation.sqlite",
+                          "/cover/%2e%2E%2F\(cover)", "/media/%zz/../x.mp3"]
+            let foreign = dotted + ["/cover/station.sqlite", "/cover/\(cover).png", "/cover/" + cover.uppercased(),
                            "/cover/0123456789abcdef.png", "/cover/%2Fetc%2Fpasswd", "/media/%2Fetc%2Fpasswd",
                            "/media/Artist%2000%2FAlbum%2000-0%2F01%20Song%2000-0-1.mp3", "/station.sqlite"]
             for target in foreign {
