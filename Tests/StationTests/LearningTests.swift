@@ -96,6 +96,62 @@ struct LearningTests {
         #expect(profile.recent == ["1", "3"], "skips, ends and trashes are listening; hearts are not")
     }
 
+    @Test("exploration: an artist skipped ten times over (not trashed) still comes up now and then, far more often than its weight alone allows")
+    func exploration() async throws {
+        try await StationFixtures.withGeneratedStation(seed: 31) { station, base in
+            let kim = try await StationFixtures.signIn("kim", station: station, base: base)
+            let tracks = station.servedLibrary.tracks
+            let xSongs = tracks.filter { $0.artist == Self.artistX }
+            #expect(xSongs.count == 15)
+            for _ in 0..<10 {
+                for song in xSongs {
+                    #expect(try await HTTPFetch.get(base, Self.client + kim + "&channel=0&type=s&sid=\(song.sid)").status == 200)
+                }
+            }
+            // Twenty other songs heard to their end push X's songs out of the no-repeat window.
+            for song in tracks.filter({ $0.artist != Self.artistX }).prefix(Recommender.noRepeatWindow) {
+                #expect(try await HTTPFetch.get(base, Self.client + kim + "&channel=0&type=e&sid=\(song.sid)").text == #"{"r":0}"#)
+            }
+            let userID = try #require(kim.split(separator: "&").first { $0.hasPrefix("user_id=") }?.dropFirst(8))
+            let profile = try await station.profile(for: "user:\(userID)")
+            // X's songs are at the floor of their song and artist caps: e^-3, a twentieth of
+            // an untaught song's weight.
+            let weight = exp(profile.score(of: xSongs[0]))
+            #expect(abs(weight - exp(-ListenerProfile.Rules.songCap - ListenerProfile.Rules.artistCap)) < 0.005)
+            #expect(xSongs.allSatisfy { !profile.trashed.contains($0.sid) })
+
+            let lists = 1000
+            let artists = try await draw(base, kim, lists: lists)
+            let xCount = artists.filter { $0 == Self.artistX }.count
+            // Weights alone would give X about 5000 × 15·e^-3 / 280 ≈ 14 places. Exploration
+            // draws 15 % of the picks uniformly from the 280 songs not just heard, 15 of them
+            // X's: about 40 more. 30 or more without exploration, or fewer with it, are both
+            // below one chance in a thousand. X stays far under its untaught share (5 %, 250).
+            #expect(xCount >= 30, "X came up \(xCount) times in \(lists * 5) songs")
+            #expect(xCount < 125, "X came up \(xCount) times in \(lists * 5) songs")
+        }
+    }
+
+    @Test("exploration picks songs the weights alone never would, at about its share")
+    func explorationShare() {
+        let recommender = Recommender(seed: 5)
+        let candidates = Array(0..<100)
+        var zeroWeightPicks = 0
+        var picks = 0
+        for draw in 0..<2000 {
+            let chosen = recommender.pick(from: candidates, trackCount: 100, window: [], weight: { $0 < 10 ? 0 : 1 },
+                                          count: 5, listener: "unit", draw: UInt64(draw))
+            #expect(Set(chosen).count == 5)
+            picks += chosen.count
+            zeroWeightPicks += chosen.filter { $0 < 10 }.count
+        }
+        // A weighted pick never lands on a weight of 0; a uniform one does a tenth of the
+        // time: 10 000 picks × 15 % × 10 % ≈ 150.
+        let expected = Double(picks) * Recommender.exploration * 0.1
+        #expect(Double(zeroWeightPicks) > expected * 0.6 && Double(zeroWeightPicks) < expected * 1.4,
+                "\(zeroWeightPicks) picks of weight 0, about \(expected) expected")
+    }
+
     @Test("no repeat within the last 20 songs heard while the channel has others; seeded lists repeat exactly")
     func noRepeatAndSeed() async throws {
         var first: [[String]] = []
