@@ -6,30 +6,42 @@ import Station
 /// `mhz serve`: run the station on its own, for any Douban-FM app-API client; or, with
 /// `--add-user NAME`, create an account in its database and exit.
 struct ServeCommand: AsyncParsableCommand {
+    /// The subcommand's name and help line.
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve a music folder as a Douban-FM-compatible station.")
 
+    /// `--server`, `--api`, `--data-dir`, `--config`: accepted by every subcommand; the
+    /// station keeps its database under the data directory.
     @OptionGroup var global: GlobalOptions
 
+    /// `--library DIR`: the music folder; `~` is expanded.
     @Option(help: "Music folder (default ~/Music, else a demo library).")
     var library: String?
 
+    /// `--host`: the address to bind, loopback unless told otherwise.
     @Option(help: "Address to bind. Anything but 127.0.0.1 exposes the station to your network.")
     var host = "127.0.0.1"
 
+    /// `--port`: the port to bind; 0 lets the kernel choose (the URL is printed).
     @Option(help: "Port to bind (0: any free port).")
     var port = 7650
 
+    /// `--add-user NAME`: create this account instead of serving.
     @Option(name: .customLong("add-user"), help: "Create an account with this name (asks for its password) and exit.")
     var addUser: String?
 
+    /// `--password-stdin`: read the new account's password as one line of stdin instead
+    /// of asking twice at the terminal.
     @Flag(name: .customLong("password-stdin"), help: "With --add-user: read the password from standard input.")
     var passwordStdin = false
 
+    /// Refuses `--password-stdin` without `--add-user` (a usage error, exit 2).
     func validate() throws {
         if passwordStdin, addUser == nil { throw ValidationError("--password-stdin needs --add-user NAME") }
     }
 
+    /// Adds the user and exits, or serves until SIGINT or SIGTERM, then stops the station
+    /// (which saves what it learned) and exits 0. Failures are one line on stderr, exit 1.
     func run() async throws {
         let paths = Paths(options: global)
         if let addUser {

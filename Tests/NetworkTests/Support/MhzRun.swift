@@ -60,6 +60,9 @@ final class MhzRun: Sendable {
         }
     }
 
+    /// Sends SIGTERM, as `kill` or a service manager would.
+    func terminate() { process.terminate() }
+
     /// Writes a command line to stdin.
     func send(_ line: String) { input.write(Data((line + "\n").utf8)) }
 

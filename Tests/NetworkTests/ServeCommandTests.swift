@@ -1,0 +1,89 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import Testing
+
+/// `mhz serve` as a user runs it: `--add-user NAME --password-stdin` creates an account in
+/// the station's database, and `mhz serve` over the same data directory lets it log in.
+struct ServeCommandTests {
+    @Test func anAccountAddedFromStdinLogsInToTheServedStation() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-serve")
+        let data = home.path("data").path
+        let music = home.path("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        try await offPool { try MediaFactory.tone(at: music.appendingPathComponent("one.mp3"), seconds: 1) }
+
+        let added = try await MhzRun.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
+                                         home: home.url, stdin: "s3cret pass\n")
+        #expect(added.status == 0, "stderr: \(added.stderr)")
+        #expect(added.stderr == "mhz: added user dana (user_id 1000001)\n")
+        #expect(added.stdout == "")
+
+        // The same name again: one line that says what and what to do, exit 1.
+        let again = try await MhzRun.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
+                                         home: home.url, stdin: "other\n")
+        #expect(again.status == 1)
+        #expect(again.stderr == "mhz: a user named dana exists already: choose another name\n")
+        // No password at all: refused the same way.
+        let empty = try await MhzRun.run(["serve", "--add-user", "eve", "--password-stdin", "--data-dir", data],
+                                         home: home.url, stdin: "")
+        #expect(empty.status == 1)
+        #expect(empty.stderr == "mhz: no password on standard input: pipe one line to --password-stdin\n")
+
+        let server = try MhzRun(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
+        let base = try await Self.servedURL(server)
+        #expect(base.host == "127.0.0.1")
+
+        let wrong = try await Self.post(base, "/j/app/login", "app_name=radio_android&version=100&username=dana&password=other")
+        #expect(String(decoding: wrong, as: UTF8.self) == #"{"err":"wrong_password","r":1}"#)
+        let answer = try await Self.post(base, "/j/app/login",
+                                         "app_name=radio_android&version=100&username=dana&password=s3cret%20pass")
+        let json = try #require(try JSONSerialization.jsonObject(with: answer) as? [String: Any])
+        #expect(Set(json.keys) == ["user_id", "err", "token", "expire", "r", "user_name", "email"])
+        #expect(json["r"] as? Int == 0 && json["err"] as? String == "ok")
+        #expect(json["user_id"] as? String == "1000001")
+        #expect(json["user_name"] as? String == "dana")
+        #expect(json["email"] as? String == "")
+        let token = try #require(json["token"] as? String)
+        #expect(token.count == 32 && token.allSatisfy(\.isHexDigit))
+        let expire = try #require(json["expire"] as? String)
+        #expect(Int(expire).map { $0 > Int(Date().timeIntervalSince1970) } == true)
+
+        // The token is live on the radio: the one song of the folder, for dana.
+        let list = try await Self.get(base, "/j/app/radio/people?app_name=radio_android&version=100&user_id=1000001"
+            + "&expire=\(expire)&token=\(token)&channel=0&type=n&sid=")
+        let playlist = try #require(try JSONSerialization.jsonObject(with: list) as? [String: Any])
+        #expect(playlist["logout"] == nil)
+        #expect((playlist["song"] as? [[String: Any]])?.count == 1)
+
+        server.terminate()
+        #expect(try await server.exit() == 0)
+    }
+
+    /// The URL `mhz serve` announces on stderr: `mhz: serving N songs from DIR on URL`.
+    private static func servedURL(_ server: MhzRun) async throws -> URL {
+        let deadline = ContinuousClock.now + .seconds(120)
+        while ContinuousClock.now < deadline {
+            if let line = server.stderr.split(separator: "\n").first(where: { $0.hasPrefix("mhz: serving ") }),
+               let range = line.range(of: " on "), let url = URL(string: String(line[range.upperBound...])) {
+                return url
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSupportError.timeout("mhz serve did not announce its URL; stderr: \(server.stderr)")
+    }
+
+    private static func post(_ base: URL, _ path: String, _ form: String) async throws -> Data {
+        var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(form.utf8)
+        return try await URLSession.shared.data(for: request).0
+    }
+
+    private static func get(_ base: URL, _ path: String) async throws -> Data {
+        try await URLSession.shared.data(from: URL(string: base.absoluteString + path)!).0
+    }
+}
