@@ -29,11 +29,22 @@ final class AccountStore: Sendable {
     private let liveTokens = Mutex<[String: (userID: Int64, expires: Double)]>([:])
     /// The most tokens remembered in memory.
     static let tokenCacheLimit = 10_000
+    /// How long a failed login counts: failures older than this are forgotten, so the
+    /// captcha a name needs lasts at most a day past its last failure.
+    static let failureMemory: Double = 86_400
+    /// The most failure counts kept for names that are no account: anyone can send any
+    /// number of made-up names, and each would otherwise stay a row until it expired.
+    let failureLimit: Int
 
     /// Creates the store.
-    init(database: StationDatabase, tokenLifetime: Duration) {
+    ///
+    /// - Parameters:
+    ///   - failureLimit: the most failure counts kept for names without an account
+    ///     (default 10 000; the oldest go first). Accounts' own counts are always kept.
+    init(database: StationDatabase, tokenLifetime: Duration, failureLimit: Int = 10_000) {
         self.database = database
         self.tokenLifetime = tokenLifetime
+        self.failureLimit = failureLimit
     }
 
     // MARK: - Users
@@ -122,8 +133,10 @@ final class AccountStore: Sendable {
         guard let account = form.account, account.count <= 254 else {
             return .refused(form.username != nil ? "invalid_user_name" : "invalidate_email")
         }
+        let since = Date().timeIntervalSince1970 - Self.failureMemory
         let failures = try await database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count FROM login_failure WHERE name = ?", arguments: [account]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT count FROM login_failure WHERE name = ? AND last_at > ?",
+                             arguments: [account, since]) ?? 0
         }
         if failures >= Self.captchaThreshold {
             guard let id = form.captchaID, let solution = form.captchaSolution else {
@@ -180,13 +193,27 @@ final class AccountStore: Sendable {
         }
     }
 
+    /// Counts a failure for `account`, forgetting expired failures and, past
+    /// ``failureLimit``, the oldest counts of names that are no account.
     private func recordFailure(_ account: String) async throws(StationError) {
         let now = Date().timeIntervalSince1970
+        let limit = failureLimit
         try await database.update { db in
+            // An expired count starts again from 1 rather than adding to what was forgotten.
             try db.execute(sql: """
                 INSERT INTO login_failure (name, count, last_at) VALUES (?, 1, ?)
-                ON CONFLICT(name) DO UPDATE SET count = count + 1, last_at = excluded.last_at
-                """, arguments: [account, now])
+                ON CONFLICT(name) DO UPDATE SET
+                    count = CASE WHEN last_at > ? THEN count + 1 ELSE 1 END, last_at = excluded.last_at
+                """, arguments: [account, now, now - Self.failureMemory])
+            try db.execute(sql: "DELETE FROM login_failure WHERE last_at <= ?", arguments: [now - Self.failureMemory])
+            let rows = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM login_failure") ?? 0
+            guard rows > limit else { return }
+            try db.execute(sql: """
+                DELETE FROM login_failure WHERE rowid IN (
+                    SELECT f.rowid FROM login_failure f
+                    WHERE NOT EXISTS (SELECT 1 FROM user u WHERE u.name = f.name OR u.email = f.name)
+                    ORDER BY f.last_at DESC LIMIT -1 OFFSET ?)
+                """, arguments: [limit])
         }
     }
 

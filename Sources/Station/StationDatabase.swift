@@ -117,6 +117,10 @@ final class StationDatabase: Sendable {
                 CREATE TABLE listener (key TEXT PRIMARY KEY NOT NULL, recent TEXT NOT NULL);
                 """)
         }
+        // Failed logins expire (AccountStore.failureMemory): found by age.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "CREATE INDEX login_failure_age ON login_failure(last_at)")
+        }
         return migrator
     }
 }
