@@ -11,7 +11,12 @@ import Foundation
 struct CaptchaImage: Sendable {
     /// The sizes of `size=`.
     enum Size: String, Sendable, CaseIterable {
-        case small = "s", medium = "m", large = "l"
+        /// `size=s`: 250×40.
+        case small = "s"
+        /// `size=m`: 220×40, the default.
+        case medium = "m"
+        /// `size=l`: 400×60.
+        case large = "l"
 
         /// Pixel width and height.
         var dimensions: (width: Int, height: Int) {

@@ -11,7 +11,9 @@ struct CoverFileProvider: FileProvider {
     /// Size and date, as for media.
     typealias FileAttributes = MediaFileProvider.FileAttributes
 
+    /// The library served: only covers its tracks use are served.
     let library: LiveLibrary
+    /// Where the images are kept.
     let covers: CoverStore
     private let fileIO = FileIO()
 

@@ -19,6 +19,7 @@ struct MediaFileProvider: FileProvider {
     /// The absolute path of the track's file, taken from the library, never from the request.
     typealias FileIdentifier = String
 
+    /// The library served: the only source of file paths.
     let library: LiveLibrary
     private let fileIO = FileIO()
 
