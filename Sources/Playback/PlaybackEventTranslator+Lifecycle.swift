@@ -2,6 +2,8 @@ import CMpv
 
 /// An entry's life: START_FILE, PLAYBACK_RESTART, property changes, log lines, END_FILE.
 extension PlaybackEventTranslator {
+    /// START_FILE: `entry` becomes current. Entries dropped before it are now provably dead
+    /// (reported stopped); a recovery's reload carries the item's known duration over.
     mutating func startFile(_ entry: Int64, at now: ContinuousClock.Instant) {
         guard !silenced.contains(entry) else { return }
         // Whatever the controller dropped before this entry was created is dead by now; an
@@ -19,6 +21,9 @@ extension PlaybackEventTranslator {
         seekPending = false
     }
 
+    /// PLAYBACK_RESTART: the first one after FILE_LOADED is the item's `started` (or a
+    /// recovery's `recovered`), with tags seen before it right after; later ones end a seek,
+    /// so the next position is reported without waiting for the throttle.
     mutating func playbackRestart(at now: ContinuousClock.Instant) {
         guard var playing = current else { return }
         playing.lastProgressTime = nil  // report where a seek landed without waiting for the throttle
@@ -151,6 +156,8 @@ extension PlaybackEventTranslator {
     /// 4xx says the URL itself is no good.
     static func isTransient(_ status: Int) -> Bool { status == 408 || status == 429 || status >= 500 }
 
+    /// An observed property changed: position, duration, pause, volume, mute, cache stall,
+    /// tags. Each is reported only when it differs from what was last sent.
     mutating func propertyChanged(_ property: MPVProperty, _ value: MPVNode, at now: ContinuousClock.Instant) {
         switch (property, value) {
         case (.timePosition, .double(let position)): positionChanged(position, at: now)

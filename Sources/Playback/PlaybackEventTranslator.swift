@@ -79,18 +79,23 @@ struct PlaybackEventTranslator {
     /// HTTP status logged just before mpv's "Failed to open <url>", by URL: a prefetched
     /// next item is opened (and fails) while the previous one is still current.
     var failedOpens: [String: Int] = [:]
+    /// The HTTP status of the last "HTTP error" log line not yet tied to a "Failed to open"
+    /// line, so a prefetched item's refusal is filed under its own URL.
     var lastLoggedStatus: Int?
     /// A seek was requested and mpv has not begun it: `time-pos` values still describe the
     /// old position and are dropped.
     var seekPending = false
     /// Last known pause, mute and volume, to report changes only.
     var paused: Bool
+    /// Last known mute flag.
     var muted: Bool
+    /// Last known volume, percent.
     var volume: Int
     /// An END_FILE whose meaning depends on log lines that mpv may deliver after it (it
     /// hands out queued events before buffered log messages), decided at the next
     /// `MPV_EVENT_NONE`; events arriving meanwhile wait in `held`, in order.
     var pendingEnd: MPVEndFile?
+    /// Events that arrived while `pendingEnd` waited, in mpv's order.
     var held: [MPVEvent] = []
     /// The pending END_FILE waits for a `MediaURLProbe` answer rather than for the drain.
     var probing = false
@@ -102,6 +107,7 @@ struct PlaybackEventTranslator {
     var timers: [TranslatorTimer] = []
     /// Output not yet taken by the loop.
     var outbox: [PlaybackUpdate] = []
+    /// What the loop must do against mpv, not yet taken.
     var actions: [PlayerAction] = []
 
     /// Starts from the pause flag, mute flag and volume read from mpv before observing them,

@@ -9,7 +9,10 @@ import Synchronization
 /// call that returns in well under a millisecond to a few milliseconds (mpv opens media on
 /// its own threads). After `shutdown()` every command throws `PlaybackError.shutDown`.
 public final class PlayerController: Sendable {
+    /// The one mpv instance; commands go to it directly (libmpv is thread-safe).
     let handle: MPVHandle
+    /// The thread draining mpv's events; its lock also orders the controller's commands
+    /// against the events they cause (see `MPVEventLoop.withTranslator`).
     let loop: MPVEventLoop
     private let channels: EventChannels
     /// The last volume set or read, for `volume` once the handle is gone.

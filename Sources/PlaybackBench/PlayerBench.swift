@@ -15,6 +15,7 @@ struct PlayerBench {
         private let log = Locked<[(PlaybackUpdate, ContinuousClock.Instant)]>([])
         private let task: Task<Void, Never>
 
+        /// Starts recording `stream` on a task of its own.
         init(_ stream: AsyncStream<PlaybackUpdate>) {
             let log = self.log
             task = Task.detached {

@@ -9,10 +9,14 @@ import TestSupport
 
 /// Command-line settings.
 struct Settings {
+    /// Fresh players started for the first-audio figures (`--runs`).
     var runs = 10
+    /// Skips timed, of each kind (`--skips`).
     var skips = 50
+    /// Seconds of playback for the CPU and memory figures (`--seconds`).
     var seconds = 10.0
 
+    /// Reads `--runs N --skips N --seconds S`; anything else is a usage error.
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
         while let argument = iterator.next() {
@@ -65,20 +69,25 @@ if let mpv {
     print("mpv CLI not found on PATH: the comparison columns are empty (install it with: apt-get install -y mpv)")
 }
 
+/// mhz's figure over mpv's, or a dash without mpv's.
 func ratio(_ ours: Double, _ theirs: Double?) -> String {
     guard let theirs, theirs > 0 else { return "–" }
     return String(format: "%.2f×", ours / theirs)
 }
+/// The ratios of two latency distributions at p50 and at p95: a tail can differ from the middle.
+func ratios(_ ours: Stats, _ theirs: Stats?) -> String {
+    "\(ratio(ours.median, theirs?.median)) / \(ratio(ours.p95, theirs?.p95))"
+}
 func ms(_ value: Double?) -> String { value.map { String(format: "%.1f ms", $0) } ?? "–" }
 
 print("")
-print("| measure | mhz PlayerController | mpv CLI | ratio (mhz / mpv) |")
+print("| measure | mhz PlayerController | mpv CLI | ratio (mhz / mpv), p50 / p95 where two |")
 print("| --- | --- | --- | --- |")
-print("| load → PLAYBACK_RESTART, p50 / p95 (fresh player, n=\(settings.runs)) | \(first.restart) | \(cliFirst.map { "\($0.restart)" } ?? "–") | \(ratio(first.restart.median, cliFirst?.restart.median)) |")
+print("| load → PLAYBACK_RESTART, p50 / p95 (fresh player, n=\(settings.runs)) | \(first.restart) | \(cliFirst.map { "\($0.restart)" } ?? "–") | \(ratios(first.restart, cliFirst?.restart)) |")
 print("| load → time-pos advancing, p50 / p95 | \(first.advancing) | – (not observable from the CLI) | – |")
 print("| whole mpv process: start, load, quit (--length=0.01), p50 | – | \(ms(cliFirst?.process.median)) | – |")
-print("| skip with load/loadfile replace → PLAYBACK_RESTART, p50 / p95 (n=\(settings.skips)) | \(skips.replace) | \(cliSkips.map { "\($0.replace)" } ?? "–") | \(ratio(skips.replace.median, cliSkips?.replace.median)) |")
-print("| skip to queued item (queueNext + advance / append + playlist-next) → PLAYBACK_RESTART, p50 / p95 | \(skips.queued) | \(cliSkips.map { "\($0.queued)" } ?? "–") | \(ratio(skips.queued.median, cliSkips?.queued.median)) |")
+print("| skip with load/loadfile replace → PLAYBACK_RESTART, p50 / p95 (n=\(settings.skips)) | \(skips.replace) | \(cliSkips.map { "\($0.replace)" } ?? "–") | \(ratios(skips.replace, cliSkips?.replace)) |")
+print("| skip to queued item (queueNext + advance / append + playlist-next) → PLAYBACK_RESTART, p50 / p95 | \(skips.queued) | \(cliSkips.map { "\($0.queued)" } ?? "–") | \(ratios(skips.queued, cliSkips?.queued)) |")
 let cliPlaybackCPU = cliUsage.map { max(0, $0.cpu - $0.startupCPU) }
 print(String(format: "| CPU over %.0f s of playback | %.3f s (delta while playing, fresh bench process) | %@ | %@ |",
              settings.seconds, usage.cpu,

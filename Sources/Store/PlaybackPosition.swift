@@ -43,6 +43,7 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, P
     /// The table: one row per song, so long items can later resume where they were left.
     public static let databaseTableName = "playback_position"
 
+    /// The table's column names: the properties' own, but `saved_at` in snake case.
     enum CodingKeys: String, CodingKey {
         case sid, channel, position, duration, url, title, artist, album, savedAt = "saved_at"
     }

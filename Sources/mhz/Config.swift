@@ -4,11 +4,17 @@ import TOMLKit
 /// The settings of `config.toml` (every key is documented in `Config/config.example.toml`).
 /// Command-line options win over the file.
 struct Config: Sendable, Equatable {
+    /// The server's root URL (`--server` wins); absent: the embedded station.
     var server: String?
+    /// The API family, `app` or `web` (`--api` wins).
     var api: String?
+    /// The channel to start on when `--channel` is not given and none was remembered.
     var channel: String?
+    /// mpv's audio output (`ao`), e.g. `pulse`, `alsa`, `null` (`--audio-output` wins).
     var audioOutput: String?
+    /// The embedded station's music folder (`--library` wins).
     var library: String?
+    /// The volume at start, 0–100.
     var volume: Int?
     /// Items longer than this many minutes resume where they were left.
     var longItemMinutes: Double?
@@ -32,6 +38,7 @@ struct Config: Sendable, Equatable {
     /// The file the settings came from, for messages.
     var path: String = ""
 
+    /// Every top-level key the file may hold, besides the `[keys]` table; others are errors.
     static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
                        "proxy", "verify_tls", "kbps", "app_name", "timeout", "user_agent"]
 

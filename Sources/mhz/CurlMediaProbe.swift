@@ -25,6 +25,7 @@ struct CurlMediaProbe: MediaURLProbe {
         http = HTTPClient(configuration: bounded)
     }
 
+    /// The status of `GET url` with `Range: bytes=0-0`; nil without an HTTP answer.
     func status(of url: String) async -> Int? {
         guard let target = URL(string: url) else { return nil }
         do {

@@ -5,6 +5,8 @@ import TerminalUI
 /// Headless output: one JSON object per line per event (DESIGN.md). Keys are sorted so
 /// lines are stable for scripts and tests.
 enum EventJSON {
+    /// The JSON line for a radio event (without the newline): `event` names it, the rest
+    /// are its fields (DESIGN.md lists the ones scripts rely on).
     static func line(_ event: RadioEvent) -> String {
         var object: [String: Any]
         switch event {
@@ -44,6 +46,8 @@ enum EventJSON {
         return serialize(object)
     }
 
+    /// An `{"event":"error","message":…}` line for a failure outside the radio (a command
+    /// line that was not understood).
     static func error(_ message: String) -> String { serialize(["event": "error", "message": message]) }
 
     private static func trackFields(_ name: String, _ track: Track) -> [String: Any] {

@@ -26,6 +26,8 @@ protocol FrontEnd: Sendable {
 final class HeadlessFrontEnd: FrontEnd {
     private let output = FileHandle.standardOutput
 
+    /// Reads stdin on a thread of its own, one command per line; a line that is not a
+    /// command becomes an error event, and EOF just ends the reading.
     func start(commands: CommandPump) {
         let output = self.output
         let reader = Thread {
@@ -43,19 +45,24 @@ final class HeadlessFrontEnd: FrontEnd {
         reader.start()
     }
 
+    /// Nothing to draw: headless output is events only.
     func show(_ snapshot: RadioSnapshot) {}
 
+    /// One JSON line on stdout.
     func narrate(_ event: RadioEvent, logger: Logger) {
         output.write(Data((EventJSON.line(event) + "\n").utf8))
     }
 
+    /// An error event, logged too.
     func alert(_ error: RadioError, logger: Logger) {
         logger.notice("\(ErrorText.describe(error))")
         narrate(.error(error), logger: logger)
     }
 
+    /// Nothing stays on screen to clear.
     func clearAlert() {}
 
+    /// Nothing to release: stdout is left as it is.
     func stop() {}
 }
 
@@ -80,6 +87,7 @@ final class TerminalFrontEnd: FrontEnd {
         self.login = login
     }
 
+    /// Starts the ncurses loop on its own thread, drawing the last snapshot at once.
     func start(commands: CommandPump) {
         let app = TerminalApp(keymap: keymap, login: login, send: { commands.send($0) })
         self.app.withLock { $0 = app }
@@ -93,6 +101,8 @@ final class TerminalFrontEnd: FrontEnd {
         thread.start()
     }
 
+    /// Hands the snapshot to the UI thread, with a recent alert shown on it while the radio
+    /// has no problem of its own to show.
     func show(_ snapshot: RadioSnapshot) {
         let snapshot = alerting.withLock { state -> RadioSnapshot in
             state.last = snapshot
@@ -104,8 +114,10 @@ final class TerminalFrontEnd: FrontEnd {
         if let app = app.withLock({ $0 }) { app.update(snapshot) } else { pending.withLock { $0 = snapshot } }
     }
 
+    /// Events go to the log only: the screen shows the snapshot.
     func narrate(_ event: RadioEvent, logger: Logger) { logger.info("\(EventJSON.line(event))") }
 
+    /// Shows `error` on the status line for ``alertDuration``.
     func alert(_ error: RadioError, logger: Logger) {
         logger.notice("\(ErrorText.describe(error))")
         let last = alerting.withLock { state -> RadioSnapshot? in
@@ -116,6 +128,7 @@ final class TerminalFrontEnd: FrontEnd {
         if let last { show(last) }
     }
 
+    /// Takes the alert down at once.
     func clearAlert() {
         let last = alerting.withLock { state -> RadioSnapshot? in
             state.alert = nil
@@ -134,6 +147,7 @@ final class TerminalFrontEnd: FrontEnd {
 
 /// Words for command lines that were not understood.
 enum CommandText {
+    /// One line: what was not understood, and an example or the list of commands.
     static func describe(_ error: CommandParseError, line: String) -> String {
         let words = RadioCommand.words.joined(separator: " ")
         switch error {

@@ -61,10 +61,15 @@ final class MpvAudioPlayer: AudioPlayer {
 
     // Control commands fail only when mpv is gone or nothing is loaded; the radio learns
     // of either through the event stream, so the errors carry nothing it could act on.
+    /// Takes the queued song back (mpv's `playlist-remove`).
     func clearQueued() { try? controller.clearQueued() }
+    /// mpv's `pause=yes`.
     func pause() { try? controller.pause() }
+    /// mpv's `pause=no`.
     func resume() { try? controller.resume() }
+    /// mpv's `stop`: nothing plays or is queued afterwards.
     func stop() { try? controller.stop() }
+    /// mpv's `volume`, clamped to 0–100.
     func setVolume(_ percent: Int) { try? controller.setVolume(percent) }
 
     /// The controller's exact position of the item it plays (see

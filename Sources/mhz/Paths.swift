@@ -9,6 +9,8 @@ struct Paths: Sendable {
     /// Whether `configFile` was named explicitly (then it must exist).
     let configExplicit: Bool
 
+    /// Resolves the paths from the options, else `XDG_DATA_HOME`/`XDG_CONFIG_HOME` (absolute
+    /// values only, as the spec says), else the defaults under `HOME`.
     init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
         func xdg(_ variable: String, _ fallback: String) -> URL {

@@ -9,24 +9,31 @@ import TerminalUI
 
 /// `mhz [--channel ID] [--headless] …`: play a channel, with the terminal UI or headless.
 struct PlayCommand: AsyncParsableCommand {
+    /// The subcommand's name and summary (it is also the default subcommand).
     static let configuration = CommandConfiguration(
         commandName: "play", abstract: "Play a channel (the default).")
 
+    /// `--server`, `--api`, `--data-dir`, `--config`.
     @OptionGroup var global: GlobalOptions
 
-    // Unconditional: the red-heart channel's id, -3, would otherwise read as an option.
+    /// The channel to play. Parsed unconditionally: the red-heart channel's id, -3, would
+    /// otherwise read as an option.
     @Option(parsing: .unconditional, help: "Channel id to play (default: the last one, else 0; -3 is the red-heart channel).")
     var channel: String?
 
+    /// Commands on stdin and JSON events on stdout instead of the terminal UI.
     @Flag(help: "No terminal UI: commands on stdin, one JSON event per line on stdout.")
     var headless = false
 
+    /// mpv's `ao`; wins over the config's `audio_output`.
     @Option(name: .customLong("audio-output"), help: "mpv audio output (ao), e.g. null, pulse, alsa.")
     var audioOutput: String?
 
+    /// The embedded station's music folder; wins over the config's `library`.
     @Option(help: "Music folder for the embedded station (default ~/Music, else a demo library).")
     var library: String?
 
+    /// Show video in mpv's window (needs an X11 or Wayland display).
     @Flag(help: "Open mpv's video window for items that have video.")
     var video = false
 

@@ -8,13 +8,17 @@ import Station
 /// the station itself (embedded or remote), the HTTP client and the stored session. Built
 /// once in a subcommand's `run()`.
 struct RadioRuntime {
+    /// Where mhz's files live.
     let paths: Paths
+    /// The configuration file's settings.
     let config: Config
     /// The API family of the server.
     let family: APIFamily
+    /// The server's root: `--server`, or the embedded station's address (a new port every run).
     let baseURL: URL
     /// Which stored session belongs to this server (see ``sessionKey(server:)``).
     let sessionKey: String
+    /// The embedded station when no server was given; `shutdown()` stops it.
     let station: Station?
     /// The client; the web family's carries the cookie jar of `cookies.txt`.
     let http: HTTPClient
@@ -165,6 +169,7 @@ struct RadioRuntime {
 
     nonisolated(unsafe) private static var loggingBootstrapped = false
 
+    /// Sends logs to `mhz.log` (or stderr) at `MHZ_LOG_LEVEL` (default info), once per process.
     static func bootstrapLogging(paths: Paths, toStderr: Bool) {
         // LoggingSystem.bootstrap may be called once per process.
         guard !loggingBootstrapped else { return }
