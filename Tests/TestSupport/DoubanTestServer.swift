@@ -107,20 +107,15 @@ public final class DoubanTestServer: Sendable {
         let state = self.state
         router.middlewares.add(CallRecorder(state: state))
         Self.addRoutes(to: router, state: state)
-        let (stream, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: Logger(label: "douban-test-server", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        task = Task { try await app.run() }
-        var bound = 0
-        for await p in stream { bound = p }
-        guard bound > 0 else { throw TestSupportError.serverDidNotStart }
+        let (bound, task) = try await TestServerLaunch.start { onPort in
+            Application(
+                router: router,
+                configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                onServerRunning: { channel in onPort(channel.localAddress?.port ?? 0) },
+                logger: Logger(label: "douban-test-server", factory: { _ in SwiftLogNoOpLogHandler() })
+            )
+        }
+        self.task = task
         baseURL = URL(string: "http://127.0.0.1:\(bound)")!
     }
 

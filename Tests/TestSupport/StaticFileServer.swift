@@ -22,20 +22,15 @@ public final class StaticFileServer: Sendable {
         let router = Router()
         router.middlewares.add(RecordingMiddleware(recorder: recorder))
         router.middlewares.add(FileMiddleware(root.path, searchForIndexHtml: false))
-        let (stream, continuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in
-                continuation.yield(channel.localAddress?.port ?? 0)
-                continuation.finish()
-            },
-            logger: Logger(label: "test-file-server", factory: { _ in SwiftLogNoOpLogHandler() })
-        )
-        task = Task { try await app.run() }
-        var port = 0
-        for await p in stream { port = p }
-        guard port > 0 else { throw TestSupportError.serverDidNotStart }
+        let (port, task) = try await TestServerLaunch.start { onPort in
+            Application(
+                router: router,
+                configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { channel in onPort(channel.localAddress?.port ?? 0) },
+                logger: Logger(label: "test-file-server", factory: { _ in SwiftLogNoOpLogHandler() })
+            )
+        }
+        self.task = task
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
     }
 
@@ -77,6 +72,8 @@ public struct RecordingMiddleware<Context: RequestContext>: RouterMiddleware {
 public enum TestSupportError: Error, CustomStringConvertible {
     /// The server never reported a port.
     case serverDidNotStart
+    /// A test server's application ended before it listened; carries what ended it.
+    case serverFailed(String)
     /// A helper tool failed (ffmpeg missing or erroring).
     case toolFailed(String)
     /// Something did not happen in time.
@@ -85,6 +82,7 @@ public enum TestSupportError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .serverDidNotStart: "test server did not start"
+        case .serverFailed(let why): "test server did not start: \(why)"
         case .toolFailed(let s): "tool failed: \(s)"
         case .timeout(let s): "timed out: \(s)"
         }
