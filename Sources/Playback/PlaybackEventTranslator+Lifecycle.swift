@@ -97,8 +97,11 @@ extension PlaybackEventTranslator {
             }
         case .error:
             // A probe's answer wins over the log: the log may be another instance's (MediaURLProbe).
+            // Only an error status is a refusal: a probe answered 200 or 206 says the URL
+            // works now (a reload that failed while the connection was down), so the log decides.
             let logged = ended?.status ?? urls[id].flatMap { failedOpens.removeValue(forKey: $0) }
-            let status = probedStatus.removeValue(forKey: end.entry).map { $0 > 0 ? $0 : nil } ?? logged
+            let probed = probedStatus.removeValue(forKey: end.entry)
+            let status = probed.flatMap { $0 >= 400 ? $0 : nil } ?? logged
             if end.error == MPV_ERROR_AO_INIT_FAILED.rawValue {
                 if isReload { recovery = nil; timers.removeAll() }
                 finish(id, .audioOutputFailed)

@@ -148,6 +148,25 @@ struct RecoveryTranslatorTests {
         #expect(translator.nextDeadline == nil)
     }
 
+    @Test("a reload that failed to open while the probe finds the URL working (206) is tried again, not refused")
+    func probeAnsweringSuccessIsNoRefusal() {
+        var translator = PlaybackEventTranslator(paused: false, volume: 100, policy: policy, probesStatus: true)
+        translator.noteLoad(1, url: "http://x/1")
+        _ = feed(&translator, [.startFile(entry: 1), .fileLoaded, .propertyChanged(.duration, .double(30)),
+                               .playbackRestart, timePos(12)])
+        #expect(feed(&translator, [dropped, end(1, .eof)]).updates == [.recovering(item(1), attempt: 1, position: 12)])
+        translator.fire(at: at(500))
+        _ = translator.takeOutput()
+        translator.noteReloaded(entry: 2, requeued: nil)
+        let failed = feed(&translator, [.startFile(entry: 2), end(2, .error, error: -13)], at: 600)
+        #expect(failed.actions == [.probe(entry: 2, url: "http://x/1")])
+        // Seen in CI: the probe's Range request got 206 once the server was back.
+        translator.noteProbeResult(entry: 2, status: 206, at: at(650))
+        let output = translator.takeOutput()
+        #expect(output.updates == [.recovering(item(1), attempt: 2, position: 12)], "\(output)")
+        #expect(translator.recovery != nil)
+    }
+
     @Test("a reload that plays and then ends without trouble in the log is a real end")
     func reloadEndingIsRealEnd() {
         var translator = playingAt12()

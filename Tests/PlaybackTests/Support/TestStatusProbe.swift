@@ -17,11 +17,13 @@ final class TestStatusProbe: MediaURLProbe {
     func status(of url: String) async -> Int? {
         asked.withLock { $0.append(url) }
         guard let target = URL(string: url) else { return nil }
-        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 5)
+        // Generous: the whole suite runs beside it on two cores, and a probe that times out
+        // turns a 404 into "loading failed" (mhz's own probe keeps 5 s).
+        var request = URLRequest(url: target, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 30)
         request.setValue("bytes=0-0", forHTTPHeaderField: "Range")
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        configuration.timeoutIntervalForResource = 5
+        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForResource = 30
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         return await withCheckedContinuation { continuation in
