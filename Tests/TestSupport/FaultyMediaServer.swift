@@ -48,7 +48,8 @@ public final class FaultyMediaServer: Sendable {
     private let listener: Int32
     private let scripts = Mutex<[String: Script]>([:])
     private let served = Mutex<[Served]>([])
-    private let stopped = Atomic<Bool>(false)
+    /// `stopped`: stop() was called; `closed`: the accept thread closed the listener.
+    private let lifecycle = Mutex<(stopped: Bool, closed: Bool)>((false, false))
 
     /// Binds a port and starts accepting.
     /// - Throws: `TestSupportError.serverDidNotStart` when the socket cannot be set up.
@@ -89,15 +90,25 @@ public final class FaultyMediaServer: Sendable {
     /// The requests for one path.
     public func requests(to path: String) -> [Served] { requests.filter { $0.path == path } }
 
-    /// Stops accepting (connections in progress finish on their own).
+    /// Stops accepting (connections in progress finish on their own). Only wakes the
+    /// accept thread: that thread closes the listener when it leaves, so no thread ever
+    /// uses the number after it was closed (and perhaps reused by another test's socket).
     public func stop() {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        lifecycle.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            if !state.closed { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
     }
 
     private func acceptLoop() {
-        while !stopped.load(ordering: .acquiring) {
+        defer {
+            lifecycle.withLock { state in
+                state.closed = true
+                close(listener)
+            }
+        }
+        while !lifecycle.withLock({ $0.stopped }) {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else {
                 if errno == EINTR { continue }

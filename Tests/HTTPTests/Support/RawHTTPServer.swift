@@ -38,6 +38,8 @@ final class RawHTTPServer: Sendable {
         var requests: [Request] = []
         var clients: [Int32] = []
         var stopped = false
+        /// The accept thread closed the listener (its number may be reused from then on).
+        var listenerClosed = false
     }
 
     /// Binds an ephemeral port, listens and starts accepting.
@@ -78,14 +80,16 @@ final class RawHTTPServer: Sendable {
 
     /// Stops accepting and closes every connection.
     func stop() {
-        let clients = state.withLock { state -> [Int32] in
-            guard !state.stopped else { return [] }
+        // Under the lock, once: the accept thread closes the listener when it leaves, and a
+        // number closed once may already belong to another test's socket (a second
+        // shutdown here, from deinit, once killed another server's listener in a full run).
+        state.withLock { state in
+            guard !state.stopped else { return }
             state.stopped = true
-            return state.clients
+            // shutdown wakes the threads blocked in accept and recv; they close what they own.
+            if !state.listenerClosed { shutdown(fd, Int32(SHUT_RDWR)) }
+            for client in state.clients { shutdown(client, Int32(SHUT_RDWR)) }
         }
-        // shutdown wakes the threads blocked in accept and recv; they close what they own.
-        shutdown(fd, Int32(SHUT_RDWR))
-        for client in clients { shutdown(client, Int32(SHUT_RDWR)) }
     }
 
     /// The raw bytes of an answer with a Content-Length, so the connection stays usable.
@@ -97,7 +101,12 @@ final class RawHTTPServer: Sendable {
     }
 
     private func acceptLoop() {
-        defer { close(fd) }
+        defer {
+            state.withLock { state in
+                state.listenerClosed = true
+                close(fd)
+            }
+        }
         while true {
             let client = accept(fd, nil, nil)
             if client < 0 {
