@@ -95,6 +95,11 @@ public final class TmuxDriver {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclose(&actions, pipeFDs[0])
         posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
+        // Nothing else of the test process may reach tmux: its server lives for the whole
+        // test and would keep every socket open at this moment alive — a station's
+        // listener among them, which then went on accepting connections after the station
+        // had stopped (NIO does not open sockets close-on-exec).
+        Self.closeEverythingFrom(3, in: &actions)
 
         // The calling thread is a test-runner worker, which blocks most signals; without a
         // clean mask the tmux server, and every program in its panes, would inherit that and
@@ -124,6 +129,21 @@ public final class TmuxDriver {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Adds glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+; hidden from Swift's
+    /// Glibc module behind _GNU_SOURCE, so looked up by name), or closes each descriptor
+    /// open now where the symbol is missing.
+    private static func closeEverythingFrom(_ lowest: Int32, in actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, lowest)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap(Int32.init) where fd >= lowest {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
     }
 }
 
