@@ -39,9 +39,9 @@ final class MhzProcess: Sendable {
         input = stdin.fileHandleForWriting
         let events = self.events, rawLines = self.rawLines, stderrText = self.stderrText
         let buffer = Locked<Data>(Data())
-        stdout.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else { handle.readabilityHandler = nil; return }
+        // Started first: a launch that fails leaves no reader blocked on the pipe.
+        try process.run()
+        PipeReader.drain(stdout.fileHandleForReading, name: "mhz-stdout") { chunk in
             let lines: [Data] = buffer.withLock { data in
                 data.append(chunk)
                 var out: [Data] = []
@@ -58,12 +58,9 @@ final class MhzProcess: Sendable {
                 }
             }
         }
-        stderr.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else { handle.readabilityHandler = nil; return }
+        PipeReader.drain(stderr.fileHandleForReading, name: "mhz-stderr") { chunk in
             stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
         }
-        try process.run()
     }
 
     /// Writes one command line.

@@ -42,11 +42,11 @@ public final class TLSTestServer: Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let said = Locked(Data())
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty { handle.readabilityHandler = nil } else { said.withLock { $0.append(chunk) } }
-        }
+        // Started first: a launch that fails leaves no reader blocked on the pipe.
         try process.run()
+        PipeReader.drain(output.fileHandleForReading, name: "openssl-s_server") { chunk in
+            said.withLock { $0.append(chunk) }
+        }
         // Generous: the port is printed at once on an idle machine, later on a busy one.
         let deadline = ContinuousClock.now + .seconds(60)
         var port: Int?

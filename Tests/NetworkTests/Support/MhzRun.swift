@@ -26,15 +26,10 @@ final class MhzRun: Sendable {
         process.standardError = errPipe
         input = inPipe.fileHandleForWriting
         let out = self.out, err = self.err
-        outPipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty { handle.readabilityHandler = nil } else { out.withLock { $0.append(chunk) } }
-        }
-        errPipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty { handle.readabilityHandler = nil } else { err.withLock { $0.append(chunk) } }
-        }
+        // Started first: a launch that fails leaves no reader blocked on the pipe.
         try process.run()
+        PipeReader.drain(outPipe.fileHandleForReading, name: "mhz-stdout") { chunk in out.withLock { $0.append(chunk) } }
+        PipeReader.drain(errPipe.fileHandleForReading, name: "mhz-stderr") { chunk in err.withLock { $0.append(chunk) } }
         if let stdin {
             input.write(Data(stdin.utf8))
             try? input.close()
