@@ -91,7 +91,7 @@ let package = Package(
         // MARK: Tests (swift-testing). Integration tests use the real libcurl, libmpv and station.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "TestSupport"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTP
 import TestSupport
 import Testing
 
@@ -75,15 +73,17 @@ struct ServeCommandTests {
         throw TestSupportError.timeout("mhz serve did not announce its URL; stderr: \(server.stderr)")
     }
 
+    /// The project's libcurl client, once, without retries (URLSession watches its sockets
+    /// with libdispatch sources, which a full run's churn can crash: see PipeReader).
+    private static let http = HTTPClient(configuration: HTTPConfiguration(totalTimeout: 60, retry: .never))
+
     private static func post(_ base: URL, _ path: String, _ form: String) async throws -> Data {
-        var request = URLRequest(url: URL(string: base.absoluteString + path)!)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(form.utf8)
-        return try await URLSession.shared.data(for: request).0
+        try await http.perform(HTTPRequest(
+            method: "POST", url: URL(string: base.absoluteString + path)!,
+            headers: [.init("Content-Type", "application/x-www-form-urlencoded")], body: Data(form.utf8))).body
     }
 
     private static func get(_ base: URL, _ path: String) async throws -> Data {
-        try await URLSession.shared.data(from: URL(string: base.absoluteString + path)!).0
+        try await http.perform(HTTPRequest(url: URL(string: base.absoluteString + path)!)).body
     }
 }

@@ -56,7 +56,7 @@ struct StationLifecycleTests {
         #expect(RawHTTP.isListening(port: port))
         await #expect(throws: StationError.alreadyRunning) { try await station.start() }
 
-        // Idle keep-alive connections (URLSession keeps them for minutes) are closed by the
+        // Idle keep-alive connections (the test client keeps them for reuse) are closed by the
         // stop, not waited out. (A 2 s grace period with a 5 s bound failed once in CI at
         // 5.8 s on a busy machine: the bound now leaves a third of the grace for scheduling.)
         _ = try await HTTPFetch.get(url, "/j/app/radio/channels")
