@@ -7,21 +7,47 @@ import Testing
 /// it once, in order, and playback resumes by itself.
 @Suite(.serialized)
 struct OfflineRadioTests {
-    @Test func likesAndTrashesMadeWhileTheStationIsDownArriveOnceInOrder() async throws {
-        let stationData = try TemporaryDirectory(prefix: "mhz-e2e-offline-station")
+    /// A station that can be stopped and started again on the same address, recording what
+    /// it receives, and a headless mhz listening to it.
+    struct World {
+        let stationData: TemporaryDirectory
+        let clientData: TemporaryDirectory
         let log = Locked<[StationRequest]>([])
-        func configuration(port: Int) -> StationConfiguration {
-            StationConfiguration(library: nil, dataDirectory: stationData.url, port: port, seed: 3,
+        let seed: UInt64
+        let first: Station
+        let port: Int
+        let mhz: MhzProcess
+
+        init(seed: UInt64) async throws {
+            self.seed = seed
+            stationData = try TemporaryDirectory(prefix: "mhz-e2e-offline-station")
+            clientData = try TemporaryDirectory(prefix: "mhz-e2e-offline-client")
+            let log = self.log, directory = stationData.url
+            first = try await Station(configuration: Self.configuration(directory, port: 0, seed: seed, log: log))
+            let url = try await first.start()
+            port = try #require(url.port)
+            mhz = try MhzProcess(arguments: [
+                "--headless", "--server", url.absoluteString, "--audio-output", "null", "--data-dir", clientData.url.path,
+            ], environment: ["XDG_CONFIG_HOME": clientData.url.path])
+        }
+
+        /// The station again, on the address it had, over the same data.
+        func restartStation() async throws -> Station {
+            let second = try await Station(configuration: Self.configuration(stationData.url, port: port, seed: seed, log: log))
+            _ = try await second.start()
+            return second
+        }
+
+        private static func configuration(_ directory: URL, port: Int, seed: UInt64,
+                                          log: Locked<[StationRequest]>) -> StationConfiguration {
+            StationConfiguration(library: nil, dataDirectory: directory, port: port, seed: seed,
                                  onRequest: { request in log.withLock { $0.append(request) } })
         }
-        let first = try await Station(configuration: configuration(port: 0))
-        let url = try await first.start()
-        let port = try #require(url.port)
+    }
 
-        let data = try TemporaryDirectory(prefix: "mhz-e2e-offline-client")
-        let mhz = try MhzProcess(arguments: [
-            "--headless", "--server", url.absoluteString, "--audio-output", "null", "--data-dir", data.url.path,
-        ], environment: ["XDG_CONFIG_HOME": data.url.path])
+    @Test func likesAndTrashesMadeWhileTheStationIsDownArriveOnceInOrder() async throws {
+        let world = try await World(seed: 3)
+        let (first, mhz, log) = (world.first, world.mhz, world.log)
         let playing = try await mhz.waitFor("playing")
         let sid = try #require(playing.event["sid"])
 
@@ -40,8 +66,7 @@ struct OfflineRadioTests {
         #expect(waiting.event["sid"] == nil || waiting.event["sid"] != sid, "the trashed song is not playing")
 
         // It comes back on the same address.
-        let second = try await Station(configuration: configuration(port: port))
-        _ = try await second.start()
+        let second = try await world.restartStation()
         defer { Task { await second.stop() } }
         // The next song plays (it may have started at once, from what the player had
         // fetched ahead while the trashed one played, before the station came back).
@@ -65,20 +90,8 @@ struct OfflineRadioTests {
     }
 
     @Test func theSongPlaysToItsEndWhileTheStationIsDownAndPlaybackGoesOnWhenItReturns() async throws {
-        let stationData = try TemporaryDirectory(prefix: "mhz-e2e-offline-station")
-        let log = Locked<[StationRequest]>([])
-        func configuration(port: Int) -> StationConfiguration {
-            StationConfiguration(library: nil, dataDirectory: stationData.url, port: port, seed: 5,
-                                 onRequest: { request in log.withLock { $0.append(request) } })
-        }
-        let first = try await Station(configuration: configuration(port: 0))
-        let url = try await first.start()
-        let port = try #require(url.port)
-
-        let data = try TemporaryDirectory(prefix: "mhz-e2e-offline-client")
-        let mhz = try MhzProcess(arguments: [
-            "--headless", "--server", url.absoluteString, "--audio-output", "null", "--data-dir", data.url.path,
-        ], environment: ["XDG_CONFIG_HOME": data.url.path])
+        let world = try await World(seed: 5)
+        let (first, mhz, log) = (world.first, world.mhz, world.log)
         let playing = try await mhz.waitFor("playing")
         let sid = try #require(playing.event["sid"])
         let length = try #require(playing.event.number("length"))
@@ -104,8 +117,7 @@ struct OfflineRadioTests {
 
         // It comes back on the same address: the `e` arrives once, and the radio plays on
         // by itself (a song whose position advances, the complaint gone).
-        let second = try await Station(configuration: configuration(port: port))
-        _ = try await second.start()
+        let second = try await world.restartStation()
         defer { Task { await second.stop() } }
         func ends() -> [StationRequest] {
             log.value.filter { $0.path == "/j/app/radio/people" && $0.parameter("type") == "e" }

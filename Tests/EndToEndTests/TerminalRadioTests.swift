@@ -9,18 +9,38 @@ import Testing
 /// keys work, and quitting leaves the terminal as it was.
 @Suite(.serialized)
 struct TerminalRadioTests {
-    @Test func freshStartPlaysTheDemoLibraryAndKeysWork() async throws {
+    /// A fresh user's `mhz` in an 80×24 tmux pane: a home without ~/Music (so the embedded
+    /// station falls back to the demo library) and, once mhz has exited, its exit status in
+    /// `home/status` and `stty -a` of the terminal it left in `home/stty-after.txt`.
+    private static func freshMhz() throws -> (home: TemporaryDirectory, data: URL, stty: URL, tmux: TmuxDriver) {
         let home = try TemporaryDirectory(prefix: "mhz-e2e-home")
         let data = home.path("data")
         let stty = home.path("stty-after.txt")
         let binary = MhzProcess.executable.path
-        // HOME without ~/Music: the embedded station must fall back to the demo library.
         let command = "cd '\(home.url.path)' && env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' "
             + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color "
             + "'\(binary)' --audio-output null --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status.tmp'; "
             + "stty -a > '\(stty.path).tmp'; mv '\(stty.path).tmp' '\(stty.path)'; "
             + "mv '\(home.url.path)/status.tmp' '\(home.url.path)/status'; sleep 30"
-        let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
+        return (home, data, stty, try TmuxDriver(command: command, columns: 80, rows: 24))
+    }
+
+    /// mhz exited 0 and left the terminal in its normal modes, with no UI on screen.
+    private func expectCleanExit(home: TemporaryDirectory, stty: URL, _ tmux: TmuxDriver) async throws {
+        let statusFile = home.path("status")
+        #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: statusFile.path) },
+                "\(screen(tmux))")
+        #expect(try String(contentsOf: statusFile, encoding: .utf8) == "exit=0\n")
+        #expect(try await tmux.wait { FileManager.default.fileExists(atPath: stty.path) })
+        let modes = Set(try String(contentsOf: stty, encoding: .utf8).split(whereSeparator: \.isWhitespace))
+        for mode in ["icanon", "echo", "isig", "icrnl", "opost", "onlcr"] {
+            #expect(modes.contains(Substring(mode)), "terminal mode \(mode) restored")
+        }
+        #expect(try !tmux.capture().contains { $0.contains("♡") || $0.contains("♥") }, "the UI is gone")
+    }
+
+    @Test func freshStartPlaysTheDemoLibraryAndKeysWork() async throws {
+        let (home, data, stty, tmux) = try Self.freshMhz()
 
         // A title from the demo library shows, with the like mark.
         #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
@@ -51,43 +71,17 @@ struct TerminalRadioTests {
 
         // q: mhz exits 0 and the terminal is back in its normal modes.
         try tmux.send("q")
-        let statusFile = home.path("status")
-        #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: statusFile.path) })
-        #expect(try String(contentsOf: statusFile, encoding: .utf8) == "exit=0\n")
-        #expect(try await tmux.wait { FileManager.default.fileExists(atPath: stty.path) })
-        let modes = Set(try String(contentsOf: stty, encoding: .utf8).split(whereSeparator: \.isWhitespace))
-        for mode in ["icanon", "echo", "isig", "icrnl", "opost", "onlcr"] {
-            #expect(modes.contains(Substring(mode)), "terminal mode \(mode) restored")
-        }
-        #expect(try !tmux.capture().contains { $0.contains("♡") || $0.contains("♥") }, "the UI is gone")
+        try await expectCleanExit(home: home, stty: stty, tmux)
     }
 
     @Test func ctrlCQuitsWithThePositionSavedAndTheTerminalRestored() async throws {
-        let home = try TemporaryDirectory(prefix: "mhz-e2e-home")
-        let data = home.path("data")
-        let stty = home.path("stty-after.txt")
-        let binary = MhzProcess.executable.path
-        let command = "cd '\(home.url.path)' && env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' "
-            + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color "
-            + "'\(binary)' --audio-output null --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status.tmp'; "
-            + "stty -a > '\(stty.path).tmp'; mv '\(stty.path).tmp' '\(stty.path)'; "
-            + "mv '\(home.url.path)/status.tmp' '\(home.url.path)/status'; sleep 30"
-        let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
+        let (home, data, stty, tmux) = try Self.freshMhz()
         #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
         #expect(try await tmux.wait(seconds: 20) { try elapsed(tmux).map { $0 >= 2 } ?? false }, "\(screen(tmux))")
 
         // Ctrl-C reaches mhz as SIGINT through the terminal (curses keeps ISIG on).
         try tmux.send("C-c")
-        let statusFile = home.path("status")
-        #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: statusFile.path) },
-                "\(screen(tmux))")
-        #expect(try String(contentsOf: statusFile, encoding: .utf8) == "exit=0\n")
-        #expect(try await tmux.wait { FileManager.default.fileExists(atPath: stty.path) })
-        let modes = Set(try String(contentsOf: stty, encoding: .utf8).split(whereSeparator: \.isWhitespace))
-        for mode in ["icanon", "echo", "isig", "icrnl", "opost", "onlcr"] {
-            #expect(modes.contains(Substring(mode)), "terminal mode \(mode) restored")
-        }
-        #expect(try !tmux.capture().contains { $0.contains("♡") || $0.contains("♥") }, "the UI is gone")
+        try await expectCleanExit(home: home, stty: stty, tmux)
         // The position was saved on the way out, near the two seconds the clock showed (the
         // clock is extrapolated between the player's reports; the save is not).
         let database = try MhzDatabase(path: data.appendingPathComponent("mhz.sqlite"))

@@ -12,23 +12,9 @@ public final class SilentListener: Sendable {
 
     /// Binds an ephemeral port and listens.
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw TestSupportError.serverDidNotStart
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        let (fd, port) = try LoopbackSocket.listen(backlog: 16)
         self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         // Accepting (only to count) must never block.
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }

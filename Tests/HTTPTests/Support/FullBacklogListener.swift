@@ -15,21 +15,12 @@ final class FullBacklogListener: Sendable {
     /// Listens with a backlog of 0 (room for one connection on Linux) and fills it with
     /// connections of its own that are never accepted.
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try LoopbackSocket.listen(backlog: 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard fd >= 0, bound == 0, listen(fd, 0) == 0 else {
-            close(fd)
-            throw TestSupportError.serverDidNotStart
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
         // More than the queue holds, without waiting for any: the surplus stays in
         // SYN-SENT, which is harmless, and the queue is certainly full.
         var fillers: [Int32] = []
@@ -47,7 +38,7 @@ final class FullBacklogListener: Sendable {
         _ = poll(&ready, 1, 10_000)
         self.fd = fd
         self.fillers = fillers
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
     }
 
     deinit {
