@@ -92,6 +92,7 @@ struct HeadlessRadioTests {
         let likeReport = try await station.waitForReport { $0.parameter("type") == "r" }
         #expect(likeReport.parameter("sid") == secondSid)
         #expect(likeReport.parameter("channel") == "0")
+        #expect(likeReport.parameter("h") == nil, "a short report carries no history")
 
         // Trash: `b`, and `h` now carries the whole history in order.
         mhz.send("trash")
@@ -113,9 +114,14 @@ struct HeadlessRadioTests {
         #expect(newChannelReport.parameter("h")?.hasPrefix("|\(firstSid):s") == true)
         #expect(onNew.event["sid"] != nil)
 
-        // The station saw these reports in this order.
+        // The station saw these reports in this order, each as the app family sends it.
         let sequence = station.reports.map { $0.parameter("type") ?? "?" }.filter { $0 != "p" }
         #expect(sequence == ["n", "s", "r", "b", "n"], "\(sequence)")
+        for report in station.reports {
+            #expect(report.parameter("app_name") == "radio_android" && report.parameter("version") == "100",
+                    "\(report.query)")
+            #expect(report.parameter("token") == nil, "anonymous: no session parameters")
+        }
 
         // An unknown command is an error event, not a crash; quit exits 0.
         mhz.send("dance")
