@@ -32,11 +32,13 @@ let package = Package(
         .target(name: "CTagLibPictures", linkerSettings: [.linkedLibrary("tag")]),
 
         // MARK: Layers
-        .target(name: "HTTP", dependencies: ["CCurl"]),
+        // One retry schedule (delays, cap, jitter) for everything that retries.
+        .target(name: "Backoff"),
+        .target(name: "HTTP", dependencies: ["CCurl", "Backoff"]),
         .target(name: "RadioAPI"),
         .target(name: "Playback", dependencies: ["CMpv"]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "Radio", dependencies: ["RadioAPI", "Store"]),
+        .target(name: "Radio", dependencies: ["RadioAPI", "Store", "Backoff"]),
         .target(
             name: "Station",
             dependencies: [
@@ -89,11 +91,12 @@ let package = Package(
         .executableTarget(name: "TUIHarness", dependencies: ["TerminalUI", "Radio"], path: "Tests/TUIHarness"),
 
         // MARK: Tests (swift-testing). Integration tests use the real libcurl, libmpv and station.
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "TestSupport"]),
+        .testTarget(name: "BackoffTests", dependencies: ["Backoff"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "TestSupport"]),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "Radio", "Playback", "TestSupport"]),

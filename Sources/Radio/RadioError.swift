@@ -16,6 +16,9 @@ public enum RadioError: Error, Sendable, Equatable {
     /// mhz's own database could not save (disk full, permissions); playback goes on.
     /// Carries SQLite's words.
     case storage(String)
+    /// The report outbox held a row that is no feedback report (its type letter is this):
+    /// it was skipped and forgotten, not sent.
+    case unreadableReport(type: String)
 }
 
 /// Why a call to the radio service failed, as the core needs to distinguish it.

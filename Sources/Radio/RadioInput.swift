@@ -5,19 +5,22 @@ import Store
 /// Everything that can happen to the radio: commands, answers from the station, player
 /// events, timers. The state machine turns each into effects.
 public enum RadioInput: Sendable, Equatable {
-    /// Begin listening on a channel (first start).
-    case start(channelID: String)
-    /// Begin listening where the last session stopped: this song at this position on its
-    /// channel, while the channel's list is fetched for what follows.
-    case resume(Track, at: Double, channelID: String)
+    /// Begin listening: on `channelID`, else on the channel listened to last, else on the
+    /// personal channel. When `lastPosition` (where the last session stopped) is a song of
+    /// that channel left midway, it resumes there while the channel's list is fetched for
+    /// what follows.
+    case start(channelID: String?, lastChannel: String? = nil, lastPosition: PlaybackPosition? = nil)
     /// A command from a front end.
     case command(RadioCommand)
     /// The channel list arrived.
     case channelsLoaded([ChannelInfo])
-    /// A report was answered; `tracks` is empty for an acknowledgement.
-    case answered(requestID: Int, tracks: [Track])
-    /// A report could not be delivered or was refused.
-    case failed(requestID: Int, ServiceFailure)
+    /// A report was answered; `tracks` is empty for an acknowledgement. The request id is
+    /// nil for a report carried over from an earlier run. `saved` holds what the store
+    /// remembers of the answer's songs, by sid (long items resume where they were left).
+    case answered(requestID: Int?, tracks: [Track], saved: [String: PlaybackPosition] = [:])
+    /// A report could not be delivered or was refused (nil: a report carried over from an
+    /// earlier run, or one already answered as failed).
+    case failed(requestID: Int?, ServiceFailure)
     /// A song's first audio was clocked. Player inputs name the song by the ticket of the
     /// effect that handed it to the player; the machine ignores tickets it does not expect.
     case playerStarted(PlayTicket, duration: Double?)
@@ -36,7 +39,7 @@ public enum RadioInput: Sendable, Equatable {
     /// The player's volume changed.
     case playerVolume(Int)
     /// A song ended.
-    case playerFinished(PlayTicket, PlayerEndReason)
+    case playerFinished(PlayTicket, AudioPlayerEndReason)
     /// A retry timer set by ``RadioEffect/scheduleRetry(after:token:)`` fired.
     case retryTimer(token: Int)
     /// When that timer will fire (for front ends to say so).
@@ -47,41 +50,4 @@ public enum RadioInput: Sendable, Equatable {
     /// now on, so a fetch waiting out a failure (the red-heart channel refused to an
     /// anonymous listener) is worth making again at once.
     case sessionChanged
-}
-
-/// What the state machine asks the world to do, in order.
-public enum RadioEffect: Sendable, Equatable {
-    /// Send a report; its answer comes back as `.answered`/`.failed` with the same id.
-    case send(requestID: Int, Report)
-    /// Load and play a song, replacing what plays and what is queued; the song's player
-    /// events carry `ticket`.
-    case play(Track, startAt: Double, ticket: PlayTicket)
-    /// Queue a song to follow the current one without a gap, replacing the song queued
-    /// before; its player events carry `ticket`.
-    case queueNext(Track, ticket: PlayTicket)
-    /// Take the queued song back (the queue changed and nothing follows the current song).
-    case clearQueued
-    /// Skip to the queued song now (it is `track`, queued with `ticket`), without waiting
-    /// for the network; if the player has nothing queued after all, load it.
-    case advancePlayer(Track, ticket: PlayTicket)
-    /// Pause the player.
-    case pausePlayer
-    /// Resume the player.
-    case resumePlayer
-    /// Seek the player.
-    case seek(RadioCommand.Seek)
-    /// Set the player's volume.
-    case setVolume(Int)
-    /// Stop the player.
-    case stopPlayer
-    /// Tell the front ends.
-    case emit(RadioEvent)
-    /// Persist where the listener is.
-    case savePosition(PlaybackPosition)
-    /// Persist the channel, for the next start.
-    case saveChannel(String)
-    /// Feed `.retryTimer(token:)` back after a delay.
-    case scheduleRetry(after: Double, token: Int)
-    /// Shut down: everything worth saving has been saved by the effects before this one.
-    case quit
 }

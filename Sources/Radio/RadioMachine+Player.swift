@@ -7,15 +7,15 @@ extension RadioMachine {
     /// The current song's first audio: now it is "playing" for front ends, failures in a
     /// row end, and more songs are asked for early when few are queued.
     mutating func started(_ ticket: PlayTicket, _ measured: Double?) -> [RadioEffect] {
-        guard ticket == currentTicket else { return startedUnexpectedly(ticket) }
-        guard let track = current, !currentStarted else { return [] }
-        currentStarted = true
+        guard let song = loaded, song.ticket == ticket, let now = nowPlaying else { return startedUnexpectedly(ticket) }
+        guard case .opening = song.stage else { return [] }
+        updateLoaded { $0.stage = .sounding }
+        if let measured, measured > 0 { updatePlaying { $0.duration = measured } }
         consecutiveFailures = 0
-        if let measured, measured > 0 { duration = measured }
         if case .player = problem { problem = nil }
-        var effects: [RadioEffect] = [.emit(.playing(track, channel: channel ?? ChannelInfo(id: "0", name: "0")))]
+        var effects: [RadioEffect] = [.emit(.playing(now.track, channel: channel ?? ChannelInfo(id: "0", name: "0")))]
         if queue.count < configuration.prefetchThreshold, listRequest == nil {
-            effects.append(report(.playing, sid: track.sid, expectList: true))
+            effects.append(fetchList(.playing, sid: now.track.sid))
         }
         return effects
     }
@@ -26,73 +26,91 @@ extension RadioMachine {
     /// radio plays what it means instead, or stops.
     mutating func startedUnexpectedly(_ ticket: PlayTicket) -> [RadioEffect] {
         guard takenBack.remove(ticket) != nil else { return [] }
-        guard let track = current else { return [.stopPlayer] }
-        return play(track, at: position)
+        guard let now = nowPlaying else { return [stopPlayer()] }
+        return play(now.track, at: now.position, fetch: now.fetch)
     }
 
     /// The current song's position; saved every `saveInterval` seconds of playback so a
     /// crash loses little.
-    mutating func progressed(to seconds: Double) -> [RadioEffect] {
-        guard let track = current else { return [] }
-        position = seconds
-        if seconds < lastSavedPosition || seconds - lastSavedPosition >= configuration.saveInterval {
-            lastSavedPosition = seconds
-            return [.savePosition(positionRecord(of: track))]
+    mutating func progressed(_ ticket: PlayTicket, to seconds: Double) -> [RadioEffect] {
+        guard ticket == currentTicket, var now = nowPlaying else { return [] }
+        now.position = seconds
+        var effects: [RadioEffect] = []
+        if seconds < now.lastSaved || seconds - now.lastSaved >= configuration.saveInterval {
+            now.lastSaved = seconds
+            effects.append(.savePosition(positionRecord(of: now)))
         }
-        return []
+        state = .playing(now)
+        return effects
     }
 
     /// The player reloads the current song's broken stream: front ends show the attempt.
     mutating func recovering(_ ticket: PlayTicket, attempt: Int, of most: Int) -> [RadioEffect] {
         guard ticket == currentTicket, let track = current else { return [] }
-        reconnecting = Reconnection(attempt: attempt, maxAttempts: most)
+        updateLoaded { $0.stage = .reconnecting(Reconnection(attempt: attempt, maxAttempts: most)) }
         return [.emit(.reconnecting(track, attempt: attempt, of: most))]
     }
 
     /// The reload plays: the reconnection is over.
     mutating func recovered(_ ticket: PlayTicket) -> [RadioEffect] {
-        guard ticket == currentTicket, let track = current, reconnecting != nil else { return [] }
-        reconnecting = nil
+        guard let song = loaded, song.ticket == ticket, case .reconnecting = song.stage, let track = current
+        else { return [] }
+        updateLoaded { $0.stage = .sounding }
         return [.emit(.reconnected(track))]
     }
 
     /// A song ended: a natural end reports `e` and moves on (to the song the player holds
     /// queued when it can); failures are told apart by what can be done about them.
-    mutating func finished(_ ticket: PlayTicket, _ reason: PlayerEndReason) -> [RadioEffect] {
-        guard ticket == currentTicket, let track = current else {
+    mutating func finished(_ ticket: PlayTicket, _ reason: AudioPlayerEndReason) -> [RadioEffect] {
+        guard let song = loaded, song.ticket == ticket, let now = nowPlaying else {
             // The player dropped the queued song (or refused it): load it when its turn comes.
-            if queuedItem?.ticket == ticket { queuedItem?.inPlayer = false }
+            updateLoaded { if $0.next?.ticket == ticket { $0.next?.inPlayer = false } }
             return []
         }
-        reconnecting = nil
+        if case .reconnecting = song.stage { updateLoaded { $0.stage = .sounding } }
         switch reason {
         case .stopped:
             return []
         case .eof:
-            history.record(sid: track.sid, type: .end)
-            let ack = report(.end, sid: track.sid, expectList: false)
-            return [ack, .emit(.ended(track))] + advance()
+            history.record(sid: now.track.sid, type: .end)
+            let ack = deliver(.end, sid: now.track.sid)
+            return [ack, .emit(.ended(now.track))] + advance(from: now)
         case .failed(.mediaUnavailable(let status)):
-            return unavailable(track, status: status)
+            return unavailable(now.track, status: status)
         case .failed(.unavailable(let words)):
-            return outputFailed(track, words)
+            return outputFailed(words)
         case .failed(let failure):
-            return failedToPlay(track, failure)
+            return failedToPlay(now.track, failure)
         }
+    }
+
+    /// Moves on after a natural end: the player hands over to the song it holds queued by
+    /// itself; otherwise the next song is loaded, or more are asked for.
+    private mutating func advance(from ended: NowPlaying) -> [RadioEffect] {
+        if takeQueued() != nil { return [] }
+        if !queue.isEmpty { return play(queue.removeFirst(), fetch: ended.fetch) }
+        if let request = ended.fetch?.request {
+            fallSilent(lastSid: ended.track.sid, fetch: .asking(request))
+            return []
+        }
+        let (id, report) = makeReport(.playing, sid: ended.track.sid)
+        fallSilent(lastSid: ended.track.sid, fetch: .asking(ListRequest(id: id, type: .playing)))
+        return [.fetch(requestID: id, report)]
     }
 
     /// The audio output failed (no device, or it went away mid-song): no song can play until
     /// it is back, and this one is not at fault, so it is neither reported nor dropped, and
-    /// no failure is counted. The player is stopped (a queued song would only fail the same
-    /// way, or play unheard of once the device returns) and paused, the song stays current
-    /// where it stopped, its position is saved, and the error shows. `resume` or `toggle`
-    /// loads it again there. The machine counts as paused at once: mpv's own `paused`
-    /// follows (and is narrated), unless it was paused already.
-    mutating func outputFailed(_ track: Track, _ words: String) -> [RadioEffect] {
-        currentTicket = nil  // the player holds nothing of it any more; see syncQueued
-        currentStarted = false
+    /// no failure is counted. The player is stopped and paused, the song is held where it
+    /// stopped (see ``PlayerSlot/held``), its position is saved, and the error shows. The
+    /// machine counts as paused at once: mpv's own `paused` follows (and is narrated),
+    /// unless it was paused already.
+    private mutating func outputFailed(_ words: String) -> [RadioEffect] {
+        var effects = fail(.player(.unavailable(words)))
+        if let now = nowPlaying { effects.append(.savePosition(positionRecord(of: now))) }
+        effects.append(stopPlayer())
+        updatePlaying { $0.slot = .held }
         paused = true
-        return fail(.player(.unavailable(words))) + [.savePosition(positionRecord(of: track)), .stopPlayer, .pausePlayer]
+        return effects + [.pausePlayer]
     }
 
     /// A song that cannot be played may be broken, or the station (which serves the media
@@ -101,40 +119,57 @@ extension RadioMachine {
     /// of the queue and plays again once the station is back. Several failures in a row
     /// with the station answering stop the radio with an explanation and a slow retry,
     /// rather than burning through a broken list.
-    mutating func failedToPlay(_ track: Track, _ failure: PlayerFailure) -> [RadioEffect] {
+    private mutating func failedToPlay(_ track: Track, _ failure: PlayerFailure) -> [RadioEffect] {
+        // mpv plays the next entry by itself when one fails: only stopping it makes sure
+        // nothing plays that the radio does not mean.
+        var effects = withdrawQueuedIfPlaying()
         consecutiveFailures += 1
-        var effects = fail(.player(failure))
-        clearCurrent()
-        awaitingList = true
-        if consecutiveFailures >= configuration.maxConsecutiveFailures { return effects + giveUp() }
+        effects += fail(.player(failure))
+        let fetch = self.fetch
+        if consecutiveFailures >= configuration.maxConsecutiveFailures {
+            return effects + giveUp(lastSid: track.sid)
+        }
         queue.insert(track, at: 0)
-        suspect = Suspect(sid: track.sid, stationWasDown: false)
-        if listRequest == nil { effects.append(report(.playing, sid: track.sid, expectList: true)) }
-        return effects
+        let suspect = Suspect(sid: track.sid, stationWasDown: false)
+        if let request = fetch?.request {
+            fallSilent(lastSid: track.sid, fetch: .asking(request), suspect: suspect)
+            return effects
+        }
+        let (id, report) = makeReport(.playing, sid: track.sid)
+        fallSilent(lastSid: track.sid, fetch: .asking(ListRequest(id: id, type: .playing)), suspect: suspect)
+        return effects + [.fetch(requestID: id, report)]
     }
 
-    /// The server refused the song's media URL (403, 404, 410: expired or wrong). Trying it
+    /// The station refused the song's media URL (403, 404, 410: expired or wrong). Trying it
     /// again cannot help, and the queued songs' URLs were issued with it and expire with
     /// it: the song is dropped with the rest of the queue, and a fresh list is fetched.
-    mutating func unavailable(_ track: Track, status: Int) -> [RadioEffect] {
+    private mutating func unavailable(_ track: Track, status: Int) -> [RadioEffect] {
+        var effects = withdrawQueuedIfPlaying()
         consecutiveFailures += 1
-        var effects = fail(.player(.mediaUnavailable(status: status)))
-        clearCurrent()
-        awaitingList = true
-        suspect = nil
+        effects += fail(.player(.mediaUnavailable(status: status)))
         queue.removeAll()
-        if consecutiveFailures >= configuration.maxConsecutiveFailures { return effects + giveUp() }
-        if listRequest == nil { effects.append(report(.playing, sid: track.sid, expectList: true)) }
-        return effects
+        resumePoints.removeAll()
+        let fetch = self.fetch
+        if consecutiveFailures >= configuration.maxConsecutiveFailures {
+            return effects + giveUp(lastSid: track.sid)
+        }
+        if let request = fetch?.request {
+            fallSilent(lastSid: track.sid, fetch: .asking(request))
+            return effects
+        }
+        let (id, report) = makeReport(.playing, sid: track.sid)
+        fallSilent(lastSid: track.sid, fetch: .asking(ListRequest(id: id, type: .playing)))
+        return effects + [.fetch(requestID: id, report)]
     }
 
-    /// Too many songs failed in a row with the station answering: stop trying for the
-    /// longest retry delay.
-    private mutating func giveUp() -> [RadioEffect] {
-        suspect = nil
+    /// Too many songs failed in a row with the station answering: nothing plays, and the
+    /// radio waits the longest wait of its backoff before asking again.
+    private mutating func giveUp(lastSid: String) -> [RadioEffect] {
         queue.removeAll()
-        retryType = .playing
-        retryAttempt = configuration.retryDelays.count  // the longest delay
-        return [scheduleRetry()]
+        resumePoints.removeAll()
+        retryAttempt = configuration.retry.attemptAtLongest
+        let (timer, effect) = newRetryTimer(asking: .playing)
+        fallSilent(lastSid: lastSid, fetch: .retrying(timer))
+        return [effect]
     }
 }

@@ -1,10 +1,12 @@
+import Backoff
 import Foundation
 import RadioAPI
 import Store
 
-/// Runs a ``RadioMachine``: feeds it commands, station answers and player events, and
-/// performs the effects it returns through the ports (``RadioService``, ``AudioPlayer``,
-/// ``ProgressStore``).
+/// Runs a ``RadioMachine``: feeds it commands, station answers, player events and what the
+/// store remembers, and performs the effects it returns through the ports
+/// (``RadioService``, ``AudioPlayer``, ``RadioStore``). It decides nothing: what to play,
+/// where to start and which report goes where are the machine's decisions.
 ///
 /// Reports run in their own tasks, so a skip never waits for the network: the next song
 /// is loaded in the same turn as the skip, and the station's answer arrives later as an
@@ -17,10 +19,11 @@ public actor RadioSession {
     private let courier: ReportCourier
     private let courierInbox: AsyncStream<(Report, Int)>.Continuation
     private let courierStream: AsyncStream<(Report, Int)>
+    private let retry: Backoff
     private var courierTask: Task<Void, Never>?
     private let onSnapshot: @Sendable (RadioSnapshot) -> Void
     /// The machine's ticket for each player item handed over by an effect.
-    private var tickets: [PlayerItemID: PlayTicket] = [:]
+    private var tickets: [AudioPlayerItemID: PlayTicket] = [:]
     /// Inputs waiting while the effects of another are performed.
     private var pendingInputs: [RadioInput] = []
     private var handling = false
@@ -44,7 +47,8 @@ public actor RadioSession {
         self.store = store
         self.onSnapshot = onSnapshot
         (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-        courier = ReportCourier(service: service, store: store, delays: configuration.retryDelays)
+        retry = configuration.retry
+        courier = ReportCourier(service: service, store: store, backoff: configuration.retry)
         (courierStream, courierInbox) = AsyncStream<(Report, Int)>.makeStream(bufferingPolicy: .unbounded)
     }
 
@@ -76,7 +80,8 @@ public actor RadioSession {
             try await courier.start(
                 outcome: { [weak self] id, result in await self?.courierOutcome(id, result) },
                 onCount: { [weak self] count in await self?.outboxChanged(count) },
-                onRetry: { [weak self] date in await self?.courierRetries(at: date) })
+                onRetry: { [weak self] date in await self?.courierRetries(at: date) },
+                onUnreadable: { [weak self] type in await self?.unreadableReport(type) })
         } catch {
             storageFailed(error)
         }
@@ -86,18 +91,10 @@ public actor RadioSession {
         } catch {
             eventContinuation.yield(.error(.service(error)))
         }
-        let remembered = (try? store?.setting(RadioSettingKey.lastChannel)) ?? nil
-        let target = channelID ?? remembered ?? Channel.personalID
-        // Restarting resumes the song that was playing, at its position, on its channel; if
-        // its URL no longer works, the failure leads to a fresh list like any other.
-        if let last = (try? store?.lastPosition()) ?? nil, last.channel == target, !last.url.isEmpty,
-           !last.isFinished, last.position > 0 {
-            let track = Track(sid: last.sid, title: last.title, artist: last.artist, album: last.album,
-                              length: last.duration, url: last.url)
-            handle(.resume(track, at: last.position, channelID: target))
-        } else {
-            handle(.start(channelID: target))
-        }
+        // What the last session left: the machine decides whether to resume it.
+        let lastChannel = (try? store?.setting(RadioSettingKey.lastChannel)) ?? nil
+        let lastPosition = (try? store?.lastPosition()) ?? nil
+        handle(.start(channelID: channelID, lastChannel: lastChannel, lastPosition: lastPosition))
     }
 
     /// Performs a command. `status` and `quit` first bring the machine's position up to
@@ -130,10 +127,23 @@ public actor RadioSession {
         case .success(let tracks):
             // Reports carried over from an earlier run have no request: their answer only
             // tells that the station is back.
-            handle(.answered(requestID: id ?? 0, tracks: id == nil ? [] : tracks))
+            answered(id, id == nil ? [] : tracks)
         case .failure(let failure):
-            handle(.failed(requestID: id ?? 0, failure))
+            handle(.failed(requestID: id, failure))
         }
+    }
+
+    /// Feeds an answer with what the store remembers of its songs (where long items were left).
+    private func answered(_ id: Int?, _ tracks: [Track]) {
+        var saved: [String: PlaybackPosition] = [:]
+        for track in tracks {
+            if let position = (try? store?.position(sid: track.sid)) ?? nil { saved[track.sid] = position }
+        }
+        handle(.answered(requestID: id, tracks: tracks, saved: saved))
+    }
+
+    private func unreadableReport(_ type: String) {
+        eventContinuation.yield(.error(.unreadableReport(type: type)))
     }
 
     private func outboxChanged(_ count: Int) { handle(.outboxChanged(count)) }
@@ -142,7 +152,7 @@ public actor RadioSession {
 
     private func deliverDirectly(_ report: Report, _ id: Int) async {
         do throws(ServiceFailure) {
-            handle(.answered(requestID: id, tracks: try await service.send(report)))
+            answered(id, try await service.send(report))
         } catch {
             handle(.failed(requestID: id, error))
         }
@@ -150,7 +160,7 @@ public actor RadioSession {
 
     /// Translates a player event into the machine's input about the song (ticket) the
     /// item was created for; the machine decides whether that song still matters.
-    private func playerEvent(_ event: PlayerEvent) {
+    private func playerEvent(_ event: AudioPlayerEvent) {
         switch event {
         case .started(let item, let duration):
             if let ticket = tickets[item] { handle(.playerStarted(ticket, duration: duration)) }
@@ -203,15 +213,6 @@ public actor RadioSession {
 
     // MARK: - Effects
 
-    /// Where a long item (a mix, an episode) was left, unless it was finished: such items
-    /// resume whenever they are played again. The station's length decides what is long;
-    /// when it gives none (0), the duration the player measured last time, as saved.
-    private func longItemStart(_ track: Track) -> Double {
-        guard let saved = (try? store?.position(sid: track.sid)) ?? nil, !saved.isFinished else { return 0 }
-        let length = track.length > 0 ? track.length : saved.duration
-        return length > machine.configuration.longItemSeconds ? saved.position : 0
-    }
-
     private func load(_ track: Track, at start: Double, ticket: PlayTicket) {
         do {
             tickets[try player.load(track.url, startAt: start)] = ticket
@@ -231,38 +232,36 @@ public actor RadioSession {
 
     private func perform(_ effect: RadioEffect) {
         switch effect {
-        case .send(let id, let report) where report.type.expectsList && report.type != .skip && report.type != .ban:
-            // Fetches (`n`, `p`) are not kept: the machine asks again when one fails.
+        case .fetch(let id, let report):
             let service = self.service, courier = self.courier
             Task {
                 do throws(ServiceFailure) {
                     let tracks = try await service.send(report)
-                    self.handle(.answered(requestID: id, tracks: tracks))
+                    self.answered(id, tracks)
                     await courier.kick()
                 } catch {
                     self.handle(.failed(requestID: id, error))
                 }
             }
-        case .send(let id, let report):
-            // Feedback (`e r u s b`) goes through the outbox, in order, kept until delivered.
+        case .deliver(let id, let report):
             courierInbox.yield((report, id))
         case .play(let track, let startAt, let ticket):
-            load(track, at: startAt > 0 ? startAt : longItemStart(track), ticket: ticket)
-        case .queueNext(let track, let ticket):
+            load(track, at: startAt, ticket: ticket)
+        case .queueNext(let track, let startAt, let ticket):
             do {
-                tickets[try player.queueNext(track.url, startAt: longItemStart(track))] = ticket
+                tickets[try player.queueNext(track.url, startAt: startAt)] = ticket
             } catch {
                 // Not queued: the machine loads the song when its turn comes.
                 handle(.playerFinished(ticket, .failed(error)))
             }
         case .clearQueued: player.clearQueued()
-        case .advancePlayer(let track, let ticket):
+        case .advancePlayer(let track, let startAt, let ticket):
             do {
                 tickets[try player.advance()] = ticket
             } catch {
                 // The player had nothing queued after all (it moved on by itself a moment
                 // ago): load the song the radio means.
-                load(track, at: longItemStart(track), ticket: ticket)
+                load(track, at: startAt, ticket: ticket)
             }
         case .pausePlayer: player.pause()
         case .resumePlayer: player.resume()
@@ -275,7 +274,8 @@ public actor RadioSession {
             do throws(StoreError) { try store?.savePosition(position) } catch { storageFailed(error) }
         case .saveChannel(let id):
             do throws(StoreError) { try store?.setSetting(RadioSettingKey.lastChannel, id) } catch { storageFailed(error) }
-        case .scheduleRetry(let delay, let token):
+        case .scheduleRetry(let nominal, let token):
+            let delay = retry.jittered(nominal)
             handle(.retryScheduled(at: Date().addingTimeInterval(delay)))
             Task {
                 try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))

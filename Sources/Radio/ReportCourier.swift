@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import RadioAPI
 import Store
@@ -26,16 +27,19 @@ actor ReportCourier {
     typealias Outcome = @Sendable (_ requestID: Int?, _ result: Result<[Track], ServiceFailure>) async -> Void
 
     private struct Item {
-        var entry: OutboxEntry
+        /// The outbox row, when it was stored.
+        var rowID: Int64?
+        var report: Report
         var requestID: Int?
     }
 
     private let service: any RadioService
     private let store: (any ReportOutboxStore)?
-    private let delays: [Double]
+    private let backoff: Backoff
     private var outcome: Outcome = { _, _ in }
     private var onCount: @Sendable (Int) async -> Void = { _ in }
     private var onRetry: @Sendable (Date) async -> Void = { _ in }
+    private var onUnreadable: @Sendable (String) async -> Void = { _ in }
     private var line: [Item] = []
     private var draining = false
     private var attempt = 0
@@ -44,40 +48,50 @@ actor ReportCourier {
     private var blockage: ServiceFailure?
 
     /// Creates a courier that sends through `service`, keeps reports in `store` until
-    /// answered, and waits `delays` (seconds; the last repeats) between tries of a blocked
-    /// line.
-    init(service: any RadioService, store: (any ReportOutboxStore)?, delays: [Double]) {
+    /// answered, and waits by `backoff` between tries of a blocked line.
+    init(service: any RadioService, store: (any ReportOutboxStore)?, backoff: Backoff) {
         self.service = service
         self.store = store
-        self.delays = delays.isEmpty ? [5] : delays
+        self.backoff = backoff
     }
 
     /// Connects the courier to its session and takes over the reports an earlier run left.
-    /// `onCount` hears how many reports wait, `onRetry` when a blocked line is tried again.
+    /// `onCount` hears how many reports wait, `onRetry` when a blocked line is tried again,
+    /// `onUnreadable` the type letter of each row that is no report it can send (such a
+    /// row is skipped and forgotten, never sent as something else).
     func start(outcome: @escaping Outcome, onCount: @escaping @Sendable (Int) async -> Void,
-               onRetry: @escaping @Sendable (Date) async -> Void = { _ in }) async throws(StoreError) {
+               onRetry: @escaping @Sendable (Date) async -> Void = { _ in },
+               onUnreadable: @escaping @Sendable (String) async -> Void = { _ in }) async throws(StoreError) {
         self.outcome = outcome
         self.onCount = onCount
         self.onRetry = onRetry
-        let carried = try store?.pendingReports() ?? []
-        line = carried.map { Item(entry: $0, requestID: nil) } + line
+        self.onUnreadable = onUnreadable
+        var carried: [Item] = []
+        for row in try store?.waitingReports() ?? [] {
+            switch row {
+            case .readable(let id, let report):
+                carried.append(Item(rowID: id, report: report, requestID: nil))
+            case .unreadable(let id, let type):
+                try store?.forgetReport(id: id)
+                await onUnreadable(type)
+            }
+        }
+        line = carried + line
         await onCount(line.count)
         await drain()
     }
 
     /// Queues a report behind the ones already waiting and delivers what it can.
     func submit(_ report: Report, requestID: Int) async throws(StoreError) {
-        var entry = OutboxEntry(type: report.type.rawValue, channel: report.channel, sid: report.sid ?? "",
-                                history: report.history, playedTime: report.playedTime)
-        if let store { entry = try store.enqueueReport(entry) }
+        let rowID = try store?.keepReport(report)
         if let blockage, report.type.expectsList {
             // The line is blocked: the list this report asks for will not come soon.
-            line.append(Item(entry: entry, requestID: nil))
+            line.append(Item(rowID: rowID, report: report, requestID: nil))
             await onCount(line.count)
             await outcome(requestID, .failure(blockage))
             return
         }
-        line.append(Item(entry: entry, requestID: requestID))
+        line.append(Item(rowID: rowID, report: report, requestID: requestID))
         await onCount(line.count)
         await drain()
     }
@@ -103,7 +117,7 @@ actor ReportCourier {
         while let head = line.first {
             let result: Result<[Track], ServiceFailure>
             do throws(ServiceFailure) {
-                result = .success(try await service.send(head.entry.report))
+                result = .success(try await service.send(head.report))
             } catch {
                 result = .failure(error)
             }
@@ -116,7 +130,7 @@ actor ReportCourier {
                 if id != nil || blockage == nil { await outcome(id, result) }
                 blockage = failure
                 // Reports queued behind it that wait for a list will not get one soon either.
-                for index in line.indices.dropFirst() where line[index].entry.report.type.expectsList {
+                for index in line.indices.dropFirst() where line[index].report.type.expectsList {
                     guard let waiting = line[index].requestID else { continue }
                     line[index].requestID = nil
                     await outcome(waiting, result)
@@ -127,7 +141,7 @@ actor ReportCourier {
             line.removeFirst()
             attempt = 0
             blockage = nil
-            if let id = head.entry.id { try? store?.removeReport(id: id) }
+            if let id = head.rowID { try? store?.forgetReport(id: id) }
             await onCount(line.count)
             await outcome(head.requestID, result)
         }
@@ -135,7 +149,7 @@ actor ReportCourier {
 
     /// Sets the retry timer; returns when it fires.
     private func scheduleRetry() -> Date {
-        let delay = delays[min(attempt, delays.count - 1)]
+        let delay = backoff.wait(attempt: attempt)
         attempt += 1
         retry = Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
@@ -168,13 +182,5 @@ actor ReportCourier {
         case .unreachable, .untrusted, .busy: return true
         case .httpStatus, .malformed, .rejected, .expired, .needsLogin: return false
         }
-    }
-}
-
-extension OutboxEntry {
-    /// The report this entry stands for.
-    var report: Report {
-        Report(type: ReportType(rawValue: type) ?? .end, channel: channel, sid: sid.isEmpty ? nil : sid,
-               history: history, playedTime: playedTime)
     }
 }

@@ -42,7 +42,7 @@ public struct AppEndpoints: Sendable, Equatable {
         // `n` is sent with an empty sid (CATX "sid Empty"; QT sends `sid=`).
         q.append(("sid", report.sid ?? ""))
         if let pt = report.playedTime { q.append(("pt", String(format: "%.1f", max(0, pt)))) }
-        if let h = report.history { q.append(("h", h)) }
+        if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
         if let kbps { q.append(("kbps", String(kbps))) }
         return APIRequest(method: .get, url: url("/j/app/radio/people", query: q))
     }

@@ -8,13 +8,15 @@ public struct Report: Sendable, Equatable {
     public var channel: String
     /// The song the report is about (`sid=`); `nil` only for `n`.
     public var sid: String?
-    /// The recent history (`h=`), already in wire form (`|sid:t|sid:t`), or `nil` to omit.
-    public var history: String?
+    /// The recent history (`h=`), oldest first, or `nil` to omit the parameter. The
+    /// endpoints put it into wire form (``ReportHistory/wireForm(_:)``); an empty list is
+    /// sent as an empty `h=`.
+    public var history: [ReportHistory.Entry]?
     /// Seconds of the current song already played (`pt=`).
     public var playedTime: Double?
 
     /// Creates a report.
-    public init(type: ReportType, channel: String, sid: String? = nil, history: String? = nil,
+    public init(type: ReportType, channel: String, sid: String? = nil, history: [ReportHistory.Entry]? = nil,
                 playedTime: Double? = nil) {
         self.type = type
         self.channel = channel

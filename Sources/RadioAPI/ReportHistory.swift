@@ -36,8 +36,11 @@ public struct ReportHistory: Sendable, Equatable {
         if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
     }
 
-    /// The wire form: `|sid:t` per entry, or the empty string when nothing happened yet.
-    public var encoded: String {
+    /// The wire form of the remembered actions (``wireForm(_:)``).
+    public var encoded: String { Self.wireForm(entries) }
+
+    /// The wire form of `h`: `|sid:t` per entry, oldest first, or the empty string for none.
+    public static func wireForm(_ entries: [Entry]) -> String {
         entries.map { "|\($0.sid):\($0.type.rawValue)" }.joined()
     }
 

@@ -46,7 +46,7 @@ public struct WebEndpoints: Sendable, Equatable {
         q.append(("pt", String(format: "%.1f", max(0, report.playedTime ?? 0))))
         q.append(("pb", String(kbps)))
         q.append(("from", from))
-        if let h = report.history { q.append(("h", h)) }
+        if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
         return APIRequest(method: .get, url: url("/j/v2/playlist", query: q), headers: ajaxHeaders)
     }
 

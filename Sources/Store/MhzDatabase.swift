@@ -68,6 +68,24 @@ public final class MhzDatabase: Sendable {
                 t.add(column: "album", .text).notNull().defaults(to: "")
             }
         }
+        migrator.registerMigration("v4-outbox-optional-sid") { db in
+            // SQLite cannot relax NOT NULL in place: the table is rebuilt, and the empty sid
+            // the first version wrote for "no song" becomes NULL.
+            try db.execute(sql: """
+                CREATE TABLE report_outbox_new (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    type TEXT NOT NULL,
+                    channel TEXT NOT NULL,
+                    sid TEXT,
+                    history TEXT,
+                    played_time DOUBLE,
+                    created_at DATETIME NOT NULL);
+                INSERT INTO report_outbox_new (id, type, channel, sid, history, played_time, created_at)
+                    SELECT id, type, channel, NULLIF(sid, ''), history, played_time, created_at FROM report_outbox;
+                DROP TABLE report_outbox;
+                ALTER TABLE report_outbox_new RENAME TO report_outbox;
+                """)
+        }
         do {
             try migrator.migrate(writer)
         } catch {

@@ -7,12 +7,14 @@ import GRDB
 public struct OutboxEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     /// Delivery order: the row id, assigned on insert (AUTOINCREMENT never reuses one).
     public var id: Int64?
-    /// The one-letter report type (`e`, `r`, `u`, `s`, `b`).
+    /// The one-letter report type (`e`, `r`, `u`, `s`, `b`), as the radio wrote it. The
+    /// store keeps the letter as it is; the radio reads it back into its typed report and
+    /// skips a row whose letter it does not know.
     public var type: String
     /// The channel it was made on.
     public var channel: String
-    /// The song it is about.
-    public var sid: String
+    /// The song it is about; `nil` for a report about no song.
+    public var sid: String?
     /// The `h` history as it was when the report was made, or `nil` to send none.
     public var history: String?
     /// Seconds played when the report was made.
@@ -21,7 +23,7 @@ public struct OutboxEntry: Codable, Sendable, Equatable, FetchableRecord, Mutabl
     public var createdAt: Date
 
     /// Creates an entry; the id is assigned when it is stored.
-    public init(type: String, channel: String, sid: String, history: String?, playedTime: Double?,
+    public init(type: String, channel: String, sid: String?, history: String?, playedTime: Double?,
                 createdAt: Date = Date()) {
         self.type = type
         self.channel = channel

@@ -12,14 +12,14 @@ final class MpvAudioPlayer: AudioPlayer {
     /// The player it drives; the composition root shuts it down.
     let controller: PlayerController
     /// The controller's updates in the radio's vocabulary.
-    let events: AsyncStream<PlayerEvent>
+    let events: AsyncStream<AudioPlayerEvent>
     private let pump: Task<Void, Never>
 
     /// - Parameter recoveryAttempts: the controller's `RecoveryPolicy.maxAttempts`, so the
     ///   radio can say "attempt 2 of 4".
     init(controller: PlayerController, recoveryAttempts: Int) {
         self.controller = controller
-        let (stream, continuation) = AsyncStream<PlayerEvent>.makeStream(bufferingPolicy: .unbounded)
+        let (stream, continuation) = AsyncStream<AudioPlayerEvent>.makeStream(bufferingPolicy: .unbounded)
         events = stream
         let source = controller.updates
         pump = Task {
@@ -33,27 +33,27 @@ final class MpvAudioPlayer: AudioPlayer {
     deinit { pump.cancel() }
 
     /// mpv's `loadfile … replace`; a refusal by mpv itself (not by the server) is `loadFailed`.
-    func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
+    func load(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
         do {
-            return PlayerItemID(try controller.load(url, startAt: startAt).rawValue)
+            return AudioPlayerItemID(try controller.load(url, startAt: startAt).rawValue)
         } catch {
             throw .loadFailed(Self.words(error))
         }
     }
 
     /// mpv's `loadfile … append-play`, prefetched while the current item plays.
-    func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
+    func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
         do {
-            return PlayerItemID(try controller.queueNext(url, startAt: startAt).rawValue)
+            return AudioPlayerItemID(try controller.queueNext(url, startAt: startAt).rawValue)
         } catch {
             throw .loadFailed(Self.words(error))
         }
     }
 
     /// mpv's `playlist-next`; throws when nothing is queued (the radio then loads instead).
-    func advance() throws(PlayerFailure) -> PlayerItemID {
+    func advance() throws(PlayerFailure) -> AudioPlayerItemID {
         do {
-            return PlayerItemID(try controller.advance().rawValue)
+            return AudioPlayerItemID(try controller.advance().rawValue)
         } catch {
             throw .loadFailed(Self.words(error))
         }
@@ -74,8 +74,8 @@ final class MpvAudioPlayer: AudioPlayer {
 
     /// The controller's exact position of the item it plays (see
     /// `PlayerController.currentPosition`).
-    var position: PlayerPosition? {
-        controller.currentPosition.map { PlayerPosition(item: Self.id($0.item), seconds: $0.seconds) }
+    var position: AudioPlayerPosition? {
+        controller.currentPosition.map { AudioPlayerPosition(item: Self.id($0.item), seconds: $0.seconds) }
     }
 
     /// Seeks the current item; a refusal (nothing loaded, a stream that cannot seek) changes
@@ -89,7 +89,7 @@ final class MpvAudioPlayer: AudioPlayer {
 
     /// The radio's event for a player update; nil for what the radio does not use (tags,
     /// buffering, mute, video output, `gaveUp`, which a `finished` follows at once).
-    static func map(_ update: PlaybackUpdate, recoveryAttempts: Int) -> PlayerEvent? {
+    static func map(_ update: PlaybackUpdate, recoveryAttempts: Int) -> AudioPlayerEvent? {
         switch update {
         case .started(let item, let duration): .started(id(item), duration: duration)
         case .progress(let item, let position): .progress(id(item), position: position)
@@ -106,7 +106,7 @@ final class MpvAudioPlayer: AudioPlayer {
 
     /// The radio's end reason: refused media and lost connections keep their own cases,
     /// because the radio treats them differently from other failures.
-    static func endReason(_ reason: FinishReason) -> PlayerEndReason {
+    static func endReason(_ reason: FinishReason) -> AudioPlayerEndReason {
         switch reason {
         case .eof: .eof
         case .stopped: .stopped
@@ -125,7 +125,7 @@ final class MpvAudioPlayer: AudioPlayer {
         return ""
     }
 
-    private static func id(_ item: PlaybackItemID) -> PlayerItemID { PlayerItemID(item.rawValue) }
+    private static func id(_ item: PlaybackItemID) -> AudioPlayerItemID { AudioPlayerItemID(item.rawValue) }
 
     /// The player's description of a command it refused, carried to the radio as is.
     static func words(_ error: PlaybackError) -> String { "\(error)" }

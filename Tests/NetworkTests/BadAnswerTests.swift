@@ -67,7 +67,7 @@ struct BadAnswerTests {
             var caught: ServiceFailure?
             let client = try seam.client(family)
             do {
-                _ = try await client.send(Report(type: .new, channel: "0", history: ""))
+                _ = try await client.send(Report(type: .new, channel: "0", history: []))
             } catch {
                 caught = error
             }

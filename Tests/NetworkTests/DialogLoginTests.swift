@@ -19,7 +19,7 @@ struct DialogLoginTests {
         return (client, DialogLogin(runtime: runtime, session: client.session, logger: seam.log.logger))
     }
 
-    static let redHeart = Report(type: .new, channel: "-3", history: "")
+    static let redHeart = Report(type: .new, channel: "-3", history: [])
 
     @Test func appLoginSendsTheExactFormAndTheNextPlaylistRequestCarriesTheToken() async throws {
         let seam = try await Seam()
@@ -93,7 +93,7 @@ struct DialogLoginTests {
             "source=radio&alias=listener&form_password=\(Account.password)&captcha_solution=moon&captcha_id=\(Account.captchaID)&remember=on&task=sync_channel_list")
         #expect(!seam.exists("captcha.jpg"), "the image goes once the login is done")
 
-        let tracks = try await client.send(Report(type: .new, channel: "-3", history: ""))
+        let tracks = try await client.send(Report(type: .new, channel: "-3", history: []))
         #expect(tracks.map(\.sid) == ["301", "302"])
         #expect(seam.server.calls(to: "/j/v2/playlist").last?.cookies["dbcl2"] == "\"\(Account.sessionCookie)\"")
         #expect(try seam.files(containing: Account.password).isEmpty)

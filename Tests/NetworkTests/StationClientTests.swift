@@ -13,13 +13,13 @@ struct StationClientTests {
 
     func report(_ type: ReportType) -> Report {
         Report(type: type, channel: "1", sid: type == .new ? nil : "201",
-               history: type.expectsList ? "|201:s|:e" : nil, playedTime: type == .new ? nil : 12.34)
+               history: type.expectsList ? ReportHistory.parse("|201:s|:e") : nil, playedTime: type == .new ? nil : 12.34)
     }
 
     @Test func anonymousAppListDropsTheAdvertisement() async throws {
         let seam = try await Seam()
         defer { seam.server.stop() }
-        let tracks = try await seam.client(.app).send(Report(type: .new, channel: "0", history: ""))
+        let tracks = try await seam.client(.app).send(Report(type: .new, channel: "0", history: []))
         #expect(tracks.map(\.sid) == ["101", "102", "103"])
         #expect(tracks.first == Track(sid: "101", title: "Anonymous One", artist: "Test Artist", album: "Test Album",
                                       year: "2013", kbps: 64, length: 30, liked: false,
@@ -71,9 +71,9 @@ struct StationClientTests {
         let told = Locked(0)
         client.session.onExpired { told.withLock { $0 += 1 } }
         seam.server.expireSessions()
-        let tracks = try await client.send(Report(type: .new, channel: "0", history: ""))
+        let tracks = try await client.send(Report(type: .new, channel: "0", history: []))
         #expect(tracks.map(\.sid) == ["101", "102", "103"], "the same report, answered anonymously")
-        _ = try await client.send(Report(type: .skip, channel: "0", sid: "101", history: "|101:s"))
+        _ = try await client.send(Report(type: .skip, channel: "0", sid: "101", history: ReportHistory.parse("|101:s")))
         #expect(told.value == 1)
         #expect(seam.server.calls(to: "/j/app/radio/people").map { $0.parameter("token") } == [Account.token, nil, nil])
         #expect(!seam.exists("session.json"))
@@ -88,7 +88,7 @@ struct StationClientTests {
         let told = Locked(0)
         client.session.onExpired { told.withLock { $0 += 1 } }
         seam.server.expireSessions()
-        let tracks = try await client.send(Report(type: .new, channel: "0", history: ""))
+        let tracks = try await client.send(Report(type: .new, channel: "0", history: []))
         #expect(tracks.map(\.sid) == ["401", "402"])
         #expect(told.value == 1)
         let cookies = seam.server.calls(to: "/j/v2/playlist").map { $0.cookies["dbcl2"] }
@@ -109,7 +109,7 @@ struct StationClientTests {
         client.session.onExpired { told.withLock { $0 += 1 } }
         #expect(client.session.login == .anonymous)
         _ = try await client.channels()
-        _ = try await client.send(Report(type: .new, channel: "0", history: ""))
+        _ = try await client.send(Report(type: .new, channel: "0", history: []))
         #expect(told.value == 1)
         #expect(!seam.exists("session.json"))
     }
@@ -119,7 +119,7 @@ struct StationClientTests {
         defer { seam.server.stop() }
         for family in [APIFamily.app, .web] {
             await #expect(throws: ServiceFailure.needsLogin(channel: "-3")) {
-                try await seam.client(family).send(Report(type: .new, channel: "-3", history: ""))
+                try await seam.client(family).send(Report(type: .new, channel: "-3", history: []))
             }
         }
         #expect(ErrorText.describe(.service(.needsLogin(channel: "-3"))) ==
@@ -129,7 +129,7 @@ struct StationClientTests {
         #expect(ServiceText.describe(.needsLogin(channel: "-3"), server: seam.server.baseURL.absoluteString) ==
             "the red-heart channel (-3) needs a login: run `mhz login`, or pick another channel (`mhz channels` lists them)")
         try await seam.logIn(.app)
-        let hearts = try await seam.client(.app).send(Report(type: .new, channel: "-3", history: ""))
+        let hearts = try await seam.client(.app).send(Report(type: .new, channel: "-3", history: []))
         #expect(hearts.map(\.sid) == ["201", "202", "203"])
     }
 
@@ -145,9 +145,9 @@ struct StationClientTests {
         let seam = try await Seam()
         defer { seam.server.stop() }
         try await seam.logIn(.app)
-        _ = try await seam.client(.app).send(Report(type: .skip, channel: "0", sid: "201", history: "|201:s"))
+        _ = try await seam.client(.app).send(Report(type: .skip, channel: "0", sid: "201", history: ReportHistory.parse("|201:s")))
         try await seam.logIn(.web)
-        _ = try await seam.client(.web).send(Report(type: .new, channel: "0", history: ""))
+        _ = try await seam.client(.web).send(Report(type: .new, channel: "0", history: []))
         let log = seam.log.text
         #expect(log.contains("POST \(seam.server.baseURL.absoluteString)/j/app/login ("), "\(log)")
         #expect(log.contains("&token=<redacted>&channel=0&type=s&sid=201"), "\(log)")

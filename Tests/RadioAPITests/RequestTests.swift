@@ -7,7 +7,7 @@ struct RequestTests {
     let api = AppEndpoints(baseURL: URL(string: "http://127.0.0.1:7650/")!)
 
     @Test func newListRequestHasEmptySidAndEscapedHistory() {
-        let request = api.playlist(Report(type: .new, channel: "0", history: "|1:s|2:e"))
+        let request = api.playlist(Report(type: .new, channel: "0", history: ReportHistory.parse("|1:s|2:e")))
         #expect(request.method == .get)
         #expect(request.url.absoluteString ==
             "http://127.0.0.1:7650/j/app/radio/people?app_name=radio_android&version=100&channel=0&type=n&sid=&h=%7C1%3As%7C2%3Ae")
@@ -16,7 +16,7 @@ struct RequestTests {
     @Test func skipCarriesSidPlayedTimeAndCredentials() {
         var api = self.api
         api.credentials = AppCredentials(userID: "42", token: "abc", expire: "99")
-        let request = api.playlist(Report(type: .skip, channel: "-3", sid: "280187", history: "|280187:s", playedTime: 12.34))
+        let request = api.playlist(Report(type: .skip, channel: "-3", sid: "280187", history: ReportHistory.parse("|280187:s"), playedTime: 12.34))
         #expect(request.url.absoluteString ==
             "http://127.0.0.1:7650/j/app/radio/people?app_name=radio_android&version=100&user_id=42&expire=99&token=abc&channel=-3&type=s&sid=280187&pt=12.3&h=%7C280187%3As")
     }

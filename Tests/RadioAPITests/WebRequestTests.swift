@@ -7,7 +7,7 @@ struct WebRequestTests {
     let web = WebEndpoints(baseURL: URL(string: "https://douban.fm/")!)
 
     @Test func newListHasNoSidAndTheFixedParametersInOrder() {
-        let request = web.playlist(Report(type: .new, channel: "0", history: ""))
+        let request = web.playlist(Report(type: .new, channel: "0", history: []))
         #expect(request.method == .get)
         #expect(request.url.absoluteString ==
             "https://douban.fm/j/v2/playlist?channel=0&kbps=128&client=s%3Amainsite%7Cy%3A3.0&app_name=radio_website&version=100&type=n&pt=0.0&pb=128&from=mainsite&h=")
@@ -20,7 +20,7 @@ struct WebRequestTests {
     func everyReportTypeOfTheWebFamily(type: ReportType) {
         var endpoints = web
         endpoints.kbps = 64
-        let history: String? = type.expectsList ? "|7:s" : nil
+        let history = type.expectsList ? ReportHistory.parse("|7:s") : nil
         let request = endpoints.playlist(Report(type: type, channel: "-3", sid: type == .new ? nil : "7",
                                                 history: history, playedTime: type == .new ? nil : 61.25))
         let sid = type == .new ? "" : "&sid=7"
@@ -35,7 +35,7 @@ struct WebRequestTests {
         let app = AppEndpoints(baseURL: URL(string: "http://127.0.0.1:7650")!,
                                credentials: AppCredentials(userID: "1000001", token: "c8f2111141", expire: "1900000000"),
                                kbps: 192)
-        let history: String? = type.expectsList ? "|7:s|:e" : nil
+        let history = type.expectsList ? ReportHistory.parse("|7:s|:e") : nil
         let request = app.playlist(Report(type: type, channel: "1", sid: type == .new ? nil : "7", history: history,
                                           playedTime: type == .new ? nil : 3))
         let sid = type == .new ? "" : "7"

@@ -82,14 +82,14 @@ final class FakePlayer: AudioPlayer {
         var queues: [String] = []
         var commands: [String] = []
         var next: Int64 = 1
-        var current: PlayerItemID?
-        var queued: (id: PlayerItemID, url: String, start: Double)?
+        var current: AudioPlayerItemID?
+        var queued: (id: AudioPlayerItemID, url: String, start: Double)?
         var refused: Set<String> = []
-        var livePosition: PlayerPosition?
+        var livePosition: AudioPlayerPosition?
     }
     private let state = Mutex(State())
-    let events: AsyncStream<PlayerEvent>
-    private let continuation: AsyncStream<PlayerEvent>.Continuation
+    let events: AsyncStream<AudioPlayerEvent>
+    private let continuation: AsyncStream<AudioPlayerEvent>.Continuation
 
     init() { (events, continuation) = AsyncStream.makeStream() }
 
@@ -104,7 +104,7 @@ final class FakePlayer: AudioPlayer {
     /// The URL queued now, if any.
     var queuedURL: String? { state.withLock { $0.queued?.url } }
     /// The id of the item queued now.
-    var queuedItem: PlayerItemID? { state.withLock { $0.queued?.id } }
+    var queuedItem: AudioPlayerItemID? { state.withLock { $0.queued?.id } }
     /// Control commands (`advance`, `clearQueued`, `pause`, `stop`…), in order.
     var commands: [String] { state.withLock { $0.commands } }
 
@@ -114,7 +114,7 @@ final class FakePlayer: AudioPlayer {
     /// `load` of this URL throws, as mpv refusing the command would.
     func refuseLoads(of url: String) { state.withLock { _ = $0.refused.insert(url) } }
 
-    func load(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
+    func load(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
         if state.withLock({ $0.refused.contains(url) }) { throw .loadFailed("refused by the fake") }
         return state.withLock { s in
             s.loads.append(url)
@@ -122,31 +122,31 @@ final class FakePlayer: AudioPlayer {
             s.starts.append(startAt)
             s.queued = nil
             defer { s.next += 1 }
-            s.current = PlayerItemID(s.next)
-            return PlayerItemID(s.next)
+            s.current = AudioPlayerItemID(s.next)
+            return AudioPlayerItemID(s.next)
         }
     }
 
-    func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> PlayerItemID {
+    func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
         state.withLock { s in
             s.queues.append(url)
             defer { s.next += 1 }
             if s.current == nil {
                 // As mpv's `append-play`: queued on an idle player, it starts at once.
-                s.current = PlayerItemID(s.next)
+                s.current = AudioPlayerItemID(s.next)
                 s.played.append(url)
                 s.starts.append(startAt)
             } else {
-                s.queued = (PlayerItemID(s.next), url, startAt)
+                s.queued = (AudioPlayerItemID(s.next), url, startAt)
             }
-            return PlayerItemID(s.next)
+            return AudioPlayerItemID(s.next)
         }
     }
 
     func clearQueued() { state.withLock { $0.commands.append("clearQueued"); $0.queued = nil } }
 
-    func advance() throws(PlayerFailure) -> PlayerItemID {
-        let next = state.withLock { s -> PlayerItemID? in
+    func advance() throws(PlayerFailure) -> AudioPlayerItemID {
+        let next = state.withLock { s -> AudioPlayerItemID? in
             s.commands.append("advance")
             guard let queued = s.queued else { return nil }
             s.played.append(queued.url)
@@ -160,13 +160,13 @@ final class FakePlayer: AudioPlayer {
     }
 
     /// The id of the item playing now (the last loaded or advanced to).
-    var lastItem: PlayerItemID { state.withLock { $0.current ?? PlayerItemID(0) } }
+    var lastItem: AudioPlayerItemID { state.withLock { $0.current ?? AudioPlayerItemID(0) } }
 
     /// Moves on to the queued item as mpv does at a natural end: `finished(eof)` for the
     /// current item, and the queued one becomes current. Returns the new current id.
     @discardableResult
-    func endNaturally() -> PlayerItemID? {
-        let (ended, next) = state.withLock { s -> (PlayerItemID?, PlayerItemID?) in
+    func endNaturally() -> AudioPlayerItemID? {
+        let (ended, next) = state.withLock { s -> (AudioPlayerItemID?, AudioPlayerItemID?) in
             let ended = s.current
             s.current = s.queued?.id
             if let queued = s.queued { s.played.append(queued.url); s.starts.append(queued.start) }
@@ -177,7 +177,7 @@ final class FakePlayer: AudioPlayer {
         return next
     }
 
-    func emit(_ event: PlayerEvent) { continuation.yield(event) }
+    func emit(_ event: AudioPlayerEvent) { continuation.yield(event) }
 
     func pause() { state.withLock { $0.commands.append("pause") } }
     func resume() { state.withLock { $0.commands.append("resume") } }
@@ -186,12 +186,12 @@ final class FakePlayer: AudioPlayer {
     func stop() { state.withLock { $0.commands.append("stop"); $0.queued = nil; $0.current = nil } }
 
     /// What `position` answers: set by a test as mpv's `time-pos` would move.
-    var livePosition: PlayerPosition? {
+    var livePosition: AudioPlayerPosition? {
         get { state.withLock { $0.livePosition } }
         set { state.withLock { $0.livePosition = newValue } }
     }
 
-    var position: PlayerPosition? { livePosition }
+    var position: AudioPlayerPosition? { livePosition }
 }
 
 /// Polls until `condition` holds or 5 s pass.

@@ -32,7 +32,7 @@ struct LivePositionTests {
 
     @Test func statusAnswersWithThePlayersPositionNow() async throws {
         let (session, player) = try await playing(store: nil)
-        player.livePosition = PlayerPosition(item: player.lastItem, seconds: 2.23)
+        player.livePosition = AudioPlayerPosition(item: player.lastItem, seconds: 2.23)
         await session.send(.status)
         #expect(await firstStatus(session)?.position == 2.23)
     }
@@ -40,7 +40,7 @@ struct LivePositionTests {
     @Test func aPositionOfAnotherItemChangesNothing() async throws {
         let (session, player) = try await playing(store: nil)
         // A song replaced a moment ago: the player still names the old item.
-        player.livePosition = PlayerPosition(item: PlayerItemID(999), seconds: 17)
+        player.livePosition = AudioPlayerPosition(item: AudioPlayerItemID(999), seconds: 17)
         await session.send(.status)
         #expect(await firstStatus(session)?.position == 2)
     }
@@ -55,7 +55,7 @@ struct LivePositionTests {
     @Test func quitSavesThePlayersPositionNow() async throws {
         let database = try MhzDatabase()
         let (session, player) = try await playing(store: database)
-        player.livePosition = PlayerPosition(item: player.lastItem, seconds: 2.24)
+        player.livePosition = AudioPlayerPosition(item: player.lastItem, seconds: 2.24)
         await session.send(.quit)
         await session.waitUntilQuit()
         let saved = try #require(try database.lastPosition())
@@ -66,7 +66,7 @@ struct LivePositionTests {
     @Test func pauseSavesWherePlaybackStopped() async throws {
         let database = try MhzDatabase()
         let (session, player) = try await playing(store: database)
-        player.livePosition = PlayerPosition(item: player.lastItem, seconds: 2.2)
+        player.livePosition = AudioPlayerPosition(item: player.lastItem, seconds: 2.2)
         player.emit(.paused)
         #expect(await eventually { (try? database.lastPosition())?.position == 2.2 })
         #expect(await session.snapshot().paused)

@@ -27,7 +27,7 @@ struct OutputFailureTests {
         #expect(reports(effects).isEmpty, "the station has nothing to do with a device")
         #expect(m.current?.sid == "1")
         #expect(m.paused)
-        #expect(m.position == 12)
+        #expect(m.snapshot.position == 12)
         #expect(m.problem == .player(.unavailable(Self.words)))
         #expect(m.queue.map(\.sid) == ["2", "3", "4"], "the queue is kept")
         #expect(m.consecutiveFailures == 0)
@@ -49,7 +49,7 @@ struct OutputFailureTests {
         let effects = m.handle(.command(command))
         #expect(m.ticket != old)
         #expect(effects == [.play(t(1), startAt: 12, ticket: m.ticket), .resumePlayer,
-                            .queueNext(t(2), ticket: PlayTicket(m.ticket.rawValue + 1))], "\(effects)")
+                            .queueNext(t(2), startAt: 0, ticket: PlayTicket(m.ticket.rawValue + 1))], "\(effects)")
         _ = m.handle(.playerResumed)
         let started = m.handle(.playerStarted(m.ticket, duration: 30))
         #expect(events(started).first == .playing(t(1), channel: ChannelInfo(id: "0", name: "Personal")))

@@ -1,3 +1,4 @@
+import Backoff
 import Testing
 @testable import Radio
 import RadioAPI
@@ -13,15 +14,15 @@ struct RadioMachineQueueTests {
         _ = m.handle(.channelsLoaded([personal]))
         _ = m.handle(.start(channelID: "0"))
         let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2), t(3), t(4)]))
-        #expect(answer == [.play(t(1), startAt: 0, ticket: PlayTicket(1)), .queueNext(t(2), ticket: PlayTicket(2))])
+        #expect(answer == [.play(t(1), startAt: 0, ticket: PlayTicket(1)), .queueNext(t(2), startAt: 0, ticket: PlayTicket(2))])
         #expect(m.handle(.playerStarted(PlayTicket(1), duration: 30)) == [.emit(.playing(t(1), channel: personal))])
         _ = m.handle(.playerProgress(PlayTicket(1), 29.8))
 
         let end = m.handle(.playerFinished(PlayTicket(1), .eof))
         #expect(end == [
-            .send(requestID: 2, Report(type: .end, channel: "0", sid: "1", playedTime: 29.8)),
+            .deliver(requestID: 2, Report(type: .end, channel: "0", sid: "1", playedTime: 29.8)),
             .emit(.ended(t(1))),
-            .queueNext(t(3), ticket: PlayTicket(3)),
+            .queueNext(t(3), startAt: 0, ticket: PlayTicket(3)),
         ], "no load: the player moves on to song 2 by itself, and song 3 is queued behind it")
         #expect(m.current == t(2))
         #expect(m.currentTicket == PlayTicket(2))
@@ -38,10 +39,10 @@ struct RadioMachineQueueTests {
         var m = playingMachine()
         let skip = m.handle(.command(.skip))
         #expect(skip == [
-            .send(requestID: 2, Report(type: .skip, channel: "0", sid: "1", history: "|1:s", playedTime: 0)),
+            .deliver(requestID: 2, Report(type: .skip, channel: "0", sid: "1", history: ReportHistory.parse("|1:s"), playedTime: 0)),
             .emit(.skipped(t(1))),
-            .advancePlayer(t(2), ticket: PlayTicket(2)),
-            .queueNext(t(3), ticket: PlayTicket(3)),
+            .advancePlayer(t(2), startAt: 0, ticket: PlayTicket(2)),
+            .queueNext(t(3), startAt: 0, ticket: PlayTicket(3)),
         ])
         #expect(m.current == t(2))
         // The skipped song's end is not a natural end.
@@ -55,7 +56,7 @@ struct RadioMachineQueueTests {
         let skip = m.handle(.command(.skip))
         // The skip's answer replaces the queue: its first song replaces song 3 in the player.
         let answer = m.handle(.answered(requestID: reports(skip)[0].id, tracks: [t(7), t(8)]))
-        #expect(answer == [.queueNext(t(7), ticket: PlayTicket(4))])
+        #expect(answer == [.queueNext(t(7), startAt: 0, ticket: PlayTicket(4))])
         // An answer whose first song is the one already queued changes nothing in the player.
         let like = m.handle(.command(.like))
         #expect(queued(like).isEmpty)
@@ -66,7 +67,7 @@ struct RadioMachineQueueTests {
         #expect(switched.first == .clearQueued, "\(switched)")
         #expect(m.current?.sid == "2", "the song plays on until the new channel answers")
         let fresh = m.handle(.answered(requestID: reports(switched)[0].id, tracks: [t(20), t(21)]))
-        #expect(fresh == [.play(t(20), startAt: 0, ticket: PlayTicket(5)), .queueNext(t(21), ticket: PlayTicket(6))])
+        #expect(fresh == [.play(t(20), startAt: 0, ticket: PlayTicket(5)), .queueNext(t(21), startAt: 0, ticket: PlayTicket(6))])
     }
 
     @Test func eventsOfASongTheMachineDoesNotExpectAreIgnored() {
@@ -90,7 +91,7 @@ struct RadioMachineQueueTests {
     @Test func aQueuedSongTakenBackThatThePlayerBeganAnywayIsReplacedByTheSongMeant() {
         var m = playingMachine()  // 1 plays (ticket 1), 2 is queued (ticket 2)
         let like = m.handle(.command(.like))
-        #expect(m.handle(.answered(requestID: reports(like)[0].id, tracks: [t(9)])) == [.queueNext(t(9), ticket: PlayTicket(3))])
+        #expect(m.handle(.answered(requestID: reports(like)[0].id, tracks: [t(9)])) == [.queueNext(t(9), startAt: 0, ticket: PlayTicket(3))])
         // Song 1 ended just as 9 replaced 2: the player had already begun 2.
         _ = m.handle(.playerFinished(PlayTicket(1), .eof))
         #expect(m.current == t(9))
@@ -113,17 +114,17 @@ struct RadioMachineQueueTests {
         #expect(failed == [
             .stopPlayer,
             .emit(.error(.player(.mediaUnavailable(status: 403)))),
-            .send(requestID: 2, Report(type: .playing, channel: "0", sid: "1", history: "", playedTime: 0)),
+            .fetch(requestID: 2, Report(type: .playing, channel: "0", sid: "1", history: [], playedTime: 0)),
         ])
         #expect(m.current == nil && m.queue.isEmpty && m.snapshot.loading)
         let answer = m.handle(.answered(requestID: 2, tracks: [t(7), t(8), t(9)]))
-        #expect(answer == [.play(t(7), startAt: 0, ticket: PlayTicket(3)), .queueNext(t(8), ticket: PlayTicket(4))])
+        #expect(answer == [.play(t(7), startAt: 0, ticket: PlayTicket(3)), .queueNext(t(8), startAt: 0, ticket: PlayTicket(4))])
         #expect(events(m.handle(.playerStarted(PlayTicket(3), duration: 30))) == [.playing(t(7), channel: personal)])
         #expect(m.snapshot.problem == nil)
     }
 
     @Test func unavailableMediaOverAndOverStopsWithASlowRetry() {
-        var m = RadioMachine(configuration: .init(maxConsecutiveFailures: 2, retryDelays: [1, 30]))
+        var m = RadioMachine(configuration: .init(maxConsecutiveFailures: 2, retry: Backoff(initial: 1, multiplier: 30, cap: 30)))
         _ = m.handle(.start(channelID: "0"))
         _ = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
         let first = m.handle(.playerFinished(m.ticket, .failed(.mediaUnavailable(status: 404))))

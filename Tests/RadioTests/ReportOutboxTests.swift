@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import Testing
 @testable import Radio
@@ -19,7 +20,7 @@ struct ReportOutboxTests {
         let service = FakeService(lists: [[t(1), t(2), t(3), t(4)], [t(5), t(6)], [t(7)]])
         let player = FakePlayer()
         let session = RadioSession(service: service, player: player, store: database,
-                                   configuration: .init(retryDelays: [0.05]))
+                                   configuration: .init(retry: .constant(0.05)))
         await session.start(channelID: "0")
         #expect(await eventually { player.loads.count == 1 })
         player.emit(.started(player.lastItem, duration: 30))
@@ -49,7 +50,7 @@ struct ReportOutboxTests {
         let service = FakeService(lists: [[t(1), t(2), t(3)], [t(4), t(5)], [t(6)]])
         let player = FakePlayer()
         let session = RadioSession(service: service, player: player, store: database,
-                                   configuration: .init(retryDelays: [0.3]))
+                                   configuration: .init(retry: .constant(0.3)))
         let errors = Mutex(0)
         let narration = Task {
             for await event in session.events { if case .error = event { errors.withLock { $0 += 1 } } }
@@ -107,8 +108,36 @@ struct ReportOutboxTests {
         #expect(await eventually { (try? database.pendingReports().isEmpty) == true })
         let first = try #require(service.reports.first)
         #expect(first == Report(type: .rate, channel: "0", sid: "41", playedTime: 3))
-        #expect(service.reports[1] == Report(type: .ban, channel: "0", sid: "42", history: "|41:r|42:b", playedTime: 7))
+        #expect(service.reports[1] == Report(type: .ban, channel: "0", sid: "42", history: ReportHistory.parse("|41:r|42:b"), playedTime: 7))
         #expect(service.reports.filter { $0.sid == "41" || $0.sid == "42" }.count == 2)
+    }
+
+    @Test func aRowOfUnknownTypeIsSkippedAndForgottenNeverSentAsAnotherReport() async throws {
+        let database = try MhzDatabase()
+        _ = try database.enqueueReport(OutboxEntry(type: "r", channel: "0", sid: "41", history: nil, playedTime: 3))
+        _ = try database.enqueueReport(OutboxEntry(type: "x", channel: "0", sid: "42", history: nil, playedTime: 5))
+        _ = try database.enqueueReport(OutboxEntry(type: "n", channel: "0", sid: nil, history: nil, playedTime: nil))
+        _ = try database.enqueueReport(OutboxEntry(type: "e", channel: "0", sid: nil, history: nil, playedTime: 9))
+        _ = try database.enqueueReport(OutboxEntry(type: "u", channel: "0", sid: "43", history: nil, playedTime: 4))
+        #expect(try database.waitingReports().map(\.kind) == ["41 r", "unreadable x", "unreadable n", "unreadable e", "43 u"])
+
+        let service = FakeService(lists: [[t(1), t(2), t(3)]])
+        let session = RadioSession(service: service, player: FakePlayer(), store: database)
+        let events = session.events
+        await session.start(channelID: "0")
+        #expect(await eventually { (try? database.pendingReports().isEmpty) == true })
+        #expect(deliveredLine(service).filter { $0.hasPrefix("r") || $0.hasPrefix("u") || $0.hasPrefix("e") }
+                == ["r 41", "u 43"], "the unreadable rows are not sent as anything")
+        #expect(!service.reports.contains { $0.sid == "42" })
+        let skipped = Mutex<[String]>([])
+        let reader = Task {
+            for await event in events {
+                if case .error(.unreadableReport(let type)) = event { skipped.withLock { $0.append(type) } }
+            }
+        }
+        defer { reader.cancel() }
+        #expect(await eventually { skipped.withLock { $0.count } == 3 })
+        #expect(skipped.withLock { $0 } == ["x", "n", "e"])
     }
 
     @Test func aReportTheStationRefusesIsDroppedAndTheLineGoesOn() async throws {
@@ -128,5 +157,15 @@ struct ReportOutboxTests {
         #expect(await eventually { deliveredLine(service) == ["r 2"] })
         #expect(try database.pendingReports().isEmpty)
         #expect(service.reports.filter { $0.type == .rate && $0.sid == "1" }.count == 1, "refused once, not retried")
+    }
+}
+
+extension StoredReport {
+    /// `sid type` for a readable row, `unreadable type` for the others.
+    var kind: String {
+        switch self {
+        case .readable(_, let report): "\(report.sid ?? "-") \(report.type.rawValue)"
+        case .unreadable(_, let type): "unreadable \(type)"
+        }
     }
 }

@@ -7,10 +7,16 @@ import Store
 /// Where the listener was is never lost: a restart resumes the song at its position, and
 /// long items resume whenever they are played again.
 struct ResumeTests {
+    /// Where the last session left `track`: at `position` on channel 0.
+    static func left(_ track: Track, at position: Double, channel: String = "0") -> PlaybackPosition {
+        PlaybackPosition(sid: track.sid, channel: channel, position: position, duration: track.length, url: track.url,
+                         title: track.title, artist: track.artist, album: track.album)
+    }
+
     @Test func resumingPlaysTheSongAtItsPositionAndTheListFillsTheQueueBehindIt() {
         var m = RadioMachine()
         _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "P")]))
-        let effects = m.handle(.resume(t(5), at: 12.5, channelID: "0"))
+        let effects = m.handle(.start(channelID: "0", lastPosition: Self.left(t(5), at: 12.5)))
         #expect(effects.contains(.play(t(5), startAt: 12.5, ticket: m.ticket)))
         #expect(reports(effects).map(\.type) == ["n"])
         let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
@@ -22,7 +28,7 @@ struct ResumeTests {
     @Test func aResumedSongWhoseURLNoLongerWorksGivesWayToAFreshList() {
         var m = RadioMachine()
         _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "P")]))
-        _ = m.handle(.resume(t(5), at: 12.5, channelID: "0"))
+        _ = m.handle(.start(channelID: "0", lastPosition: Self.left(t(5), at: 12.5)))
         _ = m.handle(.playerFinished(m.ticket, .failed(.loadFailed("HTTP 403"))))
         let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2)]))
         #expect(plays(answer) == ["1"])

@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import Testing
 @testable import Radio
@@ -8,7 +9,7 @@ import RadioAPI
 /// a radio with songs to play is left alone.
 struct SessionChangeTests {
     @Test func aRefusedRedHeartChannelIsAskedAgainAtOnceAfterALogin() {
-        var m = RadioMachine(configuration: .init(retryDelays: [30]))
+        var m = RadioMachine(configuration: .init(retry: .constant(30)))
         _ = m.handle(.start(channelID: "-3"))
         let refused = m.handle(.failed(requestID: 1, .rejected("not_logged_in")))
         guard case .scheduleRetry(after: 30, let token)? = refused.last else { Issue.record("no retry"); return }

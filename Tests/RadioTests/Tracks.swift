@@ -1,4 +1,5 @@
 @testable import Radio
+import RadioAPI
 
 /// Test tracks: `t(3)` is sid "3", title "Song 3", with a URL naming it.
 func t(_ n: Int, liked: Bool = false) -> Track {
@@ -6,12 +7,26 @@ func t(_ n: Int, liked: Bool = false) -> Track {
           url: "http://station/media/\(n).wav")
 }
 
-/// The reports among effects, in order.
+/// The reports among effects (fetches and feedback alike), in order, with `h` in wire form.
 func reports(_ effects: [RadioEffect]) -> [(id: Int, type: String, sid: String?, h: String?, channel: String)] {
     effects.compactMap {
-        if case .send(let id, let r) = $0 { return (id, r.type.rawValue, r.sid, r.history, r.channel) }
-        return nil
+        switch $0 {
+        case .fetch(let id, let r), .deliver(let id, let r):
+            return (id, r.type.rawValue, r.sid, r.history.map(ReportHistory.wireForm), r.channel)
+        default:
+            return nil
+        }
     }
+}
+
+/// The reports sent straight to the station (not kept in the outbox), by type letter.
+func fetched(_ effects: [RadioEffect]) -> [String] {
+    effects.compactMap { if case .fetch(_, let r) = $0 { return r.type.rawValue }; return nil }
+}
+
+/// The reports handed to the outbox, by type letter.
+func delivered(_ effects: [RadioEffect]) -> [String] {
+    effects.compactMap { if case .deliver(_, let r) = $0 { return r.type.rawValue }; return nil }
 }
 
 /// The songs loaded among effects.
@@ -38,7 +53,7 @@ func playingMachine(queued: [Int] = [2, 3, 4]) -> RadioMachine {
 func starts(_ effects: [RadioEffect]) -> [String] {
     effects.compactMap {
         switch $0 {
-        case .play(let track, _, _), .advancePlayer(let track, _): return track.sid
+        case .play(let track, _, _), .advancePlayer(let track, _, _): return track.sid
         default: return nil
         }
     }
@@ -46,11 +61,17 @@ func starts(_ effects: [RadioEffect]) -> [String] {
 
 /// The songs queued in the player among effects.
 func queued(_ effects: [RadioEffect]) -> [String] {
-    effects.compactMap { if case .queueNext(let track, _) = $0 { return track.sid }; return nil }
+    effects.compactMap { if case .queueNext(let track, _, _) = $0 { return track.sid }; return nil }
 }
 
 extension RadioMachine {
     /// The ticket of the current song, for feeding player events about it (an impossible
     /// ticket when nothing is current, so such events are ignored as stale ones are).
     var ticket: PlayTicket { currentTicket ?? PlayTicket(-1) }
+
+    /// The token of the retry timer the machine waits for (-1 when it waits for none).
+    var retryToken: Int {
+        if case .retrying(let timer)? = fetch { return timer.token }
+        return -1
+    }
 }

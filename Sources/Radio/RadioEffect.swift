@@ -1,0 +1,44 @@
+import RadioAPI
+import Store
+
+/// What the state machine asks the world to do, in order.
+public enum RadioEffect: Sendable, Equatable {
+    /// Ask the station for a list (`n`, `p`) directly; the answer comes back as
+    /// `.answered`/`.failed` with the same id. Not kept: the machine asks again when it fails.
+    case fetch(requestID: Int, Report)
+    /// Send feedback (`e r u s b`) through the outbox, which keeps it until the station has
+    /// it, in order; the answer comes back as `.answered`/`.failed` with the same id.
+    case deliver(requestID: Int, Report)
+    /// Load and play a song at `startAt` seconds, replacing what plays and what is queued;
+    /// the song's player events carry `ticket`.
+    case play(Track, startAt: Double, ticket: PlayTicket)
+    /// Queue a song to follow the current one without a gap (starting at `startAt`),
+    /// replacing the song queued before; its player events carry `ticket`.
+    case queueNext(Track, startAt: Double, ticket: PlayTicket)
+    /// Take the queued song back (the queue changed and nothing follows the current song).
+    case clearQueued
+    /// Skip to the queued song now (it is `track`, queued with `ticket`), without waiting
+    /// for the network; if the player has nothing queued after all, load it at `startAt`.
+    case advancePlayer(Track, startAt: Double, ticket: PlayTicket)
+    /// Pause the player.
+    case pausePlayer
+    /// Resume the player.
+    case resumePlayer
+    /// Seek the player.
+    case seek(RadioCommand.Seek)
+    /// Set the player's volume.
+    case setVolume(Int)
+    /// Stop the player.
+    case stopPlayer
+    /// Tell the front ends.
+    case emit(RadioEvent)
+    /// Persist where the listener is.
+    case savePosition(PlaybackPosition)
+    /// Persist the channel, for the next start.
+    case saveChannel(String)
+    /// Feed `.retryTimer(token:)` back after a delay: the nominal wait of the backoff, to
+    /// which the performer applies the backoff's jitter.
+    case scheduleRetry(after: Double, token: Int)
+    /// Shut down: everything worth saving has been saved by the effects before this one.
+    case quit
+}

@@ -1,0 +1,133 @@
+import RadioAPI
+import Store
+
+extension RadioMachine {
+    // MARK: - Start
+
+    /// The first start: resumes the song of the last session at its position when it was
+    /// on the channel now chosen, was not finished and has a URL; otherwise tunes in fresh.
+    /// The channel is the one asked for, else the one listened to last, else the personal one.
+    mutating func start(channelID: String?, lastChannel: String?, lastPosition: PlaybackPosition?) -> [RadioEffect] {
+        let target = channelID ?? lastChannel ?? Channel.personalID
+        var effects = switchChannel(to: target, initial: true)
+        // If its URL no longer works, the failure leads to a fresh list like any other.
+        guard let last = lastPosition, last.channel == target, channel?.id == target, !last.url.isEmpty,
+              !last.isFinished, last.position > 0
+        else { return effects }
+        let track = Track(sid: last.sid, title: last.title, artist: last.artist, album: last.album,
+                          length: last.duration, url: last.url)
+        effects += play(track, at: last.position, fetch: fetch)
+        updatePlaying { $0.resumed = true }
+        return effects
+    }
+
+    // MARK: - Commands
+
+    /// A command from a front end: what it sends, plays and says.
+    mutating func handle(_ command: RadioCommand) -> [RadioEffect] {
+        switch command {
+        case .skip, .trash:
+            return leave(command == .skip ? .skip : .ban)
+        case .like, .unlike:
+            guard var now = nowPlaying else { return nothingPlaying() }
+            let type: ReportType = command == .like ? .rate : .unrate
+            history.record(sid: now.track.sid, type: type)
+            let effect = deliver(type, sid: now.track.sid)
+            now.track.liked = command == .like
+            updatePlaying { $0.track = now.track }
+            return [effect, .emit(command == .like ? .liked(now.track) : .unliked(now.track))]
+        case .channel(let id):
+            if let known = channelIsKnown(id), !known { return fail(.unknownChannel(id)) }
+            if let channel, id == channel.id { return [.emit(.channel(channel))] }
+            return switchChannel(to: id, initial: false)
+        case .pause:
+            return current == nil ? nothingPlaying() : [.pausePlayer]
+        case .resume, .toggle:
+            guard let now = nowPlaying else { return nothingPlaying() }
+            // After an audio output failure the song is out of the player: load it again.
+            if case .held = now.slot { return play(now.track, at: now.position, fetch: now.fetch) + [.resumePlayer] }
+            return [command == .toggle && !paused ? .pausePlayer : .resumePlayer]
+        case .seek(let target):
+            return current == nil ? nothingPlaying() : [.seek(target)]
+        case .volume(let percent):
+            return [.setVolume(min(100, max(0, percent)))]
+        case .status:
+            return [.emit(.status(snapshot))]
+        case .login, .logout:
+            return fail(.unsupported(command.word))
+        case .quit:
+            var effects: [RadioEffect] = []
+            if let now = nowPlaying { effects.append(.savePosition(positionRecord(of: now))) }
+            effects.append(stopPlayer())
+            state = .quit
+            return effects + [.quit]
+        }
+    }
+
+    /// Skip (`s`) or trash (`b`): the report goes out, and the next queued song starts at
+    /// once without waiting for the network, from what the player already holds queued when
+    /// it can; the answer replaces the rest of the queue.
+    private mutating func leave(_ type: ReportType) -> [RadioEffect] {
+        guard let now = nowPlaying else { return nothingPlaying() }
+        history.record(sid: now.track.sid, type: type)
+        var effects = [deliver(type, sid: now.track.sid)]
+        effects.append(.emit(type == .skip ? .skipped(now.track) : .trashed(now.track)))
+        let fetch = self.fetch
+        if let next = takeQueued() {
+            effects.append(.advancePlayer(next.track, startAt: next.start, ticket: next.ticket))
+        } else if !queue.isEmpty {
+            effects += play(queue.removeFirst(), fetch: fetch)
+        } else if let fetch {
+            effects.append(stopPlayer())
+            fallSilent(lastSid: now.track.sid, fetch: fetch)
+        }
+        return effects
+    }
+
+    /// `nil` while the list is unknown; the red-heart channel is always allowed because
+    /// stations do not list it (docs/PROTOCOL.md §3).
+    func channelIsKnown(_ id: String) -> Bool? {
+        if channels.isEmpty { return nil }
+        return id == Channel.redHeartID || channels.contains { $0.id == id }
+    }
+
+    /// Tunes to channel `id` with `n`; an unknown id falls back to the personal channel
+    /// on the first start (a stale remembered channel) and is refused later. A song playing
+    /// plays on until the new channel's list arrives; the queue, the old channel's, is
+    /// dropped at once (taken back from the player first).
+    mutating func switchChannel(to id: String, initial: Bool) -> [RadioEffect] {
+        var effects = withdrawQueued()
+        var target = id
+        if initial, let known = channelIsKnown(id), !known {
+            effects += fail(.unknownChannel(id))
+            target = Channel.personalID
+        }
+        let info = channels.first { $0.id == target } ?? ChannelInfo(id: target, name: target)
+        channel = info
+        queue.removeAll()
+        resumePoints.removeAll()
+        retryAttempt = 0
+        effects += [.emit(.channel(info)), .saveChannel(info.id)]
+        let (id, report) = makeReport(.new, sid: nil)
+        let request = ListFetch.asking(ListRequest(id: id, type: .new))
+        switch state {
+        case .idle:
+            fallSilent(lastSid: nil, fetch: request)
+        case .silent(let silence):
+            // A pending retry belonged to the old channel; a suspect was the old channel's.
+            fallSilent(lastSid: silence.lastSid, fetch: request)
+        case .playing, .quit:
+            setFetch(request)
+        }
+        return effects + [.fetch(requestID: id, report)]
+    }
+
+    /// The answer to a song command with no song.
+    func nothingPlaying() -> [RadioEffect] { [.emit(.error(.nothingPlaying))] }
+
+    /// Records `error` as the problem on show and tells the front ends.
+    mutating func fail(_ error: RadioError) -> [RadioEffect] {
+        problem = error
+        return [.emit(.error(error))]
+    }
+}

@@ -1,0 +1,11 @@
+import RadioAPI
+
+/// The radio's view of a station: fetch the channel list, send a report and get songs back.
+/// The composition root implements it over HTTP and RadioAPI; tests implement it in memory.
+public protocol RadioService: Sendable {
+    /// The channels the station offers.
+    func channels() async throws(ServiceFailure) -> [ChannelInfo]
+    /// Sends one report. Returns the songs of the answer: a new list for long reports,
+    /// usually nothing for short ones (an acknowledgement).
+    func send(_ report: Report) async throws(ServiceFailure) -> [Track]
+}
