@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 
 /// When and how often a failed request is tried again: the one place that decides which
@@ -5,22 +6,20 @@ import Foundation
 ///
 /// Only idempotent requests are retried (a login never is: a retried login can count as
 /// two failures or lock an account, and pianobar guards its retry loop the same way).
-/// Delays grow exponentially, and a server's `Retry-After` is honoured up to `maxDelay`;
+/// Waits follow `backoff` (mhz's one retry schedule), and a server's `Retry-After` is
+/// honoured up to the backoff's cap;
 /// a server asking for a longer wait gets its answer back at once, so the caller (the
 /// radio's own retry schedule) decides, instead of a request hanging for minutes.
 public struct RetryPolicy: Sendable, Equatable {
     /// Retries after the first attempt (0 disables retrying).
     public var maxRetries: Int
-    /// Seconds before the first retry; each further retry waits twice as long.
-    public var initialDelay: Double
-    /// The longest wait between two attempts, in seconds.
-    public var maxDelay: Double
+    /// The waits between attempts; its cap is also the longest `Retry-After` waited for.
+    public var backoff: Backoff
 
     /// Creates a policy.
-    public init(maxRetries: Int = 2, initialDelay: Double = 0.5, maxDelay: Double = 8) {
+    public init(maxRetries: Int = 2, backoff: Backoff = Backoff(initial: 0.5, cap: 8, jitter: 0.2)) {
         self.maxRetries = max(0, maxRetries)
-        self.initialDelay = max(0, initialDelay)
-        self.maxDelay = max(0, maxDelay)
+        self.backoff = backoff
     }
 
     /// Never retry.
@@ -59,9 +58,9 @@ public struct RetryPolicy: Sendable, Equatable {
     public func delay(after outcome: Result<HTTPResponse, HTTPError>, of request: HTTPRequest,
                       retriesSoFar: Int) -> Double? {
         guard request.idempotent, retriesSoFar < maxRetries, Self.isTransient(outcome) else { return nil }
-        let backoff = min(maxDelay, initialDelay * pow(2, Double(retriesSoFar)))
-        guard case .success(let response) = outcome, let asked = Self.retryAfter(response) else { return backoff }
-        return asked <= maxDelay ? max(backoff, asked) : nil
+        let wait = backoff.wait(attempt: retriesSoFar)
+        guard case .success(let response) = outcome, let asked = Self.retryAfter(response) else { return wait }
+        return asked <= backoff.cap ? max(wait, asked) : nil
     }
 
     /// `Retry-After` in its delta-seconds form (RFC 9110 §10.2.3); the HTTP-date form is

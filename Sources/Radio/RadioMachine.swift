@@ -44,7 +44,7 @@ public struct RadioMachine: Sendable {
 
         /// Creates a configuration.
         public init(prefetchThreshold: Int = 2, historyCapacity: Int = 20, saveInterval: Double = 3,
-                    maxConsecutiveFailures: Int = 3, retry: Backoff = Backoff(initial: 1, cap: 30),
+                    maxConsecutiveFailures: Int = 3, retry: Backoff = Backoff(initial: 1, cap: 30, jitter: 0.2),
                     longItemSeconds: Double = 600) {
             self.prefetchThreshold = prefetchThreshold
             self.historyCapacity = historyCapacity

@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import HTTP
 import TestSupport
@@ -6,12 +7,12 @@ import Testing
 /// Retries: only transient failures, only idempotent requests, with growing delays, and
 /// never a login — counted at a recording server on 127.0.0.1.
 struct RetryTests {
-    let quick = RetryPolicy(maxRetries: 2, initialDelay: 0.05, maxDelay: 2)
+    let quick = RetryPolicy(maxRetries: 2, backoff: Backoff(initial: 0.05, cap: 2))
 
     @Test func thePolicyDecidesDelaysInOnePlace() {
         let get = HTTPRequest(url: URL(string: "http://x/")!)
         let post = HTTPRequest(method: "POST", url: URL(string: "http://x/")!)
-        let policy = RetryPolicy(maxRetries: 3, initialDelay: 0.5, maxDelay: 1.5)
+        let policy = RetryPolicy(maxRetries: 3, backoff: Backoff(initial: 0.5, cap: 1.5))
         let unavailable = Result<HTTPResponse, HTTPError>.success(HTTPResponse(status: 503, body: Data()))
         #expect(policy.delay(after: unavailable, of: get, retriesSoFar: 0) == 0.5)
         #expect(policy.delay(after: unavailable, of: get, retriesSoFar: 1) == 1.0)
@@ -85,7 +86,7 @@ struct RetryTests {
     @Test func aRefusedConnectionIsRetriedUntilTheServerIsUp() async throws {
         let port = try Self.freePort()
         // Retries for up to ~20 s: the server may be slow to start on a busy machine.
-        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 12, initialDelay: 0.3, maxDelay: 2)))
+        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 12, backoff: Backoff(initial: 0.3, cap: 2))))
         let url = URL(string: "http://127.0.0.1:\(port)/j/app/radio/channels")!
         let request = Task { try await client.perform(HTTPRequest(url: url)) }
         try await Task.sleep(for: .milliseconds(150))
@@ -98,7 +99,7 @@ struct RetryTests {
 
     @Test func aRefusedLoginFailsAtOnceEvenIfTheServerComesUp() async throws {
         let port = try Self.freePort()
-        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 5, initialDelay: 0.3, maxDelay: 2)))
+        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 5, backoff: Backoff(initial: 0.3, cap: 2))))
         let url = URL(string: "http://127.0.0.1:\(port)/j/app/login")!
         let request = Task { try await client.perform(HTTPRequest(method: "POST", url: url, body: Data("a=1".utf8))) }
         try await Task.sleep(for: .milliseconds(150))

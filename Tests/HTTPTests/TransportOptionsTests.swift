@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import HTTP
 import TestSupport
@@ -40,7 +41,7 @@ struct TransportOptionsTests {
     @Test func anAnswerThatNeverComesTimesOutAndEachRetryToo() async throws {
         let silent = try SilentListener()
         let client = HTTPClient(configuration: HTTPConfiguration(
-            connectTimeout: 1, totalTimeout: 1, retry: RetryPolicy(maxRetries: 1, initialDelay: 0.1)))
+            connectTimeout: 1, totalTimeout: 1, retry: RetryPolicy(maxRetries: 1, backoff: Backoff(initial: 0.1, cap: 8))))
         let started = ContinuousClock.now
         await #expect {
             try await client.perform(HTTPRequest(url: silent.url.appendingPathComponent("j/app/radio/people")))

@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import HTTP
 import Logging
@@ -14,7 +15,7 @@ final class Seam: Sendable {
     let log = LogCapture()
 
     /// Retries stay on but quick, so a bad-answer test does not wait for real backoff.
-    static let quickRetry = RetryPolicy(maxRetries: 2, initialDelay: 0.05, maxDelay: 1)
+    static let quickRetry = RetryPolicy(maxRetries: 2, backoff: Backoff(initial: 0.05, cap: 1))
 
     init(server: DoubanTestServer? = nil) async throws {
         if let server { self.server = server } else { self.server = try await DoubanTestServer() }
