@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "Backoff"),
         .target(name: "HTTP", dependencies: ["CCurl", "Backoff"]),
         .target(name: "RadioAPI"),
-        .target(name: "Playback", dependencies: ["CMpv"]),
+        .target(name: "Playback", dependencies: ["CMpv", "Backoff"]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Radio", dependencies: ["RadioAPI", "Store", "Backoff"]),
         .target(
@@ -94,12 +94,12 @@ let package = Package(
         .testTarget(name: "BackoffTests", dependencies: ["Backoff"]),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "TestSupport"]),
+        .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "Radio", "Playback", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
         // through the built `mhz`.

@@ -1,15 +1,12 @@
 import Synchronization
 
-/// The two streams a `PlayerController` offers over one sequence of updates: `updates` (the
-/// full `PlaybackUpdate` vocabulary) and `events` (the older `PlaybackEvent` subset). Each
-/// is created when first asked for, so a consumer of one never leaves the other growing
-/// without a reader. Updates sent before either stream was asked for are kept and replayed
-/// to the first one taken; a stream taken later starts with the updates sent after that.
+/// The stream a `PlayerController` offers its events on. It is created when first asked
+/// for; events sent before that are kept and replayed to it, so nothing that happened
+/// between creating the player and listening to it is lost.
 final class EventChannels: Sendable {
     private struct State {
-        /// Updates sent before any stream existed (nil once one has been taken).
-        var backlog: [PlaybackUpdate]? = []
-        var updates: (stream: AsyncStream<PlaybackUpdate>, continuation: AsyncStream<PlaybackUpdate>.Continuation)?
+        /// Events sent before the stream existed (nil once it has been taken).
+        var backlog: [PlaybackEvent]? = []
         var events: (stream: AsyncStream<PlaybackEvent>, continuation: AsyncStream<PlaybackEvent>.Continuation)?
         var finished = false
     }
@@ -19,25 +16,12 @@ final class EventChannels: Sendable {
     /// Creates channels with nothing taken yet.
     init() {}
 
-    /// The full stream (created on first use).
-    var updates: AsyncStream<PlaybackUpdate> {
-        state.withLock { state in
-            if let existing = state.updates { return existing.stream }
-            let pair = AsyncStream.makeStream(of: PlaybackUpdate.self, bufferingPolicy: .unbounded)
-            for update in state.backlog ?? [] { pair.continuation.yield(update) }
-            state.backlog = nil
-            if state.finished { pair.continuation.finish() }
-            state.updates = (pair.stream, pair.continuation)
-            return pair.stream
-        }
-    }
-
-    /// The older stream (created on first use).
+    /// The stream (created on first use; every later call returns the same one).
     var events: AsyncStream<PlaybackEvent> {
         state.withLock { state in
             if let existing = state.events { return existing.stream }
             let pair = AsyncStream.makeStream(of: PlaybackEvent.self, bufferingPolicy: .unbounded)
-            for event in (state.backlog ?? []).compactMap(\.legacyEvent) { pair.continuation.yield(event) }
+            for event in state.backlog ?? [] { pair.continuation.yield(event) }
             state.backlog = nil
             if state.finished { pair.continuation.finish() }
             state.events = (pair.stream, pair.continuation)
@@ -45,21 +29,19 @@ final class EventChannels: Sendable {
         }
     }
 
-    /// Sends one update to every stream taken so far (or to the backlog). An unbounded
-    /// AsyncStream's yield never blocks and runs no consumer code.
-    func send(_ update: PlaybackUpdate) {
+    /// Sends one event to the stream (or to the backlog). An unbounded AsyncStream's yield
+    /// never blocks and runs no consumer code.
+    func send(_ event: PlaybackEvent) {
         state.withLock { state in
-            if state.updates == nil, state.events == nil { state.backlog?.append(update) }
-            state.updates?.continuation.yield(update)
-            if let event = update.legacyEvent { state.events?.continuation.yield(event) }
+            if state.events == nil { state.backlog?.append(event) }
+            state.events?.continuation.yield(event)
         }
     }
 
-    /// Finishes every stream; streams taken later finish after their replay.
+    /// Finishes the stream; a stream taken later finishes after its replay.
     func finish() {
         state.withLock { state in
             state.finished = true
-            state.updates?.continuation.finish()
             state.events?.continuation.finish()
         }
     }

@@ -1,7 +1,8 @@
 import CMpv
 
-/// Why an item stopped playing, as `PlaybackUpdate.finished` reports it. Finer than
-/// `EndReason`: it tells a dead URL and a lost connection apart from other failures.
+/// Why an item stopped playing, as `PlaybackEvent.finished` reports it: it tells a dead URL,
+/// a lost connection and a failed audio output apart from other failures, because each
+/// calls for something else.
 public enum FinishReason: Sendable, Equatable {
     /// It played to its end.
     case eof
@@ -20,16 +21,15 @@ public enum FinishReason: Sendable, Equatable {
     /// "unrecognized file format").
     case error(String)
 
-    /// The reason in the older `EndReason` vocabulary (failures become `.error` with mpv's
-    /// words for the end-file error, as `events` always reported them).
-    public var legacyReason: EndReason {
+    /// mpv's own words for a failure (its `mpv_error_string` of the end-file error), for
+    /// logs and for callers that pass them on; nil when the item did not fail.
+    public var mpvWords: String? {
         switch self {
-        case .eof: .eof
-        case .stopped: .stopped
-        case .mediaUnavailable: .error(mpvErrorText(MPV_ERROR_LOADING_FAILED.rawValue))
-        case .connectionLost: .error("connection lost")
-        case .audioOutputFailed: .error(mpvErrorText(MPV_ERROR_AO_INIT_FAILED.rawValue))
-        case .error(let text): .error(text)
+        case .eof, .stopped: nil
+        case .mediaUnavailable: mpvErrorText(MPV_ERROR_LOADING_FAILED.rawValue)
+        case .connectionLost: "connection lost"
+        case .audioOutputFailed: mpvErrorText(MPV_ERROR_AO_INIT_FAILED.rawValue)
+        case .error(let text): text
         }
     }
 }

@@ -4,14 +4,14 @@ import Synchronization
 
 /// The one thread that waits for mpv's events, as client.h prescribes: "spawn a thread that
 /// does nothing but call mpv_wait_event() in a loop and dispatches the result". Each event is
-/// copied, passed through the `PlaybackEventTranslator`, the resulting updates are sent to
+/// copied, passed through the `PlaybackEventTranslator`, the resulting events are sent to
 /// the `EventChannels`, and the translator's `PlayerAction`s are run against mpv. The loop
 /// never calls back into its owner.
 final class MPVEventLoop: Sendable {
     /// What the loop and the controller's calls share, under one lock.
     private struct State {
         var translator: PlaybackEventTranslator
-        /// How many updates have been sent so far.
+        /// How many events have been sent so far.
         var sent = 0
     }
 
@@ -50,7 +50,7 @@ final class MPVEventLoop: Sendable {
     /// Runs `body` on the translator while the loop cannot translate or send an event, so
     /// what the controller registers (a load's id, a seek's gate) is in place before mpv's
     /// events about it are handled; then sends what `body` produced and runs its actions.
-    /// `body` receives how many updates had been sent before it ran.
+    /// `body` receives how many events had been sent before it ran.
     func withTranslator<Result, Failure: Error>(
         _ body: (inout PlaybackEventTranslator, _ sent: Int) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -106,7 +106,7 @@ final class MPVEventLoop: Sendable {
         // destroyed, which the owner does after join().
         state.withLock { state in
             state.translator.finishAll()
-            for update in state.translator.takeOutput().updates { send(update, &state) }
+            for event in state.translator.takeOutput().events { send(event, &state) }
         }
         channels.finish()
         exitSignal.lock()
@@ -127,19 +127,19 @@ final class MPVEventLoop: Sendable {
         return max(0, seconds)
     }
 
-    /// Sends the translator's updates and runs its actions until none are left (an action's
+    /// Sends the translator's events and runs its actions until none are left (an action's
     /// outcome, reported back to the translator, can produce more).
     private func flush(_ state: inout State) {
         while true {
             let output = state.translator.takeOutput()
-            for update in output.updates { send(update, &state) }
+            for event in output.events { send(event, &state) }
             if output.actions.isEmpty { return }
             for action in output.actions { run(action, &state.translator) }
         }
     }
 
-    private func send(_ update: PlaybackUpdate, _ state: inout State) {
-        channels.send(update)
+    private func send(_ event: PlaybackEvent, _ state: inout State) {
+        channels.send(event)
         state.sent += 1
     }
 

@@ -1,52 +1,60 @@
-/// Identifies one `PlayerController.load(_:startAt:)`: the mpv playlist entry id that the
-/// load created. Events carry it so callers can tell the item they care about from the one
-/// a new load replaced.
-public struct PlaybackItemID: Hashable, Sendable, CustomStringConvertible {
-    /// mpv's `playlist_entry_id`: positive, unique and increasing for the handle's lifetime.
-    public let rawValue: Int64
-
-    /// Wraps an mpv playlist entry id.
-    public init(rawValue: Int64) { self.rawValue = rawValue }
-
-    /// `#<id>`, for logs.
-    public var description: String { "#\(rawValue)" }
-}
-
-/// Why an item stopped playing.
-public enum EndReason: Sendable, Equatable {
-    /// It played to its end (mpv also reports this when a stream ends early).
-    case eof
-    /// It was stopped, replaced by another load, or the player shut down.
-    case stopped
-    /// It failed; the text is mpv's `mpv_error_string` for the error (e.g. "loading failed").
-    case error(String)
-}
-
-/// What the player tells a consumer of `PlayerController.events`, in the order mpv reported
-/// it: the older subset of `PlaybackUpdate` (see `PlaybackUpdate.legacyEvent`), kept so code
-/// written against it compiles unchanged. New code should read `updates`.
+/// Everything the player reports, in the order mpv reported it: the vocabulary of
+/// `PlayerController.events`. (mpv's own events, `MPVEvent`, stay inside this layer; the
+/// radio's view of a player is another vocabulary again, declared by the radio.)
 ///
-/// Guarantees, per item id returned by `load`, `queueNext` or `advance`: at most one
-/// `started`, then `progress` and `duration` events, then exactly one `finished` — also for
-/// an item replaced or stopped before mpv began it, and for whatever plays at shutdown. A
-/// recovery is invisible here apart from a pause in `progress`. `shutdown` is the last event.
+/// Promises, per item id returned by `load`, `queueNext` or `advance`:
+/// - at most one `started`, then `progress`, `duration`, `metadata`, `buffering` and the
+///   recovery events, then exactly one `finished`. This also holds for an item that was
+///   replaced, dequeued or stopped before mpv began it, and for whatever plays at shutdown;
+/// - a recovery (`recovering` … `recovered`) keeps the item's id: the reload is not a new item;
+/// - `shutdown` is the last event.
 public enum PlaybackEvent: Sendable, Equatable {
     /// The item is playing: the first `PLAYBACK_RESTART` after its `FILE_LOADED`. The
     /// duration is what mpv knew then (nil for live streams or when still unknown).
     case started(PlaybackItemID, duration: Double?)
-    /// The observed `time-pos` of the started item, sent only when it changed, at most about
-    /// four times a second, and at once after a seek lands.
+    /// The `time-pos` of the started item, sent only when it changed, at most about four
+    /// times a second while playing, and at once after a seek lands.
     case progress(PlaybackItemID, position: Double)
     /// mpv learned or changed the duration of the started item.
     case duration(PlaybackItemID, Double)
+    /// The started item's tags changed (ID3/Vorbis tags when it opens; ICY stream titles of
+    /// internet radio whenever the station sends a new one).
+    case metadata(PlaybackItemID, StreamMetadata)
+    /// true: playback of the started item waits for data (mpv's `paused-for-cache`); false:
+    /// it plays again. A stall that lasts `RecoveryPolicy.stallTimeout` becomes a recovery.
+    case buffering(PlaybackItemID, Bool)
+    /// The item's stream broke (the connection dropped and ffmpeg's own reconnects failed, or
+    /// it stalled too long); the player reloads it at `position` after a backoff. `attempt`
+    /// counts from 1 and never exceeds `RecoveryPolicy.maxAttempts`.
+    case recovering(PlaybackItemID, attempt: Int, position: Double)
+    /// The reload plays again from `position`; progress goes on under the same id.
+    case recovered(PlaybackItemID, position: Double)
+    /// Every attempt failed; `finished(id, .connectionLost)` follows at once.
+    case gaveUp(PlaybackItemID, attempts: Int, position: Double)
     /// The player paused (by `pause()` or by mpv itself).
     case paused
     /// The player resumed.
     case resumed
     /// The volume changed, in percent.
     case volume(Int)
+    /// Mute was switched on (true) or off.
+    case muted(Bool)
+    /// mpv could not open the video output (video mode only); playback goes on without
+    /// picture. The text is mpv's log line.
+    case videoOutputFailed(String)
     /// The item ended.
-    case finished(PlaybackItemID, EndReason)
+    case finished(PlaybackItemID, FinishReason)
     /// The mpv handle is gone; the stream finishes after this.
     case shutdown
+
+    /// The item this event is about, if any.
+    public var item: PlaybackItemID? {
+        switch self {
+        case .started(let id, _), .progress(let id, _), .duration(let id, _), .metadata(let id, _),
+             .buffering(let id, _), .recovering(let id, _, _), .recovered(let id, _), .gaveUp(let id, _, _),
+             .finished(let id, _):
+            id
+        case .paused, .resumed, .volume, .muted, .videoOutputFailed, .shutdown: nil
+        }
+    }
 }

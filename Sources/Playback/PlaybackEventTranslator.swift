@@ -1,6 +1,6 @@
 import CMpv
 
-/// Turns mpv's events into `PlaybackUpdate`s, keeps the promises documented there, and
+/// Turns mpv's events into `PlaybackEvent`s, keeps the promises documented there, and
 /// decides recoveries. Pure state: no mpv calls, and the clock is passed in, so tests drive
 /// it with scripted events. What must reach mpv comes out as `PlayerAction`s and timers for
 /// the event loop to carry out.
@@ -106,7 +106,7 @@ struct PlaybackEventTranslator {
     /// Timers wanted (see `TranslatorTimer`).
     var timers: [TranslatorTimer] = []
     /// Output not yet taken by the loop.
-    var outbox: [PlaybackUpdate] = []
+    var outbox: [PlaybackEvent] = []
     /// What the loop must do against mpv, not yet taken.
     var actions: [PlayerAction] = []
 
@@ -130,21 +130,21 @@ struct PlaybackEventTranslator {
     /// The earliest timer deadline.
     var nextDeadline: ContinuousClock.Instant? { timers.map(\.deadline).min() }
 
-    /// Hands over and clears the updates and actions produced so far.
-    mutating func takeOutput() -> (updates: [PlaybackUpdate], actions: [PlayerAction]) {
+    /// Hands over and clears the events and actions produced so far.
+    mutating func takeOutput() -> (events: [PlaybackEvent], actions: [PlayerAction]) {
         defer { outbox.removeAll(); actions.removeAll() }
         return (outbox, actions)
     }
 
-    /// Appends an update for the loop to send.
-    mutating func send(_ update: PlaybackUpdate) { outbox.append(update) }
+    /// Appends an event for the loop to send.
+    mutating func send(_ event: PlaybackEvent) { outbox.append(event) }
 
     /// The id of the item an mpv entry plays for.
     func item(ofEntry entry: Int64) -> Int64 { aliases[entry] ?? entry }
 
     // MARK: - Events
 
-    /// Handles one mpv event; its updates and actions wait in the output.
+    /// Handles one mpv event; its events and actions wait in the output.
     mutating func translate(_ event: MPVEvent, at now: ContinuousClock.Instant) {
         if case .logMessage(let message) = event { return noteLog(message) }
         if pendingEnd != nil {
@@ -166,10 +166,10 @@ struct PlaybackEventTranslator {
         translate(.none, at: now)
     }
 
-    /// Convenience for tests: translate and take the updates.
-    mutating func updates(for event: MPVEvent, at now: ContinuousClock.Instant) -> [PlaybackUpdate] {
+    /// Convenience for tests: translate and take the events.
+    mutating func events(for event: MPVEvent, at now: ContinuousClock.Instant) -> [PlaybackEvent] {
         translate(event, at: now)
-        return takeOutput().updates
+        return takeOutput().events
     }
 
     private mutating func dispatch(_ event: MPVEvent, at now: ContinuousClock.Instant) {

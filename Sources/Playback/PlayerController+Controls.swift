@@ -39,13 +39,13 @@ extension PlayerController {
         case relative(Double)
     }
 
-    /// Seeks, precisely, and says where in `updates` the seek took hold.
+    /// Seeks, precisely, and says where in `events` the seek took hold.
     ///
     /// "The next `progress` reports where it landed" means the next one *in the stream*
     /// after the seek, which a consumer that is behind cannot find by time: progress sent
     /// before the seek may still be waiting in the stream when the call returns.
     ///
-    /// - Returns: how many updates the `updates` stream had been given when the seek took
+    /// - Returns: how many events the `events` stream had been given when the seek took
     ///   hold. The first `progress` of the playing item after that many is where it landed.
     /// - Throws: `.commandFailed` when nothing is playing yet or the stream cannot seek.
     @discardableResult
@@ -56,7 +56,7 @@ extension PlayerController {
         }
         // Until mpv begins the seek, time-pos changes still describe the old position; the
         // translator drops them so the next progress is the new one. The loop sends under
-        // the same lock, so every update after `sent` was translated with the gate in place.
+        // the same lock, so every event after `sent` was translated with the gate in place.
         let sent = loop.withTranslator { translator, sent in
             translator.noteSeekRequested()
             return sent

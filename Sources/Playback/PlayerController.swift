@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Plays URLs through one libmpv instance: commands go in as methods, everything that
-/// happens comes out of `updates` (or the older `events`). It knows URLs and seconds, never
+/// happens comes out of `events`. It knows URLs and seconds, never
 /// songs or channels.
 ///
 /// All methods may be called from any thread or task. Each call is a synchronous libmpv
@@ -56,14 +56,10 @@ public final class PlayerController: Sendable {
 
     // MARK: - Streams
 
-    /// Everything the player reports (see `PlaybackUpdate` for the promises), in mpv's
+    /// Everything the player reports (see `PlaybackEvent` for the promises), in mpv's
     /// order, buffered without limit so nothing is lost if the consumer falls behind; it
-    /// finishes after `.shutdown`. Iterate it from one task. Created on first access: the
-    /// first of `updates` and `events` to be taken also receives what happened before.
-    public var updates: AsyncStream<PlaybackUpdate> { channels.updates }
-
-    /// The older subset of `updates` (see `PlaybackUpdate.legacyEvent`), for consumers
-    /// written against `PlaybackEvent`. Same buffering and order; take one of the two.
+    /// finishes after `.shutdown`. Iterate it from one task. Created on first access, and
+    /// it also receives what happened before that.
     public var events: AsyncStream<PlaybackEvent> { channels.events }
 
     // MARK: - Loading
@@ -114,7 +110,7 @@ public final class PlayerController: Sendable {
     /// nil while nothing has started, while a recovery reloads the item, while a seek is on
     /// its way (`time-pos` still tells the old place), and while an END_FILE is being
     /// decided (mpv may already be on the next entry). Read under the translator's lock, so
-    /// the item is the one the next updates are about; mpv itself may have moved on a
+    /// the item is the one the next events are about; mpv itself may have moved on a
     /// moment ago at a gapless hand-over, which the next `finished` then tells.
     public var currentPosition: (item: PlaybackItemID, seconds: Double)? {
         loop.withTranslator { translator, _ in

@@ -1,3 +1,5 @@
+import Backoff
+
 /// How the player recovers an item whose stream breaks mid-play, in two layers:
 ///
 /// 1. ffmpeg's own HTTP reconnects, which mpv switches on (`reconnect=1`): after a dropped
@@ -13,10 +15,9 @@ public struct RecoveryPolicy: Sendable, Equatable {
     /// finishes, with `.eof` or `.error`). An attempt that gets playback ≥ 1 s past where the
     /// incident began ends the incident, so a later break starts counting afresh.
     public var maxAttempts: Int
-    /// Wait before the first reload, seconds; doubled for each further attempt.
-    public var initialDelay: Double
-    /// Cap on the doubled wait, seconds.
-    public var maxDelay: Double
+    /// The waits before reloads. No jitter: the waits are decided inside the player's pure
+    /// event translator, and one listener's reloads do not stampede a media server.
+    public var backoff: Backoff
     /// Seconds of uninterrupted `buffering` after which the item is reloaded anyway (a
     /// connection that trickles too slowly never times out on its own).
     public var stallTimeout: Double
@@ -28,11 +29,10 @@ public struct RecoveryPolicy: Sendable, Equatable {
     public var endTolerance: Double
 
     /// Creates a policy; the defaults give a radio about 2 + 1+2+4+8 s before giving up.
-    public init(maxAttempts: Int = 4, initialDelay: Double = 1, maxDelay: Double = 8,
+    public init(maxAttempts: Int = 4, backoff: Backoff = Backoff(initial: 1, cap: 8),
                 stallTimeout: Double = 20, transportReconnectMaxDelay: Int = 1, endTolerance: Double = 2) {
         self.maxAttempts = max(0, maxAttempts)
-        self.initialDelay = max(0, initialDelay)
-        self.maxDelay = max(0, maxDelay)
+        self.backoff = backoff
         self.stallTimeout = max(0.1, stallTimeout)
         self.transportReconnectMaxDelay = max(0, transportReconnectMaxDelay)
         self.endTolerance = max(0, endTolerance)
@@ -43,9 +43,6 @@ public struct RecoveryPolicy: Sendable, Equatable {
 
     /// The wait before attempt `attempt` (1-based), seconds.
     public func delay(forAttempt attempt: Int) -> Double {
-        guard attempt > 1 else { return min(initialDelay, maxDelay) }
-        var delay = initialDelay
-        for _ in 1..<attempt { delay *= 2; if delay >= maxDelay { return maxDelay } }
-        return delay
+        backoff.delay(attempt: max(0, attempt - 1))
     }
 }

@@ -10,36 +10,36 @@ struct PlayerBench {
     /// A long file for the CPU/RSS run.
     let longURL: String
 
-    /// Records every update with the time it was seen.
+    /// Records every event with the time it was seen.
     final class Recorder: Sendable {
-        private let log = Locked<[(PlaybackUpdate, ContinuousClock.Instant)]>([])
+        private let log = Locked<[(PlaybackEvent, ContinuousClock.Instant)]>([])
         private let task: Task<Void, Never>
 
         /// Starts recording `stream` on a task of its own.
-        init(_ stream: AsyncStream<PlaybackUpdate>) {
+        init(_ stream: AsyncStream<PlaybackEvent>) {
             let log = self.log
             task = Task.detached {
-                for await update in stream {
+                for await event in stream {
                     let now = ContinuousClock.now
-                    log.withLock { $0.append((update, now)) }
+                    log.withLock { $0.append((event, now)) }
                 }
             }
         }
 
-        /// Waits (polling, off the hot path) for the first update after `index` that
+        /// Waits (polling, off the hot path) for the first event after `index` that
         /// matches, and returns when it was seen.
         func wait(after index: Int = 0, timeout: Duration = .seconds(15),
-                  _ match: (PlaybackUpdate) -> Bool) throws -> ContinuousClock.Instant {
+                  _ match: (PlaybackEvent) -> Bool) throws -> ContinuousClock.Instant {
             let deadline = ContinuousClock.now + timeout
             while ContinuousClock.now < deadline {
                 let found = log.withLock { entries in entries.dropFirst(index).first { match($0.0) }?.1 }
                 if let found { return found }
                 usleep(200)
             }
-            throw BenchError.timeout("update not seen")
+            throw BenchError.timeout("event not seen")
         }
 
-        /// How many updates were seen so far.
+        /// How many events were seen so far.
         var count: Int { log.withLock { $0.count } }
     }
 
@@ -50,7 +50,7 @@ struct PlayerBench {
         var advancing: [Double] = []
         for run in 0..<runs {
             let player = try PlayerController(options: PlayerOptions(audioOutput: "null"))
-            let recorder = Recorder(player.updates)
+            let recorder = Recorder(player.events)
             let begin = ContinuousClock.now
             let id = try player.load(urls[run % urls.count])
             let started = try recorder.wait { if case .started(id, _) = $0 { true } else { false } }
@@ -68,7 +68,7 @@ struct PlayerBench {
     func skips(_ skips: Int) throws -> (replace: Stats, queued: Stats) {
         let player = try PlayerController(options: PlayerOptions(audioOutput: "null"))
         defer { player.shutdown() }
-        let recorder = Recorder(player.updates)
+        let recorder = Recorder(player.events)
         var replace: [Double] = []
         var queued: [Double] = []
         var id = try player.load(urls[0])
@@ -103,7 +103,7 @@ struct PlayerBench {
         let baseRSS = ResourceUsage.residentMiB()
         let player = try PlayerController(options: PlayerOptions(audioOutput: "null"))
         defer { player.shutdown() }
-        let recorder = Recorder(player.updates)
+        let recorder = Recorder(player.events)
         let id = try player.load(longURL)
         _ = try recorder.wait { if case .started(id, _) = $0 { true } else { false } }
         let before = ResourceUsage.current()

@@ -2,16 +2,12 @@ import Playback
 import Radio
 
 /// The radio's ``AudioPlayer`` over the libmpv ``PlayerController``: translates the
-/// player's updates and errors into the radio's vocabulary. The player knows URLs and
-/// seconds; only here do they meet the radio.
-///
-/// It reads `PlayerController.updates` rather than the older `events`, because only the
-/// updates tell a refused media URL (`mediaUnavailable`) and a lost connection apart from
-/// other failures, and carry the recovery (`recovering`/`recovered`) the radio shows.
+/// player's events (``PlaybackEvent``) and errors into the radio's vocabulary
+/// (``AudioPlayerEvent``). The player knows URLs and seconds; only here do they meet the radio.
 final class MpvAudioPlayer: AudioPlayer {
     /// The player it drives; the composition root shuts it down.
     let controller: PlayerController
-    /// The controller's updates in the radio's vocabulary.
+    /// The controller's events in the radio's vocabulary.
     let events: AsyncStream<AudioPlayerEvent>
     private let pump: Task<Void, Never>
 
@@ -21,10 +17,10 @@ final class MpvAudioPlayer: AudioPlayer {
         self.controller = controller
         let (stream, continuation) = AsyncStream<AudioPlayerEvent>.makeStream(bufferingPolicy: .unbounded)
         events = stream
-        let source = controller.updates
+        let source = controller.events
         pump = Task {
-            for await update in source {
-                if let mapped = Self.map(update, recoveryAttempts: recoveryAttempts) { continuation.yield(mapped) }
+            for await event in source {
+                if let mapped = Self.map(event, recoveryAttempts: recoveryAttempts) { continuation.yield(mapped) }
             }
             continuation.finish()
         }
@@ -87,10 +83,10 @@ final class MpvAudioPlayer: AudioPlayer {
         }
     }
 
-    /// The radio's event for a player update; nil for what the radio does not use (tags,
+    /// The radio's event for a player event; nil for what the radio does not use (tags,
     /// buffering, mute, video output, `gaveUp`, which a `finished` follows at once).
-    static func map(_ update: PlaybackUpdate, recoveryAttempts: Int) -> AudioPlayerEvent? {
-        switch update {
+    static func map(_ event: PlaybackEvent, recoveryAttempts: Int) -> AudioPlayerEvent? {
+        switch event {
         case .started(let item, let duration): .started(id(item), duration: duration)
         case .progress(let item, let position): .progress(id(item), position: position)
         case .duration(let item, let seconds): .duration(id(item), seconds)
@@ -114,15 +110,9 @@ final class MpvAudioPlayer: AudioPlayer {
         case .connectionLost: .failed(.connectionLost)
         // A lost or unopenable device: the radio pauses the song and says so, instead of
         // blaming the song (and the station) as for other failures.
-        case .audioOutputFailed: .failed(.unavailable(mpvWords(reason)))
+        case .audioOutputFailed: .failed(.unavailable(reason.mpvWords ?? ""))
         case .error(let words): .failed(.loadFailed(words))
         }
-    }
-
-    /// mpv's own words for a failure, as the older event stream carried them.
-    private static func mpvWords(_ reason: FinishReason) -> String {
-        if case .error(let words) = reason.legacyReason { return words }
-        return ""
     }
 
     private static func id(_ item: PlaybackItemID) -> AudioPlayerItemID { AudioPlayerItemID(item.rawValue) }

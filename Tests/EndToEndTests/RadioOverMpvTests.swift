@@ -1,3 +1,4 @@
+import Backoff
 import Foundation
 import Playback
 import Radio
@@ -140,7 +141,7 @@ struct RadioOverMpvTests {
         // 320 kbit/s: 40,000 bytes a second. The first request is cut after 4 s of audio;
         // the server then drops every request for 5 s, so at least one reload fails.
         let world = try World(media: ["tone.mp3": 10], lists: [["tone.mp3"]],
-                              recovery: RecoveryPolicy(maxAttempts: 8, initialDelay: 0.3, maxDelay: 0.6,
+                              recovery: RecoveryPolicy(maxAttempts: 8, backoff: Backoff(initial: 0.3, cap: 0.6),
                                                        stallTimeout: 1.5, transportReconnectMaxDelay: 0),
                               bitrate: 320)
         let cutAt = Locked<ContinuousClock.Instant?>(nil)

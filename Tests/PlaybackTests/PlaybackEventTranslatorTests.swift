@@ -1,14 +1,14 @@
 @testable import Playback
 import Testing
 
-/// The translator fed with scripted mpv events (no libmpv): the promises of `PlaybackUpdate`.
+/// The translator fed with scripted mpv events (no libmpv): the promises of `PlaybackEvent`.
 @Suite("PlaybackEventTranslator")
 struct PlaybackEventTranslatorTests {
     let t0 = ContinuousClock.now
     func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
     func item(_ raw: Int64) -> PlaybackItemID { PlaybackItemID(rawValue: raw) }
     func timePos(_ seconds: Double) -> MPVEvent { .propertyChanged(.timePosition, .double(seconds)) }
-    func progress(_ raw: Int64, _ seconds: Double) -> PlaybackUpdate { .progress(item(raw), position: seconds) }
+    func progress(_ raw: Int64, _ seconds: Double) -> PlaybackEvent { .progress(item(raw), position: seconds) }
     func end(_ entry: Int64, _ reason: MPVEndFile.Reason, error: Int32 = 0) -> MPVEvent {
         .endFile(MPVEndFile(entry: entry, reason: reason, error: error))
     }
@@ -17,11 +17,11 @@ struct PlaybackEventTranslatorTests {
     }
 
     /// Feeds events, all at time `ms`, then an `MPV_EVENT_NONE` (what the loop gets once
-    /// mpv's queue is drained, which decides deferred END_FILEs), and returns the updates.
-    func feed(_ translator: inout PlaybackEventTranslator, _ events: [MPVEvent], at ms: Int = 0) -> [PlaybackUpdate] {
+    /// mpv's queue is drained, which decides deferred END_FILEs), and returns the events.
+    func feed(_ translator: inout PlaybackEventTranslator, _ events: [MPVEvent], at ms: Int = 0) -> [PlaybackEvent] {
         for event in events + [.none] { translator.translate(event, at: at(ms)) }
         while translator.needsDrain { translator.translate(.none, at: at(ms)) }  // as the loop polls
-        return translator.takeOutput().updates
+        return translator.takeOutput().events
     }
 
     /// A translator whose entry 1 (a local file, so an early end is no break) has started,
@@ -96,12 +96,12 @@ struct PlaybackEventTranslatorTests {
             translator.translate(event, at: at(0))
         }
         #expect(translator.needsDrain)
-        #expect(translator.takeOutput().updates == [])
+        #expect(translator.takeOutput().events == [])
         translator.translate(log("ffmpeg", "http: HTTP error 404 Not Found"), at: at(0))
         translator.translate(.none, at: at(0))
         #expect(!translator.needsDrain)
         // Entry 2 was held back, in order, behind the decision (and it started no item yet).
-        #expect(translator.takeOutput().updates == [.finished(item(1), .mediaUnavailable(status: 404))])
+        #expect(translator.takeOutput().events == [.finished(item(1), .mediaUnavailable(status: 404))])
         #expect(translator.current?.entry == 2)
     }
 
@@ -120,9 +120,9 @@ struct PlaybackEventTranslatorTests {
         var translator = playing()
         translator.noteQueued(2, url: "http://x/2")
         #expect(translator.queued?.item == 2)
-        let updates = feed(&translator, [end(1, .eof), .startFile(entry: 2), .fileLoaded,
+        let events = feed(&translator, [end(1, .eof), .startFile(entry: 2), .fileLoaded,
                                          .propertyChanged(.duration, .double(20)), .playbackRestart])
-        #expect(updates == [.finished(item(1), .eof), .started(item(2), duration: 20)])
+        #expect(events == [.finished(item(1), .eof), .started(item(2), duration: 20)])
         #expect(translator.queued == nil)
         #expect(translator.takeOutput().actions == [])
     }
@@ -141,7 +141,7 @@ struct PlaybackEventTranslatorTests {
         var translator = playing()
         translator.noteQueued(2, url: "http://x/2")
         translator.noteDequeued()
-        #expect(translator.takeOutput().updates == [.finished(item(2), .stopped)])
+        #expect(translator.takeOutput().events == [.finished(item(2), .stopped)])
         translator.noteQueued(3, url: "http://x/3")
         translator.noteLoad(4, url: "http://x/4")
         #expect(feed(&translator, [end(1, .stop), .startFile(entry: 4)])

@@ -7,7 +7,7 @@ import TestSupport
 /// HTTP from a Range-capable server and from local files, against real libmpv.
 @Suite("PlayerController HLS")
 struct PlayerControllerHLSTests {
-    /// A player with `ao=null`, its collected updates, and a server for the HLS tree.
+    /// A player with `ao=null`, its collected events, and a server for the HLS tree.
     struct World {
         let streams: HLSFixture.Streams
         let server: StaticFileServer
@@ -20,7 +20,7 @@ struct PlayerControllerHLSTests {
             var options = options
             options.audioOutput = "null"
             player = try PlayerController(options: options)
-            events = EventCollector(player.updates)
+            events = EventCollector(player.events)
         }
 
         func close() {
@@ -78,7 +78,7 @@ struct PlayerControllerHLSTests {
         let blocked = try PlayerController(options: PlayerOptions(audioOutput: "null",
                                                                   extraOptions: [("demuxer-lavf-o", "")]))
         defer { blocked.shutdown() }
-        let events = EventCollector(blocked.updates)
+        let events = EventCollector(blocked.events)
         let failing = try blocked.load(local)
         let reason = try await events.finished(failing, timeout: .seconds(20))
         #expect(reason != .eof && reason != .stopped, "\(reason)")

@@ -84,7 +84,7 @@ struct PlayerControllerLifecycleTests {
     @Test("shutdown from several tasks at once")
     func concurrentShutdown() async throws {
         let player = try PlayerController(options: PlayerOptions(audioOutput: "null", initialVolume: 70))
-        let collector = EventCollector(player.updates)
+        let collector = EventCollector(player.events)
         #expect(player.volume == 70)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<4 { group.addTask { player.shutdown() } }

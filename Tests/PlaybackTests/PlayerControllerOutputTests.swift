@@ -31,7 +31,7 @@ struct PlayerControllerOutputTests {
             options: PlayerOptions(extraOptions: [("ao", "pcm"), ("ao-pcm-file", "/nonexistent-mhz-dir/out.wav")]))
         let id = try fixture.player.load(fixture.url("tone.mp3"))
         #expect(try await fixture.events.finished(id) == .audioOutputFailed)
-        #expect(FinishReason.audioOutputFailed.legacyReason == .error("audio output initialization failed"))
+        #expect(FinishReason.audioOutputFailed.mpvWords == "audio output initialization failed")
     }
 
     /// An output that goes away mid-song: `ao=pcm` writing into a folder that is then
@@ -94,7 +94,7 @@ struct PlayerControllerOutputTests {
         defer { server.stop() }
         let player = try PlayerController(options: PlayerOptions(audioOutput: "null"))
         defer { player.shutdown() }
-        let events = EventCollector(player.updates)
+        let events = EventCollector(player.events)
         let id = try player.load(server.url("tagged.ogg").absoluteString)
         _ = try await events.started(id)
         let update = try await events.next("metadata") { if case .metadata(id, _) = $0 { true } else { false } }
@@ -121,7 +121,7 @@ struct PlayerControllerOutputTests {
         let player = try PlayerController(checkedOptions: PlayerOptions(audioOutput: "null", video: true,
                                                                         extraOptions: [("vo", "x11")]))
         defer { player.shutdown() }
-        let events = EventCollector(player.updates)
+        let events = EventCollector(player.events)
         let id = try player.load(folder.path("clip.mp4").path)
         try await events.next("videoOutputFailed") { if case .videoOutputFailed = $0 { true } else { false } }
         let reason = try await events.finished(id)

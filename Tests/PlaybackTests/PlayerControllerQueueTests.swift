@@ -5,7 +5,7 @@ import Testing
 /// The queued next item against real libmpv: gapless hand-over, skips, replacing the queue.
 @Suite("PlayerController queue")
 struct PlayerControllerQueueTests {
-    func isStarted(_ id: PlaybackItemID) -> @Sendable (PlaybackUpdate) -> Bool {
+    func isStarted(_ id: PlaybackItemID) -> @Sendable (PlaybackEvent) -> Bool {
         { if case .started(id, _) = $0 { true } else { false } }
     }
 

@@ -1,3 +1,4 @@
+import Backoff
 @testable import Playback
 import Testing
 
@@ -43,7 +44,7 @@ struct PlayerOptionsTests {
 
     @Test("the recovery policy sets ffmpeg's reconnect cap and doubles its waits up to the cap")
     func recoveryPolicy() {
-        let options = PlayerOptions(recovery: RecoveryPolicy(maxAttempts: 5, initialDelay: 0.25, maxDelay: 1,
+        let options = PlayerOptions(recovery: RecoveryPolicy(maxAttempts: 5, backoff: Backoff(initial: 0.25, cap: 1),
                                                              transportReconnectMaxDelay: 0))
         #expect(value("stream-lavf-o", in: options) == .string("reconnect_delay_max=0"))
         #expect((1...5).map(options.recovery.delay(forAttempt:)) == [0.25, 0.5, 1, 1, 1])

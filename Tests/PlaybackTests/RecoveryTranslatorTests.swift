@@ -1,3 +1,4 @@
+import Backoff
 @testable import Playback
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 @Suite("PlaybackEventTranslator recovery")
 struct RecoveryTranslatorTests {
     let t0 = ContinuousClock.now
-    let policy = RecoveryPolicy(maxAttempts: 3, initialDelay: 0.5, maxDelay: 4, stallTimeout: 5)
+    let policy = RecoveryPolicy(maxAttempts: 3, backoff: Backoff(initial: 0.5, cap: 4), stallTimeout: 5)
     func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
     func item(_ raw: Int64) -> PlaybackItemID { PlaybackItemID(rawValue: raw) }
     func timePos(_ seconds: Double) -> MPVEvent { .propertyChanged(.timePosition, .double(seconds)) }
@@ -17,7 +18,7 @@ struct RecoveryTranslatorTests {
                                                     text: "http: Stream ends prematurely at 98304, should be 321036"))
 
     func feed(_ translator: inout PlaybackEventTranslator, _ events: [MPVEvent], at ms: Int = 0)
-        -> (updates: [PlaybackUpdate], actions: [PlayerAction]) {
+        -> (events: [PlaybackEvent], actions: [PlayerAction]) {
         for event in events + [.none] { translator.translate(event, at: at(ms)) }
         while translator.needsDrain { translator.translate(.none, at: at(ms)) }  // as the loop polls
         return translator.takeOutput()
@@ -36,7 +37,7 @@ struct RecoveryTranslatorTests {
     func reloadAtPosition() {
         var translator = playingAt12()
         let broke = feed(&translator, [dropped, end(1, .eof)], at: 1000)
-        #expect(broke.updates == [.recovering(item(1), attempt: 1, position: 12)])
+        #expect(broke.events == [.recovering(item(1), attempt: 1, position: 12)])
         #expect(broke.actions == [.removeEntry(1)])
         #expect(translator.nextDeadline == at(1500))
 
@@ -48,10 +49,10 @@ struct RecoveryTranslatorTests {
 
         let back = feed(&translator, [.startFile(entry: 2), .fileLoaded, timePos(12), .playbackRestart,
                                       .propertyChanged(.duration, .double(30))], at: 1600)
-        #expect(back.updates == [.recovered(item(1), position: 12)])
-        #expect(feed(&translator, [timePos(13.2)], at: 2000).updates == [.progress(item(1), position: 13.2)])
+        #expect(back.events == [.recovered(item(1), position: 12)])
+        #expect(feed(&translator, [timePos(13.2)], at: 2000).events == [.progress(item(1), position: 13.2)])
         #expect(translator.recovery == nil, "1.2 s past the break: the incident is over")
-        #expect(feed(&translator, [timePos(29.9), end(2, .eof)], at: 3000).updates
+        #expect(feed(&translator, [timePos(29.9), end(2, .eof)], at: 3000).events
                 == [.progress(item(1), position: 29.9), .finished(item(1), .eof)])
     }
 
@@ -61,14 +62,14 @@ struct RecoveryTranslatorTests {
         local.noteLoad(1, url: "/music/song.mp3")
         _ = feed(&local, [.startFile(entry: 1), .fileLoaded, .propertyChanged(.duration, .double(30)),
                           .playbackRestart, timePos(12)])
-        #expect(feed(&local, [end(1, .eof)]).updates == [.finished(item(1), .eof)])
+        #expect(feed(&local, [end(1, .eof)]).events == [.finished(item(1), .eof)])
         var nearEnd = playingAt12()
-        #expect(feed(&nearEnd, [timePos(28.5), dropped, end(1, .eof)], at: 1000).updates
+        #expect(feed(&nearEnd, [timePos(28.5), dropped, end(1, .eof)], at: 1000).events
                 == [.progress(item(1), position: 28.5), .finished(item(1), .eof)])
         var disabled = PlaybackEventTranslator(paused: false, volume: 100, policy: .disabled)
         disabled.noteLoad(1, url: "http://x/1")
         _ = feed(&disabled, [.startFile(entry: 1), .fileLoaded, .playbackRestart, timePos(3)])
-        #expect(feed(&disabled, [dropped, end(1, .eof)]).updates == [.finished(item(1), .eof)])
+        #expect(feed(&disabled, [dropped, end(1, .eof)]).events == [.finished(item(1), .eof)])
     }
 
     @Test("the queued item is held while the broken one reloads, then plays under its own id")
@@ -76,19 +77,19 @@ struct RecoveryTranslatorTests {
         var translator = playingAt12()
         translator.noteQueued(2, url: "http://x/2")
         let broke = feed(&translator, [dropped, end(1, .eof), .startFile(entry: 2), .fileLoaded, .playbackRestart])
-        #expect(broke.updates == [.recovering(item(1), attempt: 1, position: 12)])
+        #expect(broke.events == [.recovering(item(1), attempt: 1, position: 12)])
         #expect(broke.actions == [.removeEntry(1), .halt])
-        #expect(feed(&translator, [end(2, .stop)]).updates == [], "the halted queued entry is silent")
+        #expect(feed(&translator, [end(2, .stop)]).events == [], "the halted queued entry is silent")
 
         translator.fire(at: at(500))
         let requeue = PlayerAction.QueuedURL(item: 2, url: "http://x/2")
         #expect(translator.takeOutput().actions == [.reload(item: 1, url: "http://x/1", start: 12, requeue: requeue)])
         translator.noteReloaded(entry: 3, requeued: 4)
-        #expect(feed(&translator, [.startFile(entry: 3), .fileLoaded, .playbackRestart]).updates
+        #expect(feed(&translator, [.startFile(entry: 3), .fileLoaded, .playbackRestart]).events
                 == [.recovered(item(1), position: 12)])
         let handOver = feed(&translator, [timePos(29.5), end(3, .eof), .startFile(entry: 4), .fileLoaded,
                                           .playbackRestart], at: 2000)
-        #expect(handOver.updates == [.progress(item(1), position: 29.5), .finished(item(1), .eof),
+        #expect(handOver.events == [.progress(item(1), position: 29.5), .finished(item(1), .eof),
                                      .started(item(2), duration: nil)])
     }
 
@@ -118,9 +119,9 @@ struct RecoveryTranslatorTests {
             translator.noteReloaded(entry: entry, requeued: nil)
             let failed = feed(&translator, [.startFile(entry: entry), end(entry, .error, error: -13)], at: now)
             if attempt < 3 {
-                #expect(failed.updates == [.recovering(item(1), attempt: attempt + 1, position: 12)])
+                #expect(failed.events == [.recovering(item(1), attempt: attempt + 1, position: 12)])
             } else {
-                #expect(failed.updates == [.gaveUp(item(1), attempts: 3, position: 12), .finished(item(1), .connectionLost)])
+                #expect(failed.events == [.gaveUp(item(1), attempts: 3, position: 12), .finished(item(1), .connectionLost)])
                 #expect(failed.actions == [.removeEntry(entry), .halt,
                                            .restoreQueued(PlayerAction.QueuedURL(item: 2, url: "http://x/2"))])
             }
@@ -136,7 +137,7 @@ struct RecoveryTranslatorTests {
         _ = feed(&translator, [.startFile(entry: 1), .fileLoaded, .propertyChanged(.duration, .double(30)),
                                .playbackRestart, timePos(12)])
         let refused = MPVEvent.logMessage(MPVLogMessage(level: "warn", prefix: "ffmpeg", text: "http: HTTP error 403 Forbidden"))
-        #expect(feed(&translator, [dropped, refused, end(1, .eof)]).updates
+        #expect(feed(&translator, [dropped, refused, end(1, .eof)]).events
                 == [.recovering(item(1), attempt: 1, position: 12)])
         translator.fire(at: at(500))
         _ = translator.takeOutput()
@@ -144,7 +145,7 @@ struct RecoveryTranslatorTests {
         let failed = feed(&translator, [.startFile(entry: 2), refused, end(2, .error, error: -13)], at: 600)
         #expect(failed.actions == [.probe(entry: 2, url: "http://x/1")])
         translator.noteProbeResult(entry: 2, status: 403, at: at(650))
-        #expect(translator.takeOutput().updates == [.finished(item(1), .mediaUnavailable(status: 403))])
+        #expect(translator.takeOutput().events == [.finished(item(1), .mediaUnavailable(status: 403))])
         #expect(translator.nextDeadline == nil)
     }
 
@@ -154,7 +155,7 @@ struct RecoveryTranslatorTests {
         translator.noteLoad(1, url: "http://x/1")
         _ = feed(&translator, [.startFile(entry: 1), .fileLoaded, .propertyChanged(.duration, .double(30)),
                                .playbackRestart, timePos(12)])
-        #expect(feed(&translator, [dropped, end(1, .eof)]).updates == [.recovering(item(1), attempt: 1, position: 12)])
+        #expect(feed(&translator, [dropped, end(1, .eof)]).events == [.recovering(item(1), attempt: 1, position: 12)])
         translator.fire(at: at(500))
         _ = translator.takeOutput()
         translator.noteReloaded(entry: 2, requeued: nil)
@@ -163,7 +164,7 @@ struct RecoveryTranslatorTests {
         // Seen in CI: the probe's Range request got 206 once the server was back.
         translator.noteProbeResult(entry: 2, status: 206, at: at(650))
         let output = translator.takeOutput()
-        #expect(output.updates == [.recovering(item(1), attempt: 2, position: 12)], "\(output)")
+        #expect(output.events == [.recovering(item(1), attempt: 2, position: 12)], "\(output)")
         #expect(translator.recovery != nil)
     }
 
@@ -175,7 +176,7 @@ struct RecoveryTranslatorTests {
         _ = translator.takeOutput()
         translator.noteReloaded(entry: 2, requeued: nil)
         #expect(feed(&translator, [.startFile(entry: 2), .fileLoaded, .playbackRestart, timePos(12.3), end(2, .eof)],
-                     at: 600).updates == [.recovered(item(1), position: 12), .progress(item(1), position: 12.3),
+                     at: 600).events == [.recovered(item(1), position: 12), .progress(item(1), position: 12.3),
                                           .finished(item(1), .eof)])
     }
 
@@ -190,22 +191,22 @@ struct RecoveryTranslatorTests {
         #expect(translator.takeOutput() == ([], [.probe(entry: 1, url: "http://x/1")]))
         #expect(!translator.needsDrain, "the loop must not spin while the probe runs")
         translator.noteProbeResult(entry: 1, status: 404, at: at(50))
-        #expect(translator.takeOutput().updates == [.finished(item(1), .mediaUnavailable(status: 404))])
+        #expect(translator.takeOutput().events == [.finished(item(1), .mediaUnavailable(status: 404))])
         #expect(translator.current?.entry == 2)
     }
 
     @Test("a stall longer than stallTimeout becomes a recovery that replaces the stalled entry")
     func stallTimeout() {
         var translator = playingAt12()
-        #expect(feed(&translator, [.propertyChanged(.pausedForCache, .flag(true))], at: 1000).updates
+        #expect(feed(&translator, [.propertyChanged(.pausedForCache, .flag(true))], at: 1000).events
                 == [.buffering(item(1), true)])
         #expect(translator.nextDeadline == at(6000))
         translator.fire(at: at(6000))
-        #expect(translator.takeOutput().updates == [.recovering(item(1), attempt: 1, position: 12)])
+        #expect(translator.takeOutput().events == [.recovering(item(1), attempt: 1, position: 12)])
         translator.fire(at: at(6500))
         #expect(translator.takeOutput().actions == [.reload(item: 1, url: "http://x/1", start: 12, requeue: nil)])
         translator.noteReloaded(entry: 2, requeued: nil)
-        #expect(feed(&translator, [end(1, .stop), .startFile(entry: 2), .fileLoaded, .playbackRestart]).updates
+        #expect(feed(&translator, [end(1, .stop), .startFile(entry: 2), .fileLoaded, .playbackRestart]).events
                 == [.recovered(item(1), position: 12)])
     }
 
@@ -213,7 +214,7 @@ struct RecoveryTranslatorTests {
     func shortStall() {
         var translator = playingAt12()
         _ = feed(&translator, [.propertyChanged(.pausedForCache, .flag(true))], at: 1000)
-        #expect(feed(&translator, [.propertyChanged(.pausedForCache, .flag(false))], at: 2000).updates
+        #expect(feed(&translator, [.propertyChanged(.pausedForCache, .flag(false))], at: 2000).events
                 == [.buffering(item(1), false)])
         #expect(translator.nextDeadline == nil)
     }
@@ -223,8 +224,8 @@ struct RecoveryTranslatorTests {
         var translator = playingAt12()
         _ = feed(&translator, [dropped, end(1, .eof)])
         translator.noteLoad(5, url: "http://x/5")
-        #expect(translator.takeOutput().updates == [.finished(item(1), .stopped)])
+        #expect(translator.takeOutput().events == [.finished(item(1), .stopped)])
         #expect(translator.nextDeadline == nil)
-        #expect(feed(&translator, [.startFile(entry: 5)]).updates == [])
+        #expect(feed(&translator, [.startFile(entry: 5)]).events == [])
     }
 }

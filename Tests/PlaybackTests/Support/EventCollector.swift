@@ -7,7 +7,7 @@ import TestSupport
 /// order: each `next` looks only at events after the previous match.
 final class EventCollector: Sendable {
     private struct State {
-        var events: [PlaybackUpdate] = []
+        var events: [PlaybackEvent] = []
         var times: [ContinuousClock.Instant] = []
         var cursor = 0
         var streamEnded = false
@@ -16,7 +16,7 @@ final class EventCollector: Sendable {
     private let state = Mutex(State())
 
     /// Starts draining `stream`.
-    init(_ stream: AsyncStream<PlaybackUpdate>) {
+    init(_ stream: AsyncStream<PlaybackEvent>) {
         Task { [self] in
             for await event in stream {
                 let now = ContinuousClock.now
@@ -27,13 +27,13 @@ final class EventCollector: Sendable {
     }
 
     /// Every event so far.
-    var all: [PlaybackUpdate] { state.withLock { $0.events } }
+    var all: [PlaybackEvent] { state.withLock { $0.events } }
 
     /// When the collector received each event (an upper bound of when it was sent).
     var times: [ContinuousClock.Instant] { state.withLock { $0.times } }
 
     /// The index of the first event matching `match`.
-    func index(where match: (PlaybackUpdate) -> Bool) -> Int? { all.firstIndex(where: match) }
+    func index(where match: (PlaybackEvent) -> Bool) -> Int? { all.firstIndex(where: match) }
 
     /// Whether the stream has finished.
     var streamEnded: Bool { state.withLock { $0.streamEnded } }
@@ -42,17 +42,17 @@ final class EventCollector: Sendable {
     var cursor: Int { state.withLock { $0.cursor } }
 
     /// Events from `index` on.
-    func events(from index: Int) -> [PlaybackUpdate] { state.withLock { Array($0.events[min(index, $0.events.count)...]) } }
+    func events(from index: Int) -> [PlaybackEvent] { state.withLock { Array($0.events[min(index, $0.events.count)...]) } }
 
     /// Waits for the first event after the cursor that `match` accepts, and moves the cursor
     /// past it.
     /// - Throws: `TestSupportError.timeout` naming `what` and listing the events seen.
     @discardableResult
     func next(_ what: String, timeout: Duration = .seconds(10),
-              where match: @Sendable (PlaybackUpdate) -> Bool) async throws -> PlaybackUpdate {
+              where match: @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let found: PlaybackUpdate? = state.withLock { state in
+            let found: PlaybackEvent? = state.withLock { state in
                 // The cursor may point past what has arrived yet (a seek's mark counts events
                 // the player sent that this collector has not received).
                 guard state.cursor <= state.events.count,
@@ -115,7 +115,7 @@ final class EventCollector: Sendable {
     }
 }
 
-extension PlaybackUpdate {
+extension PlaybackEvent {
     /// The position, if this is a progress event of `id`.
     func progressPosition(of id: PlaybackItemID) -> Double? {
         if case .progress(id, let position) = self { position } else { nil }

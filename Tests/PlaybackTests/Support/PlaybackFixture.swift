@@ -32,7 +32,7 @@ final class PlaybackFixture: Sendable {
         options.audioOutput = "null"
         if options.statusProbe == nil { options.statusProbe = probe }
         player = try PlayerController(options: options)
-        events = EventCollector(player.updates)
+        events = EventCollector(player.events)
     }
 
     /// The HTTP URL of a file in the folder.
