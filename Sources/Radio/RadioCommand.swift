@@ -1,5 +1,6 @@
-/// The one command vocabulary of mhz (DESIGN.md): keystrokes, headless stdin and (later)
-/// the control socket all speak it, so a word means the same thing everywhere.
+/// The one command vocabulary of mhz: keystrokes, `[keys]` bindings, headless stdin and
+/// (later) the control socket all speak it, so a word means the same thing everywhere.
+/// Its words, aliases and arguments are the table ``CommandWord``.
 public enum RadioCommand: Sendable, Equatable {
     /// Pause playback.
     case pause
@@ -38,76 +39,95 @@ public enum RadioCommand: Sendable, Equatable {
         case relative(Double)
     }
 
-    /// Every command word, in the order of DESIGN.md.
-    public static let words = ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
-                               "seek", "volume", "status", "login", "logout", "quit"]
+    /// Every command word, in the table's order.
+    public static let words = CommandWord.allCases.map(\.rawValue)
 
     /// The command's word (its first token on a command line).
-    public var word: String {
+    public var word: String { commandWord.rawValue }
+
+    /// The command's entry in the word table.
+    public var commandWord: CommandWord {
         switch self {
-        case .pause: "pause"
-        case .resume: "resume"
-        case .toggle: "toggle"
-        case .skip: "skip"
-        case .like: "like"
-        case .unlike: "unlike"
-        case .trash: "trash"
-        case .channel: "channel"
-        case .seek: "seek"
-        case .volume: "volume"
-        case .status: "status"
-        case .login: "login"
-        case .logout: "logout"
-        case .quit: "quit"
+        case .pause: .pause
+        case .resume: .resume
+        case .toggle: .toggle
+        case .skip: .skip
+        case .like: .like
+        case .unlike: .unlike
+        case .trash: .trash
+        case .channel: .channel
+        case .seek: .seek
+        case .volume: .volume
+        case .status: .status
+        case .login: .login
+        case .logout: .logout
+        case .quit: .quit
         }
     }
 
-    /// Parses one command line: a word and, for `channel`, `seek` and `volume`, one
-    /// argument. Surrounding whitespace is ignored; words are case-insensitive.
+    /// The command as a line that ``parse(_:)`` reads back into it: `channel -3`,
+    /// `seek +10`, `volume 90`.
+    public var line: String {
+        switch self {
+        case .channel(let id): "channel \(id)"
+        case .seek(.absolute(let seconds)): "seek \(Self.number(seconds))"
+        case .seek(.relative(let seconds)): "seek \(seconds < 0 ? "-" : "+")\(Self.number(abs(seconds)))"
+        case .volume(let percent): "volume \(percent)"
+        default: word
+        }
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// Parses one command line: a word (or an alias) of ``CommandWord`` and the argument it
+    /// takes. Surrounding whitespace is ignored; words are case-insensitive.
     ///
     /// `seek 30` is absolute, `seek +10` / `seek -10` relative.
     public static func parse(_ line: String) throws(CommandParseError) -> RadioCommand {
         let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let first = tokens.first else { throw .empty }
-        let word = first.lowercased()
+        guard let word = CommandWord(parsing: first) else { throw .unknownWord(first) }
+        let name = word.rawValue
         let args = Array(tokens.dropFirst())
-        func noArguments(_ command: RadioCommand) throws(CommandParseError) -> RadioCommand {
-            guard args.isEmpty else { throw .unexpectedArgument(word: word, argument: args[0]) }
+        if let command = bare(word) {
+            if let extra = args.first { throw .unexpectedArgument(word: name, argument: extra) }
             return command
         }
-        func oneArgument() throws(CommandParseError) -> String {
-            guard let arg = args.first else { throw .missingArgument(word: word) }
-            guard args.count == 1 else { throw .unexpectedArgument(word: word, argument: args[1]) }
-            return arg
-        }
-        switch word {
-        case "pause": return try noArguments(.pause)
-        case "resume", "play": return try noArguments(.resume)
-        case "toggle": return try noArguments(.toggle)
-        case "skip", "next": return try noArguments(.skip)
-        case "like": return try noArguments(.like)
-        case "unlike": return try noArguments(.unlike)
-        case "trash", "ban": return try noArguments(.trash)
-        case "status": return try noArguments(.status)
-        case "login": return try noArguments(.login)
-        case "logout": return try noArguments(.logout)
-        case "quit", "exit": return try noArguments(.quit)
-        case "channel":
-            let id = try oneArgument()
-            return .channel(id)
-        case "seek":
-            let arg = try oneArgument()
-            guard let value = Double(arg), value.isFinite else { throw .invalidArgument(word: word, argument: arg) }
-            if arg.hasPrefix("+") || arg.hasPrefix("-") { return .seek(.relative(value)) }
-            return .seek(.absolute(value))
-        case "volume":
-            let arg = try oneArgument()
+        guard let arg = args.first else { throw .missingArgument(word: name) }
+        guard args.count == 1 else { throw .unexpectedArgument(word: name, argument: args[1]) }
+        switch word.argument {
+        case .channelID:
+            return .channel(arg)
+        case .seekTarget:
+            guard let value = Double(arg), value.isFinite else { throw .invalidArgument(word: name, argument: arg) }
+            return arg.hasPrefix("+") || arg.hasPrefix("-") ? .seek(.relative(value)) : .seek(.absolute(value))
+        case .percent:
             guard let value = Int(arg), (0...100).contains(value) else {
-                throw .invalidArgument(word: word, argument: arg)
+                throw .invalidArgument(word: name, argument: arg)
             }
             return .volume(value)
-        default:
-            throw .unknownWord(first)
+        case .none:
+            throw .unexpectedArgument(word: name, argument: arg)
+        }
+    }
+
+    /// The command of a word that takes no argument; nil for the words that take one.
+    private static func bare(_ word: CommandWord) -> RadioCommand? {
+        switch word {
+        case .pause: .pause
+        case .resume: .resume
+        case .toggle: .toggle
+        case .skip: .skip
+        case .like: .like
+        case .unlike: .unlike
+        case .trash: .trash
+        case .status: .status
+        case .login: .login
+        case .logout: .logout
+        case .quit: .quit
+        case .channel, .seek, .volume: nil
         }
     }
 }

@@ -28,6 +28,16 @@ public enum KeyAction: Sendable, Equatable {
     /// c) can begin it.
     case startFilter
 
+    /// The action of a key bound to `command`: the command itself, except that `login`
+    /// opens the login dialog (the UI's way of logging in) and `quit` leaves the UI.
+    public init(_ command: RadioCommand) {
+        switch command {
+        case .login: self = .openLogin
+        case .quit: self = .quit
+        default: self = .command(command)
+        }
+    }
+
     /// The command this action sends given what is on screen, or nil when it is handled
     /// by the UI alone. `snapshot` decides the direction of `.toggleLike` and the base of
     /// `.volumeStep`.

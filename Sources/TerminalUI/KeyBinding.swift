@@ -48,6 +48,19 @@ public struct KeyBinding: Sendable, Equatable {
         self.hintRank = hintRank
     }
 
+    /// A row from a `[keys]` entry that binds a key to a command line: named by the line
+    /// (`channel -3`), on the now-playing screen (among the song keys when the command
+    /// needs a song).
+    public init(command: RadioCommand, keys: [Key]) {
+        self.init(action: command.line, keys: keys, context: command.commandWord.needsSong ? .song : .global,
+                  effect: KeyAction(command), help: "send “\(command.line)”")
+        isCommandBinding = true
+    }
+
+    /// Whether the row binds a command line from `[keys]` rather than being one of the
+    /// table's actions.
+    public private(set) var isCommandBinding = false
+
     /// Seconds one press of the seek keys moves.
     public static let seekStep = 10.0
     /// Volume points one press of the volume keys moves.

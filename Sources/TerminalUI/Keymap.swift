@@ -1,3 +1,5 @@
+import Radio
+
 /// The key table in effect: `KeyBinding.defaults` with the user's overrides applied.
 /// Resolves key presses to actions and produces the hint line; the help screen reads
 /// `bindings` directly.
@@ -15,25 +17,40 @@ public struct Keymap: Sendable, Equatable {
         self.bindings = bindings
     }
 
-    /// Applies overrides from `config.toml [keys]`: action name → keys.
+    /// Applies the entries of `config.toml [keys]`, which come in two forms:
     ///
-    /// A value is one key (`"n"`, `"space"`, `"left"`, `"F5"`, `"ctrl+l"`; see
-    /// `Key.parse`), several separated by spaces (`"? h"`), or `"none"` to unbind. The
-    /// override replaces the action's default keys. A key an override claims is taken
-    /// away from any default binding on the same screen, so `skip = "l"` works and leaves
-    /// `like` without a key; two overrides claiming one key are an error.
+    /// - **action = keys**: an action name of the table (`login = "ctrl+l"`). The value is
+    ///   one key (`"n"`, `"space"`, `"left"`, `"F5"`, `"ctrl+l"`; see `Key.parse`), several
+    ///   separated by spaces (`"? h"`), or `"none"` to unbind; it replaces the action's
+    ///   default keys.
+    /// - **key = command line**: any other name must be a key, and its value a command
+    ///   line in the language headless stdin reads (`"ctrl+r" = "channel -3"`,
+    ///   `"9" = "volume 90"`), parsed by `RadioCommand.parse`. The key sends that command
+    ///   (`login` opens the login dialog, `quit` leaves), on the now-playing screen; the
+    ///   help screen lists it under its command line.
     ///
-    /// - Throws: `KeymapError`, naming the action, for an unknown action name, a value
-    ///   that is not a key, or a key claimed twice. Names are checked in sorted order so
-    ///   the same config always reports the same first error.
+    /// Action names are words of several letters and keys are single characters or key
+    /// names, so the two forms cannot be mistaken for each other. A key an entry claims is
+    /// taken away from any default binding on the same screen, so `skip = "l"` works and
+    /// leaves `like` without a key; two entries claiming one key are an error.
+    ///
+    /// - Throws: `KeymapError`, naming the entry, for a name that is neither an action nor
+    ///   a key, a value that is not a key, a command line that does not parse, or a key
+    ///   claimed twice. Names are checked in sorted order so the same config always
+    ///   reports the same first error.
     public init(overrides: [String: String] = [:]) throws(KeymapError) {
         var bindings = KeyBinding.defaults
         var claimed: [(action: String, context: KeyContext, keys: [Key])] = []
-        for (action, value) in overrides.sorted(by: { $0.key < $1.key }) {
-            guard let index = bindings.firstIndex(where: { $0.action == action }) else {
-                throw .unknownAction(action)
+        for (name, value) in overrides.sorted(by: { $0.key < $1.key }) {
+            let index: Int
+            let keys: [Key]
+            if let action = bindings.firstIndex(where: { $0.action == name && !$0.isCommandBinding }) {
+                index = action
+                keys = try Self.parseKeys(value, action: name)
+            } else {
+                (index, keys) = try Self.bindCommand(value, to: name, in: &bindings)
             }
-            let keys = try Self.parseKeys(value, action: action)
+            let action = bindings[index].action
             let context = bindings[index].context
             for key in keys {
                 if let other = claimed.first(where: { $0.keys.contains(key) && $0.context.sharesKeys(with: context) }) {
@@ -41,7 +58,7 @@ public struct Keymap: Sendable, Equatable {
                 }
             }
             claimed.append((action, context, keys))
-            bindings[index].keys = keys
+            bindings[index].keys = bindings[index].isCommandBinding ? bindings[index].keys : keys
         }
         // Overridden keys win over defaults that used them.
         for claim in claimed {
@@ -53,6 +70,26 @@ public struct Keymap: Sendable, Equatable {
             }
         }
         self.bindings = bindings
+    }
+
+    /// Adds (or extends) the row that makes key `name` send the command line `line`;
+    /// returns the row's index and the key.
+    private static func bindCommand(_ line: String, to name: String,
+                                    in bindings: inout [KeyBinding]) throws(KeymapError) -> (Int, [Key]) {
+        guard let key = Key.parse(name) else { throw .unknownAction(name) }
+        let command: RadioCommand
+        do {
+            command = try RadioCommand.parse(line)
+        } catch {
+            throw .invalidCommand(key: name, line: line, error)
+        }
+        let label = command.line
+        if let existing = bindings.firstIndex(where: { $0.isCommandBinding && $0.action == label }) {
+            if !bindings[existing].keys.contains(key) { bindings[existing].keys.append(key) }
+            return (existing, [key])
+        }
+        bindings.append(KeyBinding(command: command, keys: [key]))
+        return (bindings.count - 1, [key])
     }
 
     private static func parseKeys(_ value: String, action: String) throws(KeymapError) -> [Key] {
@@ -113,11 +150,13 @@ public struct Keymap: Sendable, Equatable {
     }
 }
 
-/// Why a `[keys]` override was refused. Every case names the action so the config
-/// loader can point at its line.
+/// Why a `[keys]` entry was refused. Every case names the entry (an action, or the key of
+/// a command binding) so the config loader can point at its line.
 public enum KeymapError: Error, Sendable, Equatable {
-    /// No action has this name.
+    /// No action has this name, and it is not a key either.
     case unknownAction(String)
+    /// The entry binds `key` to a command line that does not parse.
+    case invalidCommand(key: String, line: String, CommandParseError)
     /// The value given for `action` is not a key (`key` is the offending part).
     case invalidKey(action: String, key: String)
     /// `action` was given `key`, which the override of `otherAction` already claims.
@@ -127,6 +166,7 @@ public enum KeymapError: Error, Sendable, Equatable {
     public var action: String {
         switch self {
         case .unknownAction(let action): action
+        case .invalidCommand(let key, _, _): key
         case .invalidKey(let action, _): action
         case .duplicateKey(let action, _, _): action
         }

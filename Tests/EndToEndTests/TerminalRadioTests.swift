@@ -12,8 +12,15 @@ struct TerminalRadioTests {
     /// A fresh user's `mhz` in an 80×24 tmux pane: a home without ~/Music (so the embedded
     /// station falls back to the demo library) and, once mhz has exited, its exit status in
     /// `home/status` and `stty -a` of the terminal it left in `home/stty-after.txt`.
-    private static func freshMhz() throws -> (home: TemporaryDirectory, data: URL, stty: URL, tmux: TmuxDriver) {
+    private static func freshMhz(config: String? = nil) throws
+        -> (home: TemporaryDirectory, data: URL, stty: URL, tmux: TmuxDriver)
+    {
         let home = try TemporaryDirectory(prefix: "mhz-e2e-home")
+        if let config {
+            let folder = home.path("config/mhz")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(config.utf8).write(to: folder.appendingPathComponent("config.toml"))
+        }
         let data = home.path("data")
         let stty = home.path("stty-after.txt")
         let binary = MhzProcess.executable.path
@@ -70,6 +77,27 @@ struct TerminalRadioTests {
                 "\(screen(tmux))")
 
         // q: mhz exits 0 and the terminal is back in its normal modes.
+        try tmux.send("q")
+        try await expectCleanExit(home: home, stty: stty, tmux)
+    }
+
+    @Test func aKeyBoundToACommandLineInTheConfigSendsIt() async throws {
+        let (home, _, stty, tmux) = try Self.freshMhz(config: """
+            [keys]
+            "9" = "volume 40"
+            skip = "x"
+            """)
+        #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
+        #expect(try tmux.capture().contains { $0.contains("vol 100%") }, "\(screen(tmux))")
+        try tmux.send("9")
+        #expect(try await tmux.waitForScreen(containing: "vol 40%"), "\(screen(tmux))")
+        // The help screen lists the binding under its command line, beside the remapped skip.
+        try tmux.send("?")
+        #expect(try await tmux.wait { try tmux.capture().contains { $0.contains("9") && $0.contains("volume 40") } },
+                "\(screen(tmux))")
+        #expect(try tmux.capture().contains { $0.contains("x") && $0.contains("skip") }, "\(screen(tmux))")
+        try tmux.send("Escape")
+        #expect(try await tmux.waitForScreen(containing: "♡"), "\(screen(tmux))")
         try tmux.send("q")
         try await expectCleanExit(home: home, stty: stty, tmux)
     }

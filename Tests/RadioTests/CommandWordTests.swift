@@ -1,0 +1,54 @@
+import Testing
+@testable import Radio
+
+/// The one table of command words: every word and alias parses to its command, every
+/// command writes back to a line that parses to itself, and errors name what is wrong.
+struct CommandWordTests {
+    @Test func everyWordAndAliasParses() throws {
+        let expected: [String: RadioCommand] = [
+            "pause": .pause, "resume": .resume, "play": .resume, "toggle": .toggle, "skip": .skip, "next": .skip,
+            "like": .like, "unlike": .unlike, "trash": .trash, "ban": .trash, "status": .status, "login": .login,
+            "logout": .logout, "quit": .quit, "exit": .quit, "channel -3": .channel("-3"), "channel dj": .channel("dj"),
+            "seek 30": .seek(.absolute(30)), "seek +10": .seek(.relative(10)), "seek -10.5": .seek(.relative(-10.5)),
+            "volume 0": .volume(0), "volume 100": .volume(100), "  SKIP \t": .skip, "Volume 7": .volume(7),
+        ]
+        for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
+        let spelled = Set(CommandWord.allCases.flatMap { [$0.rawValue] + $0.aliases })
+        #expect(spelled == Set(expected.keys.map { $0.split(separator: " ").first!.lowercased() }),
+                "the test covers every word and alias of the table")
+    }
+
+    @Test func theWordListAndUsageComeFromTheTable() {
+        #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
+                                       "seek", "volume", "status", "login", "logout", "quit"])
+        #expect(CommandWord.allCases.map(\.usage).filter { $0.contains("<") }
+                == ["channel <id>", "seek <±s|s>", "volume <0-100>"])
+        #expect(CommandWord.allCases.filter(\.needsSong) == [.skip, .like, .unlike, .trash, .seek])
+    }
+
+    @Test func everyCommandWritesALineThatParsesBackToIt() throws {
+        let commands: [RadioCommand] = [.pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel("-3"),
+                                        .seek(.absolute(30)), .seek(.relative(-10)), .seek(.relative(2.5)),
+                                        .volume(90), .status, .login, .logout, .quit]
+        for command in commands {
+            #expect(try RadioCommand.parse(command.line) == command, "\(command.line)")
+            #expect(command.word == command.commandWord.rawValue)
+        }
+        #expect(RadioCommand.seek(.relative(10)).line == "seek +10")
+        #expect(RadioCommand.seek(.absolute(7.25)).line == "seek 7.25")
+    }
+
+    @Test func errorsNameWhatIsWrong() {
+        #expect(throws: CommandParseError.empty) { try RadioCommand.parse("  ") }
+        #expect(throws: CommandParseError.unknownWord("Dance")) { try RadioCommand.parse("Dance now") }
+        #expect(throws: CommandParseError.missingArgument(word: "channel")) { try RadioCommand.parse("channel") }
+        #expect(throws: CommandParseError.unexpectedArgument(word: "skip", argument: "2")) { try RadioCommand.parse("next 2") }
+        #expect(throws: CommandParseError.unexpectedArgument(word: "volume", argument: "2")) {
+            try RadioCommand.parse("volume 1 2")
+        }
+        #expect(throws: CommandParseError.invalidArgument(word: "volume", argument: "101")) {
+            try RadioCommand.parse("volume 101")
+        }
+        #expect(throws: CommandParseError.invalidArgument(word: "seek", argument: "inf")) { try RadioCommand.parse("seek inf") }
+    }
+}
