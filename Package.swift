@@ -1,7 +1,9 @@
 // swift-tools-version: 6.1
-// The layers and the only imports allowed between them are drawn in DESIGN.md:
-// network (HTTP, RadioAPI) and playback (Playback) never import each other, and only
-// the `mhz` executable (the composition root) sees everything.
+// The layers and the only imports allowed between them are drawn in docs/ARCHITECTURE.md
+// (script/check-architecture holds every target to that table): network (HTTP, RadioAPI)
+// and playback (Playback) never import each other, and only the `mhz` executable (the
+// composition root) sees everything. Sources/ holds the product alone; benchmarks live in
+// Benchmarks/, test helpers in Tests/.
 import PackageDescription
 
 let package = Package(
@@ -39,10 +41,25 @@ let package = Package(
         .target(name: "Playback", dependencies: ["CMpv", "Backoff"]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .target(name: "Radio", dependencies: ["RadioAPI", "Store", "Backoff"]),
+        // The station, one target per job (see docs/ARCHITECTURE.md): its database file, a
+        // seeded generator, the music library, the recommender, the demo library's
+        // synthesis, and the HTTP server with accounts and captchas that serves them.
+        .target(name: "StationStorage", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SeededRandom"),
+        .target(
+            name: "MusicLibrary",
+            dependencies: ["StationStorage", "CTagLib", "CTagLibPictures", "RadioAPI",
+                           .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "Recommender",
+            dependencies: ["MusicLibrary", "StationStorage", "SeededRandom", "RadioAPI",
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]),
+        .target(name: "DemoLibrary", dependencies: ["MusicLibrary", "StationStorage", "SeededRandom", "CTagLib"]),
         .target(
             name: "Station",
             dependencies: [
-                "RadioAPI", "CTagLib", "CTagLibPictures",
+                "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -63,13 +80,13 @@ let package = Package(
 
         // MARK: Benchmarks (not tests). BenchKit is what they share: the mpv command line
         // and its IPC socket, percentiles, the HTTP load client, the station's benchmark.
-        .target(name: "BenchKit", dependencies: ["Station"]),
+        .target(name: "BenchKit", dependencies: ["Station", "MusicLibrary"], path: "Benchmarks/BenchKit"),
         // `swift run -c release StationBench`: scan rate and playlist latency under load.
-        .executableTarget(name: "StationBench", dependencies: ["BenchKit"]),
+        .executableTarget(name: "StationBench", dependencies: ["BenchKit"], path: "Benchmarks/StationBench"),
         // `mhz-bench`: the built mhz binary beside mpv (cold start, skips, CPU with the UI in
         // TestSupport's tmux driver) and the station, in one table.
         // `swift build -c release --product mhz-bench`.
-        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "TestSupport"], path: "Sources/MhzBench"),
+        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "TestSupport"], path: "Benchmarks/MhzBench"),
 
         // Helpers shared by test targets only: a Range-capable static file server on
         // 127.0.0.1 that records requests, temp dirs, and media generated with ffmpeg.
@@ -85,7 +102,7 @@ let package = Package(
         // Benchmark of the Playback layer beside the mpv CLI (not a test): serves generated
         // media with TestSupport's server. `swift build -c release --product mhz-playback-bench`.
         .executableTarget(name: "mhz-playback-bench", dependencies: ["Playback", "TestSupport", "BenchKit"],
-                          path: "Sources/PlaybackBench"),
+                          path: "Benchmarks/PlaybackBench"),
 
         // The terminal UI's ncurses loop with a fake radio, run in tmux by TerminalUITests.
         .executableTarget(name: "TUIHarness", dependencies: ["TerminalUI", "Radio"], path: "Tests/TUIHarness"),
@@ -97,9 +114,10 @@ let package = Package(
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"]),
-        .testTarget(name: "StationTests", dependencies: ["Station", "RadioAPI", "HTTP", "TestSupport"]),
+        .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
+                                                   "StationStorage", "RadioAPI", "HTTP", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
         // through the built `mhz`.

@@ -2,15 +2,15 @@ import CCurl
 import Foundation
 import Synchronization
 
-/// Cookies shared by every request of one ``HTTPClient`` and kept in a private file: the
-/// session of the web API family, which identifies a listener by cookies (`bid`, `dbcl2`,
-/// `ck`; douban-protocol.md §5.2), not by tokens.
+/// Cookies shared by every request of one ``HTTPClient`` and kept between runs by a
+/// ``CookieStorage``: the session of the web API family, which identifies a listener by
+/// cookies (`bid`, `dbcl2`, `ck`; docs/PROTOCOL.md), not by tokens.
 ///
 /// The cookie *engine* is libcurl's: Set-Cookie parsing, domain and path matching, expiry.
 /// This type only owns a share handle so the pooled easy handles see one jar
-/// (CURL_LOCK_DATA_COOKIE), and persists it itself instead of through CURLOPT_COOKIEJAR,
-/// because the file must be created with mode 0600 (libcurl creates it with the umask's
-/// default) and written atomically (a crash must not leave half a session).
+/// (CURL_LOCK_DATA_COOKIE), and hands its text to the storage instead of using
+/// CURLOPT_COOKIEJAR, because the file must be created with mode 0600 (libcurl creates it
+/// with the umask's default) and written atomically (a crash must not leave half a session).
 ///
 /// Thread safety: the share handle is guarded by the lock callbacks libcurl calls around
 /// every use ("If your application uses the shared object from multiple threads, you must
@@ -18,7 +18,7 @@ import Synchronization
 /// the unchecked Sendable.
 public final class CookieJar: @unchecked Sendable {
     /// Where the jar is kept; `nil` for a jar that lives only in memory.
-    public let file: URL?
+    public let storage: (any CookieStorage)?
     let share: UnsafeMutableRawPointer
     /// One pthread mutex per `curl_lock_data` value, as libcurl locks each kind separately.
     private let locks: UnsafeMutablePointer<pthread_mutex_t>
@@ -28,11 +28,11 @@ public final class CookieJar: @unchecked Sendable {
     private let manager: UnsafeMutableRawPointer
     private let managerLock = Mutex(())
 
-    /// Creates a jar and loads `file` if it exists (tightening its mode to 0600).
+    /// Creates a jar and loads what `storage` kept.
     ///
     /// - Throws: ``HTTPError/setup(_:)`` when libcurl cannot create the share;
-    ///   ``HTTPError/storage(_:)`` when the file exists but cannot be read.
-    public init(file: URL?) throws(HTTPError) {
+    ///   ``HTTPError/storage(_:)`` when the storage has cookies but cannot read them.
+    public init(storage: (any CookieStorage)?) throws(HTTPError) {
         guard CurlEasy.globalInit == CURLE_OK else { throw .setup("curl_global_init failed") }
         guard let share = curl_share_init() else { throw .setup("curl_share_init returned NULL") }
         guard let manager = curl_easy_init() else {
@@ -43,7 +43,7 @@ public final class CookieJar: @unchecked Sendable {
         for index in 0..<lockCount { pthread_mutex_init(locks + index, nil) }
         self.share = share
         self.manager = manager
-        self.file = file
+        self.storage = storage
         // The share must be fully configured before any easy handle is attached to it.
         _ = ccurl_share_setopt_pointer(share, CURLSHOPT_USERDATA, UnsafeMutableRawPointer(locks))
         _ = ccurl_share_setopt_lock_cb(share, Self.lock)
@@ -51,7 +51,7 @@ public final class CookieJar: @unchecked Sendable {
         guard ccurl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) == CURLSHE_OK,
               ccurl_setopt_pointer(manager, CURLOPT_SHARE, share) == CURLE_OK
         else { throw .setup("cannot share cookies between handles") }
-        if let file { try load(file) }
+        if let text = try storage?.loadCookies() { load(text) }
     }
 
     deinit {
@@ -79,31 +79,30 @@ public final class CookieJar: @unchecked Sendable {
         managerLock.withLock { _ in _ = ccurl_setopt_string(manager, CURLOPT_COOKIELIST, cookie.netscapeLine) }
     }
 
-    /// Forgets every cookie in memory; the file is left alone until ``save()``.
+    /// Forgets every cookie in memory; the storage is left alone until ``save()``.
     public func removeAll() {
         // CURLOPT_COOKIELIST "ALL": "erases all cookies held in memory".
         managerLock.withLock { _ in _ = ccurl_setopt_string(manager, CURLOPT_COOKIELIST, "ALL") }
     }
 
-    /// Forgets every cookie and deletes the file.
+    /// Forgets every cookie, in memory and in the storage.
     public func erase() throws(HTTPError) {
         removeAll()
-        guard let file else { return }
-        if unlink(file.path) != 0, errno != ENOENT {
-            throw .storage("cannot delete \(file.path): \(String(cString: strerror(errno)))")
-        }
+        try storage?.eraseCookies()
     }
 
-    /// Writes the unexpired cookies to `file` atomically, with mode 0600.
+    /// Hands the unexpired cookies to the storage, in the Netscape cookie-file format.
     public func save() throws(HTTPError) {
-        guard let file else { return }
-        try managerLock.withLock { _ throws(HTTPError) in
-            let now = Date()
-            let lines = allCookies().filter { !$0.isExpired(at: now) }.map(\.netscapeLine)
-            let text = "# Netscape HTTP Cookie File\n# mhz's session cookies: keep this file private.\n"
-                + lines.map { $0 + "\n" }.joined()
-            try PrivateFile.write(Data(text.utf8), to: file)
-        }
+        guard let storage else { return }
+        try managerLock.withLock { _ throws(HTTPError) in try storage.saveCookies(netscapeText()) }
+    }
+
+    /// The unexpired cookies as a Netscape cookie file.
+    private func netscapeText() -> String {
+        let now = Date()
+        let lines = allCookies().filter { !$0.isExpired(at: now) }.map(\.netscapeLine)
+        return "# Netscape HTTP Cookie File\n# mhz's session cookies: keep this file private.\n"
+            + lines.map { $0 + "\n" }.joined()
     }
 
     /// Attaches a pooled easy handle to the jar and turns its cookie engine on.
@@ -115,14 +114,9 @@ public final class CookieJar: @unchecked Sendable {
         return ccurl_setopt_string(handle, CURLOPT_COOKIEFILE, "")
     }
 
-    private func load(_ file: URL) throws(HTTPError) {
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
-        _ = chmod(file.path, 0o600)
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw .storage("cannot read \(file.path)")
-        }
+    private func load(_ text: String) {
         let now = Date()
-        let cookies = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let cookies = text.split(separator: "\n")
             .compactMap { Cookie(netscapeLine: String($0)) }
             .filter { !$0.isExpired(at: now) }
         managerLock.withLock { _ in

@@ -74,8 +74,7 @@ public enum HTTPError: Error, Sendable, Equatable {
     case setup(String)
     /// The request was cancelled by its task.
     case cancelled
-    /// A private file (the cookie jar's) could not be read or written; names the file and
-    /// the system's reason.
+    /// The cookie jar's storage could not be read or written; its words name what and why.
     case storage(String)
 
     /// Whether retrying the same request later may succeed.

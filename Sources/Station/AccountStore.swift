@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HummingbirdBcrypt
+import StationStorage
 import Synchronization
 
 /// The station's accounts: users with bcrypt password hashes, the login tokens handed out
@@ -103,7 +104,7 @@ final class AccountStore: Sendable {
         guard let id = Int64(userID), token.count <= 64 else { return false }
         let now = Date().timeIntervalSince1970
         if let known = liveTokens.withLock({ $0[token] }) { return known.userID == id && known.expires > now }
-        let expires = try await database.read { db in
+        let expires = try await read { db in
             try Double.fetchOne(db, sql: "SELECT expires_at FROM token WHERE token = ? AND user_id = ?",
                                 arguments: [token, id])
         }
@@ -134,7 +135,7 @@ final class AccountStore: Sendable {
             return .refused(form.username != nil ? "invalid_user_name" : "invalidate_email")
         }
         let since = Date().timeIntervalSince1970 - Self.failureMemory
-        let failures = try await database.read { db in
+        let failures = try await read { db in
             try Int.fetchOne(db, sql: "SELECT count FROM login_failure WHERE name = ? AND last_at > ?",
                              arguments: [account, since]) ?? 0
         }
@@ -145,7 +146,7 @@ final class AccountStore: Sendable {
             guard captchas.consume(id: id, solution: solution) else { return .refused("wrong_captcha") }
         }
         let byEmail = form.email != nil
-        let user = try await database.read { db in
+        let user = try await read { db in
             try Row.fetchOne(db, sql: """
                 SELECT id, name, email, password_hash FROM user WHERE email = ? OR name = ?
                 ORDER BY (email = ?) DESC LIMIT 1
@@ -167,7 +168,7 @@ final class AccountStore: Sendable {
         let now = Date().timeIntervalSince1970
         let expires = now + Double(tokenLifetime.components.seconds)
             + Double(tokenLifetime.components.attoseconds) / 1e18
-        try await database.update { db in
+        try await update { db in
             try db.execute(sql: "DELETE FROM login_failure WHERE name = ?", arguments: [account])
             try db.execute(sql: "DELETE FROM token WHERE expires_at <= ?", arguments: [now])
             try db.execute(sql: "INSERT INTO token (token, user_id, expires_at) VALUES (?, ?, ?)",
@@ -195,10 +196,20 @@ final class AccountStore: Sendable {
 
     /// Counts a failure for `account`, forgetting expired failures and, past
     /// ``failureLimit``, the oldest counts of names that are no account.
+    /// Reads without blocking, failures as the station's.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StationError) -> T {
+        do throws(StorageError) { return try await database.read(body) } catch { throw StationError(database: error) }
+    }
+
+    /// Writes without blocking, failures as the station's.
+    private func update<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StationError) -> T {
+        do throws(StorageError) { return try await database.update(body) } catch { throw StationError(database: error) }
+    }
+
     private func recordFailure(_ account: String) async throws(StationError) {
         let now = Date().timeIntervalSince1970
         let limit = failureLimit
-        try await database.update { db in
+        try await update { db in
             // An expired count starts again from 1 rather than adding to what was forgotten.
             try db.execute(sql: """
                 INSERT INTO login_failure (name, count, last_at) VALUES (?, 1, ?)

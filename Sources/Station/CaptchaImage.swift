@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 
 /// Draws a captcha's answer into a PNG: dark glyphs of ``BitmapFont``, each scaled up,
 /// shifted and sheared a little, on a speckled light background crossed by a few lines, in

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MusicLibrary
 
 /// Serves cover images to Hummingbird's `FileMiddleware` at `/cover/<16 hex>.<ext>`, the
 /// songs' `picture` URLs. Like ``MediaFileProvider``, no part of a request path becomes a

@@ -1,4 +1,7 @@
+import DemoLibrary
 import Foundation
+import MusicLibrary
+import StationStorage
 import Synchronization
 
 /// Chooses and scans the library a station serves: the configured music folder when it
@@ -44,7 +47,11 @@ final class LibraryLoader: Sendable {
             throw .libraryUnreadable(path: folder.path, reason: "not a folder")
         }
         let demo = DemoLibrary(directory: demoDirectory)
-        try demo.ensure()
+        do throws(StorageError) {
+            try demo.ensure()
+        } catch {
+            throw .demoSynthesisFailed(path: error.path, reason: error.reason)
+        }
         let scan = try index(demo.directory)
         guard scan.tracks.count >= DemoLibrary.pieces.count else {
             throw .demoSynthesisFailed(path: demo.directory.path,
@@ -56,7 +63,12 @@ final class LibraryLoader: Sendable {
     /// Scans one folder, handing it what the previous scan of that folder left.
     private func index(_ root: URL) throws(StationError) -> IndexResult {
         let previous = memory.withLock { $0[root.path] }
-        let result = try LibraryIndex(root: root, database: database, covers: covers).update(after: previous)
+        let result: IndexResult
+        do throws(LibraryError) {
+            result = try LibraryIndex(root: root, database: database, covers: covers).update(after: previous)
+        } catch {
+            throw StationError(error)
+        }
         // Only the folder just scanned is remembered: the cache's root is now this one.
         memory.withLock { $0 = result.memory.map { [root.path: $0] } ?? [:] }
         return result

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MusicLibrary
 
 /// Serves library files to Hummingbird's `FileMiddleware` by song id, so the middleware's
 /// Range, HEAD, ETag and If-Modified-Since handling applies to `/media/<sid>.<ext>` while

@@ -1,4 +1,7 @@
 import RadioAPI
+import MusicLibrary
+import Recommender
+import StationStorage
 
 /// The logic of `GET /j/app/radio/people` (douban-protocol.md §2, §3.1, §7, §9), apart
 /// from HTTP: a request's parameters in, an answer out, with the listener's feedback
@@ -67,7 +70,13 @@ struct PlaylistResponder: Sendable {
         }
         let isAnonymous = listener == ListenerProfiles.anonymous
 
-        if let position, type != .new { try await profiles.record(type, position: position, of: library, for: listener) }
+        if let position, type != .new {
+            do throws(StorageError) {
+                try await profiles.record(type, position: position, of: library, for: listener)
+            } catch {
+                throw StationError(database: error)
+            }
+        }
         guard type.expectsList else { return .acknowledged }
         if channel == Channel.redHeartID, isAnonymous {
             return .playlist(Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1))
@@ -75,7 +84,9 @@ struct PlaylistResponder: Sendable {
 
         let history = ReportHistory.parse(request.parameter("h") ?? "").map(\.sid)
         let recommender = self.recommender
-        let picks = try await profiles.draw(for: listener, from: library) { profile, weights, draw in
+        let picks: [(track: LibraryTrack, liked: Bool)]
+        do throws(StorageError) {
+            picks = try await profiles.draw(for: listener, from: library) { profile, weights, draw in
             let pool = members ?? profile.liked.compactMap { library.position(of: $0) }
             let candidates = pool.filter { !weights.trashed[$0] }
             let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
@@ -85,6 +96,9 @@ struct PlaylistResponder: Sendable {
                 weight: { weights.weight(at: $0, library.facets) },
                 count: Self.listSize, listener: listener, draw: draw)
             return chosen.map { (track: library.tracks[$0], liked: profile.likes(library.tracks[$0].sid)) }
+            }
+        } catch {
+            throw StationError(database: error)
         }
         let songs = picks.map { $0.track.song(mediaBase: mediaBase, liked: $0.liked) }
         return .playlist(Playlist(songs: songs, versionMax: 100, loggedOut: isAnonymous))

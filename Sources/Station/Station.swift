@@ -1,6 +1,9 @@
 import Foundation
 import Hummingbird
+import MusicLibrary
+import Recommender
 import ServiceLifecycle
+import StationStorage
 import Synchronization
 
 /// mhz's own radio server: a Douban-app-API-compatible station over a music folder (or the
@@ -56,7 +59,7 @@ public final class Station: Sendable {
         self.configuration = configuration
         let directory = configuration.dataDirectory
         let database = try await Blocking.run { () throws(StationError) -> StationDatabase in
-            try StationDatabase(directory: directory)
+            do throws(StorageError) { return try StationDatabase(directory: directory) } catch { throw StationError(database: error) }
         }
         self.database = database
         let covers = CoverStore(directory: configuration.coverDirectory)
@@ -95,7 +98,8 @@ public final class Station: Sendable {
     public static func addUser(name: String, password: String, email: String? = nil, cost: UInt8 = 12,
                                dataDirectory: URL) async throws(StationError) -> String {
         try await Blocking.run { () throws(StationError) -> String in
-            let database = try StationDatabase(directory: dataDirectory)
+            let database: StationDatabase
+            do throws(StorageError) { database = try StationDatabase(directory: dataDirectory) } catch { throw StationError(database: error) }
             return try AccountStore.addUser(name: name, password: password, email: email, cost: cost,
                                             database: database)
         }
@@ -236,7 +240,7 @@ public final class Station: Sendable {
 
     /// What the station has learned about `listener` (``ListenerProfiles/key(userID:)``).
     func profile(for listener: String) async throws(StationError) -> ListenerProfile {
-        try await profiles.profile(for: listener)
+        do throws(StorageError) { return try await profiles.profile(for: listener) } catch { throw StationError(database: error) }
     }
 
     // MARK: - Private

@@ -1,4 +1,7 @@
+import DemoLibrary
 import Foundation
+import MusicLibrary
+import StationStorage
 
 /// Why a station could not be set up or started. Each case carries the path or address it
 /// is about plus a short reason, so the composition root can say what and what to do in
@@ -30,15 +33,17 @@ public enum StationError: Error, Sendable, Equatable {
     case invalidPassword
 }
 
-/// A failure of one file operation, used while building ``StationError`` values.
-struct FileFailure: Error, Sendable, Equatable {
-    /// The file the operation was about.
-    var path: String
-    /// A short reason, e.g. `rename: No space left on device` or `taglib_file_save failed`.
-    var reason: String
+extension StationError {
+    /// The station's error for a failure of its database.
+    init(database failure: StorageError) {
+        self = .databaseFailed(path: failure.path, reason: failure.reason)
+    }
 
-    /// Creates a failure for the current `errno`.
-    static func errno(_ path: String, _ operation: String) -> FileFailure {
-        FileFailure(path: path, reason: "\(operation): \(String(cString: strerror(Foundation.errno)))")
+    /// The station's error for a library that could not be scanned or indexed.
+    init(_ failure: LibraryError) {
+        switch failure {
+        case .folderUnreadable(let path, let reason): self = .libraryUnreadable(path: path, reason: reason)
+        case .storage(let storage): self.init(database: storage)
+        }
     }
 }

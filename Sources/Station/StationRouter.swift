@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import MusicLibrary
 import RadioAPI
 
 /// Assembles the station's routes and middleware into a Hummingbird router.
@@ -64,7 +65,7 @@ enum StationRouter {
                 .withAdditionalMediaTypes(forFileExtensions: CoverFileProvider.mediaTypes))
 
         router.get("/j/app/radio/channels") { _, _ in
-            JSONResponse.make(encoded: services.library.snapshot.channelListJSON)
+            JSONResponse.make(encoded: services.library.channelListJSON)
         }
         let people: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let parameters = StationRequest(method: request.method.rawValue, path: request.uri.path,

@@ -53,10 +53,10 @@ final class DialogLogin: LoginService {
             throw Self.problem(error)
         }
         state.withLock { $0.captchaID = challenge.id }
-        do {
+        do throws(PrivateFile.Failure) {
             try PrivateFile.write(challenge.image, to: imageFile)
         } catch {
-            throw .storage("\(imageFile.path): \(SessionStore.words(error))")
+            throw .storage(error.words)
         }
         guard let picture = await CaptchaText.rows(of: imageFile, columns: columns, rows: rows) else {
             return .file(imageFile.path)

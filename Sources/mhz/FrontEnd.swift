@@ -145,14 +145,23 @@ final class TerminalFrontEnd: FrontEnd {
     }
 }
 
-/// Words for command lines that were not understood.
+/// Words for command lines that were not understood (headless stdin's error events).
 enum CommandText {
-    /// One line: what was not understood, with an example or the list of commands.
+    /// One line: what was not understood, and an example or the list of commands.
     static func describe(_ error: CommandParseError, line: String) -> String {
-        let usage = CommandWord.allCases.map(\.usage).joined(separator: ", ")
+        let words = RadioCommand.words.joined(separator: " ")
         switch error {
-        case .empty, .unknownWord: return "\(ErrorText.describe(error)); commands are: \(usage)"
-        case .missingArgument, .unexpectedArgument, .invalidArgument: return ErrorText.describe(error)
+        case .empty: return "empty command; commands are: \(words)"
+        case .unknownWord(let word): return "unknown command \"\(word)\"; commands are: \(words)"
+        case .missingArgument(let word): return "\"\(word)\" needs an argument, e.g. \(example(word))"
+        case .unexpectedArgument(let word, let argument):
+            return "\"\(word)\" does not take \"\(argument)\"; e.g. \(example(word))"
+        case .invalidArgument(let word, let argument):
+            return "\"\(argument)\" is not valid for \"\(word)\"; e.g. \(example(word))"
         }
+    }
+
+    private static func example(_ word: String) -> String {
+        CommandWord(parsing: word)?.example ?? word
     }
 }

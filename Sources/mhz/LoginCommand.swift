@@ -73,10 +73,10 @@ struct LoginCommand: AsyncParsableCommand {
             if flow.needsCaptcha {
                 let challenge = try await flow.captcha()
                 let image = runtime.paths.dataDirectory.appendingPathComponent("captcha.jpg")
-                do {
+                do throws(PrivateFile.Failure) {
                     try PrivateFile.write(challenge.image, to: image)
                 } catch {
-                    throw LoginFailure.storage(SessionStore.words(error))
+                    throw LoginFailure.storage(error.words)
                 }
                 defer { try? FileManager.default.removeItem(at: image) }
                 captcha = (challenge.id, try await prompter.captcha(image: image))

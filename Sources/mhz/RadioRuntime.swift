@@ -96,7 +96,7 @@ struct RadioRuntime {
         let configuration = httpConfiguration(config)
         guard family == .web else { return HTTPClient(configuration: configuration) }
         do {
-            return HTTPClient(configuration: configuration, cookieJar: try CookieJar(file: store.cookieFile))
+            return HTTPClient(configuration: configuration, cookieJar: try CookieJar(storage: CookieFile(url: store.cookieFile)))
         } catch {
             throw .runtime("cannot open the cookie jar: \(SessionStore.words(error)) — check the data directory")
         }

@@ -65,12 +65,16 @@ struct SessionStore: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
         do {
-            try PrivateFile.write(try encoder.encode(session), to: sessionFile)
-        } catch let error as HTTPError {
-            throw .runtime("cannot save the session: \(Self.words(error)) — check the data directory (--data-dir)")
+            data = try encoder.encode(session)
         } catch {
             throw .runtime("cannot save the session: \(error)")
+        }
+        do throws(PrivateFile.Failure) {
+            try PrivateFile.write(data, to: sessionFile)
+        } catch {
+            throw .runtime("cannot save the session: \(error.words) — check the data directory (--data-dir)")
         }
     }
 

@@ -84,7 +84,7 @@ struct CommandLineTests {
         try "volume = 50\n\n[keys]\nskip = \"x\"\ndance = \"d\"\n".write(to: config, atomically: true, encoding: .utf8)
         let result = try await run(["--headless", "--audio-output", "null"], home: home)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("mhz: config file \(config.path) line 5: Unknown action “dance” in [keys]"),
+        #expect(result.stderr.hasPrefix("mhz: config file \(config.path) line 5: “dance” in [keys] is neither an action nor a key"),
                 "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }

@@ -3,6 +3,7 @@ import Station
 import Store
 import TestSupport
 import Testing
+import MusicLibrary
 
 /// `mhz` as a user meets it: no server configured, a fresh data directory, the terminal UI
 /// in tmux. The embedded station synthesizes the demo library, a title from it appears,

@@ -24,8 +24,8 @@ struct RedirectAndCompressionTests {
     @Test func aRedirectThatSetsACookieIsFollowedAndTheCookieKept() async throws {
         let server = try Self.redirecting()
         defer { server.stop() }
-        let data = try TemporaryDirectory(prefix: "mhz-redirect")
-        let jar = try CookieJar(file: data.path("cookies.txt"))
+        let storage = MemoryCookieStorage()
+        let jar = try CookieJar(storage: storage)
         let response = try await HTTPClient(cookieJar: jar).perform(HTTPRequest(url: server.url("/start")))
         #expect(response.status == 200)
         #expect(response.body == Data("landed".utf8))
@@ -34,16 +34,16 @@ struct RedirectAndCompressionTests {
         #expect(server.requests.map { $0.header("cookie") } == [nil, "probe=42"], "sent on the very next hop")
         #expect(jar.cookie(named: "probe")?.value == "42")
         // Kept for the next start too, though the final answer set nothing.
-        let saved = try String(contentsOf: data.path("cookies.txt"), encoding: .utf8)
+        let saved = try #require(storage.text)
         #expect(saved.contains("\tprobe\t42\n"), "\(saved)")
-        let reopened = try CookieJar(file: data.path("cookies.txt"))
+        let reopened = try CookieJar(storage: storage)
         #expect(reopened.cookie(named: "probe")?.value == "42")
     }
 
     @Test func withRedirectsOffTheRedirectItselfComesBackAndItsCookieIsStillKept() async throws {
         let server = try Self.redirecting()
         defer { server.stop() }
-        let jar = try CookieJar(file: nil)
+        let jar = try CookieJar(storage: nil)
         let client = HTTPClient(configuration: HTTPConfiguration(maxRedirects: 0), cookieJar: jar)
         let response = try await client.perform(HTTPRequest(url: server.url("/start")))
         #expect(response.status == 302)

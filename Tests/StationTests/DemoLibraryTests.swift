@@ -3,6 +3,8 @@ import RadioAPI
 @testable import Station
 import Testing
 import TestSupport
+@testable import DemoLibrary
+@testable import MusicLibrary
 
 /// The demo library: synthesized, tagged through TagLib, scanned back like any music.
 @Suite("Demo library")

@@ -3,6 +3,7 @@ import RadioAPI
 @testable import Station
 import Testing
 import TestSupport
+@testable import MusicLibrary
 
 /// The station over 300 files in six formats written by ffmpeg (``GeneratedLibrary``):
 /// tags, covers, channel and playlist shapes, ranges and traversal.

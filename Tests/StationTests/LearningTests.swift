@@ -3,6 +3,8 @@ import RadioAPI
 @testable import Station
 import Testing
 import TestSupport
+@testable import MusicLibrary
+@testable import Recommender
 
 /// The recommender learns per listener from reports, and only for that listener.
 @Suite("Learning")

@@ -2,6 +2,7 @@ import Foundation
 @testable import Station
 import Testing
 import TestSupport
+@testable import MusicLibrary
 
 /// The scanner against real files written by ffmpeg and read by TagLib.
 @Suite("Library scan")
@@ -74,7 +75,7 @@ struct LibraryScannerTests {
         #expect(try LibraryScanner(root: directory.url).scan() == [])
         let file = directory.path("file.mp3")
         try Data("x".utf8).write(to: file)
-        #expect(throws: StationError.libraryUnreadable(path: file.path, reason: "not a folder")) {
+        #expect(throws: LibraryError.folderUnreadable(path: file.path, reason: "not a folder")) {
             try LibraryScanner(root: file).scan()
         }
     }

@@ -3,6 +3,9 @@ import RadioAPI
 @testable import Station
 import Testing
 import TestSupport
+@testable import MusicLibrary
+@testable import Recommender
+@testable import SeededRandom
 
 /// The per-listener weights the recommender draws with are exactly the profile's scores,
 /// kept up to date report by report; what reports teach reaches the database by a clean

@@ -3,6 +3,7 @@ import GRDB
 @testable import Station
 import Testing
 import TestSupport
+@testable import StationStorage
 
 /// The failed-login counts behind the captcha stay bounded: made-up names cannot grow the
 /// table without end, and old failures are forgotten.

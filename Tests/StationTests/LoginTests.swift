@@ -3,6 +3,7 @@ import RadioAPI
 @testable import Station
 import Testing
 import TestSupport
+@testable import StationStorage
 
 /// `POST /j/app/login`, tokens and their expiry, and the captcha after repeated failures.
 @Suite("Login")

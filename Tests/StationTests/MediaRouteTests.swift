@@ -2,6 +2,7 @@ import Foundation
 import RadioAPI
 import Station
 import Testing
+import MusicLibrary
 
 /// `/media/<sid>.<ext>`: bytes, types, ranges, and nothing else.
 @Suite("Media route")

@@ -3,6 +3,7 @@ import RadioAPI
 @testable import Station
 import Testing
 import TestSupport
+@testable import MusicLibrary
 
 /// Incremental rescans: unchanged files are not reread, the library follows the folder
 /// while the station serves, and song ids stay pinned to their files.

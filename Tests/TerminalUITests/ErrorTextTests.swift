@@ -80,6 +80,7 @@ import Testing
         #expect(ErrorText.describe(KeymapError.duplicateKey(action: "trash", key: "x", otherAction: "skip"))
             == "“trash” and “skip” are both bound to x — give one of them another key.")
         let unknown = ErrorText.describe(KeymapError.unknownAction("jump"))
-        #expect(unknown.hasPrefix("Unknown action “jump” in [keys] — use one of: toggle, skip, like, trash,"))
+        #expect(unknown.hasPrefix("“jump” in [keys] is neither an action nor a key — use an action (toggle, skip, like,"))
+        #expect(unknown.hasSuffix(", list-filter) = keys, or a key = a command line."))
     }
 }

@@ -31,7 +31,7 @@ final class Seam: Sendable {
         http.totalTimeout = timeout
         http.connectTimeout = timeout
         http.retry = Self.quickRetry
-        let jar = family == .web ? try CookieJar(file: SessionStore(directory: data.url).cookieFile) : nil
+        let jar = family == .web ? try CookieJar(storage: CookieFile(url: SessionStore(directory: data.url).cookieFile)) : nil
         return RadioRuntime(paths: Paths(options: options), config: config, family: family, baseURL: server.baseURL,
                             sessionKey: RadioRuntime.sessionKey(server: server.baseURL), station: nil,
                             http: HTTPClient(configuration: http, cookieJar: jar))

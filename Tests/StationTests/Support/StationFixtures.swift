@@ -2,6 +2,7 @@ import Foundation
 @testable import Station
 import Synchronization
 import TestSupport
+@testable import DemoLibrary
 
 /// Shared set-up for the station tests.
 enum StationFixtures {

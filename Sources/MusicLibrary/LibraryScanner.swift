@@ -1,0 +1,143 @@
+import Foundation
+import StationStorage
+
+/// Walks a music folder and reads every playable file's tags and audio properties with
+/// TagLib, producing the tracks the station serves.
+///
+/// Files are found by extension (mp3, ogg, opus, flac, m4a, wav, any case), recursively;
+/// WAVE files' RIFF INFO tags are read as well (see ``RIFFInfoTag``, TagLib's C API cannot);
+/// hidden files and folders (a leading `.`) are skipped, which also keeps the demo
+/// library's half-written temporary files out. A file TagLib cannot open, or in which it
+/// finds neither a tag nor audio properties, is skipped: it would most likely not play.
+public struct LibraryScanner: Sendable {
+    /// The folder being scanned.
+    public let root: URL
+
+    /// Creates a scanner for `root`.
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// Scans the folder.
+    ///
+    /// Blocking: TagLib reads each file, one at a time under TagLib's process-wide lock.
+    /// Call it off the cooperative thread pool for large libraries.
+    ///
+    /// - Returns: the tracks sorted by relative path; empty when the folder is missing or
+    ///   holds no playable file.
+    /// - Throws: ``LibraryError/folderUnreadable(path:reason:)`` when the path names a
+    ///   file rather than a folder, or a folder that cannot be listed. Unreadable subfolders
+    ///   are skipped, not fatal.
+    public func scan() throws(LibraryError) -> [LibraryTrack] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory) else { return [] }
+        // A file where a folder was expected is a mistake to report, not an empty library.
+        guard isDirectory.boolValue else { throw .folderUnreadable(path: root.path, reason: "not a folder") }
+        let paths = try playableRelativePaths()
+        let songIDs = TrackIdentity.songIDs(for: paths)
+        return paths.compactMap { path in
+            guard let sid = songIDs[path] else { return nil }
+            return read(relativePath: path, sid: sid)
+        }
+    }
+
+    /// Lists the playable files below the root as `/`-separated relative paths, sorted.
+    package func playableRelativePaths() throws(LibraryError) -> [String] {
+        try playableFiles().map(\.relativePath)
+    }
+
+    /// Lists the playable files below the root with their size and modification time (of
+    /// the file a symbolic link leads to), sorted by relative path. A rescan compares these
+    /// with its cache to find the files it need not read again.
+    package func playableFiles() throws(LibraryError) -> [FileStamp] {
+        let manager = FileManager.default
+        do {
+            // Listing the root first tells "exists but unreadable" apart from "empty": the
+            // enumerator below swallows errors.
+            _ = try manager.contentsOfDirectory(atPath: root.path)
+        } catch {
+            throw .folderUnreadable(path: root.path, reason: StorageError.reason(of: error))
+        }
+        // The enumerator does not descend into a root that is a symbolic link (a `~/Music`
+        // linked to another disk), so walk the folder it leads to.
+        let walked = root.resolvingSymlinksInPath()
+        guard let walker = manager.enumerator(atPath: walked.path) else {
+            throw .folderUnreadable(path: root.path, reason: "cannot enumerate")
+        }
+        let playable = LibraryTrack.playableExtensions
+        var found: [FileStamp] = []
+        // Plain string paths: URL and NSString path operations cost more than the stat(2)
+        // below, and a rescan of an unchanged library is little else.
+        let base = walked.path.hasSuffix("/") ? walked.path : walked.path + "/"
+        while let relative = walker.nextObject() as? String {
+            let name = relative.lastIndex(of: "/").map { relative[relative.index(after: $0)...] } ?? relative[...]
+            if name.hasPrefix(".") {
+                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { walker.skipDescendants() }
+                continue
+            }
+            guard let dot = name.lastIndex(of: "."), playable.contains(name[name.index(after: dot)...].lowercased())
+            else { continue }
+            // stat(2) follows symbolic links: a link counts when it leads to a regular file
+            // (and a folder named like a song does not).
+            var info = stat()
+            let full = base + relative
+            guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+            found.append(FileStamp(relativePath: relative, size: Int64(info.st_size), modified: nanoseconds))
+        }
+        return found.sorted { $0.relativePath < $1.relativePath }
+    }
+
+    /// Reads one file's metadata, filling what the tags leave empty from its path; no cover.
+    package func read(relativePath: String, sid: String) -> LibraryTrack? {
+        readMetadata(relativePath: relativePath, withCover: false).map {
+            track(relativePath: relativePath, sid: sid, metadata: $0, cover: "")
+        }
+    }
+
+    /// Reads one file's tags, audio properties and (when asked) embedded cover with TagLib.
+    ///
+    /// - Returns: `nil` when TagLib cannot open the file or finds nothing valid in it.
+    package func readMetadata(relativePath: String, withCover: Bool) -> TrackMetadata? {
+        let file = root.appendingPathComponent(relativePath)
+        let read = TagLibFile.open(file.path) { file in
+            TrackMetadata(title: file.title, artist: file.artist, album: file.album, genre: file.genre,
+                          year: file.year, duration: file.durationSeconds, bitrate: file.bitrate,
+                          cover: withCover ? file.frontCover : nil)
+        }
+        guard var tags = read else { return nil }
+        // TagLib's C API sees only a WAVE file's ID3v2 tag; fill its gaps from INFO.
+        if (relativePath as NSString).pathExtension.lowercased() == "wav",
+           [tags.title, tags.artist, tags.album, tags.genre].contains(""),
+           let info = RIFFInfoTag(path: file.path) {
+            if tags.title.isEmpty { tags.title = info.title }
+            if tags.artist.isEmpty { tags.artist = info.artist }
+            if tags.album.isEmpty { tags.album = info.album }
+            if tags.genre.isEmpty { tags.genre = info.genre }
+            if tags.year == 0 { tags.year = info.year }
+        }
+        return tags
+    }
+
+    /// Builds the served track from a file's metadata, names from the path where the tags
+    /// are empty.
+    package func track(relativePath: String, sid: String, metadata tags: TrackMetadata, cover: String) -> LibraryTrack {
+        let names = PathNames(relativePath: relativePath)
+        let album = tags.album.isEmpty ? names.album : tags.album
+        return LibraryTrack(
+            sid: sid,
+            ssid: TrackIdentity.ssid(for: relativePath),
+            aid: TrackIdentity.albumID(album: album, folder: names.folder),
+            relativePath: relativePath,
+            file: root.appendingPathComponent(relativePath),
+            fileExtension: (relativePath as NSString).pathExtension.lowercased(),
+            title: tags.title.isEmpty ? names.title : tags.title,
+            artist: tags.artist.isEmpty ? names.artist : tags.artist,
+            album: album,
+            genre: tags.genre,
+            year: tags.year,
+            durationSeconds: tags.duration,
+            bitrate: tags.bitrate,
+            cover: cover)
+    }
+}

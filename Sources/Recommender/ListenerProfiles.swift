@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import Logging
+import MusicLibrary
+import RadioAPI
+import StationStorage
+import Synchronization
+
+/// Every listener's ``ListenerProfile``, kept in memory for fast playlists, with its
+/// ``ListenerWeights`` over the library served; what reports change goes to the database
+/// through a ``FeedbackWriter``, so what the station learned survives restarts without a
+/// report waiting for SQLite.
+///
+/// Listeners are keyed `user:<id>` for a logged-in account and ``anonymous`` for requests
+/// without valid credentials (all anonymous clients share one profile, as they share one
+/// identity). A profile is loaded from the database the first time its listener asks.
+///
+/// Each listener has a lock of its own: the store-wide lock is held only to find a
+/// listener, so listeners never wait for each other's reports or draws, and a report
+/// changes its listener's profile in place, without copying it.
+package final class ListenerProfiles: Sendable {
+    /// The key of requests that carry no credentials.
+    package static let anonymous = "anonymous"
+
+    /// What one listener's requests read and change, under the listener's own lock.
+    package struct State: Sendable {
+        /// What the listener taught the station.
+        var profile: ListenerProfile
+        /// Lists drawn for this listener since the station started: each draw gets its own
+        /// random stream (see ``Recommender``).
+        var draws: UInt64 = 0
+        /// The profile over the library last used, rebuilt when the library changes.
+        var weights: ListenerWeights?
+
+        /// The weights for `library`, building them when missing or for another library.
+        mutating func weights(for library: Library) -> ListenerWeights {
+            if let weights, weights.generation == library.facets.generation { return weights }
+            let built = ListenerWeights(profile: profile, library: library)
+            weights = built
+            return built
+        }
+    }
+
+    /// One listener's state and its lock.
+    private final class Slot: Sendable {
+        let state: Mutex<State>
+
+        init(_ profile: ListenerProfile) {
+            state = Mutex(State(profile: profile))
+        }
+    }
+
+    private let database: StationDatabase
+    private let writer: FeedbackWriter
+    private let slots = Mutex<[String: Slot]>([:])
+
+    /// Creates the store over a database; write failures are logged to `logger`.
+    package init(database: StationDatabase, logger: Logger) {
+        self.database = database
+        writer = FeedbackWriter(database: database, logger: logger)
+    }
+
+    /// The listener key of an account.
+    package static func key(userID: String) -> String { "user:\(userID)" }
+
+    /// A copy of a listener's profile.
+    package func profile(for listener: String) async throws(StorageError) -> ListenerProfile {
+        try await slot(for: listener).state.withLock { $0.profile }
+    }
+
+    /// Runs `body` with the listener's profile, its weights over `library` and the number
+    /// of this draw, and counts the draw. `body` runs under the listener's lock, so reports
+    /// of this listener wait for it: keep it short.
+    package func draw<T>(for listener: String, from library: Library,
+                 _ body: (_ profile: ListenerProfile, _ weights: ListenerWeights, _ draw: UInt64) -> T)
+        async throws(StorageError) -> T {
+        try await slot(for: listener).state.withLock { state in
+            let weights = state.weights(for: library)
+            defer { state.draws += 1 }
+            return body(state.profile, weights, state.draws)
+        }
+    }
+
+    /// Learns from a report about the track at `position` of `library` and queues what
+    /// changed for the database.
+    package func record(_ type: ReportType, position: Int, of library: Library, for listener: String)
+        async throws(StorageError) {
+        let slot = try await slot(for: listener)
+        let track = library.tracks[position]
+        let now = Date().timeIntervalSince1970
+        slot.state.withLock { state in
+            let change = state.profile.apply(type, to: track)
+            if state.weights?.generation == library.facets.generation {
+                state.weights?.update(position: position, of: library, from: state.profile)
+            } else {
+                state.weights = nil
+            }
+            // Queued under the listener's lock: its changes reach the writer in the order
+            // they were applied.
+            writer.enqueue(change, for: listener, at: now)
+        }
+    }
+
+    /// Returns once every change learned so far is in the database.
+    package func flush() async {
+        await writer.flush()
+    }
+
+    // MARK: - Persistence
+
+    private func slot(for listener: String) async throws(StorageError) -> Slot {
+        if let slot = slots.withLock({ $0[listener] }) { return slot }
+        let stored = try await database.read { db in try Self.load(listener, db) }
+        // Another request may have loaded it meanwhile; keep the first, it may have learned.
+        return slots.withLock { all in
+            if let slot = all[listener] { return slot }
+            let slot = Slot(stored)
+            all[listener] = slot
+            return slot
+        }
+    }
+
+    private static func load(_ listener: String, _ db: Database) throws -> ListenerProfile {
+        var liked: [String] = []
+        var trashed = Set<String>()
+        var scores: [String: Double] = [:]
+        let marks = try Row.fetchAll(db, sql: """
+            SELECT sid, liked, trashed, score FROM song_mark WHERE listener = ? ORDER BY liked_at, sid
+            """, arguments: [listener])
+        for row in marks {
+            let sid: String = row["sid"]
+            if row["liked"] as Bool { liked.append(sid) }
+            if row["trashed"] as Bool { trashed.insert(sid) }
+            let score: Double = row["score"]
+            if score != 0 { scores[sid] = score }
+        }
+        var affinities: [TrackFacet: [String: Double]] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT facet, value, score FROM affinity WHERE listener = ?",
+                                    arguments: [listener]) {
+            guard let facet = TrackFacet(rawValue: row["facet"]) else { continue }
+            affinities[facet, default: [:]][row["value"]] = row["score"]
+        }
+        let recent = try String.fetchOne(db, sql: "SELECT recent FROM listener WHERE key = ?", arguments: [listener])
+        return ListenerProfile(liked: liked, trashed: trashed, songScores: scores, affinities: affinities,
+                               recent: recent.map { $0.split(separator: "|").map(String.init) } ?? [])
+    }
+}
