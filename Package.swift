@@ -14,7 +14,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
@@ -55,7 +57,7 @@ let package = Package(
             dependencies: ["MusicLibrary", "StationStorage", "SeededRandom", "RadioAPI",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]),
-        .target(name: "DemoLibrary", dependencies: ["MusicLibrary", "StationStorage", "SeededRandom", "CTagLib"]),
+        .target(name: "DemoLibrary", dependencies: ["MusicLibrary", "StationStorage", "SeededRandom"]),
         .target(
             name: "Station",
             dependencies: [
@@ -94,7 +96,9 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/TestSupport"
         ),
@@ -115,7 +119,8 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
-                                                   "StationStorage", "RadioAPI", "HTTP", "TestSupport"]),
+                                                   "StationStorage", "RadioAPI", "HTTP", "TestSupport",
+                                                   .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
         // The network seam of the composition root (StationClient, sessions, login and
@@ -124,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "NetworkTests",
             dependencies: [
-                "mhz", "HTTP", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
+                "mhz", "HTTP", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
