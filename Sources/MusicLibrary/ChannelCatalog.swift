@@ -10,7 +10,7 @@ import RadioAPI
 /// genres get 1, 2, … in name order, then the decades in time order. The list order
 /// (`seq_id`) is the same: personal, genres by name, decades by time. The red-heart channel
 /// `-3` is not listed: Douban did not list it and clients add it themselves
-/// (douban-protocol.md §6.1); the playlist endpoint still answers it.
+/// (docs/PROTOCOL.md §6.1); the playlist endpoint still answers it.
 package struct ChannelCatalog: Sendable {
     /// The channels in display order (`seq_id`), channel `0` first.
     package let channels: [Channel]
@@ -23,7 +23,7 @@ package struct ChannelCatalog: Sendable {
     /// The fewest songs a genre or decade needs to become a channel.
     package static let minimumChannelSize = 3
 
-    /// The personal channel as Douban named it (§6.1: `私人兆赫`, `Personal Radio`, `My`).
+    /// The personal channel as Douban named it (docs/PROTOCOL.md §6.1: `私人兆赫`, `Personal Radio`, `My`).
     package static let personal = Channel(id: Channel.personalID, name: "私人兆赫", nameEnglish: "Personal Radio",
                                   abbreviation: "My", sequence: 0)
 

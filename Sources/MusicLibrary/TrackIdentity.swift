@@ -5,7 +5,7 @@ import Foundation
 /// keep pointing at the same songs as long as the files stay where they are.
 ///
 /// Douban's song ids are plain digits (`1382855`) and clients store them as text; album ids
-/// are digits too, `ssid` is 4 hex digits (douban-protocol.md §4.2). The station keeps those
+/// are digits too, `ssid` is 4 hex digits (docs/PROTOCOL.md §4.2). The station keeps those
 /// shapes. Hashing is FNV-1a (64 bit) over the path's UTF-8 in Unicode NFC, so a library
 /// copied between file systems that normalize names differently keeps its ids.
 package enum TrackIdentity {

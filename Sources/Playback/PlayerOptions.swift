@@ -65,7 +65,7 @@ extension PlayerOptions {
     var mpvSettings: [(name: String, value: MPVOptionValue)] {
         var settings: [(MPVOption, MPVOptionValue)] = [
             // Plain libmpv would load its Lua scripts; ytdl_hook then spawns yt-dlp for any
-            // URL that fails and refetches it (spike §9.2). Neither belongs in a radio.
+            // URL that fails and refetches it through a helper process. Neither belongs in a radio.
             (.loadScripts, .string("no")),
             (.ytdl, .string("no")),
             // Without idle the core quits when the playlist runs empty, killing the handle.
@@ -86,7 +86,7 @@ extension PlayerOptions {
             (.demuxerMaxBackBytes, .string("4MiB")),
             (.demuxerReadaheadSeconds, .string("30")),
             // Local AES-128 HLS downloads keep their key in a file whose extension libavformat
-            // blocks otherwise ("not a common multimedia extension", spike §6).
+            // blocks otherwise: without this mpv refuses the key file as "not a common multimedia extension".
             (.demuxerLavfOptions, .string("allowed_extensions=ALL")),
             // Gapless hand-over to the queued item, opened (prefetched) while the current one
             // still plays, so a natural end or `advance()` does not wait for the network.

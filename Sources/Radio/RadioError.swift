@@ -42,7 +42,7 @@ public enum ServiceFailure: Error, Sendable, Equatable {
     /// The login session expired: playback goes on anonymously until the user logs in.
     case expired
     /// The channel plays only for a logged-in listener (the red-heart channel, `-3`:
-    /// douban-protocol.md §7) and there is no login. Carries the channel id.
+    /// docs/PROTOCOL.md §7) and there is no login. Carries the channel id.
     case needsLogin(channel: String)
 }
 

@@ -14,7 +14,7 @@ public enum APIDecoder {
     ///   other in-band error, or a description of what is wrong with the bytes.
     public static func playlist(_ body: Data, for type: ReportType) throws(APIError) -> Playlist {
         let json = try jsonBytes(body)
-        // `e` is acknowledged with the JSON string "ok" (GOFM) or "OK" (MIRK).
+        // `e` is acknowledged with the JSON string "ok" (ginuerzh/gofm) or "OK" (the 2010 web player write-up).
         if let text = try? JSONDecoder().decode(String.self, from: json) {
             if text.lowercased() == "ok" { return Playlist(songs: []) }
             throw .malformed("expected a playlist object, got the string \"\(text.prefix(40))\"")
@@ -27,8 +27,8 @@ public enum APIDecoder {
         return playlist
     }
 
-    /// Decodes a channel list: the app API's `{"channels":[…]}` (§6.1) or the mobile v2
-    /// API's `{"groups":[{"chls":[…]}]}` (§6.3).
+    /// Decodes a channel list: the app API's `{"channels":[…]}` or the mobile v2
+    /// API's `{"groups":[{"chls":[…]}]}` (docs/PROTOCOL.md §6.1).
     public static func channels(_ body: Data) throws(APIError) -> [Channel] {
         let json = try jsonBytes(body)
         if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any], object["channels"] == nil,
@@ -94,7 +94,7 @@ public enum APIDecoder {
     }
 }
 
-/// The app login answer (douban-protocol.md §5.1): all values are strings except `r`.
+/// The app login answer (docs/PROTOCOL.md §5.1): all values are strings except `r`.
 private struct AppLoginAnswer: Decodable {
     /// `r`: 0 for a login, 1 for a refusal.
     var status: Int
@@ -117,7 +117,7 @@ private struct AppLoginAnswer: Decodable {
     }
 
     /// Reads every field leniently: servers send numbers as strings and the reverse
-    /// (douban-protocol.md §5.1).
+    /// (docs/PROTOCOL.md §5.1).
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         status = try c.lenientInt(.status) ?? 0

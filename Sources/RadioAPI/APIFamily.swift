@@ -1,4 +1,4 @@
-/// The API families mhz speaks (douban-protocol.md §1.1). They share the report letters
+/// The API families mhz speaks (docs/PROTOCOL.md §1.1). They share the report letters
 /// and the song object, but differ in paths, parameters and how a listener is identified.
 public enum APIFamily: String, Sendable, CaseIterable, Codable {
     /// The app API (`/j/app/radio/people`, `/j/app/login`): a logged-in listener is

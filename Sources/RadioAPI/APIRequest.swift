@@ -48,7 +48,7 @@ public struct APIRequest: Sendable, Equatable {
 
 /// Percent-encoding for query strings and form bodies: everything but RFC 3986's
 /// unreserved characters is escaped, so `|` and `:` in `h` travel as `%7C` and `%3A`
-/// exactly as the captured requests show (douban-protocol.md §3.4).
+/// exactly as the captured requests show (docs/PROTOCOL.md §3.4).
 public enum FormEncoding {
     private static let unreserved = CharacterSet(charactersIn:
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")

@@ -1,12 +1,12 @@
 import Foundation
 
-/// Builds the requests of the app API family (`/j/app/…`, douban-protocol.md §3.1, §5.1,
+/// Builds the requests of the app API family (`/j/app/…`, docs/PROTOCOL.md §3.1, §5.1,
 /// §6.1) against one server. Pure: no I/O, so every request can be asserted exactly.
 public struct AppEndpoints: Sendable, Equatable {
     /// The server root, e.g. `https://www.douban.com` or the embedded station.
     public var baseURL: URL
     /// `app_name=`. `radio_desktop_win` was disabled by Douban in Nov 2015;
-    /// `radio_android` kept working (ISS-QT41). The station accepts any.
+    /// `radio_android` kept working (zonyitoo/doubanfm-qt issue 41). The station accepts any.
     public var appName: String
     /// `version=`; 100 for every app client.
     public var version: String
@@ -30,7 +30,7 @@ public struct AppEndpoints: Sendable, Equatable {
         APIRequest(method: .get, url: url("/j/app/radio/channels", query: []))
     }
 
-    /// `GET /j/app/radio/people`: a fetch or a report, with the parameters in FMD's order:
+    /// `GET /j/app/radio/people`: a fetch or a report, with the parameters in hzqtc/fmd's order:
     /// app_name, version, credentials, channel, type, sid, pt, h, kbps.
     public func playlist(_ report: Report) -> APIRequest {
         var q: [(String, String)] = [("app_name", appName), ("version", version)]
@@ -39,7 +39,7 @@ public struct AppEndpoints: Sendable, Equatable {
         }
         q.append(("channel", report.channel))
         q.append(("type", report.type.rawValue))
-        // `n` is sent with an empty sid (CATX "sid Empty"; QT sends `sid=`).
+        // `n` is sent with an empty sid (the Windows app's captured traffic "sid Empty"; zonyitoo/doubanfm-qt sends `sid=`).
         q.append(("sid", report.sid ?? ""))
         if let pt = report.playedTime { q.append(("pt", String(format: "%.1f", max(0, pt)))) }
         if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
@@ -48,8 +48,8 @@ public struct AppEndpoints: Sendable, Equatable {
     }
 
     /// `POST /j/app/login` with a form body. `account` containing `@` goes as `email`,
-    /// anything else as `username` (KFD `LogOnWithUsername`; a name typed into `email`
-    /// gets `invalidate_email`, ISS-TZL13).
+    /// anything else as `username` (kfstorm/DoubanFM `LogOnWithUsername`; a name typed into `email`
+    /// gets `invalidate_email`, taizilongxu/douban.fm issue 13).
     public func login(account: String, password: String) -> APIRequest {
         let field = account.contains("@") ? "email" : "username"
         let body = FormEncoding.encode([("app_name", appName), ("version", version), (field, account),
@@ -69,7 +69,7 @@ public struct AppEndpoints: Sendable, Equatable {
     }
 }
 
-/// What `/j/app/login` hands out and every later radio call carries (douban-protocol.md
+/// What `/j/app/login` hands out and every later radio call carries (docs/PROTOCOL.md
 /// §5.1). Never the password.
 public struct AppCredentials: Sendable, Equatable, Codable {
     /// `user_id`.

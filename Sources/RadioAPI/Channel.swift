@@ -1,4 +1,4 @@
-/// A channel ("MHz") as `/j/app/radio/channels` lists it (douban-protocol.md §6.1).
+/// A channel ("MHz") as `/j/app/radio/channels` lists it (docs/PROTOCOL.md §6.1).
 public struct Channel: Sendable, Equatable, Codable {
     /// The id used in `channel=`. Text, because servers sent it as a number or a string
     /// and web channel ids need not be numeric (`dj`).
@@ -9,7 +9,7 @@ public struct Channel: Sendable, Equatable, Codable {
     public var nameEnglish: String
     /// Short English name (e.g. `My`); may be empty.
     public var abbreviation: String
-    /// Display order; "only a simple sort index, can be ignored" (QTW).
+    /// Display order; "only a simple sort index, can be ignored" (the doubanfm-qt wiki).
     public var sequence: Int
 
     /// Creates a channel.

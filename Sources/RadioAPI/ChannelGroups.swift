@@ -1,4 +1,4 @@
-/// The mobile v2 channel answer (`/v2/fm/app_channels`, douban-protocol.md §6.3, fixture
+/// The mobile v2 channel answer (`/v2/fm/app_channels`, docs/PROTOCOL.md §6.1, fixture
 /// F12): channels in named groups, `{"groups":[{"group_name","chls":[{"id","name",…}]}]}`.
 /// A channel may appear in several groups; the list keeps its first appearance.
 struct ChannelGroups: Decodable {

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Readers for fields whose JSON type real servers did not keep stable (douban-protocol.md
-/// §8 "Type leniency"): ids as numbers or strings, `like` as 0/1, "0"/"1" or a boolean,
+/// Readers for fields whose JSON type real servers did not keep stable (docs/PROTOCOL.md
+/// §4.1, §4.2, §6.1): ids as numbers or strings, `like` as 0/1, "0"/"1" or a boolean,
 /// numbers as strings. Each accepts every variant seen in the recorded fixtures and
 /// reports a type mismatch only when no reading makes sense.
 extension KeyedDecodingContainer {

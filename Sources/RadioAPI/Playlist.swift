@@ -1,4 +1,4 @@
-/// The envelope of a playlist answer (douban-protocol.md §4.1): status, songs and the
+/// The envelope of a playlist answer (docs/PROTOCOL.md §4.1): status, songs and the
 /// flags that tell the client about its session.
 public struct Playlist: Sendable, Equatable, Codable {
     /// `0` means success; anything else is an error described by `err`.
@@ -39,7 +39,7 @@ public struct Playlist: Sendable, Equatable, Codable {
         self.showQuickStart = nil
     }
 
-    /// Whether the anonymous warning is present, in either spelling (AMPM checks both).
+    /// Whether the anonymous warning is present, in either spelling (ampm/Douban-FM-sdk checks both).
     public var isAnonymous: Bool {
         warning == "user_is_ananymous" || warning == "user_is_anonymous"
     }
@@ -49,7 +49,7 @@ public struct Playlist: Sendable, Equatable, Codable {
         case warning, showQuickStart = "is_show_quick_start"
     }
 
-    /// Decodes an envelope; `r` may be a number, a string or a boolean (KFD), `song` may be
+    /// Decodes an envelope; `r` may be a number, a string or a boolean (kfstorm/DoubanFM), `song` may be
     /// missing. Songs that cannot be played (no sid or url) are an error of the whole
     /// answer, so a broken server is noticed rather than silently thinned out.
     public init(from decoder: any Decoder) throws {
@@ -57,7 +57,7 @@ public struct Playlist: Sendable, Equatable, Codable {
         status = try c.lenientInt(.status) ?? 0
         error = try c.lenientString(.error)
         if error == nil, status != 0 {
-            // Web answers name their errors `err_msg` (HAK); the app's word is `err`.
+            // Web answers name their errors `err_msg` (HakurouKen/douban.fm-api); the app's word is `err`.
             error = try decoder.container(keyedBy: WebErrorKeys.self).lenientString(.message)
         }
         songs = try c.decodeIfPresent([Song].self, forKey: .songs) ?? []

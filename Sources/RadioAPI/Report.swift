@@ -1,5 +1,5 @@
 /// One request to the playlist endpoint: a fetch or a piece of feedback, with everything
-/// the server needs to interpret it (douban-protocol.md §3.1–§3.4).
+/// the server needs to interpret it (docs/PROTOCOL.md §3.1–§3.4).
 public struct Report: Sendable, Equatable {
     /// What happened (`type=`).
     public var type: ReportType

@@ -1,8 +1,8 @@
 /// The `h` parameter: the listener's recent actions, oldest first, newest appended, as
-/// `|sid:type|sid:type` (douban-protocol.md §3.4, the official client's order in CATX).
+/// `|sid:type|sid:type` (docs/PROTOCOL.md §3.4, the official client's order in the Windows app's captured traffic).
 ///
 /// The server learns from it what the listener heard and how they reacted, so a fresh
-/// list can avoid songs just played. The ring is bounded: FMD keeps 10, the 2010 web
+/// list can avoid songs just played. The ring is bounded: hzqtc/fmd keeps 10, the 2010 web
 /// player 20; mhz keeps 20.
 public struct ReportHistory: Sendable, Equatable {
     /// One remembered action.

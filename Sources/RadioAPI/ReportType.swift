@@ -1,5 +1,5 @@
 /// The one-letter `type=` of a playlist request: every user action and every fetch goes to
-/// the same endpoint as one of these (douban-protocol.md §2). Call sites never spell the
+/// the same endpoint as one of these (docs/PROTOCOL.md §2). Call sites never spell the
 /// letters; the raw values are the wire codes.
 public enum ReportType: String, Sendable, CaseIterable, Codable {
     /// Nothing is playing and the queue is empty (first start, channel change). Long report:

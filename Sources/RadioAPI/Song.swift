@@ -1,6 +1,6 @@
 import Foundation
 
-/// A song as the playlist endpoint describes it (douban-protocol.md §4.2), the same shape
+/// A song as the playlist endpoint describes it (docs/PROTOCOL.md §4.2), the same shape
 /// for the app and web families.
 ///
 /// Decoding is lenient about the field types real servers used; encoding writes the app

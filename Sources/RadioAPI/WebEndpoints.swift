@@ -1,21 +1,21 @@
 import Foundation
 
 /// Builds the requests of the web API family against one server: the v2 playlist, the
-/// captcha login and the logout (douban-protocol.md §3.3, §5.2, §8). Pure: the cookies
+/// captcha login and the logout (docs/PROTOCOL.md §3.3, §5.2, §8). Pure: the cookies
 /// that identify the listener are the HTTP layer's business, not part of these requests.
 public struct WebEndpoints: Sendable, Equatable {
     /// The server root, e.g. `https://douban.fm`.
     public var baseURL: URL
-    /// `app_name=`: `radio_website` (TZL, CZY, XW).
+    /// `app_name=`: `radio_website` (taizilongxu/douban.fm, chengzeyi/FM, xwartz/doubanfm-sdk).
     public var appName: String
-    /// `client=`: `s:mainsite|y:3.0` (TZL, CZY).
+    /// `client=`: `s:mainsite|y:3.0` (taizilongxu/douban.fm, chengzeyi/FM).
     public var client: String
-    /// `version=`: 100 (TZL, CZY).
+    /// `version=`: 100 (taizilongxu/douban.fm, chengzeyi/FM).
     public var version: String
     /// `kbps=` and `pb=` (the bitrate asked for and the one played): 64 for accounts that
-    /// are not Pro, whatever is asked (HAK); CZY asks for 128.
+    /// are not Pro, whatever is asked (HakurouKen/douban.fm-api); chengzeyi/FM asks for 128.
     public var kbps: Int
-    /// `from=`: `mainsite`, as douban.fm's own player sends it (GOFM).
+    /// `from=`: `mainsite`, as douban.fm's own player sends it (ginuerzh/gofm).
     public var from: String
 
     /// Creates the endpoint set for a server.
@@ -30,14 +30,14 @@ public struct WebEndpoints: Sendable, Equatable {
     }
 
     /// The channel list. The web family has no documented list of its own in the app's
-    /// shape; douban.fm served the app API's `/j/app/radio/channels` too (JT; §8 "Two
-    /// hosts for the app API").
+    /// shape; douban.fm served the app API's `/j/app/radio/channels` too
+    /// (JacksonTian/douban.fm.node; docs/PROTOCOL.md §1.1).
     public func channels() -> APIRequest {
         APIRequest(method: .get, url: url("/j/app/radio/channels", query: []), headers: ajaxHeaders)
     }
 
-    /// `GET /j/v2/playlist`: a fetch or a report. The fixed part is in CZY's order
-    /// (`channel kbps client app_name version type`), then `sid` (omitted for `n`, as TZL
+    /// `GET /j/v2/playlist`: a fetch or a report. The fixed part is in chengzeyi/FM's order
+    /// (`channel kbps client app_name version type`), then `sid` (omitted for `n`, as taizilongxu/douban.fm
     /// does), `pt`, `pb`, `from` and `h` for long reports.
     public func playlist(_ report: Report) -> APIRequest {
         var q: [(String, String)] = [("channel", report.channel), ("kbps", String(kbps)), ("client", client),
@@ -57,13 +57,13 @@ public struct WebEndpoints: Sendable, Equatable {
     }
 
     /// `GET /misc/captcha?size=m&id=…`: the captcha image (JPEG). Sizes: `s` 250×40,
-    /// `m` 220×40, `l` 400×60 (HAK); most clients use `m`.
+    /// `m` 220×40, `l` 400×60 (HakurouKen/douban.fm-api); most clients use `m`.
     public func captchaImage(id: String, size: String = "m") -> APIRequest {
         APIRequest(method: .get, url: url("/misc/captcha", query: [("size", size), ("id", id)]),
                    headers: [.init("Referer", referer)])
     }
 
-    /// `POST /j/login`, form-encoded in HAK's field order. Never retried, never logged.
+    /// `POST /j/login`, form-encoded in HakurouKen/douban.fm-api's field order. Never retried, never logged.
     ///
     /// - Parameters:
     ///   - alias: the e-mail address or user name.
@@ -75,7 +75,7 @@ public struct WebEndpoints: Sendable, Equatable {
             ("captcha_solution", captchaSolution), ("captcha_id", captchaID), ("remember", "on"),
             ("task", "sync_channel_list"),
         ])
-        // Origin on the login POST: ZD and PIC send it.
+        // Origin on the login POST: zhendi/DoubanFM-CLI and picasso250/doubanfm-crx send it.
         let headers = ajaxHeaders + [.init("Origin", origin), .init("Content-Type", "application/x-www-form-urlencoded")]
         return APIRequest(method: .post, url: url("/j/login", query: []), headers: headers, body: Data(body.utf8),
                           isLogin: true)
@@ -88,7 +88,7 @@ public struct WebEndpoints: Sendable, Equatable {
                    headers: [.init("Referer", referer)])
     }
 
-    /// The browser-like headers web clients send (§8; whether the server enforces them is
+    /// The browser-like headers web clients send (docs/PROTOCOL.md §8; whether the server enforces them is
     /// not established, so they are sent as recommended).
     var ajaxHeaders: [APIRequest.Header] {
         [.init("Accept", "application/json, text/javascript, */*; q=0.01"), .init("Referer", referer),

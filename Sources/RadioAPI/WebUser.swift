@@ -1,5 +1,5 @@
 /// The listener a web login (`POST /j/login`) signed in, from its `user_info` object
-/// (douban-protocol.md §5.2; fixtures F4, F7).
+/// (docs/PROTOCOL.md §5.2; fixtures F4, F7).
 ///
 /// The session itself travels in cookies; this is what is worth showing and keeping.
 public struct WebUser: Sendable, Equatable, Codable {

@@ -6,7 +6,7 @@ import Synchronization
 
 /// The station's accounts: users with bcrypt password hashes, the login tokens handed out
 /// by `POST /j/app/login` and checked on every radio call, and the count of failed logins
-/// per name that makes a captcha necessary (douban-protocol.md §5.1, §9).
+/// per name that makes a captcha necessary (docs/PROTOCOL.md §5.1, §9).
 ///
 /// Tokens are 32 random hex digits (Douban's were 10; clients store them as opaque text,
 /// and 128 bits cannot be guessed) and expire ``tokenLifetime`` after the login; a radio

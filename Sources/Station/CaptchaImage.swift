@@ -3,7 +3,7 @@ import SeededRandom
 
 /// Draws a captcha's answer into a PNG: dark glyphs of ``BitmapFont``, each scaled up,
 /// shifted and sheared a little, on a speckled light background crossed by a few lines, in
-/// the sizes Douban's `/misc/captcha` offered (douban-protocol.md §5.2: `s` 250×40, `m`
+/// the sizes Douban's `/misc/captcha` offered (docs/PROTOCOL.md §5.2: `s` 250×40, `m`
 /// 220×40, `l` 400×60).
 ///
 /// Readable by a person at a glance, a nuisance to a script that guesses passwords, not a

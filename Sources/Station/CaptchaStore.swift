@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The captchas handed out by `/j/new_captcha` (douban-protocol.md §5.2), kept in memory:
+/// The captchas handed out by `/j/new_captcha` (docs/PROTOCOL.md §5.2), kept in memory:
 /// each one's answer until it is used once, expires after ``lifetime``, or is pushed out by
 /// newer ones beyond ``capacity`` (so fetching captchas in a loop cannot grow memory).
 ///

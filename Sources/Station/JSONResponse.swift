@@ -48,7 +48,7 @@ enum JSONResponse {
         switch answer {
         case .playlist(let playlist): return make(playlist)
         case .acknowledged: return make(Acknowledgement())
-        // In-band errors travel with HTTP 200, as Douban's did (§7).
+        // In-band errors travel with HTTP 200, as Douban's did (docs/PROTOCOL.md §7).
         case .refused(let word): return make(Playlist(error: word))
         }
     }
@@ -65,7 +65,7 @@ enum JSONResponse {
     }
 }
 
-/// The short-report acknowledgement `{"r":0}` (CATX: non-`n` types "may return just
+/// The short-report acknowledgement `{"r":0}` (the Windows app's captured traffic: non-`n` types "may return just
 /// `{"r":0}`").
 struct Acknowledgement: Encodable {
     /// Always 0: success.

@@ -1,8 +1,8 @@
 import RadioAPI
 
-/// The fields of `POST /j/app/login` (douban-protocol.md §5.1, §9): `app_name`, `version`,
+/// The fields of `POST /j/app/login` (docs/PROTOCOL.md §5.1, §9): `app_name`, `version`,
 /// `email` or `username`, `password`, and after repeated failures `captcha_id` and
-/// `captcha_solution`. Read from the form body and the query string alike (LINQ sent them
+/// `captcha_solution`. Read from the form body and the query string alike (linq/doubanfm sent them
 /// in the query of a POST); the body wins when both carry a field.
 struct LoginForm: Sendable, Equatable {
     /// `app_name`.

@@ -3,14 +3,14 @@ import MusicLibrary
 import Recommender
 import StationStorage
 
-/// The logic of `GET /j/app/radio/people` (douban-protocol.md §2, §3.1, §7, §9), apart
+/// The logic of `GET /j/app/radio/people` (docs/PROTOCOL.md §2, §3.1, §7, §9), apart
 /// from HTTP: a request's parameters in, an answer out, with the listener's feedback
 /// learned on the way.
 ///
 /// - `type` must be one of `n e p s b r u`; all but `n` must name a song (`sid`).
 /// - `user_id` with `token` must be a live login, else the answer is
 ///   `{"r":1,"err":"expired"}`; requests without them are the shared anonymous listener,
-///   and their lists carry `"logout":1` (CATX).
+///   and their lists carry `"logout":1` (the Windows app's captured traffic).
 /// - Every report about a song of the library teaches the listener's profile (see
 ///   ``ListenerProfile``); `e`, `r` and `u` are then acknowledged with `{"r":0}`.
 /// - `n`, `p`, `s` and `b` answer a list chosen by the ``Recommender``: never a trashed

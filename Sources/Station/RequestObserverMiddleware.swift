@@ -5,7 +5,7 @@ import Logging
 /// order and before anything can fail, and logs it at debug level.
 ///
 /// The log line carries the method, the path and the query with credential values
-/// redacted (DESIGN.md: "logging … with tokens, cookies and passwords redacted"); the
+/// redacted (tokens, cookies and passwords never reach a log); the
 /// observer gets the query unredacted, because it is the host's own code.
 struct RequestObserverMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Query parameters whose values never reach the log.

@@ -26,7 +26,7 @@ public struct StationConfiguration: Sendable {
     /// `nil` uses a logger labelled `mhz.station` at `warning` level, so a host that did not
     /// set up logging does not get the server's start-up lines on its standard output.
     public var logger: Logger?
-    /// How long a login token stays valid (Douban: 180 days, CATX). Tests make it short.
+    /// How long a login token stays valid (Douban: 180 days, the Windows app's captured traffic). Tests make it short.
     public var tokenLifetime: Duration
     /// How often the library folder is rescanned while the station serves, so files added,
     /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.

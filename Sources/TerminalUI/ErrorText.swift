@@ -87,7 +87,7 @@ public enum ErrorText {
             return "Login session expired — playing on anonymously; "
                 + (loginKey.map { "press \($0) to log in again." } ?? "`mhz login` signs you in again.")
         case .needsLogin(let channel):
-            // -3 is the red-heart channel (douban-protocol.md §7); RadioAPI's constant is
+            // -3 is the red-heart channel (docs/PROTOCOL.md §7); RadioAPI's constant is
             // out of this layer's reach.
             let name = channel == "-3" ? "The red-heart channel" : "Channel \(quoted(channel))"
             return "\(name) needs a login — "

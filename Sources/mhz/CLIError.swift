@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// Failures of the command line itself, each with the one line the user reads and the
-/// exit status DESIGN.md promises (2 usage, 1 runtime).
+/// exit status the README promises (2 usage, 1 runtime).
 enum CLIError: Error, Equatable, CustomStringConvertible {
     case configUnreadable(String)
     case configInvalid(String, line: Int?, String)

@@ -2,11 +2,12 @@ import Foundation
 import Radio
 import TerminalUI
 
-/// Headless output: one JSON object per line per event (DESIGN.md). Keys are sorted so
+/// Headless output: one JSON object per line per event (the README's `--headless`). Keys are sorted so
 /// lines are stable for scripts and tests.
 enum EventJSON {
     /// The JSON line for a radio event (without the newline): `event` names it, the rest
-    /// are its fields (DESIGN.md lists the ones scripts rely on).
+    /// are its fields. Scripts rely on `playing`'s `sid title artist album channel like
+    /// length`, on `channel`'s `id name`, and on `status` and `error`.
     static func line(_ event: RadioEvent) -> String {
         var object: [String: Any]
         switch event {

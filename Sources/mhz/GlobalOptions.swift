@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 
-/// Options every subcommand accepts (DESIGN.md: `--server`, `--api`, `--data-dir` and
-/// `--config` work everywhere).
+/// Options every subcommand accepts: `--server`, `--api`, `--data-dir` and `--config`
+/// work everywhere, so any command can be pointed at another station or data directory.
 struct GlobalOptions: ParsableArguments {
     @Option(help: "Station base URL (e.g. https://www.douban.com). Default: the embedded station.")
     var server: String?

@@ -6,7 +6,7 @@ enum LoginFailure: Error, Equatable, Sendable {
     /// The server could not be asked, or answered with an HTTP error or garbage.
     case service(ServiceFailure)
     /// The app family refused with an error word (`wrong_password`, `invalidate_email`,
-    /// `invalid_user_name`, `wrong_email`, `wrong_version`; douban-protocol.md §5.1).
+    /// `invalid_user_name`, `wrong_email`, `wrong_version`; docs/PROTOCOL.md §5.1).
     case refused(String)
     /// The web family refused with its own words (`err_no`/`err_msg`; e.g. 1011
     /// "验证码不正确", the captcha was wrong).

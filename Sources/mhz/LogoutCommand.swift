@@ -5,7 +5,7 @@ import Logging
 import RadioAPI
 
 /// `mhz logout`: forget the stored session (and end it on the server for the web family,
-/// whose logout is a request; the app family's is purely local, douban-protocol.md §5.1).
+/// whose logout is a request; the app family's is purely local, docs/PROTOCOL.md §5.1).
 struct LogoutCommand: AsyncParsableCommand {
     /// The subcommand's name and help.
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `mhz`: the command line of DESIGN.md. Playing is the default subcommand, so
+/// `mhz`: the command line the README documents. Playing is the default subcommand, so
 /// `mhz --channel 1` plays channel 1.
 @main
 struct Mhz: AsyncParsableCommand {
@@ -16,10 +16,10 @@ struct Mhz: AsyncParsableCommand {
         defaultSubcommand: PlayCommand.self
     )
 
-    /// DESIGN.md promises 2 for usage errors; ArgumentParser's default is 64 (EX_USAGE).
+    /// mhz promises 2 for usage errors (README); ArgumentParser's default is 64 (EX_USAGE).
     static let usageExitCode = ExitCode(2)
 
-    /// Parses and runs like ArgumentParser's own `main`, but with DESIGN.md's exit codes.
+    /// Parses and runs like ArgumentParser's own `main`, but with mhz's exit codes (0 ok, 2 usage, 1 runtime).
     static func main() async {
         do {
             var command = try parseAsRoot()

@@ -146,7 +146,7 @@ extension PlayCommand {
     /// No cookies and no other headers: mpv's `http-header-fields` go with every media
     /// request to whatever host the song's URL names (often a CDN, not the station), so the
     /// web family's session cookie would leak there. Douban's media links carry their own
-    /// time-limited hash in the path (douban-protocol.md, the song's `url`) and need no
+    /// time-limited hash in the path (docs/PROTOCOL.md §4.2, the song's `url`) and need no
     /// cookie. The probe for refused links sends the same and no more (``CurlMediaProbe``).
     static func playerOptions(audioOutput: String?, video: Bool, volume: Int, http: HTTPConfiguration) -> PlayerOptions {
         PlayerOptions(audioOutput: audioOutput, video: video, userAgent: http.userAgent, initialVolume: volume,

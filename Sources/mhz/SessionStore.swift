@@ -28,8 +28,8 @@ struct StoredSession: Codable, Equatable, Sendable {
 }
 
 /// Where sessions live: `session.json` and the web family's `cookies.txt` in the data
-/// directory, both mode 0600 and written atomically (DESIGN.md: "the session (mode 0600;
-/// tokens/cookies only, never a password)").
+/// directory, both mode 0600 and written atomically; they hold tokens and cookies only,
+/// never a password.
 struct SessionStore: Sendable {
     /// The data directory.
     let directory: URL

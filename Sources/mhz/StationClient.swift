@@ -14,7 +14,7 @@ import RadioAPI
 ///   sent again anonymously, and the front end is told once through ``ActiveSession``;
 /// - the red-heart channel answered with nothing for an anonymous listener becomes
 ///   ``ServiceFailure/needsLogin(channel:)``, so the listener reads why instead of
-///   waiting for songs that cannot come (douban-protocol.md §7, fixture F5b).
+///   waiting for songs that cannot come (docs/PROTOCOL.md §7, fixture F5b).
 struct StationClient: RadioService {
     /// Performs requests and maps transport failures.
     let transport: StationTransport
@@ -50,7 +50,7 @@ struct StationClient: RadioService {
             throw StationTransport.failure(error)
         }
         // An answer for nobody to a request that carried a login: the server dropped the
-        // session (ZD re-logs in on `logout:1`; AMPM resets its login on the warning).
+        // session (zhendi/DoubanFM-CLI re-logs in on `logout:1`; ampm/Douban-FM-sdk resets its login on the warning).
         if login.isLoggedIn, playlist.loggedOut || playlist.isAnonymous {
             return try await again(report, after: login)
         }

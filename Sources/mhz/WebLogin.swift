@@ -3,13 +3,13 @@ import HTTP
 import Radio
 import RadioAPI
 
-/// The web family's session over the wire (douban-protocol.md §5.2): a captcha, the login
+/// The web family's session over the wire (docs/PROTOCOL.md §5.2): a captcha, the login
 /// form, the cookies it sets, and the logout that ends it on the server.
 ///
 /// The cookies are kept by the HTTP client's jar; this type decides when they are saved
 /// (after a login) and forgotten (after a logout).
 struct WebLogin: Sendable {
-    /// The cookie that carries the session: `dbcl2="<user id>:<secret>"`. ZD considers a
+    /// The cookie that carries the session: `dbcl2="<user id>:<secret>"`. zhendi/DoubanFM-CLI considers a
     /// session restorable iff it (and `bid`) is present.
     static let sessionCookie = "dbcl2"
     /// The cookie whose value authorises logout and writes (`ck=` on logout).
@@ -87,7 +87,7 @@ struct WebLogin: Sendable {
     }
 }
 
-/// The app family's login (douban-protocol.md §5.1): one form POST, tokens back.
+/// The app family's login (docs/PROTOCOL.md §5.1): one form POST, tokens back.
 struct AppLogin: Sendable {
     /// Performs the request.
     let transport: StationTransport

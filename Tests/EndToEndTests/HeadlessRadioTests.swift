@@ -262,7 +262,7 @@ struct HeadlessRadioTests {
         #expect(last.sid == sid && last.url.hasPrefix(secondBase + "/"), "\(last.url) under \(secondBase)")
     }
 
-    /// DESIGN.md / issue 4: a kill -9 while playing loses at most the last few seconds of
+    /// A kill -9 while playing loses at most the last few seconds of
     /// position (it is saved every 3 s of playback), and the restart resumes that song there.
     @Test func aKillDashNineLosesAtMostTheLastFewSecondsAndTheRestartResumesThere() async throws {
         let station = try await LiveStation()

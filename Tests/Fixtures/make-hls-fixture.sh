@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Source: copied unchanged (below this header) from the project's shared/tools/make-hls-fixture.sh
-# on 2026-11-22; HLSFixture (Tests/TestSupport) runs it with SERVE_CHECK=0 into a temp dir.
+# Source: the team's HLS fixture generator, copied unchanged below this header on 2026-11-22;
+# HLSFixture (Tests/TestSupport) runs it with SERVE_CHECK=0 into a temp dir.
 # make-hls-fixture.sh - generate small, deterministic, audio-only HLS test streams
 # locally with ffmpeg (Debian package) + openssl, then verify them.
 #

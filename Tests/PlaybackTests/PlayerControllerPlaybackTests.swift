@@ -14,7 +14,7 @@ struct PlayerControllerPlaybackTests {
         #expect(abs(duration - 10) < 0.2)
         let startIndex = fixture.events.cursor
         // time-pos advancing is what proves audio is being clocked; PLAYBACK_RESTART alone
-        // also fires when there is no usable audio output (spike §5).
+        // also fires when there is no usable audio output.
         try await Task.sleep(for: .milliseconds(1600))
 
         let after = fixture.events.events(from: startIndex)

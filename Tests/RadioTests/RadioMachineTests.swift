@@ -4,7 +4,7 @@ import Testing
 @testable import Radio
 import RadioAPI
 
-/// Every report rule of DESIGN.md, driven through the pure state machine.
+/// Every report rule (docs/PROTOCOL.md §2), driven through the pure state machine.
 struct RadioMachineTests {
     @Test func startSendsNewAndPlaysTheFirstSongOfTheAnswer() {
         var m = RadioMachine()

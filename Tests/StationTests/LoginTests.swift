@@ -76,7 +76,7 @@ struct LoginTests {
                 let answer = try await HTTPFetch.post(base, "/j/app/login", form: client + "&username=dave&password=right")
                 #expect(answer.text == #"{"err":"wrong_version","r":1}"#, "\(client)")
             }
-            // The query string works as well as the body (LINQ sent the fields that way).
+            // The query string works as well as the body (linq/doubanfm sent the fields that way).
             let inQuery = try await HTTPFetch.post(base, "/j/app/login?\(Self.client)&username=dave&password=right", form: "")
             #expect(try inQuery.jsonObject()["err"] as? String == "ok")
             #expect(throws: APIError.server("wrong_password")) {

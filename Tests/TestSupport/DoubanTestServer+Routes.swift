@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The routes of ``DoubanTestServer``: the behaviour douban-protocol.md §9 suggests, as
+/// The routes of ``DoubanTestServer``: Douban's answers as docs/PROTOCOL.md records them, as
 /// literal JSON so the client's decoders are checked against text they did not write.
 extension DoubanTestServer {
     static func addRoutes(to router: Router<BasicRequestContext>, state: Locked<State>) {

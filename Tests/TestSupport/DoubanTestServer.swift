@@ -4,7 +4,7 @@ import Logging
 import NIOCore
 
 /// A Douban-FM-style server on an ephemeral 127.0.0.1 port that speaks both API families
-/// the way douban-protocol.md §9 suggests a compatible test server should, and records
+/// as docs/PROTOCOL.md records Douban's (login, captcha, playlists, in-band errors), and records
 /// every request it receives — query, form body and cookies — so tests can assert exactly
 /// what a client sent.
 ///

@@ -35,7 +35,8 @@ public enum HLSFixture {
         return try await task.value
     }
 
-    /// The script, found relative to this source file (tests never read `shared/`).
+    /// The script, found relative to this source file: tests read nothing outside the
+    /// repository.
     static var script: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/make-hls-fixture.sh")
