@@ -14,6 +14,14 @@ enum MPVOption: String, Sendable, CaseIterable {
     case loadScripts = "load-scripts"
     /// youtube-dl/yt-dlp hook; on a failed plain URL it would spawn yt-dlp and refetch.
     case ytdl = "ytdl"
+    /// The stats overlay script, built into mpv and loaded even without `load-scripts`.
+    case loadStatsOverlay = "load-stats-overlay"
+    /// The OSD console script, built in likewise.
+    case loadOSDConsole = "load-osd-console"
+    /// The script that applies conditional profiles, built in likewise.
+    case loadAutoProfiles = "load-auto-profiles"
+    /// The on-screen controller script, built in likewise.
+    case osc = "osc"
     /// Keep the core alive with an empty playlist instead of quitting.
     case idle = "idle"
     /// mpv's own terminal output and input; the TUI owns the terminal.

@@ -68,6 +68,13 @@ extension PlayerOptions {
             // URL that fails and refetches it through a helper process. Neither belongs in a radio.
             (.loadScripts, .string("no")),
             (.ytdl, .string("no")),
+            // mpv's built-in Lua scripts (stats, console, auto profiles, on-screen controller)
+            // serve mpv's own window and keys, which mhz does not use: each runs a Lua VM on a
+            // thread of its own, about 9 MiB and a few milliseconds of start-up together.
+            (.loadStatsOverlay, .string("no")),
+            (.loadOSDConsole, .string("no")),
+            (.loadAutoProfiles, .string("no")),
+            (.osc, .string("no")),
             // Without idle the core quits when the playlist runs empty, killing the handle.
             (.idle, .string("yes")),
             (.terminal, .string("no")),
@@ -80,10 +87,12 @@ extension PlayerOptions {
             (.streamLavfOptions, .string("reconnect_delay_max=\(recovery.transportReconnectMaxDelay)")),
             // Radio-sized cache: with the cache on, mpv reads ahead until demuxer-max-bytes, so
             // a whole song (16 MiB is ~7 min at 320 kbit/s) is fetched at once and a network
-            // drop mid-song rarely matters; a little is kept behind for seeking back.
+            // drop mid-song rarely matters. Little is kept behind: 1 MiB is a minute of a
+            // 128 kbit/s song, enough for the 10-second seek-back key; a longer way back is
+            // read again from the source.
             (.cache, .string("yes")),
             (.demuxerMaxBytes, .string("16MiB")),
-            (.demuxerMaxBackBytes, .string("4MiB")),
+            (.demuxerMaxBackBytes, .string("1MiB")),
             (.demuxerReadaheadSeconds, .string("30")),
             // Local AES-128 HLS downloads keep their key in a file whose extension libavformat
             // blocks otherwise: without this mpv refuses the key file as "not a common multimedia extension".

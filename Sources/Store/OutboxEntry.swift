@@ -33,6 +33,11 @@ public struct OutboxEntry: Codable, Sendable, Equatable, FetchableRecord, Mutabl
         self.createdAt = createdAt
     }
 
+    /// Dates as GRDB writes them by default, without a `DateFormatter` (see ``DatabaseTimestamp``).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .custom { DatabaseTimestamp.text(for: $0) }
+    }
+
     /// The table.
     public static let databaseTableName = "report_outbox"
 

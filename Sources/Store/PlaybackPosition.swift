@@ -40,6 +40,11 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, P
         self.savedAt = savedAt
     }
 
+    /// Dates as GRDB writes them by default, without a `DateFormatter` (see ``DatabaseTimestamp``).
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .custom { DatabaseTimestamp.text(for: $0) }
+    }
+
     /// The table: one row per song, so long items can later resume where they were left.
     public static let databaseTableName = "playback_position"
 

@@ -41,7 +41,19 @@ struct FileLogHandler: LogHandler {
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         let extra = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let stamp = Date().formatted(.iso8601)
+        let stamp = Self.timestamp()
         sink.write("\(stamp) \(event.level) \(label): \(event.message)\(extra)\n")
+    }
+
+    /// Now in UTC as ISO 8601 to the second (`2026-11-24T17:14:23Z`), through the C
+    /// library: Foundation's ISO 8601 style would resolve the local time zone through ICU,
+    /// loading megabytes of its data for a log line.
+    static func timestamp(_ seconds: time_t = time(nil)) -> String {
+        var clock = seconds
+        var parts = tm()
+        guard gmtime_r(&clock, &parts) != nil else { return "?" }
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CMalloc
 
 /// `mhz`: the command line the README documents. Playing is the default subcommand, so
 /// `mhz --channel 1` plays channel 1.
@@ -21,6 +22,10 @@ struct Mhz: AsyncParsableCommand {
 
     /// Parses and runs like ArgumentParser's own `main`, but with mhz's exit codes (0 ok, 2 usage, 1 runtime).
     static func main() async {
+        // glibc gives each thread that allocates an arena of its own (up to 8 per core) and
+        // keeps what is freed there; mhz's threads (mpv's, the station's, the concurrency
+        // pool's) allocate little, so two arenas serve them and hold megabytes less.
+        _ = mallopt(cmalloc_arena_max_option(), 2)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

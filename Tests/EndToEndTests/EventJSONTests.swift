@@ -26,3 +26,38 @@ struct EventJSONTests {
             + #""sid":"7","status_text":"Reconnecting (attempt 2 of 4)…","title":"Song 7","volume":100}"#)
     }
 }
+
+/// The headless line writer gives exactly the bytes Foundation's `JSONSerialization`
+/// (sorted keys, slashes unescaped) gives, for awkward text and numbers alike.
+struct EventJSONWriterTests {
+    @Test func linesAreByteForByteWhatJSONSerializationWrites() throws {
+        let texts = ["plain", "quote \" and backslash \\", "slash / stays", "new\nline\ttab\rreturn",
+                     "\u{01}\u{08}\u{0C}\u{1F} control", "私人兆赫 Ça 🎵", ""]
+        let numbers: [Double] = [0, 30, -3, 12.3, 0.1, 1e-5, 123_456_789, 41.04, 2.5e20]
+        for text in texts {
+            for number in numbers {
+                let fields: [String: EventValue] = ["event": .string(text), "z_num": .number(number), "a_flag": .bool(true),
+                                                    "nested": .object(["of": .number(number), "at": .string(text)])]
+                let foundation: [String: Any] = ["event": text, "z_num": number, "a_flag": true,
+                                                 "nested": ["of": number, "at": text]]
+                var ours = ""
+                EventValue.object(fields).write(to: &ours)
+                let theirs = try JSONSerialization.data(withJSONObject: foundation, options: [.sortedKeys, .withoutEscapingSlashes])
+                #expect(ours == String(decoding: theirs, as: UTF8.self), "\(text) \(number)")
+            }
+        }
+    }
+}
+
+/// Log lines are stamped in UTC to the second, as Foundation's ISO 8601 style writes them.
+struct LogTimestampTests {
+    @Test func theStampIsFoundationsISO8601() {
+        #expect(FileLogHandler.timestamp(1_764_000_000) == "2025-11-24T16:00:00Z")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let seconds = Int.random(in: 0...4_102_444_800, using: &generator)
+            #expect(FileLogHandler.timestamp(seconds)
+                    == Date(timeIntervalSince1970: Double(seconds)).formatted(.iso8601), "\(seconds)")
+        }
+    }
+}

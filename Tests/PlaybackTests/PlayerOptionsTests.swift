@@ -13,11 +13,12 @@ struct PlayerOptionsTests {
     func defaults() {
         let options = PlayerOptions()
         let expected: [String: String] = [
-            "load-scripts": "no", "ytdl": "no", "idle": "yes", "vid": "no", "vo": "null", "terminal": "no",
+            "load-scripts": "no", "ytdl": "no", "load-stats-overlay": "no", "load-osd-console": "no",
+            "load-auto-profiles": "no", "osc": "no", "idle": "yes", "vid": "no", "vo": "null", "terminal": "no",
             "input-default-bindings": "no", "input-vo-keyboard": "no", "network-timeout": "10", "cache": "yes",
             "demuxer-lavf-o": "allowed_extensions=ALL", "gapless-audio": "yes", "prefetch-playlist": "yes",
             "audio-display": "no", "volume": "100", "stream-lavf-o": "reconnect_delay_max=1",
-            "demuxer-max-bytes": "16MiB", "demuxer-max-back-bytes": "4MiB", "demuxer-readahead-secs": "30",
+            "demuxer-max-bytes": "16MiB", "demuxer-max-back-bytes": "1MiB", "demuxer-readahead-secs": "30",
         ]
         for (name, string) in expected {
             #expect(value(name, in: options) == .string(string), "\(name)")

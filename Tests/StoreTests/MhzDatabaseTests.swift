@@ -1,5 +1,6 @@
 import Foundation
-import Store
+import GRDB
+@testable import Store
 import TestSupport
 import Testing
 
@@ -43,5 +44,35 @@ struct MhzDatabaseTests {
         } catch {
             #expect(error == .cannotOpen(path: path.path, reason: "file is not a database"))
         }
+    }
+}
+
+/// The stored text of a date is GRDB's own default text, to the millisecond, for any date.
+struct DatabaseTimestampTests {
+    @Test func theTextIsWhatGRDBsDateFormatterWrites() throws {
+        var generator = SystemRandomNumberGenerator()
+        let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400),
+                     Date(timeIntervalSince1970: 1_700_000_000.9999), Date(timeIntervalSince1970: -2_208_988_800.5),
+                     Date(timeIntervalSince1970: 4_102_444_799.123)]
+            + (0..<2000).map { _ in Date(timeIntervalSince1970: Double.random(in: -3e9...5e9, using: &generator)) }
+        for date in dates {
+            #expect(DatabaseTimestamp.text(for: date) == String.fromDatabaseValue(date.databaseValue), "\(date)")
+        }
+    }
+
+    @Test func recordsWriteTheirDatesWithoutGRDBsFormatter() {
+        for strategy in [PlaybackPosition.databaseDateEncodingStrategy(for: "saved_at"),
+                         OutboxEntry.databaseDateEncodingStrategy(for: "created_at")] {
+            guard case .custom(let encode) = strategy else { Issue.record("not the custom strategy"); continue }
+            let date = Date(timeIntervalSince1970: 1_764_000_000.25)
+            #expect(String.fromDatabaseValue(encode(date)!.databaseValue) == "2025-11-24 16:00:00.250")
+        }
+    }
+
+    @Test func aSavedPositionReadsBackAtTheSameMillisecond() throws {
+        let db = try MhzDatabase()
+        let saved = Date(timeIntervalSince1970: 1_764_000_000.25)
+        try db.savePosition(PlaybackPosition(sid: "9", channel: "0", position: 1, savedAt: saved))
+        #expect(try db.lastPosition()?.savedAt == saved)
     }
 }
