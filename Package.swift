@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CMpv", pkgConfig: "mpv", providers: [.apt(["libmpv-dev"])]),
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
+        // glibc's mallopt(3), for the executable's allocator settings.
+        .systemLibrary(name: "CMalloc"),
         // Cover art: TagLib 1.13's C binding has no picture API, so a few lines of its C++
         // API behind one `extern "C"` function (headers from libtag1-dev, a dependency of
         // libtagc0-dev).
@@ -73,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "mhz",
             dependencies: [
-                "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI",
+                "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

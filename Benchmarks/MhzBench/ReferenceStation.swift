@@ -2,26 +2,25 @@ import BenchKit
 import Foundation
 import Station
 
-/// A station in the benchmark's own process over the demo library mhz synthesized, so the
-/// mpv command line plays the same files, served by the same station code over HTTP, that
-/// mhz's embedded station serves to mhz.
+/// A station in the benchmark's own process over the demo library mhz synthesized, asked
+/// in-process as mhz asks its embedded station, so the mpv command line plays the same
+/// songs the same way mhz does: the files themselves (`file://`).
 struct ReferenceStation {
     /// The station serving the files.
     let station: Station
-    /// Media URLs of the demo songs, each once.
+    /// The demo songs' `file://` URLs, each once, in the order the station listed them.
     let urls: [String]
 
-    /// Starts a station over `library`, keeping its data in `data`, and collects the media
+    /// Opens a station over `library`, keeping its data in `data`, and collects the song
     /// URLs its playlists hand out.
     static func start(library: URL, data: URL) async throws -> ReferenceStation {
         let station = try await Station(configuration: StationConfiguration(
             library: library, dataDirectory: data, seed: 7, rescanInterval: nil))
-        let port = try await station.start().port!
-        let client = LoadClient(port: port)
         var urls: [String] = []
         for _ in 0..<30 {
-            let body = try client.get("/j/app/radio/people?app_name=radio_android&version=100&channel=0&type=n&sid=")
-            let json = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:]
+            let reply = await station.respond(method: "GET", path: "/j/app/radio/people",
+                                              query: "app_name=radio_android&version=100&channel=0&type=n&sid=")
+            let json = try JSONSerialization.jsonObject(with: reply.body) as? [String: Any] ?? [:]
             for song in json["song"] as? [[String: Any]] ?? [] {
                 if let url = song["url"] as? String, !urls.contains(url) { urls.append(url) }
             }
@@ -33,6 +32,6 @@ struct ReferenceStation {
         return ReferenceStation(station: station, urls: urls)
     }
 
-    /// Stops serving.
+    /// Saves what the station learned and closes it.
     func stop() async { await station.stop() }
 }

@@ -76,7 +76,7 @@ for (label, mhzStats, mpvStats) in [
 ] {
     table.add("cold start → \(label), median of \(options.coldStarts) [p95]",
               mhz: "\(ms(mhzStats.median)) [\(ms(mhzStats.p95))]",
-              reference: mpvStats.map { "\(ms($0.median)) [\(ms($0.p95))] `mpv URL`" } ?? missingMPV,
+              reference: mpvStats.map { "\(ms($0.median)) [\(ms($0.p95))] `mpv FILE`" } ?? missingMPV,
               ratio: mpvStats.map { times(mhzStats.median / $0.median) } ?? missingMPV,
               target: mpvStats.map { "≤ 1.5×: \(verdict(mhzStats.median <= 1.5 * $0.median))" } ?? "≤ 1.5×")
 }
@@ -92,11 +92,11 @@ if let mpv {
 }
 let skipMhzText = "\(ms(skipMhz.median)) / \(ms(skipMhz.p95))"
 table.add("skip → next song's first audio, p50 / p95 of \(options.skips)", mhz: skipMhzText,
-          reference: skipMPV.map { "\(ms($0.replace.median)) / \(ms($0.replace.p95)) mpv `loadfile URL replace`" } ?? missingMPV,
+          reference: skipMPV.map { "\(ms($0.replace.median)) / \(ms($0.replace.p95)) mpv `loadfile FILE replace`" } ?? missingMPV,
           ratio: skipMPV.map { "\(times(skipMhz.median / $0.replace.median)) / \(times(skipMhz.p95 / $0.replace.p95))" } ?? missingMPV,
           target: "p95 < 50 ms: \(verdict(skipMhz.p95 < 50))")
 table.add("… the same skips beside a prefetched queued item", mhz: skipMhzText,
-          reference: skipMPV.map { "\(ms($0.queued.median)) / \(ms($0.queued.p95)) mpv `loadfile URL append` + `playlist-next`" } ?? missingMPV,
+          reference: skipMPV.map { "\(ms($0.queued.median)) / \(ms($0.queued.p95)) mpv `loadfile FILE append` + `playlist-next`" } ?? missingMPV,
           ratio: skipMPV.map { "\(times(skipMhz.median / $0.queued.median)) / \(times(skipMhz.p95 / $0.queued.p95))" } ?? missingMPV)
 
 // MARK: CPU and memory while playing
@@ -107,7 +107,7 @@ let costMPV = try mpv.map { try PlaybackCost.mpv($0, urls: urls, seconds: playSe
 let noTmux = "tmux not found"
 table.add(String(format: "CPU over %.0f s of playback", playSeconds) + " (mhz: UI drawing in tmux \(PlaybackCost.width)×\(PlaybackCost.height))",
           mhz: costMhz.map { String(format: "%.2f s", $0.cpuSeconds) } ?? noTmux,
-          reference: costMPV.map { String(format: "%.2f s `mpv URL…`", $0.cpuSeconds) } ?? missingMPV,
+          reference: costMPV.map { String(format: "%.2f s `mpv FILE…`", $0.cpuSeconds) } ?? missingMPV,
           ratio: costMhz == nil ? noTmux : costMPV.map { times(costMhz!.cpuSeconds / $0.cpuSeconds) } ?? missingMPV,
           target: costMhz != nil && costMPV != nil
               ? "≤ 1.2×: \(verdict(costMhz!.cpuSeconds <= 1.2 * costMPV!.cpuSeconds))" : "≤ 1.2×")
@@ -149,9 +149,9 @@ print("")
 print("load average at the end: \(Machine.loadAverage()) (other work on the machine moves every number above)")
 if let mpv {
     print("mpv command lines (base options: the CLI counterpart of mhz's player settings):")
-    print("  cold start: \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "URL"])) (observe_property time-pos)")
+    print("  cold start: \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "FILE"])) (observe_property time-pos)")
     print("  skips:      \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "--idle=yes"])) (loadfile … replace | append + playlist-next → playback-restart)")
-    print("  CPU/RSS:    \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "--loop-playlist=inf", "URL…"])) (/proc/PID/stat, VmHWM)")
+    print("  CPU/RSS:    \(mpv.commandLine(["--input-ipc-server=SOCKET", "--really-quiet", "--loop-playlist=inf", "FILE…"])) (/proc/PID/stat, VmHWM)")
 } else {
     print("mpv not found on PATH: the reference columns are empty (Debian: apt-get install mpv)")
 }

@@ -9,30 +9,30 @@ enum JSONResponse {
     /// `application/json; charset=utf-8`, as Douban sent it.
     static let contentType = "application/json; charset=utf-8"
 
-    /// A response with `value` as its JSON body.
+    /// A reply with `value` as its JSON body.
     ///
     /// Slashes are not escaped (`"/subject/1/"`, not `"\/subject\/1\/"`), matching the
     /// recorded answers. Keys are sorted: Foundation's encoder on Linux otherwise orders
     /// them by hash, differently in every process, and byte-stable answers are easier to
     /// compare, cache and test. (Douban's own order was arbitrary; JSON objects are unordered.)
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+    static func reply(_ value: some Encodable, status: Int = 200) -> StationReply {
         guard let data = try? encoder.encode(value) else {
             // The models encode only strings and numbers; this cannot happen, but a broken
             // answer must still be JSON.
-            return bytes(Data(#"{"r":1,"err":"internal_error"}"#.utf8), status: .internalServerError)
+            return StationReply(status: 500, contentType: contentType, body: Data(#"{"r":1,"err":"internal_error"}"#.utf8))
         }
-        return bytes(data, status: status)
+        return StationReply(status: status, contentType: contentType, body: data)
     }
 
-    /// `value` encoded as ``make(_:status:)`` encodes it, for answers built once and sent
+    /// `value` encoded as ``reply(_:status:)`` encodes it, for answers built once and sent
     /// many times (the channel list).
     static func encode(_ value: some Encodable) -> Data {
         (try? encoder.encode(value)) ?? Data(#"{"r":1,"err":"internal_error"}"#.utf8)
     }
 
-    /// A response with already encoded JSON as its body.
-    static func make(encoded data: Data) -> Response {
-        bytes(data, status: .ok)
+    /// A reply with already encoded JSON as its body.
+    static func reply(encoded data: Data) -> StationReply {
+        StationReply(status: 200, contentType: contentType, body: data)
     }
 
     /// One encoder for every response: its options never change after this, and each
@@ -44,24 +44,32 @@ enum JSONResponse {
     }()
 
     /// The answer to a playlist request.
-    static func make(_ answer: PlaylistResponder.Answer) -> Response {
+    static func reply(_ answer: PlaylistResponder.Answer) -> StationReply {
         switch answer {
-        case .playlist(let playlist): return make(playlist)
-        case .acknowledged: return make(Acknowledgement())
+        case .playlist(let playlist): return reply(playlist)
+        case .acknowledged: return reply(Acknowledgement())
         // In-band errors travel with HTTP 200, as Douban's did (docs/PROTOCOL.md §7).
-        case .refused(let word): return make(Playlist(error: word))
+        case .refused(let word): return reply(Playlist(error: word))
         }
     }
 
     /// `{"r":1,"err":word}` with an HTTP error status, for failures outside the app API's
     /// in-band convention (unknown route, bad range, internal error).
-    static func error(_ word: String, status: HTTPResponse.Status) -> Response {
-        make(Playlist(error: word), status: status)
+    static func error(_ word: String, status: Int) -> StationReply {
+        reply(Playlist(error: word), status: status)
     }
 
-    private static func bytes(_ data: Data, status: HTTPResponse.Status) -> Response {
-        Response(status: status, headers: [.contentType: contentType],
-                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    /// The same error as a Hummingbird response, for the middlewares.
+    static func error(_ word: String, status: HTTPResponse.Status) -> Response {
+        Response(error(word, status: status.code))
+    }
+}
+
+extension Response {
+    /// The HTTP response that carries `reply`.
+    init(_ reply: StationReply) {
+        self.init(status: HTTPResponse.Status(code: reply.status), headers: [.contentType: reply.contentType],
+                  body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
     }
 }
 

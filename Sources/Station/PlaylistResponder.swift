@@ -45,9 +45,9 @@ struct PlaylistResponder: Sendable {
     ///
     /// - Parameters:
     ///   - request: the request, for its query parameters.
-    ///   - mediaBase: the server root song URLs start with, e.g. `http://127.0.0.1:7650`.
+    ///   - links: where the songs' `url` and `picture` point (see ``MediaLinks``).
     /// - Throws: ``StationError/databaseFailed(path:reason:)`` when the database fails.
-    func answer(_ request: StationRequest, mediaBase: String) async throws(StationError) -> Answer {
+    func answer(_ request: StationRequest, links: MediaLinks) async throws(StationError) -> Answer {
         guard let typeWord = request.parameter("type"), !typeWord.isEmpty else { return .refused("missing_type") }
         guard let type = ReportType(rawValue: typeWord) else { return .refused("invalid_type") }
         let sid = request.parameter("sid") ?? ""
@@ -100,7 +100,7 @@ struct PlaylistResponder: Sendable {
         } catch {
             throw StationError(database: error)
         }
-        let songs = picks.map { $0.track.song(mediaBase: mediaBase, liked: $0.liked) }
+        let songs = picks.map { $0.track.song(links: links, liked: $0.liked) }
         return .playlist(Playlist(songs: songs, versionMax: 100, loggedOut: isAnonymous))
     }
 

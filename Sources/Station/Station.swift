@@ -9,8 +9,9 @@ import Synchronization
 /// mhz's own radio server: a Douban-app-API-compatible station over a music folder (or the
 /// synthesized demo library), served by Hummingbird.
 ///
-/// `mhz` runs it in-process when no server is configured, `mhz serve` runs it alone, and
-/// every test runs against it on an ephemeral 127.0.0.1 port.
+/// `mhz serve` runs it as a server, and tests run against it on an ephemeral 127.0.0.1
+/// port; `mhz` with no server configured asks it in-process instead
+/// (``respond(method:path:query:body:)``), without starting the server at all.
 ///
 /// ```swift
 /// let station = try await Station(configuration: .init(library: music, dataDirectory: data))
@@ -144,6 +145,35 @@ public final class Station: Sendable {
     /// What the station serves.
     public var libraryInfo: LibraryInfo {
         library.snapshot.info
+    }
+
+    /// Answers one API request in-process, as the HTTP routes answer it, but with song and
+    /// cover links to the files themselves (`file://`): how `mhz` talks to its embedded
+    /// station without a server, a socket or the media passing through HTTP. The request
+    /// is reported to ``StationConfiguration/onRequest`` like one that came over the network.
+    ///
+    /// - Parameters:
+    ///   - method: `GET` or `POST`.
+    ///   - path: the route, e.g. `/j/app/radio/people`.
+    ///   - query: the query string as in a URL (`a=1&b=2`), if any.
+    ///   - body: the form body of a POST.
+    public func respond(method: String, path: String, query: String?, body: Data = Data()) async -> StationReply {
+        let request = StationRequest(method: method, path: path, rawQuery: query)
+        configuration.onRequest?(request)
+        return await StationAPI(services: services)
+            .respond(method: method, path: path, query: query, body: body, links: .files(covers: services.covers))
+    }
+
+    /// The file of the song with this id in the library served, if it has one.
+    public func mediaFile(sid: String) -> URL? {
+        library.snapshot.track(sid: sid)?.file
+    }
+
+    /// Rescans the library every ``StationConfiguration/rescanInterval`` from now on, as a
+    /// serving station does: for a station answered in-process (``respond(method:path:query:body:)``),
+    /// which never calls ``start()``. Calling it again restarts the timer; ``stop()`` ends it.
+    public func beginRescans() {
+        startRescanTimer()
     }
 
     /// Binds and starts serving in the background; returns once the socket listens.

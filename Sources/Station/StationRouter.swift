@@ -64,38 +64,33 @@ enum StationRouter {
             FileMiddleware(fileProvider: covers, urlBasePath: coverPrefix)
                 .withAdditionalMediaTypes(forFileExtensions: CoverFileProvider.mediaTypes))
 
-        router.get("/j/app/radio/channels") { _, _ in
-            JSONResponse.make(encoded: services.library.channelListJSON)
-        }
+        let api = StationAPI(services: services)
+        router.get("/j/app/radio/channels") { _, _ in Response(api.channels()) }
         let people: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
             let parameters = StationRequest(method: request.method.rawValue, path: request.uri.path,
                                             rawQuery: request.uri.query)
             let base = mediaBase(authority: request.head.authority) ?? fallbackBase()
-            return JSONResponse.make(try await services.responder.answer(parameters, mediaBase: base))
+            return Response(await api.people(parameters, links: .http(base: base)))
         }
         router.get("/j/app/radio/people", use: people)
         router.post("/j/app/radio/people", use: people)
         router.post("/j/app/login") { request, _ in
             let body = try await request.body.collect(upTo: RequestLimitMiddleware<BasicRequestContext>.maximumBodySize)
-            let query = request.uri.query.map { FormEncoding.decode($0) } ?? []
-            let form = LoginForm(pairs: query + FormEncoding.decode(String(buffer: body)))
-            return JSONResponse.make(try await services.accounts.login(form, captchas: services.captchas))
+            return Response(await api.login(query: request.uri.query, body: Data(buffer: body)))
         }
         router.get("/j/new_captcha") { _, _ in
-            let (id, bid) = services.captchas.issue()
-            var response = JSONResponse.make(id)
+            let (reply, bid) = api.newCaptcha()
+            var response = Response(reply)
             response.setCookie(Cookie(name: "bid", value: bid, path: "/"))
             return response
         }
         router.get("/misc/captcha") { request, _ in
             let parameters = StationRequest(method: request.method.rawValue, path: request.uri.path,
                                             rawQuery: request.uri.query)
-            let id = parameters.parameter("id") ?? ""
-            guard let answer = services.captchas.answer(for: id) else { throw HTTPError(.notFound) }
-            let size = parameters.parameter("size").flatMap(CaptchaImage.Size.init(rawValue:)) ?? .medium
-            let png = CaptchaImage(answer: answer, size: size, seed: TrackIdentity.hash(id)).png
-            return Response(status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
+            guard let reply = api.captchaImage(parameters) else { throw HTTPError(.notFound) }
+            var response = Response(reply)
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
         return router
     }

@@ -31,7 +31,7 @@ struct ChannelsCommand: AsyncParsableCommand {
             channels = try await client.channels()
         } catch {
             await runtime.shutdown()
-            throw .runtime(ServiceText.describe(error, server: runtime.baseURL.absoluteString))
+            throw .runtime(ServiceText.describe(error, server: runtime.serverName))
         }
         if json {
             let objects = channels.map { ["id": $0.id, "name": $0.name] }

@@ -8,8 +8,10 @@ import RadioAPI
 /// captcha (web family), post the login form once, and describe the session to keep.
 /// Saving it and using it are the callers' business.
 struct LoginFlow: Sendable {
-    /// Performs the requests; the web family's cookie jar is in it.
+    /// The client; the web family's cookie jar is in it.
     let http: HTTPClient
+    /// Carries the requests: over `http`, or in-process to the embedded station.
+    let transport: any APITransport
     /// The server's requests.
     let endpoints: StationEndpoints
     /// Which stored session this is (``RadioRuntime/sessionKey``).
@@ -20,6 +22,7 @@ struct LoginFlow: Sendable {
     /// The flow for a runtime's server.
     init(runtime: RadioRuntime, logger: Logger) {
         http = runtime.http
+        transport = runtime.transport(logger: logger)
         endpoints = runtime.endpoints
         sessionKey = runtime.sessionKey
         self.logger = logger
@@ -30,8 +33,6 @@ struct LoginFlow: Sendable {
 
     /// Whether a captcha is part of the login (the web family).
     var needsCaptcha: Bool { endpoints.family == .web }
-
-    private var transport: StationTransport { StationTransport(http: http, logger: logger) }
 
     /// A fresh captcha: its id and image (web family only).
     func captcha() async throws(LoginFailure) -> (id: String, image: Data) {

@@ -70,31 +70,41 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw .configKeys(settings.config.path, line: settings.config.keyLines[error.action], ErrorText.describe(error))
         }
-        let runtime = try await RadioRuntime.make(options: global, library: library, settings: settings)
+        let volume = settings.config.volume ?? 100
+        let playerOptions = Self.playerOptions(audioOutput: audioOutput ?? settings.config.audioOutput, video: video,
+                                               volume: volume, http: RadioRuntime.httpConfiguration(settings.config))
+        // libmpv starts (tens of milliseconds: its options, audio chain, threads) while the
+        // station does; neither needs the other until the first song is loaded.
+        let startingPlayer = Task.detached { try PlayerController(options: playerOptions) }
+        let runtime: RadioRuntime
+        do {
+            runtime = try await RadioRuntime.make(options: global, library: library, settings: settings)
+        } catch {
+            (try? await startingPlayer.value)?.shutdown()
+            throw error
+        }
         let logger = Logger(label: "mhz")
         let database: MhzDatabase
         do {
             database = try MhzDatabase(path: runtime.paths.database)
         } catch {
+            (try? await startingPlayer.value)?.shutdown()
             await runtime.shutdown()
             throw .runtime("cannot open \(runtime.paths.database.path): \(error) — check the data directory")
         }
-        if runtime.station != nil {
-            // The embedded station's port changed since the last run: move the saved song there.
+        if let station = runtime.station {
+            // A song saved by an mhz that served its embedded station over HTTP: move it to its file.
             do throws(StoreError) {
-                if let moved = try EmbeddedStationBase.adopt(runtime.baseURL, store: database) {
-                    logger.info("resuming from the embedded station's new address: \(moved)")
+                if let moved = try EmbeddedStationBase.adopt(store: database, resolve: { station.mediaFile(sid: $0) }) {
+                    logger.info("resuming the embedded station's song from its file: \(moved)")
                 }
             } catch {
-                logger.warning("cannot carry the saved position over to the embedded station's new address: \(error)")
+                logger.warning("cannot carry the saved position over to the embedded station's file: \(error)")
             }
         }
-        let volume = runtime.config.volume ?? 100
         let controller: PlayerController
-        let playerOptions = Self.playerOptions(audioOutput: audioOutput ?? runtime.config.audioOutput, video: video,
-                                               volume: volume, http: RadioRuntime.httpConfiguration(runtime.config))
         do {
-            controller = try PlayerController(options: playerOptions)
+            controller = try await startingPlayer.value
         } catch {
             await runtime.shutdown()
             throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
@@ -118,7 +128,7 @@ struct PlayCommand: AsyncParsableCommand {
             frontEnd.clearAlert()
             Task { await session.sessionChanged() }
         }
-        logger.info("playing from \(runtime.baseURL.absoluteString)")
+        logger.info("playing from \(runtime.serverName)")
 
         let commands = CommandPump(session: session)
         let trap = SignalTrap { signal in

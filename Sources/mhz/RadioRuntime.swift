@@ -14,14 +14,23 @@ struct RadioRuntime {
     let config: Config
     /// The API family of the server.
     let family: APIFamily
-    /// The server's root: `--server`, or the embedded station's address (a new port every run).
+    /// The server's root: `--server`, or ``embeddedBase`` for the embedded station, which
+    /// is answered in-process and has no address.
     let baseURL: URL
     /// Which stored session belongs to this server (see ``sessionKey(server:)``).
     let sessionKey: String
-    /// The embedded station when no server was given; `shutdown()` stops it.
+    /// The embedded station when no server was given: answered in-process, never started as
+    /// a server; `shutdown()` stops its rescans and saves what it learned.
     let station: Station?
+
+    /// The root the embedded station's requests are built against. The in-process transport
+    /// reads only their paths and queries; the name shows in logs.
+    static let embeddedBase = URL(string: "http://embedded-station.invalid")!
     /// The client; the web family's carries the cookie jar of `cookies.txt`.
     let http: HTTPClient
+
+    /// The station as messages name it: its URL, or "the embedded station".
+    var serverName: String { station == nil ? baseURL.absoluteString : "the embedded station" }
 
     /// The session kept in the data directory.
     var sessions: SessionStore { SessionStore(directory: paths.dataDirectory) }
@@ -49,7 +58,7 @@ struct RadioRuntime {
     }
 
     /// The key a session is stored under: the server URL without trailing slashes, or
-    /// `embedded` for the in-process station (its port changes with every run).
+    /// `embedded` for the in-process station.
     static func sessionKey(server: URL?) -> String {
         guard var text = server?.absoluteString else { return "embedded" }
         while text.hasSuffix("/") { text.removeLast() }
@@ -86,9 +95,9 @@ struct RadioRuntime {
             return RadioRuntime(paths: paths, config: config, family: family, baseURL: server, sessionKey: key,
                                 station: nil, http: http)
         }
-        let station = try await startEmbeddedStation(paths: paths, library: library ?? config.library)
-        return RadioRuntime(paths: paths, config: config, family: family, baseURL: station.url, sessionKey: key,
-                            station: station.station, http: http)
+        let station = try await makeEmbeddedStation(paths: paths, library: library ?? config.library)
+        return RadioRuntime(paths: paths, config: config, family: family, baseURL: embeddedBase, sessionKey: key,
+                            station: station, http: http)
     }
 
     /// A client for `family`: the web family keeps its cookies in the session store's jar.
@@ -119,8 +128,13 @@ struct RadioRuntime {
     /// The radio service for this server, speaking for the stored session when it belongs
     /// here (see ``ActiveSession``).
     func stationClient(logger: Logger = Logger(label: "mhz.net")) -> StationClient {
-        StationClient(transport: StationTransport(http: http, logger: logger), endpoints: endpoints,
-                      session: activeSession(logger: logger))
+        StationClient(transport: transport(logger: logger), endpoints: endpoints, session: activeSession(logger: logger))
+    }
+
+    /// What carries requests to this station: the embedded one in-process, a server over HTTP.
+    func transport(logger: Logger) -> any APITransport {
+        if let station { return EmbeddedTransport(station: station, logger: logger) }
+        return StationTransport(http: http, logger: logger)
     }
 
     /// The login to start with: the stored session if it was made on this server with this
@@ -151,17 +165,19 @@ struct RadioRuntime {
     /// Stops the embedded station, if any.
     func shutdown() async { await station?.stop() }
 
-    private static func startEmbeddedStation(paths: Paths, library: String?) async throws(CLIError)
-        -> (station: Station, url: URL)
-    {
+    /// The embedded station over `library` (default ~/Music, else the demo library): its
+    /// library loaded and its rescans running, but no server. `mhz` needs none: it asks the
+    /// station in-process and plays its files directly, which saves the server's threads,
+    /// memory and start-up, and a network hop for every song.
+    private static func makeEmbeddedStation(paths: Paths, library: String?) async throws(CLIError) -> Station {
         let home = URL(fileURLWithPath: NSHomeDirectory())
         let folder = library.map { URL(fileURLWithPath: Paths.expand($0, home: home), isDirectory: true) }
             ?? home.appendingPathComponent("Music", isDirectory: true)
         do {
             let station = try await Station(configuration: StationConfiguration(
                 library: folder, dataDirectory: paths.stationDirectory))
-            let url = try await station.start()
-            return (station, url)
+            station.beginRescans()
+            return station
         } catch {
             throw .runtime(StationErrorText.describe(error))
         }

@@ -17,7 +17,7 @@ import RadioAPI
 ///   waiting for songs that cannot come (docs/PROTOCOL.md §7, fixture F5b).
 struct StationClient: RadioService {
     /// Performs requests and maps transport failures.
-    let transport: StationTransport
+    let transport: any APITransport
     /// The server's API family.
     let endpoints: StationEndpoints
     /// The login requests carry.

@@ -7,7 +7,7 @@ import RadioAPI
 /// Performs RadioAPI's requests over the HTTP layer and says what went wrong in the radio's
 /// terms (``ServiceFailure``). Every request is logged here, redacted: tokens, `ck` and
 /// passwords never reach the log, bodies are never written, cookies never seen.
-struct StationTransport: Sendable {
+struct StationTransport: APITransport {
     /// The client, with the cookie jar for the web family.
     let http: HTTPClient
     /// Where requests are logged (at debug level; failures as warnings).

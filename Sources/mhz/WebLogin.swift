@@ -16,7 +16,7 @@ struct WebLogin: Sendable {
     static let checkCookie = "ck"
 
     /// Performs the requests.
-    let transport: StationTransport
+    let transport: any APITransport
     /// The web family's requests.
     let endpoints: WebEndpoints
     /// The client's jar.
@@ -90,7 +90,7 @@ struct WebLogin: Sendable {
 /// The app family's login (docs/PROTOCOL.md §5.1): one form POST, tokens back.
 struct AppLogin: Sendable {
     /// Performs the request.
-    let transport: StationTransport
+    let transport: any APITransport
     /// The app family's requests.
     let endpoints: AppEndpoints
 
