@@ -53,7 +53,7 @@ package struct ChannelCatalog: Sendable {
             }
             if let decade = track.decade {
                 decades[decade, default: Group(key: "decade:\(decade)", name: "\(decade)s",
-                                               abbreviation: String(format: "%02ds", decade % 100), positions: [])]
+                                               abbreviation: (decade % 100 < 10 ? "0" : "") + "\(decade % 100)s", positions: [])]
                     .positions.append(position)
             }
         }

@@ -107,7 +107,7 @@ public struct LibraryScanner: Sendable {
         }
         guard var tags = read else { return nil }
         // TagLib's C API sees only a WAVE file's ID3v2 tag; fill its gaps from INFO.
-        if (relativePath as NSString).pathExtension.lowercased() == "wav",
+        if PathNames.fileExtension(of: relativePath).lowercased() == "wav",
            [tags.title, tags.artist, tags.album, tags.genre].contains(""),
            let info = RIFFInfoTag(path: file.path) {
             if tags.title.isEmpty { tags.title = info.title }
@@ -130,7 +130,7 @@ public struct LibraryScanner: Sendable {
             aid: TrackIdentity.albumID(album: album, folder: names.folder),
             relativePath: relativePath,
             file: root.appendingPathComponent(relativePath),
-            fileExtension: (relativePath as NSString).pathExtension.lowercased(),
+            fileExtension: PathNames.fileExtension(of: relativePath).lowercased(),
             title: tags.title.isEmpty ? names.title : tags.title,
             artist: tags.artist.isEmpty ? names.artist : tags.artist,
             album: album,

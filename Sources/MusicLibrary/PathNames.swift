@@ -43,6 +43,15 @@ package struct PathNames: Sendable, Equatable {
         self.album = album
     }
 
+    /// The extension of the last component of a `/`-separated path, as `NSString`'s
+    /// `pathExtension` gives it (`a.tar.gz` → `gz`; none for `.hidden` or `name.`), without
+    /// bridging to `NSString` for every track of a library.
+    package static func fileExtension(of path: String) -> String {
+        let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
     /// `01 Song.mp3` → `01 Song`; a name that is only an extension (`.mp3`) is kept whole.
     package static func removingExtension(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }

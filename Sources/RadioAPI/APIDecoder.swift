@@ -31,8 +31,7 @@ public enum APIDecoder {
     /// API's `{"groups":[{"chls":[…]}]}` (docs/PROTOCOL.md §6.1).
     public static func channels(_ body: Data) throws(APIError) -> [Channel] {
         let json = try jsonBytes(body)
-        if let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any], object["channels"] == nil,
-           object["groups"] != nil {
+        if let shape = try? JSONDecoder().decode(ChannelListShape.self, from: json), !shape.hasChannels, shape.hasGroups {
             return try decode(ChannelGroups.self, from: json).channels
         }
         return try decode(ChannelList.self, from: json).channels
@@ -127,5 +126,26 @@ private struct AppLoginAnswer: Decodable {
         expire = try c.lenientString(.expire)
         userName = try c.lenientString(.userName)
         email = try c.lenientString(.email)
+    }
+}
+
+/// Which of the two channel-list shapes an answer has, by its top-level keys alone.
+private struct ChannelListShape: Decodable {
+    /// The app API's `channels` key is there.
+    let hasChannels: Bool
+    /// The mobile v2 API's `groups` key is there.
+    let hasGroups: Bool
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        hasChannels = container.contains(Key(stringValue: "channels"))
+        hasGroups = container.contains(Key(stringValue: "groups"))
     }
 }

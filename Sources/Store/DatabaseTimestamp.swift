@@ -1,12 +1,13 @@
 import Foundation
 
 /// Dates as mhz's database stores them: `yyyy-MM-dd HH:mm:ss.SSS` in UTC, the text GRDB
-/// writes by default, written here by arithmetic instead of a `DateFormatter`.
+/// writes by default, written and read here by arithmetic instead of GRDB's `DateFormatter`
+/// and `Calendar`.
 ///
-/// Why: GRDB's default goes through `DateFormatter`, which loads ICU's calendar and locale
-/// data (megabytes of memory, milliseconds of start-up) to save a playback position. The
-/// text is the same, so rows written before and after compare and sort alike, and GRDB
-/// reads both back the same way.
+/// Why: GRDB's default goes through `DateFormatter` to write and a Gregorian `Calendar` to
+/// read, and both load ICU's calendar and locale data (megabytes of memory, milliseconds of
+/// start-up) to save or read a playback position. The text is the same, so rows written
+/// before and after compare and sort alike.
 enum DatabaseTimestamp {
     /// The text for `date`, to the nearest millisecond, as GRDB's formatter rounds it.
     static func text(for date: Date) -> String {
@@ -19,6 +20,40 @@ enum DatabaseTimestamp {
         let millisecond = dayMilliseconds % 1000
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) \(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))"
             + ".\(pad(millisecond, 3))"
+    }
+
+    /// The date a stored text means: `yyyy-MM-dd HH:mm:ss.SSS` as written by ``text(for:)``
+    /// (the fraction optional, `T` accepted for the space), in UTC; nil for any other form,
+    /// which the caller hands to GRDB's own reading.
+    static func date(from text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: " ") || bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+              let year = number(bytes, 0, 4), let month = number(bytes, 5, 2), let day = number(bytes, 8, 2),
+              let hour = number(bytes, 11, 2), let minute = number(bytes, 14, 2), let second = number(bytes, 17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var fraction = 0.0
+        if bytes.count > 19 {
+            guard bytes[19] == UInt8(ascii: "."), bytes.count > 20, let digits = number(bytes, 20, bytes.count - 20)
+            else { return nil }
+            fraction = Double(digits) / pow(10, Double(bytes.count - 20))
+        }
+        let days = daysSince1970(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// The day counted from 1970-01-01 of a date in the proleptic Gregorian calendar (Howard
+    /// Hinnant's `days_from_civil`, the inverse of ``civilDate(daysSince1970:)``).
+    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The year, month and day of a day counted from 1970-01-01 in the proleptic Gregorian
@@ -34,6 +69,17 @@ enum DatabaseTimestamp {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         return (year, month, day)
+    }
+
+    /// The decimal number in `count` bytes from `start`, or nil if one is not a digit.
+    private static func number(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int64? {
+        guard count > 0, count <= 18 else { return nil }
+        var value: Int64 = 0
+        for byte in bytes[start..<start + count] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {

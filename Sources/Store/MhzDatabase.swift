@@ -4,8 +4,10 @@ import GRDB
 /// mhz's own SQLite database (`mhz.sqlite` in the data dir): settings, playback positions
 /// and, later, history, the report outbox and downloads.
 ///
-/// Opened as a GRDB `DatabasePool` in WAL mode, so the writer never blocks readers and a
-/// kill -9 loses at most the transaction in flight. Every method is synchronous and
+/// Opened as one GRDB `DatabaseQueue` connection in WAL mode: a kill -9 loses at most the
+/// transaction in flight, and another process (a test, `mhz login`) reads and writes beside
+/// it. One connection is enough: the radio's accesses are few and short, and a pool's
+/// extra reader connections would only cost memory. Every method is synchronous and
 /// thread-safe; callers on async contexts accept the (sub-millisecond) blocking.
 public final class MhzDatabase: Sendable {
     private let writer: any DatabaseWriter
@@ -17,7 +19,8 @@ public final class MhzDatabase: Sendable {
                                                     withIntermediateDirectories: true)
             var config = Configuration()
             config.busyMode = .timeout(5)
-            writer = try DatabasePool(path: path.path, configuration: config)
+            config.journalMode = .wal
+            writer = try DatabaseQueue(path: path.path, configuration: config)
         } catch {
             throw .cannotOpen(path: path.path, reason: Self.words(error))
         }

@@ -38,6 +38,12 @@ public struct OutboxEntry: Codable, Sendable, Equatable, FetchableRecord, Mutabl
         .custom { DatabaseTimestamp.text(for: $0) }
     }
 
+    /// Dates read back without GRDB's `Calendar` (see ``DatabaseTimestamp``); a form mhz
+    /// does not write is left to GRDB.
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .custom { value in String.fromDatabaseValue(value).flatMap(DatabaseTimestamp.date(from:)) ?? Date.fromDatabaseValue(value) }
+    }
+
     /// The table.
     public static let databaseTableName = "report_outbox"
 

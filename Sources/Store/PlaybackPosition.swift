@@ -45,6 +45,12 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, P
         .custom { DatabaseTimestamp.text(for: $0) }
     }
 
+    /// Dates read back without GRDB's `Calendar` (see ``DatabaseTimestamp``); a form mhz
+    /// does not write is left to GRDB.
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .custom { value in String.fromDatabaseValue(value).flatMap(DatabaseTimestamp.date(from:)) ?? Date.fromDatabaseValue(value) }
+    }
+
     /// The table: one row per song, so long items can later resume where they were left.
     public static let databaseTableName = "playback_position"
 

@@ -93,7 +93,7 @@ public enum NowPlayingView {
     /// A wall-clock time as `HH:mm:ss` in the local time zone.
     public static func clockText(_ date: Date) -> String {
         let c = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
-        let twoDigits = { (value: Int?) in String(format: "%02d", value ?? 0) }
+        let twoDigits = { (value: Int?) in (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
         return "\(twoDigits(c.hour)):\(twoDigits(c.minute)):\(twoDigits(c.second))"
     }
 

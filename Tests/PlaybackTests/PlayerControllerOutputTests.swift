@@ -103,7 +103,12 @@ struct PlayerControllerOutputTests {
         #expect(tags.artist == "Test Artist")
         #expect(tags.album == "Test Album")
         let all = events.all
-        #expect(all.firstIndex(of: update) == (all.firstIndex { if case .started = $0 { true } else { false } } ?? -2) + 1)
+        // Right after started: mpv reports `time-pos` and `metadata` as separate property
+        // changes, so a first progress may come between them, but nothing else does.
+        let startedAt = try #require(all.firstIndex { if case .started = $0 { true } else { false } })
+        let metadataAt = try #require(all.firstIndex(of: update))
+        #expect(metadataAt > startedAt)
+        #expect(all[(startedAt + 1)..<metadataAt].allSatisfy { if case .progress(id, _) = $0 { true } else { false } }, "\(all)")
     }
 
     @Test("video without a display fails fast with noDisplay", .enabled(if: !hasDisplay))

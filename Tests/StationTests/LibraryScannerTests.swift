@@ -97,3 +97,13 @@ struct LibraryScannerTests {
         #expect(names.album == album)
     }
 }
+
+/// The file extension the scanner reads is NSString's, computed without NSString.
+struct FileExtensionTests {
+    @Test func sameAsNSStringPathExtension() {
+        for path in ["a.mp3", "Artist/Album/01 Song.FLAC", "a.tar.gz", ".hidden", "dir/.hidden", "name.", "noext",
+                     "dir.with.dots/file", "dir/", "", "a/b.c/d.e", "曲/歌.ogg", "x..y"] {
+            #expect(PathNames.fileExtension(of: path) == (path as NSString).pathExtension, "\(path)")
+        }
+    }
+}

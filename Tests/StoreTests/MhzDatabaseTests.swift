@@ -60,6 +60,34 @@ struct DatabaseTimestampTests {
         }
     }
 
+    @Test func theTextReadsBackAsGRDBReadsIt() throws {
+        var generator = SystemRandomNumberGenerator()
+        let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400.5),
+                     Date(timeIntervalSince1970: -2_208_988_800.5), Date(timeIntervalSince1970: 4_102_444_799.123)]
+            + (0..<2000).map { _ in Date(timeIntervalSince1970: Double.random(in: -3e9...5e9, using: &generator)) }
+        for date in dates {
+            let text = DatabaseTimestamp.text(for: date)
+            let ours = try #require(DatabaseTimestamp.date(from: text), "\(text)")
+            let grdbs = try #require(Date.fromDatabaseValue(text.databaseValue), "\(text)")
+            #expect(abs(ours.timeIntervalSince1970 - grdbs.timeIntervalSince1970) < 0.000_5, "\(text)")
+        }
+        #expect(DatabaseTimestamp.date(from: "2025-11-24T16:00:00") == Date(timeIntervalSince1970: 1_764_000_000))
+        for other in ["", "2025-11-24", "2025-11-24 16:00", "2025-13-01 00:00:00", "2025-11-24 16:00:00.", "2025-11-24 16:00:00Z",
+                      "20x5-11-24 16:00:00", "1764000000"] {
+            #expect(DatabaseTimestamp.date(from: other) == nil, "\(other)")
+        }
+    }
+
+    @Test func recordsReadTheirDatesWithoutGRDBsCalendarAndOtherFormsWithIt() throws {
+        for strategy in [PlaybackPosition.databaseDateDecodingStrategy(for: "saved_at"),
+                         OutboxEntry.databaseDateDecodingStrategy(for: "created_at")] {
+            guard case .custom(let decode) = strategy else { Issue.record("not the custom strategy"); continue }
+            #expect(decode("2025-11-24 16:00:00.250".databaseValue) == Date(timeIntervalSince1970: 1_764_000_000.25))
+            #expect(decode("2025-11-24".databaseValue) == Date(timeIntervalSince1970: 1_763_942_400))
+            #expect(decode(DatabaseValue.null) == nil)
+        }
+    }
+
     @Test func recordsWriteTheirDatesWithoutGRDBsFormatter() {
         for strategy in [PlaybackPosition.databaseDateEncodingStrategy(for: "saved_at"),
                          OutboxEntry.databaseDateEncodingStrategy(for: "created_at")] {
