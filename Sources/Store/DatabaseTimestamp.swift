@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Dates as mhz's database stores them: `yyyy-MM-dd HH:mm:ss.SSS` in UTC, the text GRDB
 /// writes by default, written and read here by arithmetic instead of GRDB's `DateFormatter`
@@ -90,5 +91,22 @@ enum DatabaseTimestamp {
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+/// A record whose dates are stored as ``DatabaseTimestamp`` text: written without GRDB's
+/// `DateFormatter`, read back without its `Calendar`; a form mhz does not write is left
+/// to GRDB.
+public protocol TimestampedRecord: EncodableRecord, FetchableRecord {}
+
+extension TimestampedRecord {
+    /// Dates as GRDB writes them by default, without a `DateFormatter`.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .custom { DatabaseTimestamp.text(for: $0) }
+    }
+
+    /// Dates read back without GRDB's `Calendar`.
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .custom { value in String.fromDatabaseValue(value).flatMap(DatabaseTimestamp.date(from:)) ?? Date.fromDatabaseValue(value) }
     }
 }

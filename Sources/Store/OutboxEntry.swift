@@ -4,7 +4,7 @@ import GRDB
 /// A report waiting to reach the station: feedback made while it was unreachable (or not
 /// yet confirmed), kept until the station acknowledges it so nothing the listener said is
 /// lost, also across a restart.
-public struct OutboxEntry: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
+public struct OutboxEntry: Codable, Sendable, Equatable, TimestampedRecord, FetchableRecord, MutablePersistableRecord {
     /// Delivery order: the row id, assigned on insert (AUTOINCREMENT never reuses one).
     public var id: Int64?
     /// The one-letter report type (`e`, `r`, `u`, `s`, `b`), as the radio wrote it. The
@@ -31,17 +31,6 @@ public struct OutboxEntry: Codable, Sendable, Equatable, FetchableRecord, Mutabl
         self.history = history
         self.playedTime = playedTime
         self.createdAt = createdAt
-    }
-
-    /// Dates as GRDB writes them by default, without a `DateFormatter` (see ``DatabaseTimestamp``).
-    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-        .custom { DatabaseTimestamp.text(for: $0) }
-    }
-
-    /// Dates read back without GRDB's `Calendar` (see ``DatabaseTimestamp``); a form mhz
-    /// does not write is left to GRDB.
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-        .custom { value in String.fromDatabaseValue(value).flatMap(DatabaseTimestamp.date(from:)) ?? Date.fromDatabaseValue(value) }
     }
 
     /// The table.

@@ -3,7 +3,7 @@ import GRDB
 
 /// Where the listener was in a song: what it was, on which channel, and how far in.
 /// Saved every few seconds while playing and on pause and quit.
-public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+public struct PlaybackPosition: Codable, Sendable, Equatable, TimestampedRecord, FetchableRecord, PersistableRecord {
     /// The song id.
     public var sid: String
     /// The channel it was playing on.
@@ -38,17 +38,6 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, FetchableRecord, P
         self.artist = artist
         self.album = album
         self.savedAt = savedAt
-    }
-
-    /// Dates as GRDB writes them by default, without a `DateFormatter` (see ``DatabaseTimestamp``).
-    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-        .custom { DatabaseTimestamp.text(for: $0) }
-    }
-
-    /// Dates read back without GRDB's `Calendar` (see ``DatabaseTimestamp``); a form mhz
-    /// does not write is left to GRDB.
-    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-        .custom { value in String.fromDatabaseValue(value).flatMap(DatabaseTimestamp.date(from:)) ?? Date.fromDatabaseValue(value) }
     }
 
     /// The table: one row per song, so long items can later resume where they were left.
