@@ -36,6 +36,8 @@ let package = Package(
         // API behind one `extern "C"` function (headers from libtag1-dev, a dependency of
         // libtagc0-dev).
         .target(name: "CTagLibPictures", linkerSettings: [.linkedLibrary("tag")]),
+        // OpenSSL's libcrypto (SHA-256 of downloaded songs), the library libcurl links for TLS.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // MARK: Layers
         // One retry schedule (delays, cap, jitter) for everything that retries.
@@ -71,11 +73,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Offline listening: the download manager (a pure machine and the actor that runs
+        // it), files fetched through HTTP, verified, tagged with TagLib, recorded in Store.
+        .target(
+            name: "Downloads",
+            dependencies: ["HTTP", "Store", "Backoff", "COpenSSL", "CTagLib", "CTagLibPictures",
+                           .product(name: "Logging", package: "swift-log")]),
         .target(name: "TerminalUI", dependencies: ["Radio", "CNcurses"]),
         .executableTarget(
             name: "mhz",
             dependencies: [
-                "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "CMalloc",
+                "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

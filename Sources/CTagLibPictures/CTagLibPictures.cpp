@@ -76,6 +76,16 @@ TagLib::ByteVector fromMP4(TagLib::MP4::Tag *tag) {
     return covers.front().data();
 }
 
+// A FLAC::Picture for FLAC files and Xiph comments; the file or comment takes ownership
+// ("The file takes ownership of the picture and will handle freeing its memory").
+TagLib::FLAC::Picture *flacPicture(const TagLib::ByteVector &bytes, const char *mime) {
+    auto *picture = new TagLib::FLAC::Picture();
+    picture->setType(TagLib::FLAC::Picture::FrontCover);
+    picture->setMimeType(mime);
+    picture->setData(bytes);
+    return picture;
+}
+
 }  // namespace
 
 extern "C" int mhz_taglib_front_cover(void *handle, unsigned char **data, size_t *size) {
@@ -101,4 +111,44 @@ extern "C" int mhz_taglib_front_cover(void *handle, unsigned char **data, size_t
         if (wav->hasID3v2Tag()) bytes = fromID3v2(wav->ID3v2Tag());
     }
     return deliver(bytes, data, size);
+}
+
+extern "C" int mhz_taglib_set_front_cover(void *handle, const unsigned char *data, size_t size, const char *mime) {
+    if (handle == nullptr || data == nullptr || size == 0) return 0;
+    auto *file = reinterpret_cast<TagLib::File *>(handle);
+    TagLib::ByteVector bytes(reinterpret_cast<const char *>(data), static_cast<unsigned int>(size));
+    if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
+        // ID3v2Tag(true): "If create is true, this will return a pointer to a new ID3v2 tag
+        // if one does not exist."
+        TagLib::ID3v2::Tag *tag = mpeg->ID3v2Tag(true);
+        tag->removeFrames("APIC");
+        auto *frame = new TagLib::ID3v2::AttachedPictureFrame();
+        frame->setType(TagLib::ID3v2::AttachedPictureFrame::FrontCover);
+        frame->setMimeType(mime);
+        frame->setPicture(bytes);
+        tag->addFrame(frame);  // "the tag takes ownership of the frame"
+        return 1;
+    }
+    if (auto *flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
+        flac->removePictures();
+        flac->addPicture(flacPicture(bytes, mime));
+        return 1;
+    }
+    if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
+        if (mp4->tag() == nullptr) return 0;
+        bool png = std::strcmp(mime, "image/png") == 0;
+        TagLib::MP4::CoverArtList covers;
+        covers.append(TagLib::MP4::CoverArt(png ? TagLib::MP4::CoverArt::PNG : TagLib::MP4::CoverArt::JPEG, bytes));
+        mp4->tag()->setItem("covr", covers);
+        return 1;
+    }
+    TagLib::Ogg::XiphComment *comment = nullptr;
+    if (auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file)) comment = vorbis->tag();
+    if (auto *opus = dynamic_cast<TagLib::Ogg::Opus::File *>(file)) comment = opus->tag();
+    if (comment != nullptr) {
+        comment->removeAllPictures();
+        comment->addPicture(flacPicture(bytes, mime));
+        return 1;
+    }
+    return 0;
 }

@@ -34,10 +34,14 @@ final class CurlEasy {
 
     /// Performs one request synchronously, on the calling thread.
     ///
-    /// - Parameter jar: the cookies to send and update; `nil` turns cookies off. One
-    ///   handle is only ever used with one jar (its ``HTTPClient``'s).
+    /// - Parameters:
+    ///   - jar: the cookies to send and update; `nil` turns cookies off. One handle is only
+    ///     ever used with one jar (its ``HTTPClient``'s).
+    ///   - stallTimeout: for a download (a body of any size, any duration): no overall
+    ///     time limit, no compression (byte offsets must be the file's), and the transfer
+    ///     fails after this many seconds without a byte.
     func perform(_ request: HTTPRequest, configuration c: HTTPConfiguration, jar: CookieJar?,
-                 sink: ResponseSink) throws(HTTPError) -> HTTPResponse
+                 sink: ResponseSink, stallTimeout: Double? = nil) throws(HTTPError) -> HTTPResponse
     {
         curl_easy_reset(handle)
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -59,10 +63,17 @@ final class CurlEasy {
             // multi-threaded process (CURLOPT_NOSIGNAL(3)).
             try set(CURLOPT_NOSIGNAL, 1)
             try set(CURLOPT_CONNECTTIMEOUT_MS, Int(c.connectTimeout * 1000))
-            try set(CURLOPT_TIMEOUT_MS, Int(c.totalTimeout * 1000))
+            if let stallTimeout {
+                // "If the download receives less than "low speed limit" bytes/second during
+                // "low speed time" seconds, the operations is aborted" (CURLOPT_LOW_SPEED_TIME(3)).
+                try set(CURLOPT_LOW_SPEED_LIMIT, 1)
+                try set(CURLOPT_LOW_SPEED_TIME, max(1, Int(stallTimeout.rounded(.up))))
+            } else {
+                try set(CURLOPT_TIMEOUT_MS, Int(c.totalTimeout * 1000))
+                try set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl was built with
+            }
             try set(CURLOPT_FOLLOWLOCATION, c.maxRedirects > 0 ? 1 : 0)
             try set(CURLOPT_MAXREDIRS, c.maxRedirects)
-            try set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl was built with
             try set(CURLOPT_USERAGENT, c.userAgent)
             try set(CURLOPT_SSL_VERIFYPEER, c.verifyTLS ? 1 : 0)
             try set(CURLOPT_SSL_VERIFYHOST, c.verifyTLS ? 2 : 0)
@@ -85,6 +96,10 @@ final class CurlEasy {
             return withExtendedLifetime(sink) { curl_easy_perform(handle) }
         }
         guard code == CURLE_OK else {
+            if let file = sink.file {
+                if file.writeErrno != 0 { throw .fileWrite(errno: file.writeErrno) }
+                if let range = file.rangeMismatch { throw .rangeMismatch(answered: range) }
+            }
             if sink.exceededLimit { throw .responseTooLarge(limit: sink.limit) }
             if sink.isCancelled { throw .cancelled }
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -95,6 +110,7 @@ final class CurlEasy {
         }
         var status = 0
         _ = ccurl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        sink.file?.finish(status: status, headers: sink.headers)
         var effective: UnsafeMutablePointer<CChar>?
         _ = ccurl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         return HTTPResponse(status: status, headers: sink.headers, body: sink.body,

@@ -71,14 +71,52 @@ public final class HTTPClient: Sendable {
         return result
     }
 
-    private func performBlocking(_ request: HTTPRequest, sink: ResponseSink) -> Result<HTTPResponse, HTTPError> {
+    /// Downloads `download.request` into its file, once (the caller decides about retries:
+    /// a download keeps what it has and continues later, which a quick retry here would not
+    /// improve). Each byte goes to the file as it arrives; `progress` is told the bytes
+    /// this transfer received and the body's length (0 while unknown), several times a second.
+    ///
+    /// - Throws: ``HTTPError/fileWrite(errno:)`` when the file could not take the bytes,
+    ///   ``HTTPError/rangeMismatch(answered:)`` for a 206 that does not continue the file,
+    ///   ``HTTPError/transport(_:detail:)`` when the connection failed or stalled for
+    ///   ``FileDownload/stallTimeout``, ``HTTPError/cancelled``.
+    public func download(_ download: FileDownload, progress: @escaping @Sendable (Int64, Int64) -> Void = { _, _ in })
+        async throws(HTTPError) -> FileDownloadResult
+    {
+        var request = download.request
+        if download.resumeOffset > 0 { request.headers.append(.init("Range", "bytes=\(download.resumeOffset)-")) }
+        let file = FileBody(descriptor: download.descriptor, resumeOffset: download.resumeOffset,
+                            refusedTypes: download.refusedContentTypes)
+        let sink = ResponseSink(limit: .max, file: file, onProgress: progress)
+        let stall = download.stallTimeout, ranged = request
+        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(returning: self.performBlocking(ranged, sink: sink, stallTimeout: stall))
+                }
+                thread.name = "mhz.download"
+                thread.start()
+            }
+        } onCancel: {
+            sink.cancel()
+        }
+        let response = try result.get()
+        return FileDownloadResult(status: response.status,
+                                  headers: response.headers.map { HTTPHeaderLine(name: $0.name, value: $0.value) },
+                                  effectiveURL: response.effectiveURL, wroteFile: file.wroteFile, written: file.written,
+                                  restartedFromZero: file.restartedFromZero, unwrittenBody: file.kept)
+    }
+
+    private func performBlocking(_ request: HTTPRequest, sink: ResponseSink,
+                                 stallTimeout: Double? = nil) -> Result<HTTPResponse, HTTPError> {
         if sink.isCancelled { return .failure(.cancelled) }
         let reused = pool.withLock { $0.popLast()?.easy }
         do throws(HTTPError) {
             let easy: CurlEasy
             if let reused { easy = reused } else { easy = try CurlEasy() }
             defer { pool.withLock { $0.append(PooledHandle(easy: easy)) } }
-            let response = try easy.perform(request, configuration: configuration, jar: cookieJar, sink: sink)
+            let response = try easy.perform(request, configuration: configuration, jar: cookieJar, sink: sink,
+                                            stallTimeout: stallTimeout)
             // Keep what the server just set (a renewed session cookie) for the next start,
             // also when a redirect set it and the final answer did not. A failure to write
             // is not the request's failure: the cookies still work in memory, and the

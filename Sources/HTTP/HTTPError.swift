@@ -76,6 +76,12 @@ public enum HTTPError: Error, Sendable, Equatable {
     case cancelled
     /// The cookie jar's storage could not be read or written; its words name what and why.
     case storage(String)
+    /// A download's body could not be written to its file: `errno` of `write(2)` (ENOSPC
+    /// for a full disk, EFBIG past a file-size limit, EIO). The transfer stopped there.
+    case fileWrite(errno: Int32)
+    /// A download asked for the rest of a file and the server answered 206 with another
+    /// range (`answered` is its `Content-Range`, or "none"): nothing of it was written.
+    case rangeMismatch(answered: String)
 
     /// Whether retrying the same request later may succeed.
     public var isTransient: Bool {

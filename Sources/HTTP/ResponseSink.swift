@@ -11,20 +11,33 @@ import Synchronization
 final class ResponseSink: Sendable {
     /// Largest body accepted.
     let limit: Int
+    /// Where the body goes instead of memory, for a download.
+    let file: FileBody?
+    /// Told the bytes received so far and the expected total (0 while unknown), at each of
+    /// libcurl's progress callbacks (several a second, and after each received chunk).
+    let onProgress: (@Sendable (Int64, Int64) -> Void)?
     private let state = Mutex(State())
     private let cancelled = Atomic<Bool>(false)
 
     private struct State {
         var body = Data()
+        var status = 0
         var headers: [(name: String, value: String)] = []
         var exceededLimit = false
         var setCookie = false
     }
 
-    init(limit: Int) { self.limit = limit }
+    /// A sink that keeps the body in memory, up to `limit` bytes, or writes it to `file`.
+    init(limit: Int, file: FileBody? = nil, onProgress: (@Sendable (Int64, Int64) -> Void)? = nil) {
+        self.limit = limit
+        self.file = file
+        self.onProgress = onProgress
+    }
 
     /// The body received so far.
     var body: Data { state.withLock { $0.body } }
+    /// The status of the last response's status line (0 before one arrived).
+    var status: Int { state.withLock { $0.status } }
     /// Headers of the last response (earlier ones are dropped at each redirect).
     var headers: [(name: String, value: String)] { state.withLock { $0.headers } }
     /// Whether any response of the transfer, a redirect's included, set a cookie.
@@ -45,6 +58,11 @@ final class ResponseSink: Sendable {
         guard let userdata else { return 0 }
         let sink = Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue()
         let n = size * count
+        if let file = sink.file {
+            guard let pointer else { return n }
+            let (status, headers) = sink.state.withLock { ($0.status, $0.headers) }
+            return file.take(pointer, count: n, status: status, headers: headers) ? n : 0
+        }
         return sink.state.withLock { state in
             guard state.body.count + n <= sink.limit else {
                 state.exceededLimit = true
@@ -66,6 +84,9 @@ final class ResponseSink: Sendable {
         sink.state.withLock { state in
             if line.hasPrefix("HTTP/") {
                 state.headers.removeAll()
+                // "HTTP/1.1 206 Partial Content", "HTTP/2 200"
+                let words = line.split(separator: " ", maxSplits: 2)
+                state.status = words.count > 1 ? Int(words[1]) ?? 0 : 0
             } else if let colon = line.firstIndex(of: ":") {
                 let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
                 let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -78,8 +99,10 @@ final class ResponseSink: Sendable {
 
     /// CURLOPT_XFERINFOFUNCTION: "Returning a non-zero value from this callback will cause
     /// libcurl to abort the transfer and return CURLE_ABORTED_BY_CALLBACK."
-    static let progressCallback: ccurl_xferinfo_cb = { userdata, _, _, _, _ in
+    static let progressCallback: ccurl_xferinfo_cb = { userdata, total, now, _, _ in
         guard let userdata else { return 0 }
-        return Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue().isCancelled ? 1 : 0
+        let sink = Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue()
+        sink.onProgress?(Int64(now), Int64(total))
+        return sink.isCancelled ? 1 : 0
     }
 }

@@ -89,6 +89,30 @@ public final class MhzDatabase: Sendable {
                 ALTER TABLE report_outbox_new RENAME TO report_outbox;
                 """)
         }
+        migrator.registerMigration("v5-downloads") { db in
+            try db.create(table: DownloadRecord.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("kind", .text).notNull()
+                t.column("url", .text).notNull()
+                t.column("state", .text).notNull().indexed()
+                t.column("reason", .text)
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("album", .text).notNull()
+                t.column("year", .text).notNull()
+                t.column("cover_url", .text)
+                t.column("sid", .text)
+                t.column("channel", .text)
+                t.column("station", .text)
+                t.column("sha256", .text)
+                t.column("path", .text).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("total", .integer)
+                t.column("created_at", .datetime).notNull()
+                t.column("updated_at", .datetime).notNull()
+            }
+            try db.create(index: "download_song", on: DownloadRecord.databaseTableName, columns: ["station", "sid"])
+        }
         do {
             try migrator.migrate(writer)
         } catch {
@@ -149,6 +173,43 @@ public final class MhzDatabase: Sendable {
     /// Forgets a report the station acknowledged (or refused for good).
     public func removeReport(id: Int64) throws(StoreError) {
         try write { db in _ = try OutboxEntry.deleteOne(db, key: id) }
+    }
+
+    // MARK: - Downloads
+
+    /// Stores a new download and returns it with its id.
+    public func insertDownload(_ record: DownloadRecord) throws(StoreError) -> DownloadRecord {
+        var record = record
+        try write { db in try record.insert(db) }
+        return record
+    }
+
+    /// Saves a download's changed fields (by id).
+    public func updateDownload(_ record: DownloadRecord) throws(StoreError) {
+        try write { db in try record.update(db) }
+    }
+
+    /// Every download, oldest first.
+    public func downloads() throws(StoreError) -> [DownloadRecord] {
+        try read { db in try DownloadRecord.order(Column("id")).fetchAll(db) }
+    }
+
+    /// One download, if it exists.
+    public func download(id: Int64) throws(StoreError) -> DownloadRecord? {
+        try read { db in try DownloadRecord.fetchOne(db, key: id) }
+    }
+
+    /// The newest download of a station's song, if any.
+    public func download(station: String, sid: String) throws(StoreError) -> DownloadRecord? {
+        try read { db in
+            try DownloadRecord.filter(Column("station") == station && Column("sid") == sid)
+                .order(Column("id").desc).fetchOne(db)
+        }
+    }
+
+    /// Forgets a download (its files are the caller's business).
+    public func deleteDownload(id: Int64) throws(StoreError) {
+        try write { db in _ = try DownloadRecord.deleteOne(db, key: id) }
     }
 
     // MARK: - Plumbing

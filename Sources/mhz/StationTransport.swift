@@ -63,6 +63,9 @@ struct StationTransport: APITransport {
         case .setup(let detail): .unreachable(detail)
         case .cancelled: .unreachable("cancelled")
         case .storage(let detail): .unreachable(detail)
+        // Only downloads write bodies to files or ask for ranges; API requests never do.
+        case .fileWrite(let code): .unreachable(String(cString: strerror(code)))
+        case .rangeMismatch(let range): .malformed("unexpected Content-Range \(range)")
         }
     }
 

@@ -22,6 +22,15 @@ extern "C" {
  * NULL). */
 int mhz_taglib_front_cover(void *file, unsigned char **data, size_t *size);
 
+/* Replaces the embedded pictures of a file opened with taglib_file_new() with one front
+ * cover (`data`, `size` bytes of `mime`, "image/jpeg" or "image/png"); the caller then saves
+ * with taglib_file_save(). Same locking rule as above.
+ *
+ * Writes, by file type: MPEG ID3v2 APIC; FLAC picture block; MP4 `covr`; Ogg Vorbis and Opus
+ * METADATA_BLOCK_PICTURE. Returns 1 when the container took the picture, 0 when it has no
+ * place for one (WAV, others). */
+int mhz_taglib_set_front_cover(void *file, const unsigned char *data, size_t size, const char *mime);
+
 #ifdef __cplusplus
 }
 #endif

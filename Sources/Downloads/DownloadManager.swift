@@ -1,0 +1,258 @@
+import Backoff
+import Foundation
+import Logging
+import Store
+import Synchronization
+
+/// Carries out a ``DownloadMachine``: stores its decisions, runs the transfers it starts
+/// through a ``DownloadFetcher``, sets its retry timers and tells listeners what happened.
+/// It decides nothing.
+///
+/// Several processes may share one database (`mhz` playing, `mhz download`, `mhz downloads
+/// pause`): each manager looks at the stored rows of its tasks once a second and follows
+/// what another process did to them (paused, canceled, resumed, removed, finished).
+public actor DownloadManager {
+    private var machine: DownloadMachine
+    private let store: MhzDatabase
+    private let fetcher: any DownloadFetcher
+    private let directory: URL
+    private let logger: Logger
+    private var transfers: [Int64: Task<Void, Never>] = [:]
+    private var listeners: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
+    private var idleWaiters: [(ids: Set<Int64>, continuation: CheckedContinuation<Void, Never>)] = []
+    private var watcher: Task<Void, Never>?
+    private var rates: [Int64: RateMeter] = [:]
+
+    /// Creates a manager for the tasks in `store`, writing songs under `directory`.
+    public init(store: MhzDatabase, fetcher: any DownloadFetcher, directory: URL,
+                configuration: DownloadMachine.Configuration = .init(), logger: Logger = Logger(label: "mhz.downloads")) {
+        machine = DownloadMachine(configuration: configuration)
+        self.store = store
+        self.fetcher = fetcher
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// Loads the stored tasks and continues every unfinished one from what is on disk, then
+    /// follows changes made by other processes.
+    public func start() throws(DownloadError) {
+        let records: [DownloadRecord]
+        do { records = try store.downloads() } catch { throw .storage("\(error)") }
+        let onDisk = records.map { record -> DownloadRecord in
+            var record = record
+            if record.state != .completed { record.bytes = fetcher.bytesOnDisk(record) }
+            return record
+        }
+        handle(.restore(onDisk))
+        guard watcher == nil else { return }
+        watcher = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                await self?.followStore()
+            }
+        }
+    }
+
+    /// Stops every transfer (their bytes stay on disk and their rows say `running`, so the
+    /// next start continues them) and ends the listeners' streams.
+    public func shutdown() async {
+        watcher?.cancel()
+        watcher = nil
+        let running = transfers.values
+        transfers.removeAll()
+        for transfer in running { transfer.cancel() }
+        for transfer in running { await transfer.value }
+        for listener in listeners.values { listener.finish() }
+        listeners.removeAll()
+        for waiter in idleWaiters { waiter.continuation.resume() }
+        idleWaiters.removeAll()
+    }
+
+    /// Every event from now on, until ``shutdown()``; any number of listeners.
+    public func events() -> AsyncStream<DownloadEvent> {
+        let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let key = UUID()
+        listeners[key] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.dropListener(key) } }
+        return stream
+    }
+
+    /// The tasks, oldest first.
+    public func tasks() -> [DownloadTask] { machine.ordered }
+
+    /// One task.
+    public func task(_ id: Int64) -> DownloadTask? { machine.tasks[id] }
+
+    /// Adds a download of `song` and returns its task. A song of a station already
+    /// downloaded or on its way is not fetched twice: its task is returned (and retried, if
+    /// it had failed or was canceled).
+    public func add(_ song: DownloadRequest) throws(DownloadError) -> DownloadTask {
+        if let station = song.station, let sid = song.sid {
+            let existing: DownloadRecord?
+            do { existing = try store.download(station: station, sid: sid) } catch { throw .storage("\(error)") }
+            if let existing, let id = existing.id, let task = machine.tasks[id] {
+                if case .failed = task.state { handle(.resume(id)) }
+                if task.state == .canceled { handle(.resume(id)) }
+                return machine.tasks[id] ?? task
+            }
+        }
+        var record = song.record(path: freePath(for: song).path)
+        do { record = try store.insertDownload(record) } catch { throw .storage("\(error)") }
+        handle(.add(record))
+        return machine.tasks[record.id ?? 0] ?? DownloadTask(record: record, state: .queued)
+    }
+
+    /// Pauses a task.
+    public func pause(_ id: Int64) throws(DownloadError) { try known(id); handle(.pause(id)) }
+    /// Resumes a paused task or retries a failed or canceled one.
+    public func resume(_ id: Int64) throws(DownloadError) { try known(id); handle(.resume(id)) }
+    /// Cancels a task and deletes its partial file.
+    public func cancel(_ id: Int64) throws(DownloadError) { try known(id); handle(.cancel(id)) }
+    /// Forgets a task and deletes its files, the finished song included.
+    public func remove(_ id: Int64) throws(DownloadError) { try known(id); handle(.remove(id)) }
+
+    /// Returns once none of `ids` (all tasks when empty) is queued, running or waiting.
+    public func waitUntilSettled(_ ids: Set<Int64> = []) async {
+        if settled(ids) { return }
+        await withCheckedContinuation { idleWaiters.append((ids, $0)) }
+    }
+
+    // MARK: - Performing
+
+    private func known(_ id: Int64) throws(DownloadError) {
+        guard machine.tasks[id] != nil else { throw .noSuchTask(id) }
+    }
+
+    private func settled(_ ids: Set<Int64>) -> Bool {
+        machine.tasks.values.allSatisfy { task in (!ids.isEmpty && !ids.contains(task.id)) || task.state.isSettled }
+    }
+
+    private func handle(_ input: DownloadMachine.Input) {
+        for effect in machine.handle(input) { perform(effect) }
+        guard !idleWaiters.isEmpty else { return }
+        var waiting: [(ids: Set<Int64>, continuation: CheckedContinuation<Void, Never>)] = []
+        for waiter in idleWaiters {
+            if settled(waiter.ids) { waiter.continuation.resume() } else { waiting.append(waiter) }
+        }
+        idleWaiters = waiting
+    }
+
+    private func perform(_ effect: DownloadMachine.Effect) {
+        switch effect {
+        case .start(let record):
+            guard let id = record.id else { return }
+            let fetcher = self.fetcher
+            rates[id] = RateMeter()
+            let ticker = ProgressTicker()
+            // The transfer holds the manager until it ends; shutdown() cancels and awaits it.
+            transfers[id] = Task {
+                let outcome = await fetcher.fetch(record) { bytes, total in
+                    guard ticker.due(bytes: bytes) else { return }
+                    Task { await self.progressed(id, bytes: bytes, total: total) }
+                }
+                await self.transferEnded(id, outcome)
+            }
+        case .stop(let id):
+            transfers.removeValue(forKey: id)?.cancel()
+        case .save(let record):
+            do throws(StoreError) { try store.updateDownload(record) } catch {
+                logger.error("download \(record.id ?? 0): cannot record its state: \(error)")
+            }
+        case .delete(let id):
+            do throws(StoreError) { try store.deleteDownload(id: id) } catch {
+                logger.error("download \(id): cannot forget it: \(error)")
+            }
+        case .removeFiles(let path, let finished):
+            unlink(SongFetcher.partPath(path))
+            unlink(SongFetcher.taggingPath(path))
+            if finished { unlink(path) }
+        case .scheduleRetry(let id, let delay, let token):
+            let wait = machine.configuration.retry.jittered(delay)
+            Task { [weak self] in
+                try? await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+                await self?.handle(.retryTimer(id, token: token))
+            }
+        case .emit(let event):
+            if !event.isProgress, let error = event.task.state.error {
+                logger.notice("download \(event.task.id) \(event.task.state.name): \(error)")
+            }
+            for listener in listeners.values { listener.yield(event) }
+        }
+    }
+
+    private func transferEnded(_ id: Int64, _ outcome: TransferOutcome) {
+        // A transfer stopped on purpose (pause, cancel) was already taken out.
+        if case .stopped = outcome, transfers[id] == nil { return }
+        transfers[id] = nil
+        rates[id] = nil
+        handle(.ended(id, outcome))
+    }
+
+    /// Progress (at most four times a second per task: see ``ProgressTicker``), with the
+    /// rate over the last few seconds.
+    private func progressed(_ id: Int64, bytes: Int64, total: Int64?) {
+        guard transfers[id] != nil else { return }
+        rates[id]?.add(bytes: bytes, at: ContinuousClock.now)
+        handle(.progress(id, bytes: bytes, total: total, rate: rates[id]?.rate ?? 0))
+    }
+
+    /// Follows what other processes did to this manager's tasks.
+    private func followStore() {
+        let stored: [DownloadRecord]
+        do { stored = try store.downloads() } catch { return }
+        let byID = Dictionary(stored.compactMap { record in record.id.map { ($0, record) } }, uniquingKeysWith: { a, _ in a })
+        for task in machine.ordered {
+            let row = byID[task.id]
+            if row?.state == task.record.state { continue }
+            handle(.changedElsewhere(task.id, row))
+        }
+    }
+
+    private func dropListener(_ key: UUID) { listeners[key] = nil }
+
+    /// A free path for a new song: `Artist - Title.ext`, numbered when taken on disk or by a task.
+    private func freePath(for song: DownloadRequest) -> URL {
+        let name = SongFileName.make(artist: song.artist, title: song.title,
+                                     extension: SongFileName.mediaExtension(of: song.url) ?? "mp3")
+        let taken = Set(machine.tasks.values.map(\.record.path))
+        var n = 1
+        while true {
+            let candidate = directory.appendingPathComponent(SongFileName.numbered(name, n))
+            if !taken.contains(candidate.path), access(candidate.path, F_OK) != 0,
+               access(SongFetcher.partPath(candidate.path), F_OK) != 0 { return candidate }
+            n += 1
+        }
+    }
+}
+
+/// Lets a transfer's progress through to the manager at most four times a second: libcurl
+/// calls back after every received chunk, thousands of times a second on a fast link.
+final class ProgressTicker: Sendable {
+    private let last = Mutex<ContinuousClock.Instant?>(nil)
+
+    /// Whether this tick should be passed on (the first always is).
+    func due(bytes: Int64) -> Bool {
+        let now = ContinuousClock.now
+        return last.withLock { last in
+            if let previous = last, now - previous < .milliseconds(250) { return false }
+            last = now
+            return true
+        }
+    }
+}
+
+/// Bytes per second over the last few seconds.
+struct RateMeter {
+    private var samples: [(ContinuousClock.Instant, Int64)] = []
+
+    mutating func add(bytes: Int64, at time: ContinuousClock.Instant) {
+        samples.append((time, bytes))
+        samples.removeAll { time - $0.0 > .seconds(3) }
+    }
+
+    var rate: Double {
+        guard let first = samples.first, let last = samples.last, last.0 > first.0 else { return 0 }
+        let seconds = Double((last.0 - first.0) / .milliseconds(1)) / 1000
+        return Double(last.1 - first.1) / seconds
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Synchronization
+
+/// Where a download's body goes: a file descriptor the caller opened, written from
+/// `resumeOffset` on, so a song is never held in memory whole.
+///
+/// What is written depends on the answer, decided at its first body byte (the status and
+/// headers are complete by then; libcurl delivers no body of a redirect):
+/// - `206` whose `Content-Range` starts at `resumeOffset`: appended there.
+/// - `200`: the whole body from byte 0. When a range was asked for, the server ignored it,
+///   so the file is truncated and written again from the start (``restartedFromZero``).
+/// - `206` starting elsewhere, or without a `Content-Range`: nothing is written and the
+///   transfer stops (``HTTPError/rangeMismatch(asked:answered:)``): appending it would
+///   corrupt the file.
+/// - any other status, or a `Content-Type` the caller refuses (an HTML page in place of a
+///   song): nothing is written; the first bytes are kept in memory for the error message.
+///
+/// Writes go straight to the descriptor (`write(2)`): a process killed at any instant
+/// loses nothing that was written, as the kernel holds it.
+final class FileBody: Sendable {
+    /// The descriptor, open for writing. Not closed here.
+    let descriptor: Int32
+    /// Where the body continues (the bytes already on disk).
+    let resumeOffset: Int64
+    /// Lowercased `Content-Type` prefixes whose bodies are not written.
+    let refusedTypes: [String]
+    private let state = Mutex(State())
+
+    private struct State {
+        var mode = Mode.undecided
+        var written: Int64 = 0
+        var restarted = false
+        var kept = Data()
+        var writeErrno: Int32 = 0
+        var mismatch: String?
+    }
+
+    /// What the body of the answer is doing.
+    enum Mode: Equatable {
+        /// No body byte has arrived.
+        case undecided
+        /// Writing at `resumeOffset` (a trusted 206) or at 0 (a 200).
+        case writing
+        /// Not for the file: kept (the first 64 KiB) for the caller's message.
+        case keeping
+        /// Stopped: the range did not match, or a write failed.
+        case stopped
+    }
+
+    init(descriptor: Int32, resumeOffset: Int64, refusedTypes: [String]) {
+        self.descriptor = descriptor
+        self.resumeOffset = resumeOffset
+        self.refusedTypes = refusedTypes.map { $0.lowercased() }
+    }
+
+    /// Bytes written to the file by this transfer.
+    var written: Int64 { state.withLock { $0.written } }
+    /// Whether a range was asked for and the whole body came instead.
+    var restartedFromZero: Bool { state.withLock { $0.restarted } }
+    /// The start of a body that was not written.
+    var kept: Data { state.withLock { $0.kept } }
+    /// `errno` of a failed write, 0 if none failed.
+    var writeErrno: Int32 { state.withLock { $0.writeErrno } }
+    /// The `Content-Range` of a 206 that did not continue the file, if one came.
+    var rangeMismatch: String? { state.withLock { $0.mismatch } }
+    /// Whether the body went to the file.
+    var wroteFile: Bool { state.withLock { $0.mode == .writing } }
+
+    /// Takes `count` bytes of the body of an answer with `status` and `headers`. Returns
+    /// false to stop the transfer (libcurl's write callback then returns 0).
+    func take(_ bytes: UnsafeRawPointer, count: Int, status: Int, headers: [(name: String, value: String)]) -> Bool {
+        state.withLock { s in
+            if s.mode == .undecided { decide(&s, status: status, headers: headers) }
+            switch s.mode {
+            case .undecided, .stopped:
+                return false
+            case .keeping:
+                let room = max(0, 65_536 - s.kept.count)
+                s.kept.append(bytes.assumingMemoryBound(to: UInt8.self), count: min(room, count))
+                return true
+            case .writing:
+                var done = 0
+                while done < count {
+                    let n = write(descriptor, bytes + done, count - done)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        s.writeErrno = errno
+                        s.mode = .stopped
+                        return false
+                    }
+                    done += n
+                }
+                s.written += Int64(count)
+                return true
+            }
+        }
+    }
+
+    /// Called when the transfer ended: an answer with an empty body never reached `take`,
+    /// yet a 200 to a range request still means the file starts again (empty).
+    func finish(status: Int, headers: [(name: String, value: String)]) {
+        state.withLock { s in
+            if s.mode == .undecided { decide(&s, status: status, headers: headers) }
+        }
+    }
+
+    private func decide(_ s: inout State, status: Int, headers: [(name: String, value: String)]) {
+        let type = headers.last { $0.name == "content-type" }?.value.lowercased() ?? ""
+        if !(status == 200 || status == 206) || refusedTypes.contains(where: { type.hasPrefix($0) }) {
+            s.mode = .keeping
+            return
+        }
+        if status == 206 {
+            let range = headers.last { $0.name == "content-range" }?.value
+            guard let range, ContentRange(range)?.first == resumeOffset else {
+                s.mismatch = range ?? "none"
+                s.mode = .stopped
+                return
+            }
+            _ = ftruncate(descriptor, off_t(resumeOffset))
+            _ = lseek(descriptor, off_t(resumeOffset), SEEK_SET)
+        } else {
+            s.restarted = resumeOffset > 0
+            _ = ftruncate(descriptor, 0)
+            _ = lseek(descriptor, 0, SEEK_SET)
+        }
+        s.mode = .writing
+    }
+}
+
+/// A `Content-Range` header of a 206: `bytes FIRST-LAST/TOTAL` (TOTAL may be `*`), per
+/// RFC 9110 §14.4.
+public struct ContentRange: Sendable, Equatable {
+    /// The first byte of the body.
+    public var first: Int64
+    /// The last byte of the body (inclusive).
+    public var last: Int64
+    /// The whole representation's length, when the server knows it.
+    public var total: Int64?
+
+    /// Parses the header's value; nil when it is not a satisfied byte range.
+    public init?(_ value: String) {
+        let text = value.trimmingCharacters(in: .whitespaces)
+        guard text.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = text.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        let halves = spec.split(separator: "/", maxSplits: 1)
+        guard halves.count == 2 else { return nil }
+        let bounds = halves[0].split(separator: "-", maxSplits: 1)
+        guard bounds.count == 2, let first = Int64(bounds[0]), let last = Int64(bounds[1]), first <= last else { return nil }
+        self.first = first
+        self.last = last
+        if halves[1] == "*" {
+            total = nil
+        } else {
+            guard let total = Int64(halves[1]), total > last else { return nil }
+            self.total = total
+        }
+    }
+}
