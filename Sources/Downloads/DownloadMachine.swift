@@ -9,7 +9,8 @@ import Store
 public struct DownloadMachine: Sendable {
     /// Tunables.
     public struct Configuration: Sendable, Equatable {
-        /// Tasks fetching at once.
+        /// Tasks fetching at once; 0 makes a machine that changes tasks but starts none
+        /// (a command that pauses or cancels tasks another process runs).
         public var maxConcurrent: Int
         /// Waits between attempts after a passing failure.
         public var retry: Backoff
@@ -19,7 +20,7 @@ public struct DownloadMachine: Sendable {
         /// Creates a configuration.
         public init(maxConcurrent: Int = 3, retry: Backoff = Backoff(initial: 2, cap: 60, jitter: 0.2),
                     maxAttempts: Int = 6) {
-            self.maxConcurrent = max(1, maxConcurrent)
+            self.maxConcurrent = max(0, maxConcurrent)
             self.retry = retry
             self.maxAttempts = max(1, maxAttempts)
         }
@@ -94,7 +95,8 @@ public struct DownloadMachine: Sendable {
                 guard let id = record.id, tasks[id] == nil else { continue }
                 let state = Self.restoredState(record)
                 tasks[id] = DownloadTask(record: record, state: state, bytes: record.bytes, total: record.total)
-                if state == .queued && record.state != .queued { effects += changed(id) }
+                // A machine that runs nothing leaves the rows of running tasks to their process.
+                if state == .queued, record.state != .queued, configuration.maxConcurrent > 0 { effects += changed(id) }
             }
             return effects
         case .add(let record):

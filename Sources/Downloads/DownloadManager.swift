@@ -96,7 +96,8 @@ public actor DownloadManager {
                 return machine.tasks[id] ?? task
             }
         }
-        var record = song.record(path: freePath(for: song).path)
+        var record = song.record(path: "")
+        record.path = freePath(for: record).path
         do { record = try store.insertDownload(record) } catch { throw .storage("\(error)") }
         handle(.add(record))
         return machine.tasks[record.id ?? 0] ?? DownloadTask(record: record, state: .queued)
@@ -211,7 +212,7 @@ public actor DownloadManager {
     private func dropListener(_ key: UUID) { listeners[key] = nil }
 
     /// A free path for a new song: `Artist - Title.ext`, numbered when taken on disk or by a task.
-    private func freePath(for song: DownloadRequest) -> URL {
+    private func freePath(for song: DownloadRecord) -> URL {
         let name = SongFileName.make(artist: song.artist, title: song.title,
                                      extension: SongFileName.mediaExtension(of: song.url) ?? "mp3")
         let taken = Set(machine.tasks.values.map(\.record.path))

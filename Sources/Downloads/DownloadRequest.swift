@@ -45,8 +45,10 @@ public struct DownloadRequest: Sendable, Equatable {
     func record(path: String) -> DownloadRecord {
         var title = self.title
         if title.isEmpty, artist.isEmpty {
-            let name = URL(string: url)?.deletingPathExtension().lastPathComponent ?? ""
+            let link = URL(string: url)
+            let name = link?.deletingPathExtension().lastPathComponent ?? ""
             title = name.removingPercentEncoding ?? name
+            if title.isEmpty || title == "/" { title = link?.host ?? "download" }
         }
         return DownloadRecord(url: url, title: title, artist: artist, album: album, year: year, coverURL: coverURL,
                               sid: sid, channel: channel, station: station,

@@ -45,6 +45,19 @@ public struct SongFetcher: DownloadFetcher {
     public func fetch(_ record: DownloadRecord, progress: @escaping @Sendable (Int64, Int64?) -> Void) async
         -> TransferOutcome
     {
+        let outcome = await attempt(record, progress: progress)
+        // A failure before the first byte leaves no empty partial file behind.
+        var info = stat()
+        let part = Self.partPath(record.path)
+        if case .failed(let error, _) = outcome, error != .heldElsewhere, stat(part, &info) == 0, info.st_size == 0 {
+            unlink(part)
+        }
+        return outcome
+    }
+
+    private func attempt(_ record: DownloadRecord, progress: @escaping @Sendable (Int64, Int64?) -> Void) async
+        -> TransferOutcome
+    {
         let path = record.path, part = Self.partPath(path), tagging = Self.taggingPath(path)
         var info = stat()
         // A crash after the rename but before the row said so: the file is done.

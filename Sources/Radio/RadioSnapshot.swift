@@ -23,10 +23,13 @@ public struct Track: Sendable, Equatable {
     public var url: String
     /// Cover art URL, or empty.
     public var picture: String
+    /// SHA-256 of the audio file, when the station gave one.
+    public var sha256: String?
 
     /// Creates a track.
     public init(sid: String, title: String, artist: String, album: String = "", year: String = "",
-                kbps: Int? = nil, length: Double = 0, liked: Bool = false, url: String, picture: String = "") {
+                kbps: Int? = nil, length: Double = 0, liked: Bool = false, url: String, picture: String = "",
+                sha256: String? = nil) {
         self.sid = sid
         self.title = title
         self.artist = artist
@@ -37,6 +40,7 @@ public struct Track: Sendable, Equatable {
         self.liked = liked
         self.url = url
         self.picture = picture
+        self.sha256 = sha256
     }
 }
 

@@ -39,12 +39,15 @@ public struct Song: Sendable, Equatable, Codable {
     public var kbps: Int?
     /// `""` for a song, `"T"` for an advertisement; `"S"`/`"U"` seen for notices.
     public var subtype: String
+    /// SHA-256 of the audio file (64 hex digits), when the server gives it (the app
+    /// family's `sha256`); downloads check the file against it.
+    public var sha256: String?
 
     /// Creates a song; every text field defaults to empty.
     public init(sid: String, ssid: String = "", aid: String = "", title: String, artist: String,
                 album: String = "", albumTitle: String = "", picture: String = "", url: String,
                 length: Int, like: Bool = false, publicTime: String = "", company: String = "",
-                ratingAverage: Double? = nil, kbps: Int? = nil, subtype: String = "") {
+                ratingAverage: Double? = nil, kbps: Int? = nil, subtype: String = "", sha256: String? = nil) {
         self.sid = sid
         self.ssid = ssid
         self.aid = aid
@@ -61,6 +64,7 @@ public struct Song: Sendable, Equatable, Codable {
         self.ratingAverage = ratingAverage
         self.kbps = kbps
         self.subtype = subtype
+        self.sha256 = sha256
     }
 
     /// Whether this entry is an advertisement (`subtype == "T"`) rather than music.
@@ -68,7 +72,7 @@ public struct Song: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case sid, ssid, aid, title, artist, album, albumtitle, picture, url, length, like
-        case publicTime = "public_time", company, ratingAverage = "rating_avg", kbps, subtype
+        case publicTime = "public_time", company, ratingAverage = "rating_avg", kbps, subtype, sha256
     }
 
     /// Decodes a song, accepting every type variant of the recorded fixtures. Only `sid`
@@ -97,6 +101,7 @@ public struct Song: Sendable, Equatable, Codable {
         ratingAverage = try c.lenientDouble(.ratingAverage)
         kbps = try c.lenientInt(.kbps)
         subtype = try c.lenientString(.subtype) ?? ""
+        sha256 = try c.lenientString(.sha256).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Encodes the app API's canonical shape (recorded fixture F1).
@@ -118,5 +123,6 @@ public struct Song: Sendable, Equatable, Codable {
         try c.encodeIfPresent(kbps.map(String.init), forKey: .kbps)
         try c.encode(albumTitle, forKey: .albumtitle)
         try c.encode(like ? 1 : 0, forKey: .like)
+        try c.encodeIfPresent(sha256, forKey: .sha256)
     }
 }

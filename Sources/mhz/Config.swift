@@ -31,6 +31,8 @@ struct Config: Sendable, Equatable {
     var timeout: Double?
     /// The `User-Agent` header.
     var userAgent: String?
+    /// `[downloads]`: where songs go, how many fetch at once, whether a like downloads.
+    var downloads = DownloadSettings()
     /// `[keys]`: action name → key(s), overriding the default key table.
     var keys: [String: String] = [:]
     /// The line of each `[keys]` entry, so a bad binding can be named by line.
@@ -65,7 +67,7 @@ struct Config: Sendable, Equatable {
         }
         var config = Config()
         config.path = path
-        for key in table.keys where key != "keys" {
+        for key in table.keys where key != "keys" && key != "downloads" {
             guard keys.contains(key) else { throw .configInvalid(path, line: nil, "unknown key \"\(key)\"") }
         }
         if let value = table["keys"] {
@@ -77,6 +79,10 @@ struct Config: Sendable, Equatable {
                 config.keys[action] = key
                 config.keyLines[action] = lineOf(action, in: text)
             }
+        }
+        if let value = table["downloads"] {
+            guard let downloads = value.table else { throw .configInvalid(path, line: nil, "[downloads] must be a table") }
+            config.downloads = try DownloadSettings.parse(downloads, path: path)
         }
         func string(_ key: String) throws(CLIError) -> String? {
             guard let value = table[key] else { return nil }

@@ -71,7 +71,7 @@ enum EventJSON {
          "artist": .string(track.artist), "album": .string(track.album)]
     }
 
-    private static func serialize(_ object: [String: EventValue]) -> String {
+    static func serialize(_ object: [String: EventValue]) -> String {
         var out = ""
         EventValue.object(object).write(to: &out)
         return out
@@ -89,6 +89,8 @@ enum EventValue: Sendable, Equatable {
     case bool(Bool)
     /// An object, written with its keys in ascending order.
     case object([String: EventValue])
+    /// `null`: a field every line of its kind has, without a value this time.
+    case null
 
     /// Appends the JSON text of the value: strings escaped as JSON requires (quote,
     /// backslash, control characters) and nothing more, so `/` and non-ASCII text stay as
@@ -105,6 +107,7 @@ enum EventValue: Sendable, Equatable {
                 out += "null"
             }
         case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "null"
         case .object(let fields):
             out += "{"
             for (index, key) in fields.keys.sorted().enumerated() {

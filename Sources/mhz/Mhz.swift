@@ -13,7 +13,8 @@ struct Mhz: AsyncParsableCommand {
             With no --server, mhz starts its own station in-process over --library (default ~/Music, \
             else a demo library it synthesizes on first run).
             """,
-        subcommands: [PlayCommand.self, ChannelsCommand.self, LoginCommand.self, LogoutCommand.self, ServeCommand.self],
+        subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
+                      LogoutCommand.self, ServeCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 
@@ -26,6 +27,9 @@ struct Mhz: AsyncParsableCommand {
         // keeps what is freed there; mhz's threads (mpv's, the station's, the concurrency
         // pool's) allocate little, so two arenas serve them and hold megabytes less.
         _ = mallopt(cmalloc_arena_max_option(), 2)
+        // A download that grows past the process's file-size limit (`ulimit -f`) gets EFBIG
+        // from write(2) and fails with a reason, instead of SIGXFSZ ending mhz.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

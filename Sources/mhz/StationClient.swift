@@ -71,6 +71,6 @@ struct StationClient: RadioService {
     static func track(_ song: Song) -> Track {
         Track(sid: song.sid, title: song.title, artist: song.artist, album: song.albumTitle,
               year: song.publicTime, kbps: song.kbps, length: Double(song.length), liked: song.like, url: song.url,
-              picture: song.picture)
+              picture: song.picture, sha256: song.sha256)
     }
 }

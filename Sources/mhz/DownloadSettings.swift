@@ -1,0 +1,63 @@
+import Foundation
+import TOMLKit
+
+/// The `[downloads]` table of `config.toml`.
+struct DownloadSettings: Sendable, Equatable {
+    /// `dir`: where downloaded songs go (`~/` expanded); default `downloads` in the data
+    /// directory (`$XDG_DATA_HOME/mhz/downloads`).
+    var directory: String?
+    /// `max_concurrent`: songs fetched at once (1–16, default 3).
+    var maxConcurrent: Int?
+    /// `liked`: download every song the moment it is liked.
+    var liked = false
+    /// `quality`: the bitrate (kbit/s) asked for when downloading a station's songs.
+    var quality: Int?
+    /// `stall_timeout`: seconds without a byte after which a transfer is retried (default 30).
+    var stallTimeout: Double?
+
+    /// The keys the table may hold.
+    static let keys = ["dir", "max_concurrent", "liked", "quality", "stall_timeout"]
+
+    /// Reads the table; errors name the key.
+    static func parse(_ table: TOMLTable, path: String) throws(CLIError) -> DownloadSettings {
+        var settings = DownloadSettings()
+        for key in table.keys where !keys.contains(key) {
+            throw .configInvalid(path, line: nil, "unknown key \"\(key)\" in [downloads] (known: \(keys.joined(separator: ", ")))")
+        }
+        if let value = table["dir"] {
+            guard let dir = value.string, !dir.isEmpty else {
+                throw .configInvalid(path, line: nil, "\"dir\" in [downloads] must be a folder path")
+            }
+            settings.directory = dir
+        }
+        if let value = table["max_concurrent"] {
+            guard let n = value.int, (1...16).contains(n) else {
+                throw .configInvalid(path, line: nil, "\"max_concurrent\" in [downloads] must be a whole number from 1 to 16")
+            }
+            settings.maxConcurrent = n
+        }
+        if let value = table["liked"] {
+            guard let flag = value.bool else { throw .configInvalid(path, line: nil, "\"liked\" in [downloads] must be true or false") }
+            settings.liked = flag
+        }
+        if let value = table["quality"] {
+            guard let kbps = value.int, [64, 128, 192, 320].contains(kbps) else {
+                throw .configInvalid(path, line: nil, "\"quality\" in [downloads] must be 64, 128, 192 or 320")
+            }
+            settings.quality = kbps
+        }
+        if let value = table["stall_timeout"] {
+            guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 1, seconds <= 600 else {
+                throw .configInvalid(path, line: nil, "\"stall_timeout\" in [downloads] must be a number of seconds from 1 to 600")
+            }
+            settings.stallTimeout = seconds
+        }
+        return settings
+    }
+
+    /// The folder songs go to.
+    func folder(paths: Paths, home: URL = URL(fileURLWithPath: NSHomeDirectory())) -> URL {
+        guard let directory else { return paths.dataDirectory.appendingPathComponent("downloads", isDirectory: true) }
+        return URL(fileURLWithPath: Paths.expand(directory, home: home), isDirectory: true)
+    }
+}

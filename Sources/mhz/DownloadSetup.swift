@@ -1,0 +1,38 @@
+import Downloads
+import Foundation
+import HTTP
+import Logging
+import Radio
+import RadioAPI
+import Store
+
+/// Builds the download manager the same way for every command (`mhz`, `mhz download`,
+/// `mhz downloads`), and turns what the radio knows of a song into a download request.
+enum DownloadSetup {
+    /// A manager over `database`, writing to the configured folder. Media requests go
+    /// through a client of their own: no cookies (media hosts are not the station), the
+    /// configured proxy, TLS and User-Agent. `control` makes a manager that changes tasks
+    /// but runs none (`mhz downloads pause …`).
+    static func manager(paths: Paths, config: Config, database: MhzDatabase, control: Bool = false) -> DownloadManager {
+        let http = HTTPClient(configuration: RadioRuntime.httpConfiguration(config))
+        let settings = config.downloads
+        let fetcher = SongFetcher(http: http, stallTimeout: settings.stallTimeout ?? 30, logger: Logger(label: "mhz.downloads"))
+        var machine = DownloadMachine.Configuration(maxConcurrent: settings.maxConcurrent ?? 3)
+        if control { machine.maxConcurrent = 0 }
+        return DownloadManager(store: database, fetcher: fetcher, directory: settings.folder(paths: paths),
+                               configuration: machine)
+    }
+
+    /// The request for a station's song.
+    static func request(_ track: Track, channel: String?, station: String) -> DownloadRequest {
+        DownloadRequest(url: track.url, title: track.title, artist: track.artist, album: track.album, year: track.year,
+                        coverURL: track.picture.isEmpty ? nil : track.picture, sid: track.sid, channel: channel,
+                        station: station, sha256: track.sha256)
+    }
+
+    /// The request for the song a running (or the last) mhz saved as playing.
+    static func request(_ position: PlaybackPosition, station: String) -> DownloadRequest {
+        DownloadRequest(url: position.url, title: position.title, artist: position.artist, album: position.album,
+                        sid: position.sid, channel: position.channel, station: station)
+    }
+}

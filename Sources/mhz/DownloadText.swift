@@ -1,0 +1,53 @@
+import Downloads
+import Foundation
+
+/// Words for downloads, for the command line, headless events and the terminal UI: one
+/// line per reason, saying what happened and what to do.
+enum DownloadText {
+    /// The reason a task failed or waits.
+    static func describe(_ error: DownloadError) -> String {
+        switch error {
+        case .httpStatus(404), .httpStatus(410): return "the server has no such file (HTTP 404): the link is gone; download the song again from the station"
+        case .httpStatus(401), .httpStatus(403): return "the server refused the file (HTTP 403): the link may have expired; download the song again from the station"
+        case .httpStatus(429): return "the server is limiting requests (HTTP 429): mhz retries later"
+        case .httpStatus(let status) where status >= 500: return "the server failed (HTTP \(status)): mhz retries later"
+        case .httpStatus(let status): return "the server answered HTTP \(status): check the URL"
+        case .notMedia(let type):
+            return "the server sent a web page (\(type)) instead of audio: the link needs a login or has expired"
+        case .shortBody(let got, let expected):
+            return "the connection ended after \(got) of \(expected) bytes: mhz continues from there"
+        case .overlong(let got, let expected):
+            return "the server sent \(got) bytes but announced \(expected): the file was discarded; retry"
+        case .checksumMismatch:
+            return "the file does not match the station's SHA-256: it was discarded; retry"
+        case .diskFull(let path): return "no space left for \(path): free some space, then retry"
+        case .notWritable(let path):
+            return "cannot write to \(path) (read-only or no permission): set [downloads] dir in config.toml, then retry"
+        case .fileSystem(let path, let detail): return "cannot write \(path) (\(detail)): check the disk, then retry"
+        case .network(let detail): return "network failure (\(detail)): mhz retries when it can"
+        case .stalled(let seconds): return "the server sent nothing for \(Int(seconds)) s: mhz retries later"
+        case .rangeMismatch(let range):
+            return "the server could not continue the file (Content-Range \(range)): it starts again from the beginning"
+        case .invalidURL(let url): return "\(url) is not a URL mhz can download (http, https or file)"
+        case .heldElsewhere: return "another mhz is downloading it"
+        case .storage(let detail): return "cannot record the download (\(detail)): check the data directory"
+        case .noSuchTask(let id): return "there is no download \(id): `mhz downloads` lists them"
+        }
+    }
+
+    /// `1.2 MB`, `340 kB`, `12 B`.
+    static func size(_ bytes: Int64) -> String {
+        let value = Double(bytes)
+        if value >= 1_000_000_000 { return String(format: "%.2f GB", value / 1_000_000_000) }
+        if value >= 1_000_000 { return String(format: "%.1f MB", value / 1_000_000) }
+        if value >= 1000 { return String(format: "%.0f kB", value / 1000) }
+        return "\(bytes) B"
+    }
+
+    /// What a task is, for a list: `Artist - Title`, else its file name.
+    static func name(_ task: DownloadTask) -> String {
+        let record = task.record
+        if record.artist.isEmpty { return record.title.isEmpty ? URL(fileURLWithPath: record.path).lastPathComponent : record.title }
+        return "\(record.artist) - \(record.title)"
+    }
+}

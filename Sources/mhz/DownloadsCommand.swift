@@ -1,0 +1,124 @@
+import ArgumentParser
+import Downloads
+import Foundation
+import Store
+
+/// `mhz downloads [--json]` lists the downloads; `mhz downloads pause|resume|cancel|remove ID…`
+/// changes them (a running mhz follows within a second; `resume` also runs them here until done).
+struct DownloadsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "downloads", abstract: "List downloads, or pause, resume, cancel or remove them.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print one JSON object per download per line.")
+    var json = false
+
+    @Argument(help: "pause, resume, cancel or remove, then download ids.")
+    var words: [String] = []
+
+    /// What the command does with the ids.
+    enum Action: String {
+        case pause, resume, cancel, remove
+    }
+
+    func validate() throws {
+        guard let first = words.first else { return }
+        guard Action(rawValue: first) != nil else {
+            throw ValidationError("unknown action \"\(first)\": use pause, resume, cancel or remove, then download ids")
+        }
+        guard words.count > 1 else { throw ValidationError("\(first) needs download ids: `mhz downloads` lists them") }
+        for word in words.dropFirst() where Int64(word) == nil {
+            throw ValidationError("\"\(word)\" is not a download id: `mhz downloads` lists them")
+        }
+    }
+
+    func run() async throws {
+        do {
+            if try await perform() { throw ExitCode.failure }
+        } catch let error as CLIError {
+            throw error.exit()
+        }
+    }
+
+    private func perform() async throws(CLIError) -> Bool {
+        let settings = try RadioRuntime.settings(options: global)
+        let paths = settings.paths
+        RadioRuntime.bootstrapLogging(paths: paths, toStderr: false)
+        let database: MhzDatabase
+        do {
+            database = try MhzDatabase(path: paths.database)
+        } catch {
+            throw .runtime("cannot open \(paths.database.path): \(error) — check the data directory")
+        }
+        let control = DownloadSetup.manager(paths: paths, config: settings.config, database: database, control: true)
+        do throws(DownloadError) {
+            try await control.start()
+            guard let word = words.first, let action = Action(rawValue: word) else {
+                list(await control.tasks())
+                await control.shutdown()
+                return false
+            }
+            let ids = words.dropFirst().compactMap { Int64($0) }
+            for id in ids {
+                switch action {
+                case .pause: try await control.pause(id)
+                case .resume: try await control.resume(id)
+                case .cancel: try await control.cancel(id)
+                case .remove: try await control.remove(id)
+                }
+            }
+            await control.shutdown()
+            guard action == .resume else { return false }
+            return try await run(Set(ids), paths: paths, settings: settings, database: database)
+        } catch {
+            await control.shutdown()
+            throw .runtime(DownloadText.describe(error))
+        }
+    }
+
+    /// Runs the resumed tasks here until they settle, as `mhz download` does.
+    private func run(_ ids: Set<Int64>, paths: Paths, settings: (paths: Paths, config: Config), database: MhzDatabase)
+        async throws(DownloadError) -> Bool
+    {
+        let manager = DownloadSetup.manager(paths: paths, config: settings.config, database: database)
+        let printer = DownloadProgressPrinter(style: DownloadProgressPrinter.style(json: json))
+        let events = await manager.events()
+        let showing = Task { for await event in events { printer.show(event) } }
+        let trap = SignalTrap { _ in Task { await manager.shutdown() } }
+        defer { withExtendedLifetime(trap) {} }
+        try await manager.start()
+        await manager.waitUntilSettled(ids)
+        let failed = await manager.tasks().filter { ids.contains($0.id) && $0.state != .completed }
+        await manager.shutdown()
+        await showing.value
+        for task in failed {
+            let why = task.state.error.map(DownloadText.describe) ?? task.state.name
+            FileHandle.standardError.write(Data("mhz: download \(task.id) (\(DownloadText.name(task))): \(why)\n".utf8))
+        }
+        return !failed.isEmpty
+    }
+
+    private func list(_ tasks: [DownloadTask]) {
+        if json {
+            for task in tasks { print(DownloadJSON.line(task)) }
+            return
+        }
+        if tasks.isEmpty {
+            print("no downloads: `mhz download URL`, `mhz download --current` or `d` while playing adds one")
+            return
+        }
+        for task in tasks {
+            var line = String(format: "%4lld  ", task.id) + task.state.name.padding(toLength: 10, withPad: " ", startingAt: 0)
+            if let total = task.total, total > 0, task.state != .completed {
+                line += "\(DownloadText.size(task.bytes))/\(DownloadText.size(total))  "
+            } else {
+                line += DownloadText.size(task.bytes) + "  "
+            }
+            line += DownloadText.name(task)
+            if task.state == .completed { line += "  \(task.record.path)" }
+            if let error = task.state.error { line += " — " + DownloadText.describe(error) }
+            print(line)
+        }
+    }
+}
