@@ -28,6 +28,10 @@ public enum CommandWord: String, Sendable, CaseIterable {
     case login
     /// Forget the session.
     case logout
+    /// Download the current song.
+    case download
+    /// Pause, resume, cancel or retry a download by id.
+    case downloads
     /// Stop cleanly.
     case quit
 
@@ -41,6 +45,8 @@ public enum CommandWord: String, Sendable, CaseIterable {
         case seekTarget
         /// An integer 0–100.
         case percent
+        /// `pause|resume|cancel|retry <id>`.
+        case downloadAction
     }
 
     /// Other words accepted for it (pianobar's and mpv's habits).
@@ -60,6 +66,7 @@ public enum CommandWord: String, Sendable, CaseIterable {
         case .channel: .channelID
         case .seek: .seekTarget
         case .volume: .percent
+        case .downloads: .downloadAction
         default: .none
         }
     }
@@ -67,7 +74,7 @@ public enum CommandWord: String, Sendable, CaseIterable {
     /// Whether it acts on the song playing (the radio answers "nothing playing" without one).
     public var needsSong: Bool {
         switch self {
-        case .skip, .like, .unlike, .trash, .seek: true
+        case .skip, .like, .unlike, .trash, .seek, .download: true
         default: false
         }
     }
@@ -79,6 +86,7 @@ public enum CommandWord: String, Sendable, CaseIterable {
         case .channelID: "\(rawValue) <id>"
         case .seekTarget: "\(rawValue) <±s|s>"
         case .percent: "\(rawValue) <0-100>"
+        case .downloadAction: "\(rawValue) <pause|resume|cancel|retry> <id>"
         }
     }
 
@@ -89,6 +97,7 @@ public enum CommandWord: String, Sendable, CaseIterable {
         case .channelID: "\(rawValue) 1"
         case .seekTarget: "\(rawValue) 30 or \(rawValue) +10"
         case .percent: "\(rawValue) 60 (0–100)"
+        case .downloadAction: "\(rawValue) pause 3"
         }
     }
 

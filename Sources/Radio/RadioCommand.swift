@@ -28,6 +28,10 @@ public enum RadioCommand: Sendable, Equatable {
     case login
     /// Forget the session.
     case logout
+    /// Download the current song.
+    case download
+    /// Pause, resume, cancel or retry download `id`.
+    case downloadControl(DownloadAction, id: Int64)
     /// Stop cleanly, saving progress.
     case quit
 
@@ -61,6 +65,8 @@ public enum RadioCommand: Sendable, Equatable {
         case .status: .status
         case .login: .login
         case .logout: .logout
+        case .download: .download
+        case .downloadControl: .downloads
         case .quit: .quit
         }
     }
@@ -73,6 +79,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .seek(.absolute(let seconds)): "seek \(Self.number(seconds))"
         case .seek(.relative(let seconds)): "seek \(seconds < 0 ? "-" : "+")\(Self.number(abs(seconds)))"
         case .volume(let percent): "volume \(percent)"
+        case .downloadControl(let action, let id): "downloads \(action.rawValue) \(id)"
         default: word
         }
     }
@@ -96,6 +103,13 @@ public enum RadioCommand: Sendable, Equatable {
             return command
         }
         guard let arg = args.first else { throw .missingArgument(word: name) }
+        if word.argument == .downloadAction {
+            guard let action = DownloadAction(rawValue: arg.lowercased()) else { throw .invalidArgument(word: name, argument: arg) }
+            guard args.count > 1 else { throw .missingArgument(word: name) }
+            guard args.count == 2 else { throw .unexpectedArgument(word: name, argument: args[2]) }
+            guard let id = Int64(args[1]), id > 0 else { throw .invalidArgument(word: name, argument: args[1]) }
+            return .downloadControl(action, id: id)
+        }
         guard args.count == 1 else { throw .unexpectedArgument(word: name, argument: args[1]) }
         switch word.argument {
         case .channelID:
@@ -108,7 +122,7 @@ public enum RadioCommand: Sendable, Equatable {
                 throw .invalidArgument(word: name, argument: arg)
             }
             return .volume(value)
-        case .none:
+        case .none, .downloadAction:
             throw .unexpectedArgument(word: name, argument: arg)
         }
     }
@@ -126,8 +140,9 @@ public enum RadioCommand: Sendable, Equatable {
         case .status: .status
         case .login: .login
         case .logout: .logout
+        case .download: .download
         case .quit: .quit
-        case .channel, .seek, .volume: nil
+        case .channel, .seek, .volume, .downloads: nil
         }
     }
 }

@@ -39,6 +39,15 @@ public enum RadioEffect: Sendable, Equatable {
     /// Feed `.retryTimer(token:)` back after a delay: the nominal wait of the backoff, to
     /// which the performer applies the backoff's jitter.
     case scheduleRetry(after: Double, token: Int)
+    /// Answer list request `requestID` from the downloaded songs (the offline channel, or
+    /// the station unreachable): the answer comes back as `.answered` with that id.
+    case fetchDownloads(requestID: Int)
+    /// Download a song (it plays on `channel`).
+    case download(Track, channel: String)
+    /// Pause, resume, cancel or retry a download.
+    case controlDownload(DownloadAction, id: Int64)
+    /// Remember a trashed song, so offline listening never plays it.
+    case rememberTrashed(sid: String)
     /// Shut down: everything worth saving has been saved by the effects before this one.
     case quit
 }

@@ -22,6 +22,9 @@ public enum RadioEvent: Sendable, Equatable {
     case reconnecting(Track, attempt: Int, of: Int)
     /// The song plays again after a reconnection.
     case reconnected(Track)
+    /// Where songs come from changed: the offline channel chosen or left, or downloads
+    /// playing because the station is unreachable, or the station back.
+    case source(SongSource)
     /// The answer to `status`: everything a front end would draw.
     case status(RadioSnapshot)
     /// Something went wrong; playback goes on where it can.

@@ -50,4 +50,6 @@ public enum RadioInput: Sendable, Equatable {
     /// now on, so a fetch waiting out a failure (the red-heart channel refused to an
     /// anonymous listener) is worth making again at once.
     case sessionChanged
+    /// The downloads changed (a task moved, a song finished downloading).
+    case downloadsChanged(DownloadsOverview)
 }

@@ -8,6 +8,7 @@ extension RadioMachine {
     /// station is back. `saved` holds the positions the store remembers for the answer's
     /// songs, for long items that resume where they were left.
     mutating func answered(_ id: Int?, _ tracks: [Track], saved: [String: PlaybackPosition]) -> [RadioEffect] {
+        if let probe, probe == id { return probeAnswered(tracks) }
         if case .service = problem { problem = nil }
         nextRetry = nil
         for track in tracks {
@@ -57,6 +58,11 @@ extension RadioMachine {
     /// what it has.
     private mutating func answeredBeside(_ tracks: [Track]) -> [RadioEffect] {
         var effects: [RadioEffect] = []
+        switch source {
+        case .station: break
+        case .downloads: return []  // the offline channel's lists come from the downloads only
+        case .fallback: return tracks.isEmpty ? askWhetherStationIsBack() : probeAnswered(tracks)
+        }
         if listRequest == nil, !tracks.isEmpty {
             queue = fresh(tracks)
             forgetResumePointsOutsideQueue()
@@ -85,8 +91,16 @@ extension RadioMachine {
 
     /// Report `id` failed: show it; a list the radio needs is asked for again later.
     mutating func failed(_ id: Int?, _ failure: ServiceFailure) -> [RadioEffect] {
+        if let probe, probe == id {
+            // Still unreachable: downloads play on; the next song asks again.
+            self.probe = nil
+            return []
+        }
         var effects = fail(.service(failure))
         guard let pending = listRequest, pending.id == id else { return effects }
+        if Self.meansUnreachable(failure), case .station = source, downloads.playable > 0, queue.isEmpty {
+            return effects + fallBackToDownloads(asking: pending.type == .new ? .new : .playing)
+        }
         let type: ReportType = pending.type == .new ? .new : .playing
         switch state {
         case .silent(var silence):

@@ -55,6 +55,11 @@ extension RadioMachine {
             return [.emit(.status(snapshot))]
         case .login, .logout:
             return fail(.unsupported(command.word))
+        case .download:
+            guard let track = current else { return nothingPlaying() }
+            return [.download(track, channel: track.channel ?? channel?.id ?? Channel.personalID)]
+        case .downloadControl(let action, let id):
+            return [.controlDownload(action, id: id)]
         case .quit:
             var effects: [RadioEffect] = []
             if let now = nowPlaying { effects.append(.savePosition(positionRecord(of: now))) }
@@ -71,6 +76,10 @@ extension RadioMachine {
         guard let now = nowPlaying else { return nothingPlaying() }
         history.record(sid: now.track.sid, type: type)
         var effects = [deliver(type, sid: now.track.sid)]
+        // Offline, the report still goes to the station (through the outbox), but the next
+        // list comes from the downloads under the same request id.
+        if source.isOffline, let request = listRequest { effects.append(.fetchDownloads(requestID: request.id)) }
+        if type == .ban { effects.append(.rememberTrashed(sid: now.track.sid)) }
         effects.append(.emit(type == .skip ? .skipped(now.track) : .trashed(now.track)))
         let fetch = self.fetch
         if let next = takeQueued() {
@@ -87,8 +96,9 @@ extension RadioMachine {
     /// `nil` while the list is unknown; the red-heart channel is always allowed because
     /// stations do not list it (docs/PROTOCOL.md §3).
     func channelIsKnown(_ id: String) -> Bool? {
-        if channels.isEmpty { return nil }
-        return id == Channel.redHeartID || channels.contains { $0.id == id }
+        if id == SongSource.offlineChannel.id { return true }
+        if stationChannels.isEmpty { return nil }
+        return id == Channel.redHeartID || stationChannels.contains { $0.id == id }
     }
 
     /// Tunes to channel `id` with `n`; an unknown id falls back to the personal channel
@@ -104,6 +114,10 @@ extension RadioMachine {
         }
         let info = channels.first { $0.id == target } ?? ChannelInfo(id: target, name: target)
         channel = info
+        let before = source
+        source = target == SongSource.offlineChannel.id ? .downloads : .station
+        probe = nil
+        if source != before { effects.append(.emit(.source(source))) }
         queue.removeAll()
         resumePoints.removeAll()
         retryAttempt = 0
@@ -119,7 +133,7 @@ extension RadioMachine {
         case .playing, .quit:
             setFetch(request)
         }
-        return effects + [.fetch(requestID: id, report)]
+        return effects + [source.isOffline ? .fetchDownloads(requestID: id) : .fetch(requestID: id, report)]
     }
 
     /// The answer to a song command with no song.

@@ -17,7 +17,7 @@ extension RadioMachine {
         if queue.count < configuration.prefetchThreshold, listRequest == nil {
             effects.append(fetchList(.playing, sid: now.track.sid))
         }
-        return effects
+        return effects + askWhetherStationIsBack()
     }
 
     /// A song that is not the current one started. Normally an old event of a song already

@@ -77,6 +77,15 @@ public struct RadioMachine: Sendable {
     public internal(set) var pendingReports = 0
     /// When the station is next tried after a failure (by the radio or the outbox), if it is.
     public internal(set) var nextRetry: Date?
+    /// Where songs come from (see ``SongSource``).
+    public internal(set) var source: SongSource = .station
+    /// The downloads, as last told.
+    public internal(set) var downloads = DownloadsOverview()
+    /// The channels as the station lists them (``channels`` adds the offline channel).
+    var stationChannels: [ChannelInfo] = []
+    /// While downloads play in place of an unreachable station: the id of the request that
+    /// asks the station whether it is back, when one is on its way.
+    var probe: Int?
 
     /// Where queued songs start, by sid, when they are long items the listener left midway
     /// (decided when their list arrived; see ``resumePoint(of:saved:)``).
@@ -118,7 +127,8 @@ public struct RadioMachine: Sendable {
         case .command(let command):
             return handle(command)
         case .channelsLoaded(let list):
-            channels = list
+            stationChannels = list
+            listChannels()
             if let id = channel?.id, let named = list.first(where: { $0.id == id }) { channel = named }
             return []
         case .answered(let id, let tracks, let saved):
@@ -158,6 +168,8 @@ public struct RadioMachine: Sendable {
             return []
         case .sessionChanged:
             return sessionChanged()
+        case .downloadsChanged(let overview):
+            return downloadsChanged(overview)
         }
     }
 
@@ -203,7 +215,8 @@ public struct RadioMachine: Sendable {
         return RadioSnapshot(channel: channel, track: now?.track, position: now?.position ?? 0,
                              duration: now?.duration, paused: paused, volume: volume, queueLength: queue.count,
                              channels: channels, problem: problem, loading: silent,
-                             pendingReports: pendingReports, nextRetry: nextRetry, reconnecting: reconnecting)
+                             pendingReports: pendingReports, nextRetry: nextRetry, reconnecting: reconnecting,
+                             source: source, downloads: downloads)
     }
 
     // MARK: - Shared steps
@@ -248,7 +261,7 @@ public struct RadioMachine: Sendable {
         let id = nextRequestID
         nextRequestID += 1
         let played: Double? = sid == nil ? nil : (sid == current?.sid ? nowPlaying?.position ?? 0 : 0)
-        let report = Report(type: type, channel: channel?.id ?? Channel.personalID, sid: sid,
+        let report = Report(type: type, channel: reportChannel(about: sid), sid: sid,
                             history: type.expectsList ? history.entries : nil, playedTime: played)
         return (id, report)
     }
@@ -258,7 +271,7 @@ public struct RadioMachine: Sendable {
     mutating func fetchList(_ type: ReportType, sid: String?) -> RadioEffect {
         let (id, report) = makeReport(type, sid: sid)
         setFetch(.asking(ListRequest(id: id, type: type)))
-        return .fetch(requestID: id, report)
+        return source.isOffline ? .fetchDownloads(requestID: id) : .fetch(requestID: id, report)
     }
 
     /// Feedback (`e r u s b`): kept in the outbox until the station has it. `s` and `b`

@@ -16,6 +16,7 @@ public actor RadioSession {
     private let service: any RadioService
     private let player: any AudioPlayer
     private let store: (any RadioStore)?
+    private let downloads: (any SongDownloads)?
     private let courier: ReportCourier
     private let courierInbox: AsyncStream<(Report, Int)>.Continuation
     private let courierStream: AsyncStream<(Report, Int)>
@@ -37,10 +38,13 @@ public actor RadioSession {
     public nonisolated let events: AsyncStream<RadioEvent>
 
     /// Creates a session. `onSnapshot` is called (on the session's executor) whenever what
-    /// a front end would draw changed.
+    /// a front end would draw changed. Without `downloads`, `download` and the offline
+    /// channel have nothing to work with (the offline channel stays empty).
     public init(service: any RadioService, player: any AudioPlayer, store: (any RadioStore)?,
+                downloads: (any SongDownloads)? = nil,
                 configuration: RadioMachine.Configuration = .init(), volume: Int = 100,
                 onSnapshot: @escaping @Sendable (RadioSnapshot) -> Void = { _ in }) {
+        self.downloads = downloads
         self.machine = RadioMachine(configuration: configuration, volume: volume)
         self.service = service
         self.player = player
@@ -103,6 +107,12 @@ public actor RadioSession {
     public func send(_ command: RadioCommand) {
         if command == .status || command == .quit { refreshPosition() }
         handle(.command(command))
+    }
+
+    /// The downloads changed: the downloads view, the status line and the offline channel
+    /// follow.
+    public func downloadsChanged(_ overview: DownloadsOverview) {
+        handle(.downloadsChanged(overview))
     }
 
     /// The listener logged in: requests carry the new session from now on (the service
@@ -244,6 +254,8 @@ public actor RadioSession {
                 }
             }
         case .deliver(let id, let report):
+            // A song downloaded from a plain URL is no station's: its feedback stays here.
+            guard report.channel != SongSource.offlineChannel.id else { return }
             courierInbox.yield((report, id))
         case .play(let track, let startAt, let ticket):
             load(track, at: startAt, ticket: ticket)
@@ -281,6 +293,17 @@ public actor RadioSession {
                 try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
                 self.handle(.retryTimer(token: token))
             }
+        case .fetchDownloads(let id):
+            let tracks = downloads?.offlineTracks() ?? []
+            // Answered in a later turn, as a station's answer would be: the effects of this
+            // input (a report, a stop) go first.
+            Task { self.answered(id, tracks) }
+        case .download(let track, let channel):
+            downloads?.download(track, channel: channel)
+        case .controlDownload(let action, let id):
+            downloads?.control(action, id: id)
+        case .rememberTrashed(let sid):
+            downloads?.trashed(sid: sid)
         case .quit:
             quitRequested = true
             playerTask?.cancel()

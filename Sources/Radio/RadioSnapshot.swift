@@ -25,11 +25,14 @@ public struct Track: Sendable, Equatable {
     public var picture: String
     /// SHA-256 of the audio file, when the station gave one.
     public var sha256: String?
+    /// The channel a downloaded song was downloaded from (reports about it name that
+    /// channel); nil for the station's own lists, which belong to the channel playing.
+    public var channel: String?
 
     /// Creates a track.
     public init(sid: String, title: String, artist: String, album: String = "", year: String = "",
                 kbps: Int? = nil, length: Double = 0, liked: Bool = false, url: String, picture: String = "",
-                sha256: String? = nil) {
+                sha256: String? = nil, channel: String? = nil) {
         self.sid = sid
         self.title = title
         self.artist = artist
@@ -41,6 +44,7 @@ public struct Track: Sendable, Equatable {
         self.url = url
         self.picture = picture
         self.sha256 = sha256
+        self.channel = channel
     }
 }
 
@@ -87,12 +91,18 @@ public struct RadioSnapshot: Sendable, Equatable {
     public var nextRetry: Date?
     /// Set while the player reconnects to the song's broken stream.
     public var reconnecting: Reconnection?
+    /// Where the songs come from: the station, the offline channel, or downloads played
+    /// while the station is unreachable.
+    public var source: SongSource
+    /// The downloads, for the downloads view and the status line.
+    public var downloads: DownloadsOverview
 
     /// Creates a snapshot; the defaults describe a radio that has not started.
     public init(channel: ChannelInfo? = nil, track: Track? = nil, position: Double = 0, duration: Double? = nil,
                 paused: Bool = false, volume: Int = 100, queueLength: Int = 0, channels: [ChannelInfo] = [],
                 problem: RadioError? = nil, loading: Bool = false, pendingReports: Int = 0,
-                nextRetry: Date? = nil, reconnecting: Reconnection? = nil) {
+                nextRetry: Date? = nil, reconnecting: Reconnection? = nil, source: SongSource = .station,
+                downloads: DownloadsOverview = DownloadsOverview()) {
         self.channel = channel
         self.track = track
         self.position = position
@@ -106,6 +116,8 @@ public struct RadioSnapshot: Sendable, Equatable {
         self.pendingReports = pendingReports
         self.nextRetry = nextRetry
         self.reconnecting = reconnecting
+        self.source = source
+        self.downloads = downloads
     }
 
     /// The best known duration: mpv's measurement, else the server's announcement.

@@ -113,6 +113,14 @@ public final class MhzDatabase: Sendable {
             }
             try db.create(index: "download_song", on: DownloadRecord.databaseTableName, columns: ["station", "sid"])
         }
+        migrator.registerMigration("v6-trashed-songs") { db in
+            try db.create(table: "trashed_song") { t in
+                t.column("station", .text).notNull()
+                t.column("sid", .text).notNull()
+                t.column("created_at", .datetime).notNull()
+                t.primaryKey(["station", "sid"])
+            }
+        }
         do {
             try migrator.migrate(writer)
         } catch {
@@ -210,6 +218,25 @@ public final class MhzDatabase: Sendable {
     /// Forgets a download (its files are the caller's business).
     public func deleteDownload(id: Int64) throws(StoreError) {
         try write { db in _ = try DownloadRecord.deleteOne(db, key: id) }
+    }
+
+    // MARK: - Trashed songs
+
+    /// Remembers that the listener trashed `sid` of `station` (the station's URL, or `embedded`).
+    public func markTrashed(station: String, sid: String, at date: Date = Date()) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "INSERT OR IGNORE INTO trashed_song(station, sid, created_at) VALUES(?, ?, ?)",
+                           arguments: [station, sid, DatabaseTimestamp.text(for: date)])
+        }
+    }
+
+    /// Every trashed song, as `(station, sid)` pairs.
+    public func trashedSongs() throws(StoreError) -> Set<TrashedSong> {
+        try read { db in
+            Set(try Row.fetchAll(db, sql: "SELECT station, sid FROM trashed_song").map { row in
+                TrashedSong(station: row["station"], sid: row["sid"])
+            })
+        }
     }
 
     // MARK: - Plumbing

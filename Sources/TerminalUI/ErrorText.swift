@@ -34,6 +34,9 @@ public enum ErrorText {
             // The red-heart channel plays the listener's liked songs: empty until there are some.
             return "The red-heart channel has no liked songs yet — like songs on other channels first; "
                 + "retrying meanwhile."
+        case .emptyChannel(let channel) where channel.id == SongSource.offlineChannel.id:
+            return "No downloaded songs yet — press d while a song plays, or run `mhz download`; "
+                + "playing as soon as one is downloaded."
         case .emptyChannel(let channel):
             return "Channel \(quoted(channel.name)) has no songs right now — choose another channel; "
                 + "retrying meanwhile."

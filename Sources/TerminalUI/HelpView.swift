@@ -7,6 +7,7 @@ public enum HelpView {
     private static let sections: [(title: String, contexts: [KeyContext])] = [
         ("Playing", [.global, .song]),
         ("In the channel list", [.channelList]),
+        ("In the downloads", [.downloads]),
     ]
 
     /// The help screen as plain lines, exactly `height` × `width`.

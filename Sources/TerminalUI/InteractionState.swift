@@ -16,6 +16,8 @@ struct InteractionState {
         case help
         /// The login dialog.
         case login(LoginForm)
+        /// The downloads view.
+        case downloads(DownloadsView)
     }
 
     /// What a key press asks of the caller.
@@ -81,6 +83,18 @@ struct InteractionState {
                 return Response()
             case .send(let command):
                 mode = .nowPlaying
+                return Response(commands: [command])
+            }
+        case .downloads(var view):
+            switch view.handle(key, items: snapshot.downloads.items, keymap: keymap) {
+            case .stay:
+                mode = .downloads(view)
+                return Response()
+            case .close:
+                mode = .nowPlaying
+                return Response()
+            case .send(let command):
+                mode = .downloads(view)
                 return Response(commands: [command])
             }
         case .login(var form):
@@ -160,6 +174,9 @@ struct InteractionState {
         case .openChannels:
             mode = .channels(ChannelListView(selecting: snapshot.channel?.id))
             return Response()
+        case .openDownloads:
+            mode = .downloads(DownloadsView(selecting: snapshot.downloads.active.first?.id))
+            return Response()
         case .help:
             mode = .help
             return Response()
@@ -217,6 +234,7 @@ struct InteractionState {
         case .login(let form): return LoginDialogView.frame(form, width: width, height: height)
         case .channels(let list): return list.frame(shown, width: width, height: height, keymap: keymap)
         case .help: return HelpView.frame(keymap, width: width, height: height)
+        case .downloads(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
         }
     }
 

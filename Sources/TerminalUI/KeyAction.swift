@@ -12,6 +12,14 @@ public enum KeyAction: Sendable, Equatable {
     case volumeStep(Int)
     /// Open the channel list.
     case openChannels
+    /// Open the downloads view.
+    case openDownloads
+    /// Downloads view: pause the selected download, or resume it when paused.
+    case pauseDownload
+    /// Downloads view: cancel the selected download.
+    case cancelDownload
+    /// Downloads view: retry the selected download.
+    case retryDownload
     /// Open the login dialog (the `login` command word, done interactively).
     case openLogin
     /// Show the help screen.
@@ -51,7 +59,8 @@ public enum KeyAction: Sendable, Equatable {
             return .volume(min(100, max(0, snapshot.volume + step)))
         case .quit:
             return .quit
-        case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter:
+        case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter, .openDownloads,
+             .pauseDownload, .cancelDownload, .retryDownload:
             return nil
         }
     }

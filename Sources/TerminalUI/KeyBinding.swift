@@ -10,11 +10,23 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case song
     /// Inside the channel list.
     case channelList = "channel list"
+    /// Inside the downloads view.
+    case downloads
 
     /// Whether keys of the two contexts are read on the same screen, so that binding one
     /// key in both would be ambiguous.
     public func sharesKeys(with other: KeyContext) -> Bool {
-        (self == .channelList) == (other == .channelList)
+        screen == other.screen
+    }
+
+    /// The screen that reads the context's keys: now-playing (global and song keys), the
+    /// channel list, the downloads view.
+    private var screen: Int {
+        switch self {
+        case .global, .song: 0
+        case .channelList: 1
+        case .downloads: 2
+        }
     }
 }
 
@@ -76,6 +88,10 @@ public struct KeyBinding: Sendable, Equatable {
                    effect: .toggleLike, help: "like the song, or unlike it if liked (♥)", hintRank: 4),
         KeyBinding(action: "trash", keys: [.character("b")], context: .song,
                    effect: .command(.trash), help: "never play this song again", hintRank: 6),
+        KeyBinding(action: "download", keys: [.character("d")], context: .song,
+                   effect: .command(.download), help: "download the song for offline listening", hintRank: 7),
+        KeyBinding(action: "downloads", keys: [.character("D")], context: .global,
+                   effect: .openDownloads, help: "show the downloads (pause, cancel, retry)"),
         KeyBinding(action: "channels", keys: [.character("c")], context: .global,
                    effect: .openChannels, help: "choose another channel", hintRank: 5),
         KeyBinding(action: "login", keys: [.character("L")], context: .global,
@@ -107,5 +123,17 @@ public struct KeyBinding: Sendable, Equatable {
                    help: "clear the filter, or close the list", hintRank: 1),
         KeyBinding(action: "list-filter", keys: [.character("/")], context: .channelList,
                    effect: .startFilter, help: "type a filter even if it starts with j, k, q or c"),
+        KeyBinding(action: "downloads-up", keys: [.up, .character("k")], context: .downloads,
+                   effect: .moveSelection(-1), help: "move up"),
+        KeyBinding(action: "downloads-down", keys: [.down, .character("j")], context: .downloads,
+                   effect: .moveSelection(1), help: "move down"),
+        KeyBinding(action: "downloads-pause", keys: [.character("p")], context: .downloads,
+                   effect: .pauseDownload, help: "pause the selected download, or resume it", hintRank: 0),
+        KeyBinding(action: "downloads-cancel", keys: [.character("x")], context: .downloads,
+                   effect: .cancelDownload, help: "cancel the selected download (its partial file goes)", hintRank: 1),
+        KeyBinding(action: "downloads-retry", keys: [.character("r")], context: .downloads,
+                   effect: .retryDownload, help: "retry the selected download", hintRank: 2),
+        KeyBinding(action: "downloads-close", keys: [.escape, .character("q"), .character("D")], context: .downloads,
+                   effect: .close, help: "close the downloads", hintRank: 3),
     ]
 }

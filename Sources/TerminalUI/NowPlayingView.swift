@@ -70,6 +70,8 @@ public enum NowPlayingView {
     /// advice to log in (see `ErrorText`).
     public static func statusText(_ snapshot: RadioSnapshot, loginKey: String? = nil) -> String {
         var parts: [String] = []
+        let source = sourceText(snapshot.source)
+        if !source.isEmpty { parts.append(source) }
         if let reconnecting = snapshot.reconnecting { parts.append(reconnectingText(reconnecting)) }
         if let problem = snapshot.problem {
             parts.append(ErrorText.describe(problem, loginKey: loginKey))
@@ -82,7 +84,36 @@ public enum NowPlayingView {
         case 1: parts.append("1 report waits to be sent.")
         case let n: parts.append("\(n) reports wait to be sent.")
         }
+        let downloading = downloadsText(snapshot.downloads)
+        if !downloading.isEmpty { parts.append(downloading) }
         return parts.joined(separator: " ")
+    }
+
+    /// What the status line says about where songs come from: nothing while the station
+    /// plays or the offline channel was chosen (its name says so), and why downloads play
+    /// while the station is unreachable.
+    public static func sourceText(_ source: SongSource) -> String {
+        switch source {
+        case .station: ""
+        case .downloads: "Offline: playing downloaded songs."
+        case .fallback(let channel):
+            "Offline: the station is unreachable, so downloaded songs play; back to \(channel.name) when it answers."
+        }
+    }
+
+    /// "Downloading 2 songs (45 %)." while downloads are on their way; nothing otherwise.
+    public static func downloadsText(_ overview: DownloadsOverview) -> String {
+        let active = overview.active
+        guard !active.isEmpty else { return "" }
+        let bytes = active.reduce(Int64(0)) { $0 + $1.bytes }
+        let totals = active.compactMap(\.total)
+        let noun = active.count == 1 ? "1 song" : "\(active.count) songs"
+        let waiting = active.allSatisfy { $0.state == .waiting }
+        if waiting { return "Downloads wait for the network (\(noun))." }
+        guard totals.count == active.count, let sum = Optional(totals.reduce(0, +)), sum > 0 else {
+            return "Downloading \(noun)."
+        }
+        return "Downloading \(noun) (\(min(100, Int(Double(bytes) * 100 / Double(sum)))) %)."
     }
 
     /// "Reconnecting (attempt 2 of 4)…": what the player is doing about a broken stream.

@@ -54,6 +54,15 @@ enum EventJSON {
             }
             let words = NowPlayingView.statusText(status)
             if !words.isEmpty { object["status_text"] = .string(words) }
+        case .source(let source):
+            switch source {
+            case .station: object = ["event": .string("source"), "source": .string("station")]
+            case .downloads: object = ["event": .string("source"), "source": .string("offline")]
+            case .fallback(let channel):
+                object = ["event": .string("source"), "source": .string("fallback"), "channel": .string(channel.id)]
+            }
+            let words = NowPlayingView.sourceText(source)
+            if !words.isEmpty { object["status_text"] = .string(words) }
         case .error(let error):
             object = ["event": .string("error"), "message": .string(ErrorText.describe(error))]
         }

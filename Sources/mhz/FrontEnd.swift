@@ -1,4 +1,5 @@
 import Dispatch
+import Downloads
 import Foundation
 import Synchronization
 import Logging
@@ -18,6 +19,8 @@ protocol FrontEnd: Sendable {
     func alert(_ error: RadioError, logger: Logger)
     /// The listener logged in: an alert about the old session (expired) is over.
     func clearAlert()
+    /// A download changed or progressed (the terminal UI draws downloads from the snapshot).
+    func downloaded(_ event: DownloadEvent)
     /// The radio quit: release the terminal.
     func stop()
 }
@@ -61,6 +64,11 @@ final class HeadlessFrontEnd: FrontEnd {
 
     /// Nothing stays on screen to clear.
     func clearAlert() {}
+
+    /// One JSON line per download event, as `mhz download --json` writes them.
+    func downloaded(_ event: DownloadEvent) {
+        output.write(Data((DownloadJSON.line(event.task) + "\n").utf8))
+    }
 
     /// Nothing to release: stdout is left as it is.
     func stop() {}
@@ -136,6 +144,9 @@ final class TerminalFrontEnd: FrontEnd {
         }
         if let last { show(last) }
     }
+
+    /// Downloads are drawn from the snapshot.
+    func downloaded(_ event: DownloadEvent) {}
 
     /// Returns once the terminal is restored.
     func stop() {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Downloads
 import Foundation
 import HTTP
 import Logging
@@ -120,8 +121,10 @@ struct PlayCommand: AsyncParsableCommand {
         service.session.onExpired { frontEnd.alert(.service(.expired), logger: logger) }
         var radio = RadioMachine.Configuration()
         if let minutes = runtime.config.longItemMinutes { radio.longItemSeconds = minutes * 60 }
-        let session = RadioSession(service: service, player: player, store: database, configuration: radio, volume: volume,
-                                   onSnapshot: { frontEnd.show($0) })
+        let manager = DownloadSetup.manager(paths: runtime.paths, config: runtime.config, database: database)
+        let downloads = RadioDownloads(manager: manager, database: database, station: runtime.sessionKey)
+        let session = RadioSession(service: service, player: player, store: database, downloads: downloads,
+                                   configuration: radio, volume: volume, onSnapshot: { frontEnd.show($0) })
         // After a login in the dialog, the next request carries it; a fetch waiting out a
         // failure (the red-heart channel refused to nobody) goes again at once.
         dialog?.onLoggedIn {
@@ -135,14 +138,31 @@ struct PlayCommand: AsyncParsableCommand {
             logger.info("signal \(signal): quitting")
             commands.send(.quit)
         }
+        let likedDownloads = runtime.config.downloads.liked
         let narration = Task {
-            for await event in session.events { frontEnd.narrate(event, logger: logger) }
+            for await event in session.events {
+                frontEnd.narrate(event, logger: logger)
+                // `[downloads] liked = true`: a like downloads the song.
+                if likedDownloads, case .liked(let track) = event {
+                    let playing = await session.snapshot().channel?.id ?? "0"
+                    downloads.download(track, channel: track.channel ?? playing)
+                }
+            }
         }
+        do throws(DownloadError) {
+            // Unfinished downloads of earlier runs continue beside the radio.
+            try await manager.start()
+        } catch {
+            logger.error("downloads cannot start: \(DownloadText.describe(error))")
+        }
+        let following = await downloads.follow(session) { frontEnd.downloaded($0) }
         frontEnd.start(commands: commands)
         await session.start(channelID: channel ?? runtime.config.channel)
         await session.waitUntilQuit()
         frontEnd.stop()
         await narration.value
+        await manager.shutdown()
+        await following.value
         controller.shutdown()
         await runtime.shutdown()
         withExtendedLifetime(trap) {}
