@@ -16,7 +16,8 @@ struct FixtureTests {
             sid: "82943", ssid: "56e3", aid: "2340769", title: "大小姐", artist: "关楚耀", album: "/subject/2340769/",
             albumTitle: "你当我什么", picture: "https://img3.doubanio.com/lpic/s2799400.jpg",
             url: "http://mr1.doubanio.com/fe2b6cef41cd9a4acc6fff1acc06e29b/0/fm/song/p82943_128k.mp4", length: 179,
-            like: false, publicTime: "2007", kbps: 128, subtype: "")])
+            like: false, publicTime: "2007", kbps: 128, subtype: "",
+            sha256: "6e9e76e87b7ad6d01a142cc8439d3bdc87d26d33a85dad7d67cd0ca7168e4b5b")])
     }
 
     @Test func mobileV2PlaylistDecodesEveryField() throws {
@@ -28,7 +29,7 @@ struct FixtureTests {
             sid: "966134", ssid: "f58a", aid: "1395078", title: "约定", artist: "王菲", album: "/subject/1395078/",
             albumTitle: "玩具", picture: "http://img3.douban.com/lpic/s3206295.jpg",
             url: "http://mr7.doubanio.com/69e42631b65470b51ef2bbc6a437cdd8/1/fm/song/p966134_128k.mp3", length: 265,
-            kbps: 128)])
+            kbps: 128, sha256: "14224c93173140f56df373c2c2fb28120970384cb4958c4189d265eff2f73d4a")])
     }
 
     @Test func appPlaylistTitlesInOrder() throws {

@@ -11,6 +11,8 @@ struct CommandWordTests {
             "logout": .logout, "quit": .quit, "exit": .quit, "channel -3": .channel("-3"), "channel dj": .channel("dj"),
             "seek 30": .seek(.absolute(30)), "seek +10": .seek(.relative(10)), "seek -10.5": .seek(.relative(-10.5)),
             "volume 0": .volume(0), "volume 100": .volume(100), "  SKIP \t": .skip, "Volume 7": .volume(7),
+            "download": .download, "downloads pause 3": .downloadControl(.pause, id: 3),
+            "downloads RETRY 12": .downloadControl(.retry, id: 12),
         ]
         for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
         let spelled = Set(CommandWord.allCases.flatMap { [$0.rawValue] + $0.aliases })
@@ -20,16 +22,17 @@ struct CommandWordTests {
 
     @Test func theWordListAndUsageComeFromTheTable() {
         #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
-                                       "seek", "volume", "status", "login", "logout", "quit"])
+                                       "seek", "volume", "status", "login", "logout", "download", "downloads", "quit"])
         #expect(CommandWord.allCases.map(\.usage).filter { $0.contains("<") }
-                == ["channel <id>", "seek <±s|s>", "volume <0-100>"])
-        #expect(CommandWord.allCases.filter(\.needsSong) == [.skip, .like, .unlike, .trash, .seek])
+                == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>"])
+        #expect(CommandWord.allCases.filter(\.needsSong) == [.skip, .like, .unlike, .trash, .seek, .download])
     }
 
     @Test func everyCommandWritesALineThatParsesBackToIt() throws {
         let commands: [RadioCommand] = [.pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel("-3"),
                                         .seek(.absolute(30)), .seek(.relative(-10)), .seek(.relative(2.5)),
-                                        .volume(90), .status, .login, .logout, .quit]
+                                        .volume(90), .status, .login, .logout, .quit, .download,
+                                        .downloadControl(.cancel, id: 7)]
         for command in commands {
             #expect(try RadioCommand.parse(command.line) == command, "\(command.line)")
             #expect(command.word == command.commandWord.rawValue)
@@ -50,5 +53,15 @@ struct CommandWordTests {
             try RadioCommand.parse("volume 101")
         }
         #expect(throws: CommandParseError.invalidArgument(word: "seek", argument: "inf")) { try RadioCommand.parse("seek inf") }
+        #expect(throws: CommandParseError.invalidArgument(word: "downloads", argument: "stop")) {
+            try RadioCommand.parse("downloads stop 3")
+        }
+        #expect(throws: CommandParseError.missingArgument(word: "downloads")) { try RadioCommand.parse("downloads pause") }
+        #expect(throws: CommandParseError.invalidArgument(word: "downloads", argument: "x")) {
+            try RadioCommand.parse("downloads pause x")
+        }
+        #expect(throws: CommandParseError.unexpectedArgument(word: "download", argument: "3")) {
+            try RadioCommand.parse("download 3")
+        }
     }
 }

@@ -81,6 +81,7 @@ import Testing
             == "“trash” and “skip” are both bound to x — give one of them another key.")
         let unknown = ErrorText.describe(KeymapError.unknownAction("jump"))
         #expect(unknown.hasPrefix("“jump” in [keys] is neither an action nor a key — use an action (toggle, skip, like,"))
-        #expect(unknown.hasSuffix(", list-filter) = keys, or a key = a command line."))
+        #expect(unknown.hasSuffix(", list-filter, downloads-up, downloads-down, downloads-pause, downloads-cancel,"
+            + " downloads-retry, downloads-close) = keys, or a key = a command line."))
     }
 }

@@ -143,7 +143,8 @@ import Testing
         for action in Keymap.actionNames {
             #expect(help.contains { $0.contains(" \(action) ") }, "\(action)")
         }
-        #expect(help.contains(DisplayWidth.pad("  N        skip            skip to the next song", to: 100)))
+        #expect(help.contains(DisplayWidth.pad("  N        skip              skip to the next song", to: 100)))
+        #expect(help.contains(DisplayWidth.pad("  p        downloads-pause   pause the selected download, or resume it", to: 100)))
         #expect(help.contains { $0.hasPrefix("  (none)   like  ") })
         #expect(HelpView.helpRows(keymap).count == KeyBinding.defaults.count)
     }

@@ -54,7 +54,7 @@ import Testing
             |                                                                                                                        |
             |                                                                                                                        |
             |  2 reports wait to be sent.                                                                                            |
-            |  space toggle  n skip  l like  b trash  c channels  ? help  q quit                                                     |
+            |  space toggle  n skip  l like  b trash  d download  c channels  ? help  q quit                                         |
             """)
     }
 

@@ -73,7 +73,7 @@ import Testing
             |                                                                                                                        |
             |                                                                                                                        |
             |                                                                                                                        |
-            |  space toggle  n skip  l like  b trash  c channels  ? help  q quit                                                     |
+            |  space toggle  n skip  l like  b trash  d download  c channels  ? help  q quit                                         |
             """)
     }
 
@@ -124,7 +124,7 @@ import Testing
             |                                                                                                                        |
             |                                                                                                                        |
             |  Station unreachable (connection refused) — check --server or your network; retrying.                                  |
-            |  space toggle  n skip  l like  b trash  c channels  ? help  q quit                                                     |
+            |  space toggle  n skip  l like  b trash  d download  c channels  ? help  q quit                                         |
             """)
     }
 
@@ -175,7 +175,7 @@ import Testing
             |                                                                                                                        |
             |                                                                                                                        |
             |                                                                                                                        |
-            |  space toggle  n skip  l like  b trash  c channels  ? help  q quit                                                     |
+            |  space toggle  n skip  l like  b trash  d download  c channels  ? help  q quit                                         |
             """)
     }
 
