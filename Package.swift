@@ -138,6 +138,7 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "Backoff", "TestSupport"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HTTP", "Store", "Backoff", "CTagLib", "TestSupport"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",

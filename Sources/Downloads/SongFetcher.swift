@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Logging
 import Store
+import Synchronization
 
 /// Fetches a song over HTTP into `PATH.part`, continuing after the bytes already there,
 /// checks it (length against what the server announced, SHA-256 against the station's
@@ -79,14 +80,19 @@ public struct SongFetcher: DownloadFetcher {
 
         let request = HTTPRequest(url: url)
         let result: FileDownloadResult
+        // The length announced, known from the first progress tick on: a body cut short
+        // fails as a transport error, and its reason names what was expected.
+        let announced = Mutex<Int64?>(nil)
         do {
             result = try await http.download(
                 FileDownload(request: request, descriptor: fd, resumeOffset: offset, stallTimeout: stallTimeout),
                 progress: { received, total in
-                    progress(offset + received, total > 0 ? offset + total : nil)
+                    let whole: Int64? = total > 0 ? offset + total : nil
+                    if let whole { announced.withLock { $0 = whole } }
+                    progress(offset + received, whole)
                 })
         } catch {
-            return failure(error, fd: fd, part: part, offset: offset)
+            return failure(error, fd: fd, part: part, expected: announced.withLock { $0 })
         }
         if result.restartedFromZero {
             logger.notice("download \(record.id ?? 0): asked for bytes \(offset)- of \(record.url), got the whole file (HTTP 200): started again from byte 0")
@@ -196,7 +202,7 @@ public struct SongFetcher: DownloadFetcher {
     }
 
     /// The task's reason for an HTTP failure.
-    private func failure(_ error: HTTPError, fd: Int32, part: String, offset: Int64) -> TransferOutcome {
+    private func failure(_ error: HTTPError, fd: Int32, part: String, expected: Int64?) -> TransferOutcome {
         var info = stat()
         _ = fstat(fd, &info)
         let onDisk = Int64(info.st_size)
@@ -211,6 +217,7 @@ public struct SongFetcher: DownloadFetcher {
             return .failed(.rangeMismatch(answered: range), bytes: 0)
         case .transport(let code, let detail):
             if code == .timedOut { return .failed(.stalled(seconds: stallTimeout), bytes: onDisk) }
+            if code == .partialFile, let expected { return .failed(.shortBody(got: onDisk, expected: expected), bytes: onDisk) }
             return .failed(.network(detail: detail), bytes: onDisk)
         case .tls(_, let detail):
             return .failed(.network(detail: detail), bytes: onDisk)

@@ -38,8 +38,8 @@ final class CurlEasy {
     ///   - jar: the cookies to send and update; `nil` turns cookies off. One handle is only
     ///     ever used with one jar (its ``HTTPClient``'s).
     ///   - stallTimeout: for a download (a body of any size, any duration): no overall
-    ///     time limit, no compression (byte offsets must be the file's), and the transfer
-    ///     fails after this many seconds without a byte.
+    ///     time limit and no compression (byte offsets must be the file's); `sink` stops
+    ///     the transfer after this many seconds without a byte.
     func perform(_ request: HTTPRequest, configuration c: HTTPConfiguration, jar: CookieJar?,
                  sink: ResponseSink, stallTimeout: Double? = nil) throws(HTTPError) -> HTTPResponse
     {
@@ -63,12 +63,8 @@ final class CurlEasy {
             // multi-threaded process (CURLOPT_NOSIGNAL(3)).
             try set(CURLOPT_NOSIGNAL, 1)
             try set(CURLOPT_CONNECTTIMEOUT_MS, Int(c.connectTimeout * 1000))
-            if let stallTimeout {
-                // "If the download receives less than "low speed limit" bytes/second during
-                // "low speed time" seconds, the operations is aborted" (CURLOPT_LOW_SPEED_TIME(3)).
-                try set(CURLOPT_LOW_SPEED_LIMIT, 1)
-                try set(CURLOPT_LOW_SPEED_TIME, max(1, Int(stallTimeout.rounded(.up))))
-            } else {
+            // A download has no overall limit; its sink stops it when the server goes silent.
+            if stallTimeout == nil {
                 try set(CURLOPT_TIMEOUT_MS, Int(c.totalTimeout * 1000))
                 try set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl was built with
             }
@@ -99,6 +95,9 @@ final class CurlEasy {
             if let file = sink.file {
                 if file.writeErrno != 0 { throw .fileWrite(errno: file.writeErrno) }
                 if let range = file.rangeMismatch { throw .rangeMismatch(answered: range) }
+            }
+            if sink.stalled {
+                throw .transport(.timedOut, detail: "no data received for \(stallTimeout.map { Int($0) } ?? 0) s")
             }
             if sink.exceededLimit { throw .responseTooLarge(limit: sink.limit) }
             if sink.isCancelled { throw .cancelled }

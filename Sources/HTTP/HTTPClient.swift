@@ -87,7 +87,8 @@ public final class HTTPClient: Sendable {
         if download.resumeOffset > 0 { request.headers.append(.init("Range", "bytes=\(download.resumeOffset)-")) }
         let file = FileBody(descriptor: download.descriptor, resumeOffset: download.resumeOffset,
                             refusedTypes: download.refusedContentTypes)
-        let sink = ResponseSink(limit: .max, file: file, onProgress: progress)
+        let sink = ResponseSink(limit: .max, file: file, onProgress: progress,
+                                stallTimeout: .milliseconds(Int64(download.stallTimeout * 1000)))
         let stall = download.stallTimeout, ranged = request
         let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

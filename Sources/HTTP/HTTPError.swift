@@ -46,6 +46,8 @@ public struct CurlCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let timedOut = CurlCode(CURLE_OPERATION_TIMEDOUT)
     /// `CURLE_COULDNT_CONNECT`.
     public static let couldNotConnect = CurlCode(CURLE_COULDNT_CONNECT)
+    /// `CURLE_PARTIAL_FILE`: the connection closed before the announced length arrived.
+    public static let partialFile = CurlCode(CURLE_PARTIAL_FILE)
     /// `CURLE_WRITE_ERROR`: what the write callback's abort turns into.
     public static let writeError = CurlCode(CURLE_WRITE_ERROR)
     /// `CURLE_ABORTED_BY_CALLBACK`: the transfer was cancelled.

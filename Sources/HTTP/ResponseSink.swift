@@ -16,8 +16,12 @@ final class ResponseSink: Sendable {
     /// Told the bytes received so far and the expected total (0 while unknown), at each of
     /// libcurl's progress callbacks (several a second, and after each received chunk).
     let onProgress: (@Sendable (Int64, Int64) -> Void)?
+    /// For a download: the transfer stops when no byte arrived for this long (see
+    /// ``stalled``).
+    let stallTimeout: Duration?
     private let state = Mutex(State())
     private let cancelled = Atomic<Bool>(false)
+    private let progressWatch = Mutex<(bytes: Int64, since: ContinuousClock.Instant, stalled: Bool)>((0, .now, false))
 
     private struct State {
         var body = Data()
@@ -28,11 +32,16 @@ final class ResponseSink: Sendable {
     }
 
     /// A sink that keeps the body in memory, up to `limit` bytes, or writes it to `file`.
-    init(limit: Int, file: FileBody? = nil, onProgress: (@Sendable (Int64, Int64) -> Void)? = nil) {
+    init(limit: Int, file: FileBody? = nil, onProgress: (@Sendable (Int64, Int64) -> Void)? = nil,
+         stallTimeout: Duration? = nil) {
         self.limit = limit
         self.file = file
         self.onProgress = onProgress
+        self.stallTimeout = stallTimeout
     }
+
+    /// Whether the transfer was stopped because nothing arrived for ``stallTimeout``.
+    var stalled: Bool { progressWatch.withLock { $0.stalled } }
 
     /// The body received so far.
     var body: Data { state.withLock { $0.body } }
@@ -103,6 +112,23 @@ final class ResponseSink: Sendable {
         guard let userdata else { return 0 }
         let sink = Unmanaged<ResponseSink>.fromOpaque(userdata).takeUnretainedValue()
         sink.onProgress?(Int64(now), Int64(total))
+        if let limit = sink.stallTimeout {
+            // libcurl calls this "at least once per second" while a transfer lasts
+            // (CURLOPT_XFERINFOFUNCTION(3)), bytes or not, so a silent server is noticed on
+            // time. (CURLOPT_LOW_SPEED_TIME averages over a window of several seconds: the
+            // bytes before a stall would hide it for that long.)
+            let stalled = sink.progressWatch.withLock { watch -> Bool in
+                let instant = ContinuousClock.now
+                if Int64(now) != watch.bytes {
+                    watch.bytes = Int64(now)
+                    watch.since = instant
+                } else if instant - watch.since > limit {
+                    watch.stalled = true
+                }
+                return watch.stalled
+            }
+            if stalled { return 1 }
+        }
         return sink.isCancelled ? 1 : 0
     }
 }

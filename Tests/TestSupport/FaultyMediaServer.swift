@@ -15,6 +15,8 @@ public final class FaultyMediaServer: Sendable {
         public var rangeStart: Int?
         /// The status sent (0 when the connection was dropped without an answer).
         public var status: Int
+        /// Body bytes sent.
+        public var sent: Int
         /// How the script answered.
         public var reply: Reply
         /// When it arrived.
@@ -36,6 +38,12 @@ public final class FaultyMediaServer: Sendable {
         case status(Int)
         /// Close the connection without answering.
         case drop
+        /// Serve the whole file with 200 even to a Range request (a server without ranges).
+        case ignoreRange
+        /// Answer a Range request with 206 and the bytes from `start` (not the ones asked for).
+        case misplacedRange(start: Int)
+        /// Answer 200 with an HTML page (a login wall or error page served as success).
+        case html
     }
 
     /// Decides the reply to a request (path, Range start) — called on the connection thread.
@@ -48,6 +56,7 @@ public final class FaultyMediaServer: Sendable {
     private let listener: Int32
     private let scripts = Mutex<[String: Script]>([:])
     private let served = Mutex<[Served]>([])
+    private let requestDelay = Mutex<Duration>(.zero)
     /// `stopped`: stop() was called; `closed`: the accept thread closed the listener.
     private let lifecycle = Mutex<(stopped: Bool, closed: Bool)>((false, false))
 
@@ -126,23 +135,37 @@ public final class FaultyMediaServer: Sendable {
         let (path, rangeStart) = Self.parse(head)
         let script = scripts.withLock { $0[path] }
         let reply = script?(path, rangeStart) ?? .serve
-        let status = respond(connection, path: path, rangeStart: rangeStart, reply: reply)
-        served.withLock { $0.append(Served(path: path, rangeStart: rangeStart, status: status, reply: reply,
+        let delay = requestDelay.withLock { $0 }
+        if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) * 1e-18 + Double(delay.components.seconds)) }
+        let (status, sent) = respond(connection, path: path, rangeStart: rangeStart, reply: reply)
+        served.withLock { $0.append(Served(path: path, rangeStart: rangeStart, status: status, sent: sent, reply: reply,
                                            time: .now)) }
     }
 
-    /// Sends the reply; returns the status sent (0 for none).
-    private func respond(_ connection: Int32, path: String, rangeStart: Int?, reply: Reply) -> Int {
-        if case .drop = reply { return 0 }
+    /// A wait before every answer (a distant server's round trip), zero by default.
+    public func delayEveryRequest(by delay: Duration) { requestDelay.withLock { $0 = delay } }
+
+    /// Sends the reply; returns the status and the body bytes sent (0 for none).
+    private func respond(_ connection: Int32, path: String, rangeStart asked: Int?, reply: Reply) -> (Int, Int) {
+        if case .drop = reply { return (0, 0) }
         if case .status(let code) = reply {
             send(connection, "HTTP/1.1 \(code) Scripted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            return code
+            return (code, 0)
+        }
+        if case .html = reply {
+            let page = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Please sign in.</body></html>"
+            send(connection, "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+                + "Content-Length: \(page.utf8.count)\r\nConnection: close\r\n\r\n" + page)
+            return (200, page.utf8.count)
         }
         let file = root.appendingPathComponent(String(path.dropFirst()))
-        guard let data = try? Data(contentsOf: file) else {
+        guard let data = try? Data(contentsOf: file, options: .alwaysMapped) else {
             send(connection, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            return 404
+            return (404, 0)
         }
+        var rangeStart = asked
+        if case .ignoreRange = reply { rangeStart = nil }
+        if case .misplacedRange(let start) = reply, asked != nil { rangeStart = start }
         let start = min(rangeStart ?? 0, data.count)
         let body = data[start...]
         var head = rangeStart == nil ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 206 Partial Content\r\n"
@@ -178,7 +201,7 @@ public final class FaultyMediaServer: Sendable {
             }
         }
         if case .cutAfter = reply { shutdown(connection, Int32(SHUT_RDWR)) }
-        return rangeStart == nil ? 200 : 206
+        return (rangeStart == nil ? 200 : 206, offset)
     }
 
     private func readHead(_ connection: Int32) -> String? {
