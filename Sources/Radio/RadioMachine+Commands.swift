@@ -112,7 +112,8 @@ extension RadioMachine {
             effects += fail(.unknownChannel(id))
             target = Channel.personalID
         }
-        let info = channels.first { $0.id == target } ?? ChannelInfo(id: target, name: target)
+        let info = target == SongSource.offlineChannel.id
+            ? SongSource.offlineChannel : channels.first { $0.id == target } ?? ChannelInfo(id: target, name: target)
         channel = info
         let before = source
         source = target == SongSource.offlineChannel.id ? .downloads : .station

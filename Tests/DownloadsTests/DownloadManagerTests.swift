@@ -1,0 +1,119 @@
+import Foundation
+import HTTP
+import Store
+import Testing
+import TestSupport
+@testable import Downloads
+
+/// The manager with the real fetcher, database and a local server: slots, events, and
+/// tasks that outlive the manager.
+@Suite(.serialized)
+struct DownloadManagerTests {
+    let served: TemporaryDirectory
+    let data: TemporaryDirectory
+    let server: FaultyMediaServer
+
+    init() throws {
+        served = try TemporaryDirectory(prefix: "mhz-manager-served")
+        data = try TemporaryDirectory(prefix: "mhz-manager-data")
+        for n in 1...4 { try MediaFactory.tone(at: served.path("s\(n).mp3"), seconds: 6, frequency: 300 + 100 * n) }
+        server = try FaultyMediaServer(root: served.url)
+    }
+
+    func manager(_ database: MhzDatabase, concurrent: Int = 2) -> DownloadManager {
+        DownloadManager(store: database, fetcher: SongFetcher(http: HTTPClient(configuration: .init(retry: .never)),
+                                                              stallTimeout: 5),
+                        directory: data.path("songs"), configuration: .init(maxConcurrent: concurrent))
+    }
+
+    @Test func atMostTwoRunAndANewManagerContinuesWhatTheFirstLeft() async throws {
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        // ~97 kB each at 40 kB/s: each takes over two seconds.
+        server.script("/s1.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 40_000) : .serve }
+        server.script("/s2.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 40_000) : .serve }
+        let first = manager(database)
+        let events = await first.events()
+        let running = Locked<Set<Int64>>([])
+        let mostAtOnce = Locked(0)
+        let watcher = Task {
+            for await event in events where !event.isProgress {
+                let count = running.withLock { set in
+                    if event.task.state == .running { set.insert(event.task.id) } else { set.remove(event.task.id) }
+                    return set.count
+                }
+                mostAtOnce.withLock { $0 = max($0, count) }
+            }
+        }
+        try await first.start()
+        var ids: [Int64] = []
+        for n in 1...4 {
+            ids.append(try await first.add(DownloadRequest(url: server.url("s\(n).mp3"), title: "Tone \(n)", artist: "Sine",
+                                                           sid: "\(n)", channel: "1", station: "test")).id)
+        }
+        // Adding the same song of the same station again gives the same task.
+        #expect(try await first.add(DownloadRequest(url: server.url("s1.mp3"), title: "Tone 1", artist: "Sine",
+                                                    sid: "1", station: "test")).id == ids[0])
+        try await waitUntil { await first.task(ids[0])?.bytes ?? 0 > 20_000 }
+        await first.shutdown()
+        await watcher.value
+        #expect(mostAtOnce.withLock { $0 } == 2)
+        let stored = try database.downloads()
+        #expect(stored.map(\.state) == [.running, .running, .queued, .queued])
+        #expect(stored.map(\.path) == (1...4).map { data.path("songs/Sine - Tone \($0).mp3").path })
+
+        let second = manager(database)
+        try await second.start()
+        await second.waitUntilSettled()
+        let tasks = await second.tasks()
+        #expect(tasks.map(\.state) == [.completed, .completed, .completed, .completed])
+        for n in 1...4 {
+            let original = try Data(contentsOf: served.path("s\(n).mp3"))
+            let saved = try Data(contentsOf: data.path("songs/Sine - Tone \(n).mp3"))
+            #expect(SongFetcherTests.audio(saved) == SongFetcherTests.audio(original), "song \(n)")
+        }
+        // The interrupted songs continued from their bytes on disk (the server records a
+        // request when its answer ends: the first one's when it notices the client left).
+        try await waitUntil { server.requests(to: "/s1.mp3").count == 2 }
+        let resumed = try #require(server.requests(to: "/s1.mp3").first { $0.rangeStart != nil })
+        let start = try #require(resumed.rangeStart)
+        #expect(start > 20_000)
+        #expect(resumed.status == 206)
+        #expect(resumed.sent == (try Data(contentsOf: served.path("s1.mp3"))).count - start)
+        #expect(try database.downloads().allSatisfy { $0.state == .completed })
+        await second.shutdown()
+    }
+
+    @Test func pauseFromAnotherProcessIsFollowedAndResumeContinues() async throws {
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        server.script("/s1.mp3") { _, _ in .throttle(bytesPerSecond: 30_000) }
+        let running = manager(database)
+        try await running.start()
+        let id = try await running.add(DownloadRequest(url: server.url("s1.mp3"), title: "Tone", artist: "Sine")).id
+        try await waitUntil { await running.task(id)?.bytes ?? 0 > 10_000 }
+        // `mhz downloads pause ID` in another process: a control manager over the same file.
+        let other = DownloadManager(store: try MhzDatabase(path: data.path("mhz.sqlite")),
+                                    fetcher: SongFetcher(http: HTTPClient()), directory: data.path("songs"),
+                                    configuration: .init(maxConcurrent: 0))
+        try await other.start()
+        try await other.pause(id)
+        await other.shutdown()
+        try await waitUntil { await running.task(id)?.state == .paused }
+        let kept = await running.task(id)?.bytes ?? 0
+        #expect(kept > 10_000)
+        server.script("/s1.mp3") { _, _ in .serve }
+        try await running.resume(id)
+        await running.waitUntilSettled([id])
+        #expect(await running.task(id)?.state == .completed)
+        #expect(server.requests(to: "/s1.mp3").last?.rangeStart ?? 0 >= Int(kept))
+        await running.shutdown()
+    }
+
+    /// Polls `condition` every 50 ms for up to 10 s.
+    func waitUntil(_ condition: () async -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !(await condition()) {
+            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("condition") }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+}
