@@ -83,18 +83,21 @@ public actor DownloadManager {
     /// One task.
     public func task(_ id: Int64) -> DownloadTask? { machine.tasks[id] }
 
-    /// Adds a download of `song` and returns its task. A song of a station already
-    /// downloaded or on its way is not fetched twice: its task is returned (and retried, if
-    /// it had failed or was canceled).
+    /// Adds a download of `song` and returns its task. A song already downloaded or on
+    /// its way (the same station's sid, or for a plain URL the same URL) is not fetched
+    /// twice: its task is returned, and continued if it was paused, failed or canceled. A
+    /// finished song whose file has gone is downloaded again.
     public func add(_ song: DownloadRequest) throws(DownloadError) -> DownloadTask {
-        if let station = song.station, let sid = song.sid {
-            let existing: DownloadRecord?
-            do { existing = try store.download(station: station, sid: sid) } catch { throw .storage("\(error)") }
-            if let existing, let id = existing.id, let task = machine.tasks[id] {
-                if case .failed = task.state { handle(.resume(id)) }
-                if task.state == .canceled { handle(.resume(id)) }
-                return machine.tasks[id] ?? task
+        let same = machine.ordered.last { task in
+            if let station = song.station, let sid = song.sid { return task.record.station == station && task.record.sid == sid }
+            return task.record.sid == nil && task.record.url == song.url
+        }
+        if let same, !(same.state == .completed && access(same.record.path, F_OK) != 0) {
+            switch same.state {
+            case .paused, .failed, .canceled: handle(.resume(same.id))
+            case .queued, .running, .waiting, .completed: break
             }
+            return machine.tasks[same.id] ?? same
         }
         var record = song.record(path: "")
         record.path = freePath(for: record).path

@@ -139,8 +139,21 @@ public struct SongFetcher: DownloadFetcher {
         return await finish(record, tagging: tagging)
     }
 
-    /// Tags the verified file under its hidden name and gives it its own.
+    /// Tags the verified file under its hidden name (a station's song: what the station
+    /// said about it; a plain URL's file keeps its own bytes and tags, as `curl -o` would)
+    /// and gives it its own.
     private func finish(_ record: DownloadRecord, tagging: String) async -> TransferOutcome {
+        if record.sid != nil { await tag(record, at: tagging) }
+        guard rename(tagging, record.path) == 0 else {
+            return .failed(Self.fileError(errno: errno, path: record.path), bytes: 0)
+        }
+        var info = stat()
+        _ = stat(record.path, &info)
+        return .completed(bytes: Int64(info.st_size))
+    }
+
+    /// Writes the station's title, artist, album, year and cover into the file.
+    private func tag(_ record: DownloadRecord, at tagging: String) async {
         var cover: (Data, String)?
         if let link = record.coverURL, let url = URL(string: link), !url.isFileURL,
            let answer = try? await http.perform(HTTPRequest(url: url)), answer.status == 200, !answer.body.isEmpty
@@ -157,12 +170,6 @@ public struct SongFetcher: DownloadFetcher {
         if !SongTagger.write(tags, to: tagging) {
             logger.notice("download \(record.id ?? 0): \(record.path) kept untagged (TagLib cannot write this container)")
         }
-        guard rename(tagging, record.path) == 0 else {
-            return .failed(Self.fileError(errno: errno, path: record.path), bytes: 0)
-        }
-        var info = stat()
-        _ = stat(record.path, &info)
-        return .completed(bytes: Int64(info.st_size))
     }
 
     /// Copies a local file (a song of the embedded station) into the partial file.

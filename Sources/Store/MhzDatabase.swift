@@ -111,7 +111,6 @@ public final class MhzDatabase: Sendable {
                 t.column("created_at", .datetime).notNull()
                 t.column("updated_at", .datetime).notNull()
             }
-            try db.create(index: "download_song", on: DownloadRecord.databaseTableName, columns: ["station", "sid"])
         }
         migrator.registerMigration("v6-trashed-songs") { db in
             try db.create(table: "trashed_song") { t in
@@ -205,14 +204,6 @@ public final class MhzDatabase: Sendable {
     /// One download, if it exists.
     public func download(id: Int64) throws(StoreError) -> DownloadRecord? {
         try read { db in try DownloadRecord.fetchOne(db, key: id) }
-    }
-
-    /// The newest download of a station's song, if any.
-    public func download(station: String, sid: String) throws(StoreError) -> DownloadRecord? {
-        try read { db in
-            try DownloadRecord.filter(Column("station") == station && Column("sid") == sid)
-                .order(Column("id").desc).fetchOne(db)
-        }
     }
 
     /// Forgets a download (its files are the caller's business).

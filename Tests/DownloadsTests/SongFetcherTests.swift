@@ -1,4 +1,5 @@
 import CTagLib
+import CTagLibPictures
 import Foundation
 import HTTP
 import Store
@@ -25,7 +26,8 @@ struct SongFetcherTests {
 
     func record(_ name: String = "song.mp3", sha256: String? = nil, path: String? = nil) -> DownloadRecord {
         var record = DownloadRecord(url: server.url(name), title: "Tone", artist: "Sine Wave", album: "Tests",
-                                    year: "2026", sha256: sha256, path: path ?? target.path("Sine Wave - Tone.mp3").path)
+                                    year: "2026", sid: "42", station: "test", sha256: sha256,
+                                    path: path ?? target.path("Sine Wave - Tone.mp3").path)
         record.id = 1
         return record
     }
@@ -37,7 +39,10 @@ struct SongFetcherTests {
     func onDisk(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
     @Test func aPlainGETThenTheFileIsVerifiedTaggedAndInPlace() async throws {
-        let record = record(sha256: FileDigest.sha256(path: served.path("song.mp3").path))
+        try MediaFactory.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=red:s=16x16",
+                                        "-frames:v", "1", served.path("cover.jpg").path])
+        var record = record(sha256: FileDigest.sha256(path: served.path("song.mp3").path))
+        record.coverURL = server.url("cover.jpg")
         let outcome = await fetcher().fetch(record) { _, _ in }
         let final = try #require(onDisk(record.path))
         #expect(outcome == .completed(bytes: Int64(final.count)))
@@ -47,6 +52,16 @@ struct SongFetcherTests {
         #expect(final.count >= song.count)
         let tags = try #require(Self.readTags(record.path))
         #expect(tags == ["Tone", "Sine Wave", "Tests", "2026"])
+        #expect(Self.readCover(record.path) == (try Data(contentsOf: served.path("cover.jpg"))))
+    }
+
+    @Test func aPlainURLsFileKeepsItsOwnBytes() async throws {
+        var record = record()
+        record.sid = nil
+        record.station = nil
+        let outcome = await fetcher().fetch(record) { _, _ in }
+        #expect(outcome == .completed(bytes: Int64(song.count)))
+        #expect(onDisk(record.path) == song)
     }
 
     @Test func aBodyCutShortIsKeptAndTheNextAttemptAsksForTheRest() async throws {
@@ -155,6 +170,17 @@ struct SongFetcherTests {
         while audio.first == 0 { audio = audio.dropFirst() }
         if audio.count > 128, audio.suffix(128).prefix(3) == Data("TAG".utf8) { audio = audio.dropLast(128) }
         return Data(audio)
+    }
+
+    /// The embedded front cover, as TagLib reads it back.
+    static func readCover(_ path: String) -> Data? {
+        guard let file = taglib_file_new(path) else { return nil }
+        defer { taglib_file_free(file) }
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard mhz_taglib_front_cover(UnsafeMutableRawPointer(file), &bytes, &size) == 1, let bytes else { return nil }
+        defer { free(bytes) }
+        return Data(bytes: bytes, count: size)
     }
 
     /// Title, artist, album and year as TagLib reads them back.

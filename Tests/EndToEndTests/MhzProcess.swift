@@ -25,10 +25,18 @@ final class MhzProcess: Sendable {
     /// The built `mhz` next to the test bundle.
     static var executable: URL { URL(fileURLWithPath: BuiltProduct.path("mhz")) }
 
-    init(arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `mhz arguments…`; with `fileSizeLimitKiB`, under that file-size limit
+    /// (`ulimit -f`, set by a shell that then becomes mhz).
+    init(arguments: [String], environment: [String: String] = [:], fileSizeLimitKiB: Int? = nil) throws {
         process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
+        if let limit = fileSizeLimitKiB {
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            // bash counts `ulimit -f` in 1024-byte blocks.
+            process.arguments = ["-c", "ulimit -f \(limit) && exec \"$0\" \"$@\"", Self.executable.path] + arguments
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }
         process.environment = env
