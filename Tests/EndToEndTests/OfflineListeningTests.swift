@@ -1,0 +1,92 @@
+import Foundation
+import Station
+import TestSupport
+import Testing
+
+/// Offline listening end to end: songs downloaded from a real station with `mhz download`,
+/// the station gone, and `mhz` playing them, saying so on its status line.
+@Suite(.serialized)
+struct OfflineListeningTests {
+    @Test func songsDownloadedFromTheStationPlayWhenItIsGone() async throws {
+        let stationData = try TemporaryDirectory(prefix: "mhz-e2e-offline-dl-station")
+        let client = try TemporaryDirectory(prefix: "mhz-e2e-offline-dl-client")
+        let station = try await Station(configuration: StationConfiguration(library: nil, dataDirectory: stationData.url,
+                                                                            port: 0, seed: 11))
+        let url = try await station.start()
+        let environment = ["HOME": client.url.path, "XDG_CONFIG_HOME": client.path("config").path]
+        let common = ["--server", url.absoluteString, "--data-dir", client.path("data").path]
+
+        let download = try MhzProcess(arguments: ["download", "--channel", "0", "--count", "2", "--json"] + common,
+                                      environment: environment)
+        download.closeInput()
+        let status = try await download.waitForExit(timeout: 120)
+        await station.stop()
+        #expect(status == 0, "\(download.errorOutput)")
+        let completed = download.all.filter { $0.name == "download" && $0["state"] == "completed" }
+        let sids = Set(completed.compactMap { $0["sid"] })
+        #expect(sids.count == 2, "\(download.lines)")
+        for event in completed {
+            let path = try #require(event["path"])
+            #expect(FileManager.default.fileExists(atPath: path))
+            #expect(path.hasPrefix(client.path("data/downloads/").path))
+        }
+
+        // The station is gone: mhz plays a downloaded song and says why.
+        let mhz = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--channel", "0"] + common,
+                                 environment: environment)
+        let fallback = try await mhz.waitFor("source", timeout: 60) { $0["source"] == "fallback" }
+        #expect(fallback.event["channel"] == "0")
+        let playing = try await mhz.waitFor("playing", after: fallback.index, timeout: 30)
+        #expect(sids.contains(playing.event["sid"] ?? "-"), "\(mhz.lines)")
+        mhz.send("status")
+        let shown = try await mhz.waitFor("status", after: playing.index)
+        #expect(shown.event["status_text"]?.hasPrefix("Offline: the station is unreachable, so downloaded songs play") == true,
+                "\(shown.event.fields)")
+        // A like made offline waits in the outbox for the station.
+        mhz.send("like")
+        _ = try await mhz.waitFor("liked", after: shown.index)
+        mhz.send("status")
+        let pending = try await mhz.waitFor("status", after: shown.index + 1) { $0.number("pending_reports") == 1 }
+        #expect(pending.event["sid"] == playing.event["sid"])
+        mhz.send("quit")
+        #expect(try await mhz.waitForExit() == 0)
+
+        // The offline channel, chosen: the same songs, with no station asked for lists.
+        let offline = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--channel", "offline"] + common,
+                                     environment: environment)
+        let chosen = try await offline.waitFor("source", timeout: 30) { $0["source"] == "offline" }
+        let song = try await offline.waitFor("playing", after: chosen.index, timeout: 30)
+        #expect(sids.contains(song.event["sid"] ?? "-"))
+        #expect(song.event["channel"] == "offline")
+        offline.send("quit")
+        #expect(try await offline.waitForExit() == 0)
+    }
+
+    @Test func theTerminalUIsStatusLineSaysItIsOffline() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-e2e-offline-tui")
+        let served = try TemporaryDirectory(prefix: "mhz-e2e-offline-tui-served")
+        try MediaFactory.tone(at: served.path("tone.mp3"), seconds: 30)
+        let server = try FaultyMediaServer(root: served.url)
+        let data = home.path("data")
+        let get = try MhzProcess(arguments: ["download", server.url("tone.mp3"), "--data-dir", data.path],
+                                 environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
+        get.closeInput()
+        #expect(try await get.waitForExit(timeout: 60) == 0, "\(get.errorOutput)")
+        server.stop()
+        // Port 9 on loopback: nothing listens, every request is refused.
+        let command = "env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' XDG_CONFIG_HOME='\(home.url.path)/config' "
+            + "LANG=C.UTF-8 TERM=xterm-256color '\(MhzProcess.executable.path)' --audio-output null "
+            + "--server http://127.0.0.1:9 --data-dir '\(data.path)'; sleep 30"
+        let tmux = try TmuxDriver(command: command, columns: 100, rows: 24)
+        let offline = try await tmux.waitForScreen(containing: "Offline: the station is unreachable", seconds: 60)
+        var screen = try tmux.capture()
+        #expect(offline, "\(screen.joined(separator: "\n"))")
+        #expect(screen.contains { $0.contains("tone") }, "the downloaded song is on screen")
+        try tmux.send("D")
+        #expect(try await tmux.waitForScreen(containing: "Downloads"))
+        screen = try tmux.capture()
+        #expect(screen.contains { $0.contains("> tone") && $0.contains("completed") }, "\(screen.joined(separator: "\n"))")
+        try tmux.send("q")
+        try tmux.send("q")
+    }
+}
