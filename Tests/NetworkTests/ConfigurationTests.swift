@@ -54,4 +54,31 @@ struct ConfigurationTests {
             try Config.parse("timeout = 0", path: "t.toml")
         }
     }
+
+    @Test func theDownloadsTableIsReadAndCheckedKeyByKey() throws {
+        let config = try Config.parse("""
+            volume = 50
+            [downloads]
+            dir = "~/Music/offline"
+            max_concurrent = 5
+            liked = true
+            quality = 192
+            stall_timeout = 12
+            """, path: "t.toml")
+        #expect(config.downloads == DownloadSettings(directory: "~/Music/offline", maxConcurrent: 5, liked: true, quality: 192,
+                                                     stallTimeout: 12))
+        let paths = Paths(options: try GlobalOptions.parse(["--data-dir", "/data"]), environment: ["HOME": "/home/u"])
+        #expect(config.downloads.folder(paths: paths, home: URL(fileURLWithPath: "/home/u")).path == "/home/u/Music/offline")
+        #expect(Config().downloads.folder(paths: paths).path == "/data/downloads")
+        let xdg = Paths(options: try GlobalOptions.parse([]), environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/xdg"])
+        #expect(Config().downloads.folder(paths: xdg).path == "/xdg/mhz/downloads")
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil,
+                                               "\"max_concurrent\" in [downloads] must be a whole number from 1 to 16")) {
+            try Config.parse("[downloads]\nmax_concurrent = 0", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil,
+                                               "unknown key \"folder\" in [downloads] (known: dir, max_concurrent, liked, quality, stall_timeout)")) {
+            try Config.parse("[downloads]\nfolder = \"x\"", path: "t.toml")
+        }
+    }
 }
