@@ -28,9 +28,10 @@ struct DownloadManagerTests {
 
     @Test func atMostTwoRunAndANewManagerContinuesWhatTheFirstLeft() async throws {
         let database = try MhzDatabase(path: data.path("mhz.sqlite"))
-        // ~97 kB each at 40 kB/s: each takes over two seconds.
-        server.script("/s1.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 40_000) : .serve }
-        server.script("/s2.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 40_000) : .serve }
+        // ~97 kB each at 15 kB/s: each would take over six seconds, time enough to stop them
+        // midway even on a machine busy with other work.
+        server.script("/s1.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 15_000) : .serve }
+        server.script("/s2.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 15_000) : .serve }
         let first = manager(database)
         let events = await first.events()
         let running = Locked<Set<Int64>>([])
@@ -53,7 +54,10 @@ struct DownloadManagerTests {
         // Adding the same song of the same station again gives the same task.
         #expect(try await first.add(DownloadRequest(url: server.url("s1.mp3"), title: "Tone 1", artist: "Sine",
                                                     sid: "1", station: "test")).id == ids[0])
-        try await waitUntil { await first.task(ids[0])?.bytes ?? 0 > 20_000 }
+        try await waitUntil {
+            guard let task = await first.task(ids[0]) else { return false }
+            return task.state == .running && task.bytes > 20_000
+        }
         await first.shutdown()
         await watcher.value
         #expect(mostAtOnce.withLock { $0 } == 2)
@@ -85,7 +89,7 @@ struct DownloadManagerTests {
 
     @Test func pauseFromAnotherProcessIsFollowedAndResumeContinues() async throws {
         let database = try MhzDatabase(path: data.path("mhz.sqlite"))
-        server.script("/s1.mp3") { _, _ in .throttle(bytesPerSecond: 30_000) }
+        server.script("/s1.mp3") { _, _ in .throttle(bytesPerSecond: 15_000) }
         let running = manager(database)
         try await running.start()
         let id = try await running.add(DownloadRequest(url: server.url("s1.mp3"), title: "Tone", artist: "Sine")).id

@@ -54,7 +54,13 @@ struct DatabaseTimestampTests {
         let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -1), Date(timeIntervalSince1970: 951_782_400),
                      Date(timeIntervalSince1970: 1_700_000_000.9999), Date(timeIntervalSince1970: -2_208_988_800.5),
                      Date(timeIntervalSince1970: 4_102_444_799.123)]
-            + (0..<2000).map { _ in Date(timeIntervalSince1970: Double.random(in: -3e9...5e9, using: &generator)) }
+            // Whole milliseconds plus 0.2 ms: a value within a rounding error of half a
+            // millisecond would be rounded one way here and the other by the formatter, which
+            // works from the seconds since 2001 (another double).
+            + (0..<2000).map { _ in
+                Date(timeIntervalSince1970: Double(Int64.random(in: -3_000_000_000_000...5_000_000_000_000, using: &generator)) / 1000
+                    + 0.000_2)
+            }
         for date in dates {
             #expect(DatabaseTimestamp.text(for: date) == String.fromDatabaseValue(date.databaseValue), "\(date)")
         }
