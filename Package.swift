@@ -27,7 +27,9 @@ let package = Package(
         // MARK: C libraries, each behind a shim header with static-inline wrappers for
         // what Swift cannot import (variadics, macros, C globals).
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CMpv", pkgConfig: "mpv", providers: [.apt(["libmpv-dev"])]),
+        // libmpv's client API, loaded with dlopen when the first player is created: a command
+        // that plays nothing does not map libmpv's ~230 libraries (Sources/CMpv/mpv_loader.c).
+        .target(name: "CMpv", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
         // glibc's mallopt(3), for the executable's allocator settings.

@@ -63,8 +63,13 @@ final class CurlEasy {
             // multi-threaded process (CURLOPT_NOSIGNAL(3)).
             try set(CURLOPT_NOSIGNAL, 1)
             try set(CURLOPT_CONNECTTIMEOUT_MS, Int(c.connectTimeout * 1000))
-            // A download has no overall limit; its sink stops it when the server goes silent.
-            if stallTimeout == nil {
+            // A download has no overall limit (its sink stops it when the server goes silent)
+            // and takes the body in larger pieces: "the maximum buffer size allowed to be
+            // set is 10 megabytes" and the default 16 kB (CURLOPT_BUFFERSIZE(3)); 256 kB
+            // means a sixteenth of the callbacks and writes.
+            if stallTimeout != nil {
+                try set(CURLOPT_BUFFERSIZE, 256 * 1024)
+            } else {
                 try set(CURLOPT_TIMEOUT_MS, Int(c.totalTimeout * 1000))
                 try set(CURLOPT_ACCEPT_ENCODING, "")  // every encoding libcurl was built with
             }

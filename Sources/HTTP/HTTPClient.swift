@@ -101,7 +101,10 @@ public final class HTTPClient: Sendable {
         } onCancel: {
             sink.cancel()
         }
+        // What was gathered goes to the file whatever ended the transfer: those bytes are good.
+        let flushed = file.flush()
         let response = try result.get()
+        guard flushed else { throw .fileWrite(errno: file.writeErrno) }
         return FileDownloadResult(status: response.status,
                                   headers: response.headers.map { HTTPHeaderLine(name: $0.name, value: $0.value) },
                                   effectiveURL: response.effectiveURL, wroteFile: file.wroteFile, written: file.written,

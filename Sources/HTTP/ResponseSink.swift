@@ -69,8 +69,13 @@ final class ResponseSink: Sendable {
         let n = size * count
         if let file = sink.file {
             guard let pointer else { return n }
-            let (status, headers) = sink.state.withLock { ($0.status, $0.headers) }
-            return file.take(pointer, count: n, status: status, headers: headers) ? n : 0
+            // The status and headers matter only for the first chunk, which decides where
+            // the body goes: later chunks skip copying them.
+            if !file.isDecided {
+                let (status, headers) = sink.state.withLock { ($0.status, $0.headers) }
+                file.decide(status: status, headers: headers)
+            }
+            return file.take(pointer, count: n) ? n : 0
         }
         return sink.state.withLock { state in
             guard state.body.count + n <= sink.limit else {

@@ -38,6 +38,7 @@ final class MPVHandle: Sendable {
         // sane default". mpv_create returns NULL after setlocale(LC_ALL, "") otherwise.
         setlocale(LC_NUMERIC, "C")
         guard let raw = mpv_create() else {
+            if let why = mhz_mpv_load_error() { throw .creationFailed("cannot load libmpv: \(String(cString: why))") }
             throw .creationFailed("mpv_create returned NULL (out of memory or bad LC_NUMERIC locale)")
         }
         source = MPVEventSource(raw: raw)

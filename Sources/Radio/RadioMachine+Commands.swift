@@ -118,11 +118,11 @@ extension RadioMachine {
         let before = source
         source = target == SongSource.offlineChannel.id ? .downloads : .station
         probe = nil
-        if source != before { effects.append(.emit(.source(source))) }
         queue.removeAll()
         resumePoints.removeAll()
         retryAttempt = 0
         effects += [.emit(.channel(info)), .saveChannel(info.id)]
+        if source != before { effects.append(.emit(.source(source))) }
         let (id, report) = makeReport(.new, sid: nil)
         let request = ListFetch.asking(ListRequest(id: id, type: .new))
         switch state {

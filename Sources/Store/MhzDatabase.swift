@@ -20,6 +20,12 @@ public final class MhzDatabase: Sendable {
             var config = Configuration()
             config.busyMode = .timeout(5)
             config.journalMode = .wal
+            // In WAL mode NORMAL syncs at checkpoints, not at every commit: "WAL mode is
+            // always consistent with synchronous=NORMAL" and a commit survives the process
+            // being killed (it is in the WAL file), only a power cut may roll back the last
+            // ones (sqlite.org/pragma.html#pragma_synchronous). A position save or a
+            // download's change of state then costs no disk flush.
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             writer = try DatabaseQueue(path: path.path, configuration: config)
         } catch {
             throw .cannotOpen(path: path.path, reason: Self.words(error))

@@ -48,12 +48,13 @@ struct DownloadCommandTests {
     @Test func killedMidFileItContinuesFromTheBytesOnDiskAndTheFileIsWhole() async throws {
         server.script("/big.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 400_000) : .serve }
         let first = try mhz(["download", "--json", server.url("big.mp3")])
-        try await first.waitFor("download", timeout: 30) { ($0.number("bytes") ?? 0) > 300_000 }
+        try await first.waitFor("download", timeout: 30) { ($0.number("bytes") ?? 0) > 600_000 }
         first.signal(SIGKILL)
         _ = try await first.waitForExit()
         let part = downloads.appendingPathComponent("big.mp3.part")
         let kept = size(part)
-        #expect(kept > 300_000 && kept < blob.count, "\(kept)")
+        // Bytes reach the file 256 kB at a time: at least one such step was written.
+        #expect(kept >= 256 * 1024 && kept < blob.count, "\(kept)")
         #expect(!FileManager.default.fileExists(atPath: downloads.appendingPathComponent("big.mp3").path))
 
         let second = try mhz(["download", "--json", server.url("big.mp3")])
