@@ -107,7 +107,7 @@ public final class DoubanTestServer: Sendable {
         let state = self.state
         router.middlewares.add(CallRecorder(state: state))
         Self.addRoutes(to: router, state: state)
-        let (bound, task) = try await TestServerLaunch.start { onPort in
+        let running = try await TestServerLaunch.start { onPort in
             Application(
                 router: router,
                 configuration: .init(address: .hostname("127.0.0.1", port: port)),
@@ -115,11 +115,13 @@ public final class DoubanTestServer: Sendable {
                 logger: Logger(label: "douban-test-server", factory: { _ in SwiftLogNoOpLogHandler() })
             )
         }
-        self.task = task
-        baseURL = URL(string: "http://127.0.0.1:\(bound)")!
+        // Cancelled rather than shut down gracefully: tests stop it to find the address
+        // refusing at once, and start another on the same port.
+        self.task = running.task
+        baseURL = URL(string: "http://127.0.0.1:\(running.port)")!
     }
 
-    /// Stops the server.
+    /// Stops the server at once.
     public func stop() { task.cancel() }
 
     deinit { task.cancel() }

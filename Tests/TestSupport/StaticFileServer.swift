@@ -13,7 +13,7 @@ public final class StaticFileServer: Sendable {
     public let recorder = RequestRecorder()
     /// The base URL, `http://127.0.0.1:<port>`.
     public let baseURL: URL
-    private let task: Task<Void, any Error>
+    private let running: TestServerLaunch.Running
 
     /// Starts serving `root` and returns once the port is bound.
     public init(root: URL) async throws {
@@ -22,7 +22,7 @@ public final class StaticFileServer: Sendable {
         let router = Router()
         router.middlewares.add(RecordingMiddleware(recorder: recorder))
         router.middlewares.add(FileMiddleware(root.path, searchForIndexHtml: false))
-        let (port, task) = try await TestServerLaunch.start { onPort in
+        running = try await TestServerLaunch.start { onPort in
             Application(
                 router: router,
                 configuration: .init(address: .hostname("127.0.0.1", port: 0)),
@@ -30,17 +30,16 @@ public final class StaticFileServer: Sendable {
                 logger: Logger(label: "test-file-server", factory: { _ in SwiftLogNoOpLogHandler() })
             )
         }
-        self.task = task
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        baseURL = URL(string: "http://127.0.0.1:\(running.port)")!
     }
 
     /// The URL of a file under the root.
     public func url(_ relativePath: String) -> URL { baseURL.appendingPathComponent(relativePath) }
 
     /// Stops the server.
-    public func stop() { task.cancel() }
+    public func stop() { running.stop() }
 
-    deinit { task.cancel() }
+    deinit { running.stop() }
 }
 
 /// Records each request before passing it on.
