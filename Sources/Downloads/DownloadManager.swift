@@ -9,8 +9,9 @@ import Synchronization
 /// It decides nothing.
 ///
 /// Several processes may share one database (`mhz` playing, `mhz download`, `mhz downloads
-/// pause`): each manager looks at the stored rows of its tasks once a second and follows
-/// what another process did to them (paused, canceled, resumed, removed, finished).
+/// pause`): while some of its tasks are on their way, each manager looks at their stored
+/// rows once a second and follows what another process did to them (paused, canceled,
+/// removed, finished).
 public actor DownloadManager {
     private var machine: DownloadMachine
     private let store: MhzDatabase
@@ -18,6 +19,14 @@ public actor DownloadManager {
     private let directory: URL
     private let logger: Logger
     private var transfers: [Int64: Task<Void, Never>] = [:]
+    /// The number of each task's current transfer: what an earlier, stopped transfer of the
+    /// same task reports (its last progress, its end) is not about the current one.
+    private var serials: [Int64: Int] = [:]
+    private var nextSerial = 1
+    /// Transfers told to stop that may not have ended yet (libcurl notices at its next
+    /// progress callback): a task started again waits for its old transfer to let go of
+    /// the partial file, instead of finding it locked as if another process held it.
+    private var stopping: [Int64: Task<Void, Never>] = [:]
     private var listeners: [UUID: AsyncStream<DownloadEvent>.Continuation] = [:]
     private var idleWaiters: [(ids: Set<Int64>, continuation: CheckedContinuation<Void, Never>)] = []
     private var watcher: Task<Void, Never>?
@@ -58,8 +67,10 @@ public actor DownloadManager {
     public func shutdown() async {
         watcher?.cancel()
         watcher = nil
-        let running = transfers.values
+        let running = Array(transfers.values) + Array(stopping.values)
+        serials.removeAll()
         transfers.removeAll()
+        stopping.removeAll()
         for transfer in running { transfer.cancel() }
         for transfer in running { await transfer.value }
         for listener in listeners.values { listener.finish() }
@@ -148,16 +159,29 @@ public actor DownloadManager {
             let fetcher = self.fetcher
             rates[id] = RateMeter()
             let ticker = ProgressTicker()
+            let previous = stopping.removeValue(forKey: id)
+            let serial = nextSerial
+            nextSerial += 1
+            serials[id] = serial
             // The transfer holds the manager until it ends; shutdown() cancels and awaits it.
             transfers[id] = Task {
+                await previous?.value
                 let outcome = await fetcher.fetch(record) { bytes, total in
                     guard ticker.due(bytes: bytes) else { return }
-                    Task { await self.progressed(id, bytes: bytes, total: total) }
+                    Task { await self.progressed(id, serial: serial, bytes: bytes, total: total) }
                 }
-                await self.transferEnded(id, outcome)
+                await self.transferEnded(id, serial: serial, outcome)
             }
         case .stop(let id):
-            transfers.removeValue(forKey: id)?.cancel()
+            serials[id] = nil
+            if let transfer = transfers.removeValue(forKey: id) {
+                transfer.cancel()
+                stopping[id] = transfer
+                Task { [weak self] in
+                    await transfer.value
+                    await self?.stopped(id, transfer)
+                }
+            }
         case .save(let record):
             do throws(StoreError) { try store.updateDownload(record) } catch {
                 logger.error("download \(record.id ?? 0): cannot record its state: \(error)")
@@ -184,9 +208,15 @@ public actor DownloadManager {
         }
     }
 
-    private func transferEnded(_ id: Int64, _ outcome: TransferOutcome) {
-        // A transfer stopped on purpose (pause, cancel) was already taken out.
-        if case .stopped = outcome, transfers[id] == nil { return }
+    /// Forgets a stopped transfer once it has ended (unless a new one already waited for it).
+    private func stopped(_ id: Int64, _ transfer: Task<Void, Never>) {
+        if stopping[id] == transfer { stopping[id] = nil }
+    }
+
+    private func transferEnded(_ id: Int64, serial: Int, _ outcome: TransferOutcome) {
+        // A transfer stopped on purpose (pause, cancel, shutdown) was already taken out.
+        guard serials[id] == serial else { return }
+        serials[id] = nil
         transfers[id] = nil
         rates[id] = nil
         handle(.ended(id, outcome))
@@ -194,14 +224,17 @@ public actor DownloadManager {
 
     /// Progress (at most four times a second per task: see ``ProgressTicker``), with the
     /// rate over the last few seconds.
-    private func progressed(_ id: Int64, bytes: Int64, total: Int64?) {
-        guard transfers[id] != nil else { return }
+    private func progressed(_ id: Int64, serial: Int, bytes: Int64, total: Int64?) {
+        guard serials[id] == serial else { return }
         rates[id]?.add(bytes: bytes, at: ContinuousClock.now)
         handle(.progress(id, bytes: bytes, total: total, rate: rates[id]?.rate ?? 0))
     }
 
-    /// Follows what other processes did to this manager's tasks.
+    /// Follows what other processes did to this manager's tasks while some are on their way
+    /// (a settled task changed elsewhere is that process's to run): a playing mhz with
+    /// nothing downloading reads nothing.
     private func followStore() {
+        guard machine.tasks.values.contains(where: { !$0.state.isSettled }) else { return }
         let stored: [DownloadRecord]
         do { stored = try store.downloads() } catch { return }
         let byID = Dictionary(stored.compactMap { record in record.id.map { ($0, record) } }, uniquingKeysWith: { a, _ in a })
@@ -249,11 +282,13 @@ final class ProgressTicker: Sendable {
 struct RateMeter {
     private var samples: [(ContinuousClock.Instant, Int64)] = []
 
+    /// Notes that `bytes` were on disk at `time`, forgetting samples older than three seconds.
     mutating func add(bytes: Int64, at time: ContinuousClock.Instant) {
         samples.append((time, bytes))
         samples.removeAll { time - $0.0 > .seconds(3) }
     }
 
+    /// Bytes per second between the oldest and newest samples kept (0 with fewer than two).
     var rate: Double {
         guard let first = samples.first, let last = samples.last, last.0 > first.0 else { return 0 }
         let seconds = Double((last.0 - first.0) / .milliseconds(1)) / 1000

@@ -53,6 +53,8 @@ final class FileBody: Sendable {
         case stopped
     }
 
+    /// A body for `descriptor`, continuing at `resumeOffset`; bodies whose `Content-Type`
+    /// starts with one of `refusedTypes` (any case) are not written.
     init(descriptor: Int32, resumeOffset: Int64, refusedTypes: [String]) {
         self.descriptor = descriptor
         self.resumeOffset = resumeOffset

@@ -9,6 +9,7 @@ import Store
 /// `mhz download [--current] [--liked] [--channel ID --count N] [--quality KBPS] [--json] [URL…]`:
 /// downloads songs for offline listening and waits until each is done.
 struct DownloadCommand: AsyncParsableCommand {
+    /// The subcommand's name, summary and what its exit status means.
     static let configuration = CommandConfiguration(
         commandName: "download",
         abstract: "Download songs for offline listening (`mhz --channel offline` plays them).",
@@ -17,32 +18,43 @@ struct DownloadCommand: AsyncParsableCommand {
             completed, 1 otherwise (one line per failed download on stderr).
             """)
 
+    /// `--server`, `--api`, `--data-dir`, `--config`.
     @OptionGroup var global: GlobalOptions
 
+    /// The song the radio saved as playing (the running or the last mhz).
     @Flag(help: "The song mhz is playing (or played last).")
     var current = false
 
+    /// The red-heart channel's songs.
     @Flag(help: "The red-heart channel's songs (needs `mhz login`).")
     var liked = false
 
+    /// A channel whose songs to download. Parsed unconditionally: -3 would read as an option.
     @Option(parsing: .unconditional, help: "Download songs of this channel (with --count).")
     var channel: String?
 
+    /// How many songs of `--channel` and of `--liked`.
     @Option(help: "How many songs of --channel or --liked (default 20).")
     var count: Int = 20
 
+    /// The `kbps` asked of the station; wins over `[downloads] quality` and `kbps`.
     @Option(help: "Bitrate to ask the station for, in kbit/s (64, 128, 192, 320).")
     var quality: Int?
 
+    /// JSON lines instead of bars or plain lines.
     @Flag(help: "One JSON object per line per event instead of progress bars.")
     var json = false
 
+    /// The embedded station's music folder.
     @Option(help: "Music folder for the embedded station.")
     var library: String?
 
+    /// Media URLs, downloaded as they are.
     @Argument(help: "Media URLs to download (http, https or file).")
     var urls: [String] = []
 
+    /// Refuses a run with nothing to download, a count below 1, a bitrate no station
+    /// serves, or a URL mhz cannot fetch (usage errors, exit status 2).
     func validate() throws {
         if urls.isEmpty, !current, !liked, channel == nil {
             throw ValidationError("nothing to download: give URLs, --current, --liked or --channel ID")
@@ -58,6 +70,7 @@ struct DownloadCommand: AsyncParsableCommand {
         }
     }
 
+    /// Downloads until every task settled; exit status 1 when one did not complete.
     func run() async throws {
         do {
             let failed = try await download()
@@ -103,27 +116,13 @@ struct DownloadCommand: AsyncParsableCommand {
         }
 
         let manager = DownloadSetup.manager(paths: paths, config: settings.config, database: database)
-        let printer = DownloadProgressPrinter(style: DownloadProgressPrinter.style(json: json))
-        let events = await manager.events()
-        let showing = Task { for await event in events { printer.show(event) } }
-        let trap = SignalTrap { _ in Task { await manager.shutdown() } }
-        defer { withExtendedLifetime(trap) {} }
         do throws(DownloadError) {
-            try await manager.start()
-            var ids = Set(await manager.tasks().filter { !$0.state.isSettled }.map(\.id))
-            for request in requests { ids.insert(try await manager.add(request).id) }
-            await manager.waitUntilSettled(ids)
-            let tasks = await manager.tasks().filter { ids.contains($0.id) }
-            await manager.shutdown()
-            await showing.value
-            let failed = tasks.filter { $0.state != .completed }
-            for task in failed {
-                let why = task.state.error.map(DownloadText.describe) ?? "stopped (\(task.state.name)): `mhz downloads resume \(task.id)` continues it"
-                FileHandle.standardError.write(Data("mhz: download \(task.id) (\(DownloadText.name(task))): \(why)\n".utf8))
+            return try await DownloadRun.run(manager, json: json) { manager throws(DownloadError) in
+                var ids = Set<Int64>()
+                for request in requests { ids.insert(try await manager.add(request).id) }
+                return ids
             }
-            return !failed.isEmpty
         } catch {
-            await manager.shutdown()
             throw .runtime(DownloadText.describe(error))
         }
     }

@@ -6,14 +6,18 @@ import Store
 /// `mhz downloads [--json]` lists the downloads; `mhz downloads pause|resume|cancel|remove ID…`
 /// changes them (a running mhz follows within a second; `resume` also runs them here until done).
 struct DownloadsCommand: AsyncParsableCommand {
+    /// The subcommand's name and summary.
     static let configuration = CommandConfiguration(
         commandName: "downloads", abstract: "List downloads, or pause, resume, cancel or remove them.")
 
+    /// `--server`, `--api`, `--data-dir`, `--config`.
     @OptionGroup var global: GlobalOptions
 
+    /// JSON lines instead of the table.
     @Flag(help: "Print one JSON object per download per line.")
     var json = false
 
+    /// Nothing (list), or an action and the ids it applies to.
     @Argument(help: "pause, resume, cancel or remove, then download ids.")
     var words: [String] = []
 
@@ -22,6 +26,7 @@ struct DownloadsCommand: AsyncParsableCommand {
         case pause, resume, cancel, remove
     }
 
+    /// Refuses an unknown action, an action without ids and an id that is not a number.
     func validate() throws {
         guard let first = words.first else { return }
         guard Action(rawValue: first) != nil else {
@@ -33,6 +38,7 @@ struct DownloadsCommand: AsyncParsableCommand {
         }
     }
 
+    /// Lists or acts; exit status 1 when a resumed download did not complete.
     func run() async throws {
         do {
             if try await perform() { throw ExitCode.failure }
@@ -70,33 +76,13 @@ struct DownloadsCommand: AsyncParsableCommand {
             }
             await control.shutdown()
             guard action == .resume else { return false }
-            return try await run(Set(ids), paths: paths, settings: settings, database: database)
+            // Run here until they settle, as `mhz download` does.
+            let manager = DownloadSetup.manager(paths: paths, config: settings.config, database: database)
+            return try await DownloadRun.run(manager, json: json) { _ in Set(ids) }
         } catch {
             await control.shutdown()
             throw .runtime(DownloadText.describe(error))
         }
-    }
-
-    /// Runs the resumed tasks here until they settle, as `mhz download` does.
-    private func run(_ ids: Set<Int64>, paths: Paths, settings: (paths: Paths, config: Config), database: MhzDatabase)
-        async throws(DownloadError) -> Bool
-    {
-        let manager = DownloadSetup.manager(paths: paths, config: settings.config, database: database)
-        let printer = DownloadProgressPrinter(style: DownloadProgressPrinter.style(json: json))
-        let events = await manager.events()
-        let showing = Task { for await event in events { printer.show(event) } }
-        let trap = SignalTrap { _ in Task { await manager.shutdown() } }
-        defer { withExtendedLifetime(trap) {} }
-        try await manager.start()
-        await manager.waitUntilSettled(ids)
-        let failed = await manager.tasks().filter { ids.contains($0.id) && $0.state != .completed }
-        await manager.shutdown()
-        await showing.value
-        for task in failed {
-            let why = task.state.error.map(DownloadText.describe) ?? task.state.name
-            FileHandle.standardError.write(Data("mhz: download \(task.id) (\(DownloadText.name(task))): \(why)\n".utf8))
-        }
-        return !failed.isEmpty
     }
 
     private func list(_ tasks: [DownloadTask]) {

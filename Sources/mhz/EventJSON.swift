@@ -80,6 +80,7 @@ enum EventJSON {
          "artist": .string(track.artist), "album": .string(track.album)]
     }
 
+    /// One JSON object, keys in ascending order (also for the download lines).
     static func serialize(_ object: [String: EventValue]) -> String {
         var out = ""
         EventValue.object(object).write(to: &out)

@@ -25,9 +25,9 @@ final class RadioDownloads: SongDownloads {
     }
 
     func download(_ track: Track, channel: String) {
-        // A song of the offline channel is on disk already: it is downloaded again only if
-        // it was a station's song that has since gone (the manager dedupes by station and sid).
-        guard !track.url.hasPrefix("file://") || track.channel == nil else { return }
+        // A song the offline channel plays is a download already.
+        if let url = URL(string: track.url), url.isFileURL,
+           let records = try? database.downloads(), records.contains(where: { $0.path == url.path }) { return }
         let request = DownloadSetup.request(track, channel: channel, station: station)
         let manager = self.manager, logger = self.logger
         Task {

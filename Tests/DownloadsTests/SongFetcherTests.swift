@@ -91,6 +91,16 @@ struct SongFetcherTests {
         #expect(Self.audio(onDisk(record.path)) == Self.audio(song), "nothing of the old bytes is left")
     }
 
+    @Test func aFileWhollyOnDiskButNotYetInPlaceIsFinishedOnA416() async throws {
+        // Stopped after its last byte arrived, before it was checked and renamed.
+        let record = record(sha256: FileDigest.sha256(path: served.path("song.mp3").path))
+        FileManager.default.createFile(atPath: record.path + ".part", contents: song)
+        let outcome = await fetcher().fetch(record) { _, _ in }
+        guard case .completed = outcome else { Issue.record("\(outcome)"); return }
+        #expect(server.requests(to: "/song.mp3").map(\.status) == [416])
+        #expect(Self.audio(onDisk(record.path)) == Self.audio(song))
+    }
+
     @Test func a206ForAnotherRangeWritesNothingAndStartsAgainNextTime() async throws {
         let record = record()
         let kept = song.prefix(3000)

@@ -42,12 +42,20 @@ struct OfflineListeningTests {
         let shown = try await mhz.waitFor("status", after: playing.index)
         #expect(shown.event["status_text"]?.hasPrefix("Offline: the station is unreachable, so downloaded songs play") == true,
                 "\(shown.event.fields)")
-        // A like made offline waits in the outbox for the station.
+        // A like made offline waits in the outbox for the station (the count follows the
+        // outbox's write, so it is asked until it shows).
         mhz.send("like")
-        _ = try await mhz.waitFor("liked", after: shown.index)
-        mhz.send("status")
-        let pending = try await mhz.waitFor("status", after: shown.index + 1) { $0.number("pending_reports") == 1 }
-        #expect(pending.event["sid"] == playing.event["sid"])
+        let liked = try await mhz.waitFor("liked", after: shown.index)
+        var pending: MhzProcess.Event?
+        let deadline = ContinuousClock.now + .seconds(20)
+        while pending == nil, ContinuousClock.now < deadline {
+            let from = mhz.all.count
+            mhz.send("status")
+            let answer = try await mhz.waitFor("status", after: max(from, liked.index))
+            if answer.event.number("pending_reports") == 1 { pending = answer.event }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(pending?["sid"] == playing.event["sid"], "\(mhz.lines.suffix(5))")
         mhz.send("quit")
         #expect(try await mhz.waitForExit() == 0)
 

@@ -166,6 +166,13 @@ public final class FaultyMediaServer: Sendable {
         var rangeStart = asked
         if case .ignoreRange = reply { rangeStart = nil }
         if case .misplacedRange(let start) = reply, asked != nil { rangeStart = start }
+        if let first = rangeStart, first >= data.count {
+            // RFC 9110 §15.5.17: a range past the end is not satisfiable, and the answer
+            // names the length ("bytes */LENGTH").
+            send(connection, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(data.count)\r\n"
+                + "Content-Length: 0\r\nConnection: close\r\n\r\n")
+            return (416, 0)
+        }
         let start = min(rangeStart ?? 0, data.count)
         let body = data[start...]
         var head = rangeStart == nil ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 206 Partial Content\r\n"

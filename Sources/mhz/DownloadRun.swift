@@ -1,0 +1,40 @@
+import Downloads
+import Foundation
+
+/// A download manager run in the foreground by `mhz download` and `mhz downloads resume`:
+/// its events shown on stdout, its tasks started, the ones asked for waited for, and one
+/// line on stderr per task that did not complete. Ctrl-C and SIGTERM stop the transfers
+/// with their bytes kept.
+enum DownloadRun {
+    /// Starts `manager`, lets `add` add tasks (it returns their ids), and waits until those
+    /// and the unfinished tasks of earlier runs that `manager` continues have settled.
+    /// Returns whether one of them did not complete.
+    static func run(_ manager: DownloadManager, json: Bool,
+                    add: (DownloadManager) async throws(DownloadError) -> Set<Int64>) async throws(DownloadError) -> Bool {
+        let printer = DownloadProgressPrinter(style: DownloadProgressPrinter.style(json: json))
+        let events = await manager.events()
+        let showing = Task { for await event in events { printer.show(event) } }
+        let trap = SignalTrap { _ in Task { await manager.shutdown() } }
+        defer { withExtendedLifetime(trap) {} }
+        let tasks: [DownloadTask]
+        do throws(DownloadError) {
+            try await manager.start()
+            let ids = Set(await manager.tasks().filter { !$0.state.isSettled }.map(\.id)).union(try await add(manager))
+            await manager.waitUntilSettled(ids)
+            tasks = await manager.tasks().filter { ids.contains($0.id) }
+        } catch {
+            await manager.shutdown()
+            await showing.value
+            throw error
+        }
+        await manager.shutdown()
+        await showing.value
+        let failed = tasks.filter { $0.state != .completed }
+        for task in failed {
+            let why = task.state.error.map(DownloadText.describe)
+                ?? "stopped (\(task.state.name)): `mhz downloads resume \(task.id)` continues it"
+            FileHandle.standardError.write(Data("mhz: download \(task.id) (\(DownloadText.name(task))): \(why)\n".utf8))
+        }
+        return !failed.isEmpty
+    }
+}
