@@ -97,4 +97,35 @@ struct OfflineListeningTests {
         try tmux.send("q")
         try tmux.send("q")
     }
+
+    @Test func withDownloadsLikedALikeDownloadsTheSongAndDDownloadsItTooHeadless() async throws {
+        let stationData = try TemporaryDirectory(prefix: "mhz-e2e-liked-station")
+        let client = try TemporaryDirectory(prefix: "mhz-e2e-liked-client")
+        let station = try await Station(configuration: StationConfiguration(library: nil, dataDirectory: stationData.url,
+                                                                            port: 0, seed: 5))
+        let url = try await station.start()
+        defer { Task { await station.stop() } }
+        let config = client.path("config/mhz/config.toml")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[downloads]\nliked = true\n".utf8).write(to: config)
+        let mhz = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--server", url.absoluteString,
+                                             "--data-dir", client.path("data").path],
+                                 environment: ["HOME": client.url.path, "XDG_CONFIG_HOME": client.path("config").path])
+        let playing = try await mhz.waitFor("playing", timeout: 60)
+        let sid = try #require(playing.event["sid"])
+        mhz.send("like")
+        let done = try await mhz.waitFor("download", after: playing.index, timeout: 30) {
+            $0["sid"] == sid && $0["state"] == "completed"
+        }
+        let path = try #require(done.event["path"])
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(done.event["title"] == playing.event["title"])
+        // `download` on the same song is the same task: no second file.
+        mhz.send("download")
+        try await Task.sleep(for: .milliseconds(500))
+        let folder = try FileManager.default.contentsOfDirectory(atPath: client.path("data/downloads").path)
+        #expect(folder.count == 1, "\(folder)")
+        mhz.send("quit")
+        #expect(try await mhz.waitForExit() == 0)
+    }
 }
