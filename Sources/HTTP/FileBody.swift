@@ -6,9 +6,12 @@ import Synchronization
 ///
 /// What is written depends on the answer, decided at its first body byte (the status and
 /// headers are complete by then; libcurl delivers no body of a redirect):
-/// - `206` whose `Content-Range` starts at `resumeOffset`: appended there.
+/// - `206` whose `Content-Range` starts at `resumeOffset` (within the byte range, when the
+///   file holds one): appended there.
 /// - `200`: the whole body from byte 0. When a range was asked for, the server ignored it,
-///   so the file is truncated and written again from the start (``restartedFromZero``).
+///   so the file is truncated and written again from the start (``restartedFromZero``);
+///   when the file holds a byte range of the resource, the range is cut out of the body
+///   (``sliced``): the bytes before it are skipped, those after it dropped.
 /// - `206` starting elsewhere, or without a `Content-Range`: nothing is written and the
 ///   transfer stops (``HTTPError/rangeMismatch(asked:answered:)``): appending it would
 ///   corrupt the file.
@@ -26,6 +29,8 @@ final class FileBody: Sendable {
     let resumeOffset: Int64
     /// Lowercased `Content-Type` prefixes whose bodies are not written.
     let refusedTypes: [String]
+    /// The part of the resource the file holds, or nil for all of it.
+    let byteRange: ClosedRange<Int64>?
     private let state = Mutex(State())
 
     /// How many bytes are gathered before they are written.
@@ -39,6 +44,11 @@ final class FileBody: Sendable {
         var kept = Data()
         var writeErrno: Int32 = 0
         var mismatch: String?
+        /// While cutting a byte range out of a whole body: body bytes still to skip, and
+        /// bytes of the range still to write.
+        var skip: Int64 = 0
+        var remaining: Int64 = .max
+        var sliced = false
     }
 
     /// What the body of the answer is doing.
@@ -55,10 +65,11 @@ final class FileBody: Sendable {
 
     /// A body for `descriptor`, continuing at `resumeOffset`; bodies whose `Content-Type`
     /// starts with one of `refusedTypes` (any case) are not written.
-    init(descriptor: Int32, resumeOffset: Int64, refusedTypes: [String]) {
+    init(descriptor: Int32, resumeOffset: Int64, refusedTypes: [String], byteRange: ClosedRange<Int64>? = nil) {
         self.descriptor = descriptor
         self.resumeOffset = resumeOffset
         self.refusedTypes = refusedTypes.map { $0.lowercased() }
+        self.byteRange = byteRange
     }
 
     /// Bytes written to the file by this transfer.
@@ -73,6 +84,8 @@ final class FileBody: Sendable {
     var rangeMismatch: String? { state.withLock { $0.mismatch } }
     /// Whether the body went to the file.
     var wroteFile: Bool { state.withLock { $0.mode == .writing } }
+    /// Whether the byte range was cut out of a whole body.
+    var sliced: Bool { state.withLock { $0.sliced } }
 
     /// Whether the first body byte (or the end) has decided where the body goes.
     var isDecided: Bool { decided.load(ordering: .acquiring) }
@@ -97,7 +110,15 @@ final class FileBody: Sendable {
                 s.kept.append(bytes.assumingMemoryBound(to: UInt8.self), count: min(room, count))
                 return true
             case .writing:
-                s.pending.append(contentsOf: UnsafeRawBufferPointer(start: bytes, count: count))
+                var piece = UnsafeRawBufferPointer(start: bytes, count: count)
+                if s.sliced {
+                    let skipped = Int(min(Int64(piece.count), s.skip))
+                    s.skip -= Int64(skipped)
+                    let kept = Int(min(Int64(piece.count - skipped), s.remaining))
+                    s.remaining -= Int64(kept)
+                    piece = UnsafeRawBufferPointer(rebasing: piece[skipped..<(skipped + kept)])
+                }
+                s.pending.append(contentsOf: piece)
                 if s.pending.count >= Self.gather { return writePending(&s) }
                 return true
             }
@@ -147,11 +168,20 @@ final class FileBody: Sendable {
         }
         if status == 206 {
             let range = headers.last { $0.name == "content-range" }?.value
-            guard let range, ContentRange(range)?.first == resumeOffset else {
+            let first = (byteRange?.lowerBound ?? 0) + resumeOffset
+            guard let range, let answered = ContentRange(range), answered.first == first,
+                  byteRange.map({ answered.last <= $0.upperBound }) ?? true
+            else {
                 s.mismatch = range ?? "none"
                 s.mode = .stopped
                 return
             }
+            _ = ftruncate(descriptor, off_t(resumeOffset))
+            _ = lseek(descriptor, off_t(resumeOffset), SEEK_SET)
+        } else if let byteRange {
+            s.sliced = true
+            s.skip = byteRange.lowerBound + resumeOffset
+            s.remaining = max(0, Int64(byteRange.count) - resumeOffset)
             _ = ftruncate(descriptor, off_t(resumeOffset))
             _ = lseek(descriptor, off_t(resumeOffset), SEEK_SET)
         } else {

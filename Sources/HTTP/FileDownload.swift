@@ -14,15 +14,29 @@ public struct FileDownload: Sendable {
     public var refusedContentTypes: [String]
     /// Seconds without a received byte after which the transfer fails: a server that hangs.
     public var stallTimeout: Double
+    /// The bytes of the resource the file holds (an HLS segment inside one large file), or
+    /// nil for all of it. The request asks for this range after the bytes already in the
+    /// file; a server that ignores ranges and sends the whole resource has the range cut
+    /// out of its body, so the file never holds more than the range.
+    public var byteRange: ClosedRange<Int64>?
 
     /// Creates a download.
     public init(request: HTTPRequest, descriptor: Int32, resumeOffset: Int64,
-                refusedContentTypes: [String] = ["text/html"], stallTimeout: Double = 30) {
+                refusedContentTypes: [String] = ["text/html"], stallTimeout: Double = 30,
+                byteRange: ClosedRange<Int64>? = nil) {
         self.request = request
         self.descriptor = descriptor
         self.resumeOffset = resumeOffset
         self.refusedContentTypes = refusedContentTypes
         self.stallTimeout = stallTimeout
+        self.byteRange = byteRange
+    }
+
+    /// The `Range` header's value, when one is asked for: the rest of the file, or the rest
+    /// of its byte range.
+    var rangeHeader: String? {
+        if let byteRange { return "bytes=\(byteRange.lowerBound + resumeOffset)-\(byteRange.upperBound)" }
+        return resumeOffset > 0 ? "bytes=\(resumeOffset)-" : nil
     }
 }
 
@@ -40,12 +54,15 @@ public struct FileDownloadResult: Sendable, Equatable {
     public var written: Int64
     /// A range was asked for and the server sent the whole file: it was written from byte 0.
     public var restartedFromZero: Bool
+    /// A byte range was asked for and the server sent the whole resource: the range was cut
+    /// out of it.
+    public var sliced: Bool
     /// The first bytes of a body that was not written (an error page), for messages.
     public var unwrittenBody: Data
 
     /// The length of the file after this transfer, when the body went into it.
     public func fileLength(resumedFrom offset: Int64) -> Int64 {
-        restartedFromZero || status == 200 ? written : offset + written
+        (restartedFromZero || status == 200) && !sliced ? written : offset + written
     }
 
     /// The length the whole file should have, from `Content-Range` (a 206) or

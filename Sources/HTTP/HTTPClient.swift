@@ -84,9 +84,9 @@ public final class HTTPClient: Sendable {
         async throws(HTTPError) -> FileDownloadResult
     {
         var request = download.request
-        if download.resumeOffset > 0 { request.headers.append(.init("Range", "bytes=\(download.resumeOffset)-")) }
+        if let range = download.rangeHeader { request.headers.append(.init("Range", range)) }
         let file = FileBody(descriptor: download.descriptor, resumeOffset: download.resumeOffset,
-                            refusedTypes: download.refusedContentTypes)
+                            refusedTypes: download.refusedContentTypes, byteRange: download.byteRange)
         let sink = ResponseSink(limit: .max, file: file, onProgress: progress,
                                 stallTimeout: .milliseconds(Int64(download.stallTimeout * 1000)))
         let stall = download.stallTimeout, ranged = request
@@ -108,7 +108,7 @@ public final class HTTPClient: Sendable {
         return FileDownloadResult(status: response.status,
                                   headers: response.headers.map { HTTPHeaderLine(name: $0.name, value: $0.value) },
                                   effectiveURL: response.effectiveURL, wroteFile: file.wroteFile, written: file.written,
-                                  restartedFromZero: file.restartedFromZero, unwrittenBody: file.kept)
+                                  restartedFromZero: file.restartedFromZero, sliced: file.sliced, unwrittenBody: file.kept)
     }
 
     private func performBlocking(_ request: HTTPRequest, sink: ResponseSink,

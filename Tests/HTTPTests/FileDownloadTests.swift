@@ -91,4 +91,51 @@ struct FileDownloadTests {
         #expect(ContentRange("bytes 0-1000/1000") == nil)
         #expect(ContentRange("items 0-1/2") == nil)
     }
+
+    @Test func aByteRangeIsAskedWithItsEndAndContinuedInsideIt() async throws {
+        let server = try await StaticFileServer(root: folder.url)
+        defer { server.stop() }
+        let client = HTTPClient(configuration: HTTPConfiguration(retry: .never))
+        // Bytes 1000...60999 of the resource, 20 000 of which are already in the file.
+        let fd = try open("range.bin", with: body[1000..<21_000])
+        defer { close(fd) }
+        let result = try await client.download(FileDownload(request: HTTPRequest(url: server.url("blob.bin")),
+                                                            descriptor: fd, resumeOffset: 20_000, byteRange: 1000...60_999))
+        #expect(result.status == 206 && result.wroteFile && !result.sliced)
+        #expect(result.written == 40_000)
+        #expect(result.fileLength(resumedFrom: 20_000) == 60_000)
+        #expect(server.recorder.all.map { $0.headers["range"] } == ["bytes=21000-60999"])
+        #expect(FileManager.default.contents(atPath: folder.path("range.bin").path) == body[1000...60_999])
+    }
+
+    @Test func aServerIgnoringRangesHasTheByteRangeCutOutOfItsWholeAnswer() async throws {
+        let server = try FaultyMediaServer(root: folder.url)
+        defer { server.stop() }
+        server.script("/blob.bin") { _, _ in .ignoreRange }
+        let client = HTTPClient(configuration: HTTPConfiguration(retry: .never))
+        let fd = try open("sliced.bin", with: body[5000..<5100])
+        defer { close(fd) }
+        let result = try await client.download(FileDownload(request: HTTPRequest(url: URL(string: server.url("blob.bin"))!),
+                                                            descriptor: fd, resumeOffset: 100, byteRange: 5000...104_999))
+        #expect(result.status == 200 && result.wroteFile && result.sliced && !result.restartedFromZero)
+        #expect(result.written == 99_900)
+        #expect(result.fileLength(resumedFrom: 100) == 100_000)
+        #expect(server.requests.map(\.rangeStart) == [5100])
+        // Exactly the range: not the 300 000 bytes the server sent.
+        #expect(FileManager.default.contents(atPath: folder.path("sliced.bin").path) == body[5000...104_999])
+    }
+
+    @Test func aPartialAnswerReachingPastTheByteRangeIsRefused() async throws {
+        let server = try FaultyMediaServer(root: folder.url)
+        defer { server.stop() }
+        // Answers 206 from byte 7000 to the end when 7000...7999 was asked.
+        server.script("/blob.bin") { _, _ in .misplacedRange(start: 7000) }
+        let client = HTTPClient(configuration: HTTPConfiguration(retry: .never))
+        let fd = try open("past.bin")
+        defer { close(fd) }
+        await #expect(throws: HTTPError.rangeMismatch(answered: "bytes 7000-299999/300000")) {
+            _ = try await client.download(FileDownload(request: HTTPRequest(url: URL(string: server.url("blob.bin"))!),
+                                                       descriptor: fd, resumeOffset: 0, byteRange: 6000...6999))
+        }
+    }
 }

@@ -132,12 +132,12 @@ public final class FaultyMediaServer: Sendable {
         defer { close(connection) }
         // One request per connection: mpv/ffmpeg open a new one for every Range anyway.
         guard let head = readHead(connection) else { return }
-        let (path, rangeStart) = Self.parse(head)
+        let (path, rangeStart, rangeEnd) = Self.parse(head)
         let script = scripts.withLock { $0[path] }
         let reply = script?(path, rangeStart) ?? .serve
         let delay = requestDelay.withLock { $0 }
         if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) * 1e-18 + Double(delay.components.seconds)) }
-        let (status, sent) = respond(connection, path: path, rangeStart: rangeStart, reply: reply)
+        let (status, sent) = respond(connection, path: path, rangeStart: rangeStart, rangeEnd: rangeEnd, reply: reply)
         served.withLock { $0.append(Served(path: path, rangeStart: rangeStart, status: status, sent: sent, reply: reply,
                                            time: .now)) }
     }
@@ -146,7 +146,9 @@ public final class FaultyMediaServer: Sendable {
     public func delayEveryRequest(by delay: Duration) { requestDelay.withLock { $0 = delay } }
 
     /// Sends the reply; returns the status and the body bytes sent (0 for none).
-    private func respond(_ connection: Int32, path: String, rangeStart asked: Int?, reply: Reply) -> (Int, Int) {
+    private func respond(_ connection: Int32, path: String, rangeStart asked: Int?, rangeEnd: Int?, reply: Reply)
+        -> (Int, Int)
+    {
         if case .drop = reply { return (0, 0) }
         if case .status(let code) = reply {
             send(connection, "HTTP/1.1 \(code) Scripted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
@@ -163,9 +165,9 @@ public final class FaultyMediaServer: Sendable {
             send(connection, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             return (404, 0)
         }
-        var rangeStart = asked
+        var rangeStart = asked, rangeEnd = rangeEnd
         if case .ignoreRange = reply { rangeStart = nil }
-        if case .misplacedRange(let start) = reply, asked != nil { rangeStart = start }
+        if case .misplacedRange(let start) = reply, asked != nil { (rangeStart, rangeEnd) = (start, nil) }
         if let first = rangeStart, first >= data.count {
             // RFC 9110 §15.5.17: a range past the end is not satisfiable, and the answer
             // names the length ("bytes */LENGTH").
@@ -174,9 +176,11 @@ public final class FaultyMediaServer: Sendable {
             return (416, 0)
         }
         let start = min(rangeStart ?? 0, data.count)
-        let body = data[start...]
+        // `bytes=FIRST-LAST` (an HLS byte range) ends at LAST; `bytes=FIRST-` at the end.
+        let end = rangeStart == nil ? data.count - 1 : min(rangeEnd ?? data.count - 1, data.count - 1)
+        let body = data[start..<(end + 1)]
         var head = rangeStart == nil ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 206 Partial Content\r\n"
-        if rangeStart != nil { head += "Content-Range: bytes \(start)-\(data.count - 1)/\(data.count)\r\n" }
+        if rangeStart != nil { head += "Content-Range: bytes \(start)-\(end)/\(data.count)\r\n" }
         head += "Accept-Ranges: bytes\r\nContent-Type: \(Self.mimeType(path))\r\n"
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         send(connection, head)
@@ -223,18 +227,19 @@ public final class FaultyMediaServer: Sendable {
         return nil
     }
 
-    static func parse(_ head: String) -> (path: String, rangeStart: Int?) {
+    static func parse(_ head: String) -> (path: String, rangeStart: Int?, rangeEnd: Int?) {
         let lines = head.components(separatedBy: "\r\n")
         let target = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
-        var start: Int?
+        var start: Int?, end: Int?
         for line in lines.dropFirst() where line.lowercased().hasPrefix("range:") {
             let value = line.dropFirst("range:".count).trimmingCharacters(in: .whitespaces)
             if value.hasPrefix("bytes="), let dash = value.firstIndex(of: "-") {
                 start = Int(value[value.index(value.startIndex, offsetBy: 6)..<dash])
+                end = Int(value[value.index(after: dash)...])
             }
         }
-        return (path.removingPercentEncoding ?? path, start)
+        return (path.removingPercentEncoding ?? path, start, end)
     }
 
     private static func mimeType(_ path: String) -> String {
