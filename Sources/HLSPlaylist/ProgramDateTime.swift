@@ -1,0 +1,21 @@
+import Foundation
+
+/// `EXT-X-PROGRAM-DATE-TIME` values: ISO 8601 date-times with or without fractional
+/// seconds, with `Z`, `±hh:mm` or `±hhmm` (RFC 8216 §4.3.2.6; packagers write all three).
+enum ProgramDateTime {
+    /// The date, or nil when the value is not one (the tag is then ignored).
+    static func parse(_ text: String) -> Date? {
+        var value = text.trimmingCharacters(in: .whitespaces)
+        // `+0800` → `+08:00`: the formatter wants the colon form.
+        if let sign = value.lastIndex(where: { $0 == "+" || $0 == "-" }), value.distance(from: sign, to: value.endIndex) == 5,
+           value[value.index(after: sign)...].allSatisfy(\.isNumber), value.contains("T")
+        {
+            value.insert(":", at: value.index(sign, offsetBy: 3))
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: value) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: value)
+    }
+}
