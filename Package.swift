@@ -48,6 +48,8 @@ let package = Package(
         .target(name: "RadioAPI"),
         .target(name: "Playback", dependencies: ["CMpv", "Backoff"]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // HLS playlists (RFC 8216), parsed from text: pure, it imports nothing of the project.
+        .target(name: "HLSPlaylist"),
         .target(name: "Radio", dependencies: ["RadioAPI", "Store", "Backoff"]),
         // The station, one target per job (see docs/ARCHITECTURE.md): its database file, a
         // seeded generator, the music library, the recommender, the demo library's
@@ -76,16 +78,17 @@ let package = Package(
             ]
         ),
         // Offline listening: the download manager (a pure machine and the actor that runs
-        // it), files fetched through HTTP, verified, tagged with TagLib, recorded in Store.
+        // it), files and HLS streams fetched through HTTP, verified (and decrypted with
+        // libcrypto), tagged with TagLib, recorded in Store.
         .target(
             name: "Downloads",
-            dependencies: ["HTTP", "Store", "Backoff", "COpenSSL", "CTagLib", "CTagLibPictures",
+            dependencies: ["HTTP", "HLSPlaylist", "Store", "Backoff", "COpenSSL", "CTagLib", "CTagLibPictures",
                            .product(name: "Logging", package: "swift-log")]),
         .target(name: "TerminalUI", dependencies: ["Radio", "CNcurses"]),
         .executableTarget(
             name: "mhz",
             dependencies: [
-                "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "CMalloc",
+                "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -141,8 +144,9 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "Backoff", "TestSupport"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HTTP", "Store", "Backoff", "CTagLib", "CTagLibPictures",
-                                                          "TestSupport"]),
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HTTP", "Store", "Backoff", "CTagLib",
+                                                          "CTagLibPictures", "TestSupport"]),
+        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
@@ -156,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "NetworkTests",
             dependencies: [
-                "mhz", "HTTP", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
+                "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -37,6 +37,31 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
     case storage(String)
     /// No task has this id.
     case noSuchTask(Int64)
+    /// What came for an HLS playlist is not one: an HTML page, no `#EXTM3U`, binary.
+    /// `firstLine` is the start of what came.
+    case notAPlaylist(firstLine: String)
+    /// An empty answer where a playlist was expected, or a playlist with no variant or no
+    /// segment to download.
+    case emptyPlaylist
+    /// The playlist breaks RFC 8216 where mhz cannot guess: `line` (1-based) reads `text`;
+    /// `reason` names the rule (the HLS parser's reason, e.g. `missingURI`, `badIV`).
+    case malformedPlaylist(line: Int, text: String, reason: String)
+    /// The stream is encrypted in a way mhz does not decrypt (SAMPLE-AES, a DRM key format).
+    case unsupportedEncryption(method: String, keyFormat: String?)
+    /// An AES-128 key answered with an error status.
+    case keyUnavailable(uri: String, status: Int)
+    /// An AES-128 key that is not 16 bytes (an error page, a wrong URI).
+    case badKey(uri: String, length: Int)
+    /// A segment did not decrypt (its padding is wrong: the wrong key or IV).
+    case decryptionFailed(sequence: Int)
+    /// A segment that should be MPEG-TS is not (no sync byte every 188 bytes).
+    case corruptSegment(sequence: Int)
+    /// Segment `sequence` failed for `reason`, after its retries: the task keeps every
+    /// segment before it and continues there.
+    indirect case segment(sequence: Int, reason: DownloadError)
+    /// A live playlist moved on past `missed` segments before they were fetched: recording
+    /// on would leave a gap, so the recording stops with what it has.
+    case liveWindowPassed(missed: Int)
 
     /// Whether trying again later may succeed without anyone doing anything: a network that
     /// comes back, a server that recovers, a body cut short. The task then waits and retries
@@ -44,7 +69,8 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
     public var isTransient: Bool {
         switch self {
         case .network, .stalled, .shortBody, .rangeMismatch, .heldElsewhere: true
-        case .httpStatus(let status): status == 408 || status == 429 || status >= 500
+        case .httpStatus(let status), .keyUnavailable(_, let status): status == 408 || status == 429 || status >= 500
+        case .segment(_, let reason): reason.isTransient
         default: false
         }
     }

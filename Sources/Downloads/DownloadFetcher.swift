@@ -10,4 +10,13 @@ public protocol DownloadFetcher: Sendable {
 
     /// Bytes already on disk for `record` (its partial file), for the list before it runs.
     func bytesOnDisk(_ record: DownloadRecord) -> Int64
+
+    /// Asks the live recordings running now to finish with what they recorded. Returns
+    /// whether one was asked that had not been before.
+    func finishRecordings() -> Bool
+}
+
+extension DownloadFetcher {
+    /// A fetcher without live recordings has none to finish.
+    public func finishRecordings() -> Bool { false }
 }

@@ -99,7 +99,8 @@ public actor DownloadManager {
     /// twice: its task is returned, and continued if it was paused, failed or canceled. A
     /// finished song whose file has gone is downloaded again.
     public func add(_ song: DownloadRequest) throws(DownloadError) -> DownloadTask {
-        let same = machine.ordered.last { task in
+        // A live recording of a limited length is a new recording each time.
+        let same = song.recordSeconds != nil ? nil : machine.ordered.last { task in
             if let station = song.station, let sid = song.sid { return task.record.station == station && task.record.sid == sid }
             return task.record.sid == nil && task.record.url == song.url
         }
@@ -111,11 +112,15 @@ public actor DownloadManager {
             return machine.tasks[same.id] ?? same
         }
         var record = song.record(path: "")
-        record.path = freePath(for: record).path
+        record.path = freePath(for: record, extension: song.resolvedExtension).path
         do { record = try store.insertDownload(record) } catch { throw .storage("\(error)") }
         handle(.add(record))
         return machine.tasks[record.id ?? 0] ?? DownloadTask(record: record, state: .queued)
     }
+
+    /// Asks the live recordings running now to finish with what they recorded (Ctrl-C
+    /// during `mhz download --duration`). Returns whether one was asked that had not been.
+    public func finishRecordings() -> Bool { fetcher.finishRecordings() }
 
     /// Pauses a task.
     public func pause(_ id: Int64) throws(DownloadError) { try known(id); handle(.pause(id)) }
@@ -193,6 +198,7 @@ public actor DownloadManager {
         case .removeFiles(let path, let finished):
             unlink(SongFetcher.partPath(path))
             unlink(SongFetcher.taggingPath(path))
+            HLSFetcher.removePieces(of: path)
             if finished { unlink(path) }
         case .scheduleRetry(let id, let delay, let token):
             let wait = machine.configuration.retry.jittered(delay)
@@ -248,9 +254,8 @@ public actor DownloadManager {
     private func dropListener(_ key: UUID) { listeners[key] = nil }
 
     /// A free path for a new song: `Artist - Title.ext`, numbered when taken on disk or by a task.
-    private func freePath(for song: DownloadRecord) -> URL {
-        let name = SongFileName.make(artist: song.artist, title: song.title,
-                                     extension: SongFileName.mediaExtension(of: song.url) ?? "mp3")
+    private func freePath(for song: DownloadRecord, extension ext: String) -> URL {
+        let name = SongFileName.make(artist: song.artist, title: song.title, extension: ext)
         let taken = Set(machine.tasks.values.map(\.record.path))
         var n = 1
         while true {

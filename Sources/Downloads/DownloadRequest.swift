@@ -24,11 +24,24 @@ public struct DownloadRequest: Sendable, Equatable {
     public var station: String?
     /// The station's SHA-256 of the file, when it gives one.
     public var sha256: String?
+    /// What the URL is: a media file, or an HLS playlist (a URL whose path ends in `.m3u8`
+    /// or `.m3u`, unless said otherwise).
+    public var kind: DownloadRecord.Kind
+    /// The finished file's extension, when the caller knows it (an HLS stream's container,
+    /// read from its playlist); else taken from the URL.
+    public var fileExtension: String?
+    /// For HLS: the variant (`best`, `worst` or kbit/s); nil for the configured one.
+    public var quality: String?
+    /// For HLS: the audio rendition's language.
+    public var audioLanguage: String?
+    /// For a live HLS playlist: seconds to record.
+    public var recordSeconds: Double?
 
     /// Creates a request.
     public init(url: String, title: String = "", artist: String = "", album: String = "", year: String = "",
                 coverURL: String? = nil, sid: String? = nil, channel: String? = nil, station: String? = nil,
-                sha256: String? = nil) {
+                sha256: String? = nil, kind: DownloadRecord.Kind? = nil, fileExtension: String? = nil,
+                quality: String? = nil, audioLanguage: String? = nil, recordSeconds: Double? = nil) {
         self.url = url
         self.title = title
         self.artist = artist
@@ -39,6 +52,28 @@ public struct DownloadRequest: Sendable, Equatable {
         self.channel = channel
         self.station = station
         self.sha256 = sha256
+        self.kind = kind ?? Self.kind(of: url)
+        self.fileExtension = fileExtension
+        self.quality = quality
+        self.audioLanguage = audioLanguage
+        self.recordSeconds = recordSeconds
+    }
+
+    /// Names packagers give every playlist.
+    static let genericPlaylistNames: Set<String> = ["index", "master", "playlist", "prog_index", "chunklist", "main",
+                                                     "stream", "media", "mono", "live"]
+
+    /// An HLS playlist by its URL's path (`.m3u8`, `.m3u`), else a media file.
+    public static func kind(of url: String) -> DownloadRecord.Kind {
+        let ext = (URL(string: url)?.pathExtension ?? "").lowercased()
+        return ext == "m3u8" || ext == "m3u" ? .hls : .file
+    }
+
+    /// The finished file's extension.
+    var resolvedExtension: String {
+        if let fileExtension, !fileExtension.isEmpty { return fileExtension }
+        if kind == .hls { return "ts" }
+        return SongFileName.mediaExtension(of: url) ?? "mp3"
     }
 
     /// The row for it, to be written at `path`.
@@ -46,12 +81,19 @@ public struct DownloadRequest: Sendable, Equatable {
         var title = self.title
         if title.isEmpty, artist.isEmpty {
             let link = URL(string: url)
-            let name = link?.deletingPathExtension().lastPathComponent ?? ""
+            var name = link?.deletingPathExtension().lastPathComponent ?? ""
+            // A playlist's own name says nothing (`index.m3u8`, `master.m3u8`): its folder does.
+            if kind == .hls, Self.genericPlaylistNames.contains(name.lowercased()),
+               let folder = link?.deletingLastPathComponent().lastPathComponent, !folder.isEmpty, folder != "/"
+            {
+                name = folder
+            }
             title = name.removingPercentEncoding ?? name
             if title.isEmpty || title == "/" { title = link?.host ?? "download" }
         }
-        return DownloadRecord(url: url, title: title, artist: artist, album: album, year: year, coverURL: coverURL,
-                              sid: sid, channel: channel, station: station,
-                              sha256: sha256.flatMap { $0.isEmpty ? nil : $0.lowercased() }, path: path)
+        return DownloadRecord(kind: kind, url: url, title: title, artist: artist, album: album, year: year,
+                              coverURL: coverURL, sid: sid, channel: channel, station: station,
+                              sha256: sha256.flatMap { $0.isEmpty ? nil : $0.lowercased() }, path: path,
+                              quality: quality, audioLanguage: audioLanguage, recordSeconds: recordSeconds)
     }
 }

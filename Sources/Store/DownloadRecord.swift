@@ -41,6 +41,12 @@ public struct DownloadRecord: Codable, Sendable, Equatable, TimestampedRecord, F
     public var bytes: Int64
     /// The file's full length, when the server said.
     public var total: Int64?
+    /// For HLS: the variant asked for (`best`, `worst` or kbit/s); nil for the configured one.
+    public var quality: String?
+    /// For HLS: the audio rendition's language asked for, if any.
+    public var audioLanguage: String?
+    /// For a live HLS playlist: seconds to record; nil records until stopped or the end.
+    public var recordSeconds: Double?
     /// When the task was made.
     public var createdAt: Date
     /// When its state last changed.
@@ -50,6 +56,8 @@ public struct DownloadRecord: Codable, Sendable, Equatable, TimestampedRecord, F
     public enum Kind: String, Codable, Sendable {
         /// One media file over HTTP.
         case file
+        /// An HLS playlist: its segments, decrypted and joined into one file.
+        case hls
     }
 
     /// Where a task stands, as stored. A task that was `running` or `waiting` when mhz
@@ -75,7 +83,8 @@ public struct DownloadRecord: Codable, Sendable, Equatable, TimestampedRecord, F
     public init(kind: Kind = .file, url: String, state: State = .queued, reason: String? = nil, title: String,
                 artist: String, album: String = "", year: String = "", coverURL: String? = nil, sid: String? = nil,
                 channel: String? = nil, station: String? = nil, sha256: String? = nil, path: String, bytes: Int64 = 0,
-                total: Int64? = nil, createdAt: Date = Date(), updatedAt: Date? = nil) {
+                total: Int64? = nil, quality: String? = nil, audioLanguage: String? = nil, recordSeconds: Double? = nil,
+                createdAt: Date = Date(), updatedAt: Date? = nil) {
         self.kind = kind
         self.url = url
         self.state = state
@@ -92,6 +101,9 @@ public struct DownloadRecord: Codable, Sendable, Equatable, TimestampedRecord, F
         self.path = path
         self.bytes = bytes
         self.total = total
+        self.quality = quality
+        self.audioLanguage = audioLanguage
+        self.recordSeconds = recordSeconds
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
     }
@@ -101,6 +113,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable, TimestampedRecord, F
 
     enum CodingKeys: String, CodingKey {
         case id, kind, url, state, reason, title, artist, album, year, sid, channel, station, sha256, path, bytes, total
+        case quality, audioLanguage = "audio_language", recordSeconds = "record_seconds"
         case coverURL = "cover_url", createdAt = "created_at", updatedAt = "updated_at"
     }
 

@@ -126,6 +126,25 @@ public final class MhzDatabase: Sendable {
                 t.primaryKey(["station", "sid"])
             }
         }
+        migrator.registerMigration("v7-hls-downloads") { db in
+            // What an HLS task asks for (the variant, the audio language, a live recording's
+            // length) travels with the task; how far it got is written apart, per segment.
+            try db.alter(table: DownloadRecord.databaseTableName) { t in
+                t.add(column: "quality", .text)
+                t.add(column: "audio_language", .text)
+                t.add(column: "record_seconds", .double)
+            }
+            try db.create(table: HLSProgress.databaseTableName) { t in
+                t.column("download_id", .integer).primaryKey()
+                    .references(DownloadRecord.databaseTableName, onDelete: .cascade)
+                t.column("playlist_url", .text).notNull()
+                t.column("next_sequence", .integer).notNull()
+                t.column("segments_done", .integer).notNull()
+                t.column("bytes", .integer).notNull()
+                t.column("recorded_seconds", .double).notNull()
+                t.column("updated_at", .datetime).notNull()
+            }
+        }
         do {
             try migrator.migrate(writer)
         } catch {
@@ -215,6 +234,21 @@ public final class MhzDatabase: Sendable {
     /// Forgets a download (its files are the caller's business).
     public func deleteDownload(id: Int64) throws(StoreError) {
         try write { db in _ = try DownloadRecord.deleteOne(db, key: id) }
+    }
+
+    /// How far an HLS download got, if it started.
+    public func hlsProgress(downloadID: Int64) throws(StoreError) -> HLSProgress? {
+        try read { db in try HLSProgress.fetchOne(db, key: downloadID) }
+    }
+
+    /// Records how far an HLS download got (after each appended segment).
+    public func saveHLSProgress(_ progress: HLSProgress) throws(StoreError) {
+        try write { db in try progress.save(db) }
+    }
+
+    /// Forgets how far an HLS download got: its next attempt starts from the first segment.
+    public func deleteHLSProgress(downloadID: Int64) throws(StoreError) {
+        try write { db in _ = try HLSProgress.deleteOne(db, key: downloadID) }
     }
 
     // MARK: - Trashed songs

@@ -1,13 +1,16 @@
 import ArgumentParser
 import Downloads
 import Foundation
+import HLSPlaylist
+import HTTP
 import Logging
 import Radio
 import RadioAPI
 import Store
 
-/// `mhz download [--current] [--liked] [--channel ID --count N] [--quality KBPS] [--json] [URL…]`:
-/// downloads songs for offline listening and waits until each is done.
+/// `mhz download [--current] [--liked] [--channel ID --count N] [--quality KBPS|best|worst]
+/// [--audio-language LANG] [--duration SECONDS] [--plan] [--json] [URL…]`: downloads songs
+/// and HLS streams for offline listening and waits until each is done.
 struct DownloadCommand: AsyncParsableCommand {
     /// The subcommand's name, summary and what its exit status means.
     static let configuration = CommandConfiguration(
@@ -37,9 +40,22 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "How many songs of --channel or --liked (default 20).")
     var count: Int = 20
 
-    /// The `kbps` asked of the station; wins over `[downloads] quality` and `kbps`.
-    @Option(help: "Bitrate to ask the station for, in kbit/s (64, 128, 192, 320).")
-    var quality: Int?
+    /// The bitrate asked of the station and the HLS variant; wins over `[downloads] quality`.
+    @Option(help: ArgumentHelp("kbit/s, best or worst: the station's bitrate, and the HLS variant (the lowest at or above it, else the highest).",
+                               valueName: "kbps|best|worst"))
+    var quality: String?
+
+    /// The HLS audio rendition's language.
+    @Option(help: "HLS: the audio rendition in this language (e.g. en, fre).")
+    var audioLanguage: String?
+
+    /// Seconds of a live HLS stream to record.
+    @Option(help: "HLS live streams: seconds to record (default: until Ctrl-C or the stream ends).")
+    var duration: Double?
+
+    /// Print what would be fetched instead of fetching it.
+    @Flag(help: "HLS: print the playlist's plan (variants, the chosen one, segments, keys) and fetch no media.")
+    var plan = false
 
     /// JSON lines instead of bars or plain lines.
     @Flag(help: "One JSON object per line per event instead of progress bars.")
@@ -60,8 +76,12 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ValidationError("nothing to download: give URLs, --current, --liked or --channel ID")
         }
         if count < 1 { throw ValidationError("--count must be at least 1") }
-        if let quality, ![64, 128, 192, 320].contains(quality) {
-            throw ValidationError("--quality must be 64, 128, 192 or 320")
+        if let quality, VariantQuality(quality) == nil {
+            throw ValidationError("--quality must be kbit/s (e.g. 128), best or worst")
+        }
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be a number of seconds above 0") }
+        if plan, urls.count != 1 || current || liked || channel != nil {
+            throw ValidationError("--plan takes exactly one HLS playlist URL")
         }
         for url in urls {
             guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
@@ -84,9 +104,9 @@ struct DownloadCommand: AsyncParsableCommand {
     /// says whether any failed.
     private func download() async throws(CLIError) -> Bool {
         var settings = try RadioRuntime.settings(options: global)
-        if let quality { settings.config.kbps = quality } else if let kbps = settings.config.downloads.quality {
-            settings.config.kbps = kbps
-        }
+        let variant = quality.flatMap(VariantQuality.init) ?? settings.config.downloads.quality
+        if let variant { settings.config.kbps = DownloadSettings.stationKbps(variant) }
+        if plan { return try await printPlan(config: settings.config, quality: variant ?? .best) }
         let paths = settings.paths
         do {
             try FileManager.default.createDirectory(at: paths.dataDirectory, withIntermediateDirectories: true)
@@ -100,7 +120,8 @@ struct DownloadCommand: AsyncParsableCommand {
         } catch {
             throw .runtime("cannot open \(paths.database.path): \(error) — check the data directory")
         }
-        var requests = urls.map { DownloadRequest(url: $0) }
+        var requests: [DownloadRequest] = []
+        for url in urls { requests.append(try await request(for: url, config: settings.config, quality: variant)) }
         let (server, _) = try RadioRuntime.server(options: global, config: settings.config)
         let station = RadioRuntime.sessionKey(server: server)
         if current {
@@ -124,6 +145,39 @@ struct DownloadCommand: AsyncParsableCommand {
             }
         } catch {
             throw .runtime(DownloadText.describe(error))
+        }
+    }
+
+    /// The request for a URL argument. An HLS playlist is read first: a playlist that cannot
+    /// be downloaded fails here, in one line, before any task is made, and the file gets
+    /// its container's extension.
+    private func request(for url: String, config: Config, quality: VariantQuality?) async throws(CLIError)
+        -> DownloadRequest
+    {
+        var request = DownloadRequest(url: url, quality: quality.map(Self.text), audioLanguage: audioLanguage,
+                                      recordSeconds: duration)
+        guard request.kind == .hls, let link = URL(string: url) else { return request }
+        let planned = try await HLSPlanText.plan(link, config: config, quality: quality ?? .best,
+                                                 audioLanguage: audioLanguage)
+        request.fileExtension = planned.fileExtension
+        if !planned.media.isLive { request.recordSeconds = nil }
+        return request
+    }
+
+    /// `--plan`: the playlist's plan as JSON (or text), no media fetched.
+    private func printPlan(config: Config, quality: VariantQuality) async throws(CLIError) -> Bool {
+        guard let link = URL(string: urls[0]) else { throw .runtime("\(urls[0]) is not a URL") }
+        let planned = try await HLSPlanText.plan(link, config: config, quality: quality, audioLanguage: audioLanguage)
+        print(json ? HLSPlanText.json(planned) : HLSPlanText.text(planned))
+        return false
+    }
+
+    /// `best`, `worst` or the kbit/s, as a task stores it.
+    static func text(_ quality: VariantQuality) -> String {
+        switch quality {
+        case .best: "best"
+        case .worst: "worst"
+        case .kbps(let kbps): "\(kbps)"
         }
     }
 

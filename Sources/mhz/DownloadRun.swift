@@ -4,7 +4,7 @@ import Foundation
 /// A download manager run in the foreground by `mhz download` and `mhz downloads resume`:
 /// its events shown on stdout, its tasks started, the ones asked for waited for, and one
 /// line on stderr per task that did not complete. Ctrl-C and SIGTERM stop the transfers
-/// with their bytes kept.
+/// with their bytes kept (a live HLS recording is first finished with what it recorded).
 enum DownloadRun {
     /// Starts `manager`, lets `add` add tasks (it returns their ids), and waits until those
     /// and the unfinished tasks of earlier runs that `manager` continues have settled.
@@ -14,7 +14,11 @@ enum DownloadRun {
         let printer = DownloadProgressPrinter(style: DownloadProgressPrinter.style(json: json))
         let events = await manager.events()
         let showing = Task { for await event in events { printer.show(event) } }
-        let trap = SignalTrap { _ in Task { await manager.shutdown() } }
+        // The first Ctrl-C finishes live recordings with what they have; otherwise (and the
+        // second time) every transfer stops with its bytes kept.
+        let trap = SignalTrap { _ in
+            Task { if await !manager.finishRecordings() { await manager.shutdown() } }
+        }
         defer { withExtendedLifetime(trap) {} }
         let tasks: [DownloadTask]
         do throws(DownloadError) {

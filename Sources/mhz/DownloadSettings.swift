@@ -1,4 +1,5 @@
 import Foundation
+import HLSPlaylist
 import TOMLKit
 
 /// The `[downloads]` table of `config.toml`.
@@ -10,13 +11,16 @@ struct DownloadSettings: Sendable, Equatable {
     var maxConcurrent: Int?
     /// `liked`: download every song the moment it is liked.
     var liked = false
-    /// `quality`: the bitrate (kbit/s) asked for when downloading a station's songs.
-    var quality: Int?
+    /// `quality`: kbit/s, `best` or `worst`: the bitrate asked of the station for its songs
+    /// and the HLS variant chosen (the lowest at or above it, else the highest).
+    var quality: VariantQuality?
     /// `stall_timeout`: seconds without a byte after which a transfer is retried (default 30).
     var stallTimeout: Double?
+    /// `segment_concurrency`: HLS segments fetched at once per download (1–16, default 4).
+    var segmentConcurrency: Int?
 
     /// The keys the table may hold.
-    static let keys = ["dir", "max_concurrent", "liked", "quality", "stall_timeout"]
+    static let keys = ["dir", "max_concurrent", "liked", "quality", "stall_timeout", "segment_concurrency"]
 
     /// Reads the table; errors name the key.
     static func parse(_ table: TOMLTable, path: String) throws(CLIError) -> DownloadSettings {
@@ -41,10 +45,18 @@ struct DownloadSettings: Sendable, Equatable {
             settings.liked = flag
         }
         if let value = table["quality"] {
-            guard let kbps = value.int, [64, 128, 192, 320].contains(kbps) else {
-                throw .configInvalid(path, line: nil, "\"quality\" in [downloads] must be 64, 128, 192 or 320")
+            guard let quality = value.int.map({ VariantQuality("\($0)") }) ?? value.string.map({ VariantQuality($0) }),
+                  let quality
+            else {
+                throw .configInvalid(path, line: nil, "\"quality\" in [downloads] must be kbit/s (e.g. 128), \"best\" or \"worst\"")
             }
-            settings.quality = kbps
+            settings.quality = quality
+        }
+        if let value = table["segment_concurrency"] {
+            guard let n = value.int, (1...16).contains(n) else {
+                throw .configInvalid(path, line: nil, "\"segment_concurrency\" in [downloads] must be a whole number from 1 to 16")
+            }
+            settings.segmentConcurrency = n
         }
         if let value = table["stall_timeout"] {
             guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 1, seconds <= 600 else {
@@ -53,6 +65,16 @@ struct DownloadSettings: Sendable, Equatable {
             settings.stallTimeout = seconds
         }
         return settings
+    }
+
+    /// The bitrate to ask a station for, for `quality`: the station's nearest at or above
+    /// it (64, 128, 192, 320), 320 for `best`, 64 for `worst`.
+    static func stationKbps(_ quality: VariantQuality) -> Int {
+        switch quality {
+        case .best: return 320
+        case .worst: return 64
+        case .kbps(let kbps): return [64, 128, 192, 320].first { $0 >= kbps } ?? 320
+        }
     }
 
     /// The folder songs go to.

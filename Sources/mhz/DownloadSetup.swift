@@ -16,7 +16,12 @@ enum DownloadSetup {
     static func manager(paths: Paths, config: Config, database: MhzDatabase, control: Bool = false) -> DownloadManager {
         let http = HTTPClient(configuration: RadioRuntime.httpConfiguration(config))
         let settings = config.downloads
-        let fetcher = SongFetcher(http: http, stallTimeout: settings.stallTimeout ?? 30, logger: Logger(label: "mhz.downloads"))
+        let logger = Logger(label: "mhz.downloads")
+        let files = SongFetcher(http: http, stallTimeout: settings.stallTimeout ?? 30, logger: logger)
+        let streams = HLSFetcher(http: http, store: database, stallTimeout: settings.stallTimeout ?? 30,
+                                 segmentConcurrency: settings.segmentConcurrency ?? 4,
+                                 defaultQuality: settings.quality ?? .best, logger: logger)
+        let fetcher = MediaFetcher(files: files, streams: streams)
         var machine = DownloadMachine.Configuration(maxConcurrent: settings.maxConcurrent ?? 3)
         if control { machine.maxConcurrent = 0 }
         return DownloadManager(store: database, fetcher: fetcher, directory: settings.folder(paths: paths),

@@ -32,6 +32,39 @@ enum DownloadText {
         case .heldElsewhere: return "another mhz is downloading it"
         case .storage(let detail): return "cannot record the download (\(detail)): check the data directory"
         case .noSuchTask(let id): return "there is no download \(id): `mhz downloads` lists them"
+        case .notAPlaylist(let first):
+            return "this is not an HLS playlist (it starts \"\(first.prefix(60))\"): check the URL"
+        case .emptyPlaylist: return "the playlist lists nothing to download: check the URL"
+        case .malformedPlaylist(let line, let text, let reason):
+            return "the playlist is broken at line \(line) (\(playlistRule(reason))): \"\(text.prefix(80))\""
+        case .unsupportedEncryption(let method, let format):
+            let drm = format.map { " with key format \($0)" } ?? ""
+            return "the stream is encrypted with \(method)\(drm), which mhz cannot decrypt (DRM): it cannot be downloaded"
+        case .keyUnavailable(let uri, let status):
+            return "the stream's key \(uri) answered HTTP \(status): \(status >= 500 || status == 429 ? "mhz retries later" : "the stream cannot be decrypted")"
+        case .badKey(let uri, let length):
+            return "the stream's key \(uri) is \(length) bytes, not 16: the key server sent something else"
+        case .decryptionFailed(let sequence):
+            return "segment \(sequence) does not decrypt with its key: the key or IV is wrong; nothing was kept of it"
+        case .corruptSegment(let sequence):
+            return "segment \(sequence) is not MPEG-TS: the server sent something else; nothing was kept of it"
+        case .segment(let sequence, let reason):
+            return "segment \(sequence): \(describe(reason))"
+        case .liveWindowPassed(let missed):
+            return "the live stream moved on \(missed) segment(s) before mhz fetched them: the recording stops there"
+        }
+    }
+
+    /// The RFC 8216 rule a playlist line breaks, in words.
+    private static func playlistRule(_ reason: String) -> String {
+        switch reason {
+        case "missingURI": "a tag that needs a URI has none"
+        case "missingBandwidth": "a variant without BANDWIDTH"
+        case "badIV": "an IV that is not 32 hex digits"
+        case "badByteRange": "a byte range that is not LENGTH[@OFFSET]"
+        case "badDuration": "a segment duration that is not a number"
+        case "badAttributeList": "an attribute list that cannot be read"
+        default: reason
         }
     }
 

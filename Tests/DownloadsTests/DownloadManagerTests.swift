@@ -112,9 +112,9 @@ struct DownloadManagerTests {
         await running.shutdown()
     }
 
-    /// Polls `condition` every 50 ms for up to 10 s.
+    /// Polls `condition` every 50 ms for up to 30 s (a machine running the whole suite at once can be slow).
     func waitUntil(_ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while !(await condition()) {
             guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("condition") }
             try await Task.sleep(for: .milliseconds(50))

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import HLSPlaylist
 import RadioAPI
 import Testing
 @testable import mhz
@@ -64,9 +65,18 @@ struct ConfigurationTests {
             liked = true
             quality = 192
             stall_timeout = 12
+            segment_concurrency = 6
             """, path: "t.toml")
-        #expect(config.downloads == DownloadSettings(directory: "~/Music/offline", maxConcurrent: 5, liked: true, quality: 192,
-                                                     stallTimeout: 12))
+        #expect(config.downloads == DownloadSettings(directory: "~/Music/offline", maxConcurrent: 5, liked: true,
+                                                     quality: .kbps(192), stallTimeout: 12, segmentConcurrency: 6))
+        #expect(try Config.parse("[downloads]\nquality = \"worst\"", path: "t.toml").downloads.quality == .worst)
+        #expect(DownloadSettings.stationKbps(.kbps(100)) == 128)
+        #expect(DownloadSettings.stationKbps(.kbps(500)) == 320)
+        #expect(DownloadSettings.stationKbps(.worst) == 64)
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil,
+                                               "\"quality\" in [downloads] must be kbit/s (e.g. 128), \"best\" or \"worst\"")) {
+            try Config.parse("[downloads]\nquality = \"high\"", path: "t.toml")
+        }
         let paths = Paths(options: try GlobalOptions.parse(["--data-dir", "/data"]), environment: ["HOME": "/home/u"])
         #expect(config.downloads.folder(paths: paths, home: URL(fileURLWithPath: "/home/u")).path == "/home/u/Music/offline")
         #expect(Config().downloads.folder(paths: paths).path == "/data/downloads")
@@ -77,7 +87,7 @@ struct ConfigurationTests {
             try Config.parse("[downloads]\nmax_concurrent = 0", path: "t.toml")
         }
         #expect(throws: CLIError.configInvalid("t.toml", line: nil,
-                                               "unknown key \"folder\" in [downloads] (known: dir, max_concurrent, liked, quality, stall_timeout)")) {
+                                               "unknown key \"folder\" in [downloads] (known: dir, max_concurrent, liked, quality, stall_timeout, segment_concurrency)")) {
             try Config.parse("[downloads]\nfolder = \"x\"", path: "t.toml")
         }
     }

@@ -1,0 +1,109 @@
+import Backoff
+import Foundation
+import HLSPlaylist
+import HTTP
+import Logging
+import Store
+import Synchronization
+
+/// Downloads an HLS stream into one playable file: the chosen variant's segments fetched
+/// several at a time (over the client's reused connections), decrypted, and appended in
+/// playlist order to `PATH.part`, which is renamed to `PATH` when the last one is in.
+///
+/// After each append the task's ``HLSProgress`` row records the next media sequence number
+/// and the bytes the file should hold; a resume (after a pause, a failure or a `kill -9`)
+/// cuts the file back to those bytes and continues there, and a segment fetched halfway
+/// continues by `Range` from its own file (`PATH.part-seqN`). The result is byte for byte
+/// what an uninterrupted download gives.
+///
+/// A live playlist (no `EXT-X-ENDLIST`) is recorded from the oldest segment it lists,
+/// reloaded as RFC 8216 §6.3.4 says, until the task's ``DownloadRecord/recordSeconds``
+/// of media are in, the stream ends, or ``finishRecordings()`` is called (Ctrl-C).
+public final class HLSFetcher: DownloadFetcher {
+    let http: HTTPClient
+    let store: MhzDatabase
+    let stallTimeout: Double
+    let segmentConcurrency: Int
+    let defaultQuality: VariantQuality
+    let segments: SegmentFetcher
+    private let logger: Logger
+    private let finishing = Mutex<Set<Int64>>([])
+    private let running = Mutex<Set<Int64>>([])
+
+    /// Creates a fetcher. `segmentConcurrency` segments are fetched at once;
+    /// `defaultQuality` picks a variant for tasks that did not ask for one.
+    public init(http: HTTPClient, store: MhzDatabase, stallTimeout: Double = 30, segmentConcurrency: Int = 4,
+                defaultQuality: VariantQuality = .best, segmentAttempts: Int = 5,
+                segmentBackoff: Backoff = Backoff(initial: 0.5, cap: 8, jitter: 0.2),
+                logger: Logger = Logger(label: "mhz.downloads")) {
+        self.http = http
+        self.store = store
+        self.stallTimeout = stallTimeout
+        self.segmentConcurrency = max(1, segmentConcurrency)
+        self.defaultQuality = defaultQuality
+        self.segments = SegmentFetcher(http: http, stallTimeout: stallTimeout, attempts: max(1, segmentAttempts),
+                                       backoff: segmentBackoff)
+        self.logger = logger
+    }
+
+    /// The file a segment is fetched into before it is appended.
+    static func piecePath(_ path: String, sequence: Int) -> String { SongFetcher.partPath(path) + "-seq\(sequence)" }
+    /// The file an init segment is fetched into.
+    static func mapPath(_ path: String) -> String { SongFetcher.partPath(path) + "-map" }
+
+    public func bytesOnDisk(_ record: DownloadRecord) -> Int64 {
+        var info = stat()
+        if stat(SongFetcher.partPath(record.path), &info) == 0 { return Int64(info.st_size) }
+        if stat(record.path, &info) == 0 { return Int64(info.st_size) }
+        return 0
+    }
+
+    /// Asks every live recording running now to stop reloading and keep what it recorded
+    /// (as a finished file). Returns whether one was running and not asked before.
+    public func finishRecordings() -> Bool {
+        let live = running.withLock { $0 }
+        return finishing.withLock { asked in
+            let new = live.subtracting(asked)
+            asked.formUnion(new)
+            return !new.isEmpty
+        }
+    }
+
+    public func fetch(_ record: DownloadRecord, progress: @escaping @Sendable (Int64, Int64?) -> Void) async
+        -> TransferOutcome
+    {
+        let path = record.path, part = SongFetcher.partPath(path)
+        var info = stat()
+        if stat(path, &info) == 0, access(part, F_OK) != 0 { return .completed(bytes: Int64(info.st_size)) }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let made = SongFetcher.makeDirectories(directory)
+        guard made == 0 else { return .failed(SongFetcher.fileError(errno: made, path: directory), bytes: 0) }
+        let fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return .failed(SongFetcher.fileError(errno: errno, path: part), bytes: 0) }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return .failed(.heldElsewhere, bytes: 0) }
+        let id = record.id ?? 0
+        running.withLock { _ = $0.insert(id) }
+        defer {
+            running.withLock { _ = $0.remove(id) }
+            finishing.withLock { _ = $0.remove(id) }
+        }
+        var job = HLSJob(fetcher: self, record: record, descriptor: fd, progress: progress)
+        return await job.run()
+    }
+
+    /// Whether the user asked recording `id` to finish.
+    func isFinishing(_ id: Int64) -> Bool { finishing.withLock { $0.contains(id) } }
+
+    /// Deletes the pieces of `path`'s download that are not its partial file.
+    static func removePieces(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = SongFetcher.partPath(url.lastPathComponent) + "-"
+        let folder = url.deletingLastPathComponent()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
+    func log(_ message: String) { logger.notice("\(message)") }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import HLSPlaylist
+import Store
+
+/// One transfer of an HLS task, from its playlist to its finished file (see ``HLSFetcher``):
+/// the playlist read (or re-read on a resume), the partial file cut back to what the
+/// progress row confirms, the segments appended in order, a live playlist reloaded.
+struct HLSJob {
+    let fetcher: HLSFetcher
+    let record: DownloadRecord
+    let descriptor: Int32
+    let progress: @Sendable (Int64, Int64?) -> Void
+
+    /// How appending a run of segments ended.
+    private enum Step {
+        /// Every segment is in.
+        case done
+        /// The user asked a live recording to finish.
+        case finishing
+        /// The transfer was cancelled (pause, cancel, shutdown).
+        case stopped
+        /// A segment, its key or the file failed.
+        case failed(DownloadError)
+    }
+
+    private var id: Int64 { record.id ?? 0 }
+    private var part: String { SongFetcher.partPath(record.path) }
+
+    init(fetcher: HLSFetcher, record: DownloadRecord, descriptor: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void) {
+        self.fetcher = fetcher
+        self.record = record
+        self.descriptor = descriptor
+        self.progress = progress
+    }
+
+    mutating func run() async -> TransferOutcome {
+        var saved: HLSProgress?
+        do { saved = try fetcher.store.hlsProgress(downloadID: id) } catch { return .failed(.storage("\(error)"), bytes: 0) }
+        var info = stat()
+        _ = fstat(descriptor, &info)
+        // A file shorter than the row says (deleted, or cut by a crash of the machine):
+        // nothing of it can be trusted, so the download starts again.
+        if let row = saved, Int64(info.st_size) < row.bytes { saved = nil }
+        let planner = HLSPlanner(http: fetcher.http)
+        var media: MediaPlaylist, mediaURL: URL
+        do throws(DownloadError) {
+            if let saved, let url = URL(string: saved.playlistURL) {
+                (media, mediaURL) = try await planner.media(url)
+            } else {
+                guard let url = URL(string: record.url) else { throw .invalidURL(record.url) }
+                let quality = record.quality.flatMap(VariantQuality.init) ?? fetcher.defaultQuality
+                let plan = try await planner.plan(url, quality: quality, audioLanguage: record.audioLanguage)
+                (media, mediaURL) = (plan.media, plan.mediaURL)
+            }
+            do { try media.checkDecryptable() } catch { throw HLSPlanner.failure(error) }
+        } catch {
+            if Task.isCancelled { return .stopped }
+            return .failed(error, bytes: saved?.bytes ?? 0)
+        }
+        if media.segments.isEmpty, !media.isLive { return .failed(.emptyPlaylist, bytes: 0) }
+        var row = saved ?? HLSProgress(downloadID: id, playlistURL: mediaURL.absoluteString,
+                                       nextSequence: media.segments.first?.sequence ?? media.mediaSequence,
+                                       segmentsDone: 0, bytes: 0, recordedSeconds: 0)
+        // Bytes past the row's (an append that a kill -9 interrupted before the row said
+        // so) are cut: that segment is appended again.
+        _ = ftruncate(descriptor, off_t(row.bytes))
+        _ = lseek(descriptor, off_t(row.bytes), SEEK_SET)
+        if saved == nil {
+            do { try fetcher.store.saveHLSProgress(row) } catch { return .failed(.storage("\(error)"), bytes: 0) }
+        }
+        let writer = SegmentWriter(descriptor: descriptor, path: part, http: fetcher.http,
+                                   lastMap: media.segments.last { $0.sequence < row.nextSequence }?.map)
+        progress(row.bytes, estimate(row, media))
+        var playlist = media
+        var unchangedReloads = 0
+        while true {
+            if playlist.isLive, row.segmentsDone > 0, let first = playlist.segments.first, first.sequence > row.nextSequence {
+                return finish(row, or: .liveWindowPassed(missed: first.sequence - row.nextSequence))
+            }
+            var pending = playlist.segments.filter { $0.sequence >= row.nextSequence }
+            if playlist.isLive, let limit = record.recordSeconds {
+                var seconds = row.recordedSeconds
+                pending = Array(pending.prefix { segment in
+                    defer { seconds += segment.duration }
+                    return seconds < limit
+                })
+            }
+            switch await append(pending, writer: writer, row: &row, media: playlist) {
+            case .failed(let error): return .failed(error, bytes: row.bytes)
+            case .stopped: return .stopped
+            case .finishing: return finish(row, or: nil)
+            case .done: break
+            }
+            if !playlist.isLive { return finish(row, or: nil) }
+            if let limit = record.recordSeconds, row.recordedSeconds >= limit { return finish(row, or: nil) }
+            // RFC 8216 §6.3.4: reload after the target duration once the playlist changed,
+            // after half of it while it did not.
+            let target = playlist.targetDuration ?? playlist.segments.last?.duration ?? 6
+            let wait = unchangedReloads > 0 ? target / 2 : target
+            switch await sleep(seconds: wait) {
+            case .finishing: return finish(row, or: nil)
+            case .stopped: return .stopped
+            default: break
+            }
+            do throws(DownloadError) {
+                let (reloaded, _) = try await planner.media(mediaURL)
+                let before = playlist.segments.last?.sequence
+                playlist = reloaded
+                unchangedReloads = playlist.segments.last?.sequence == before ? unchangedReloads + 1 : 0
+            } catch {
+                if Task.isCancelled { return .stopped }
+                return .failed(error, bytes: row.bytes)
+            }
+        }
+    }
+
+    /// Fetches `pending` segments `segmentConcurrency` at a time and appends them in order.
+    private func append(_ pending: [Segment], writer: SegmentWriter, row: inout HLSProgress,
+                        media: MediaPlaylist) async -> Step {
+        var inflight: [Int: Task<Result<Int64, DownloadError>, Never>] = [:]
+        let path = record.path, pieces = fetcher.segments
+        for (index, segment) in pending.enumerated() {
+            for ahead in index..<min(pending.count, index + fetcher.segmentConcurrency) where inflight[ahead] == nil {
+                let next = pending[ahead]
+                let piece = SegmentFetcher.Piece(uri: next.uri, byteRange: next.byteRange,
+                                                 path: HLSFetcher.piecePath(path, sequence: next.sequence))
+                inflight[ahead] = Task { await pieces.fetch(piece) }
+            }
+            let task = inflight.removeValue(forKey: index)!
+            let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            if Task.isCancelled {
+                await drain(inflight)
+                return .stopped
+            }
+            if case .failure(let error) = result {
+                await drain(inflight)
+                return .failed(.segment(sequence: segment.sequence, reason: error))
+            }
+            let piecePath = HLSFetcher.piecePath(path, sequence: segment.sequence)
+            var mapFile: String?
+            if let map = segment.map, map != writer.lastMap {
+                let file = HLSFetcher.mapPath(path)
+                unlink(file)
+                if case .failure(let error) = await pieces.fetch(.init(uri: map.uri, byteRange: map.byteRange, path: file)) {
+                    await drain(inflight)
+                    return .failed(.segment(sequence: segment.sequence, reason: error))
+                }
+                mapFile = file
+            }
+            let written: Int64
+            do {
+                written = try await writer.append(segment, file: piecePath, mapFile: mapFile)
+            } catch {
+                await drain(inflight)
+                // What was appended of it is cut at the next attempt; a piece that does not
+                // decrypt or is not media is fetched again then.
+                if case .decryptionFailed = error { unlink(piecePath) }
+                if case .corruptSegment = error { unlink(piecePath) }
+                return .failed(error)
+            }
+            if let mapFile { unlink(mapFile) }
+            row.nextSequence = segment.sequence + 1
+            row.segmentsDone += 1
+            row.bytes += written
+            row.recordedSeconds += segment.duration
+            row.updatedAt = Date()
+            do { try fetcher.store.saveHLSProgress(row) } catch {
+                await drain(inflight)
+                return .failed(.storage("\(error)"))
+            }
+            unlink(piecePath)
+            progress(row.bytes, estimate(row, media))
+            if media.isLive, fetcher.isFinishing(id) {
+                await drain(inflight)
+                return .finishing
+            }
+        }
+        return .done
+    }
+
+    /// Stops the fetches still on their way and waits for them to let go of their files.
+    private func drain(_ inflight: [Int: Task<Result<Int64, DownloadError>, Never>]) async {
+        for task in inflight.values { task.cancel() }
+        for task in inflight.values { _ = await task.value }
+    }
+
+    /// Waits between reloads of a live playlist, looking every 100 ms whether the user
+    /// asked the recording to finish or the transfer was cancelled.
+    private func sleep(seconds: Double) async -> Step {
+        let until = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < until {
+            if fetcher.isFinishing(id) { return .finishing }
+            do { try await Task.sleep(for: .milliseconds(100)) } catch { return .stopped }
+        }
+        return .done
+    }
+
+    /// Renames the partial file into place (a recording that stopped at a gap keeps what
+    /// it has and says why in the log; with nothing recorded it fails with `reason`).
+    private func finish(_ row: HLSProgress, or reason: DownloadError?) -> TransferOutcome {
+        if let reason {
+            guard row.segmentsDone > 0 else { return .failed(reason, bytes: 0) }
+            fetcher.log("download \(id): \(reason); keeping the \(row.segmentsDone) segment(s) recorded")
+        }
+        if row.segmentsDone == 0 { return .failed(.emptyPlaylist, bytes: 0) }
+        guard rename(part, record.path) == 0 else {
+            return .failed(SongFetcher.fileError(errno: errno, path: record.path), bytes: row.bytes)
+        }
+        HLSFetcher.removePieces(of: record.path)
+        try? fetcher.store.deleteHLSProgress(downloadID: id)
+        return .completed(bytes: row.bytes)
+    }
+
+    /// The file's length, estimated from the bytes per second of media so far.
+    private func estimate(_ row: HLSProgress, _ media: MediaPlaylist) -> Int64? {
+        guard row.recordedSeconds > 0 else { return nil }
+        let seconds = media.isLive ? record.recordSeconds : media.totalDuration
+        guard let seconds, seconds > 0 else { return nil }
+        return max(row.bytes, Int64(Double(row.bytes) / row.recordedSeconds * seconds))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import HLSPlaylist
+import HTTP
+
+/// What an HLS download will fetch: the master playlist (when the URL was one), the
+/// variant and audio rendition chosen from it, and the media playlist whose segments
+/// become the file.
+public struct HLSPlan: Sendable {
+    /// The master playlist, when the URL named one.
+    public var master: MasterPlaylist?
+    /// The variant (and audio rendition) chosen from the master playlist.
+    public var choice: VariantChoice?
+    /// The media playlist's final URL (after redirects): what its URIs are resolved
+    /// against, and what a resume or a live reload fetches.
+    public var mediaURL: URL
+    /// The media playlist.
+    public var media: MediaPlaylist
+
+    /// The file extension of the joined segments: `m4a` for fragmented MP4 (an init
+    /// segment), `aac` for packed audio, `ts` for MPEG-TS.
+    public var fileExtension: String { Self.fileExtension(of: media) }
+
+    static func fileExtension(of media: MediaPlaylist) -> String {
+        if media.segments.contains(where: { $0.map != nil }) { return "m4a" }
+        switch media.segments.first?.uri.pathExtension.lowercased() {
+        case "aac": return "aac"
+        case "mp3": return "mp3"
+        case "m4s", "mp4", "m4a": return "m4a"
+        default: return "ts"
+        }
+    }
+}
+
+/// Fetches and reads playlists over HTTP and chooses what to download from a master
+/// playlist (see ``MasterPlaylist/choose(_:audioLanguage:)``). Playlists are small: they are
+/// read into memory, decoded as UTF-8 and parsed with ``PlaylistParser``.
+public struct HLSPlanner: Sendable {
+    /// The client playlists are fetched with.
+    let http: HTTPClient
+
+    /// Creates a planner.
+    public init(http: HTTPClient) { self.http = http }
+
+    /// Fetches `url` and, when it is a master playlist, the media playlist of the variant
+    /// `quality` picks (its audio rendition's, when that is a playlist of its own: audio
+    /// alone is what a listener keeps).
+    public func plan(_ url: URL, quality: VariantQuality, audioLanguage: String?) async throws(DownloadError) -> HLSPlan {
+        let (playlist, finalURL) = try await fetch(url)
+        switch playlist {
+        case .media(let media):
+            return HLSPlan(master: nil, choice: nil, mediaURL: finalURL, media: media)
+        case .master(let master):
+            guard let choice = master.choose(quality, audioLanguage: audioLanguage) else { throw .emptyPlaylist }
+            let target = choice.audio?.uri ?? choice.variant.uri
+            let (inner, innerURL) = try await fetch(target)
+            guard case .media(let media) = inner else {
+                // A master playlist naming another master: RFC 8216 has no such thing.
+                throw .malformedPlaylist(line: 0, text: target.absoluteString, reason: "variantIsMaster")
+            }
+            return HLSPlan(master: master, choice: choice, mediaURL: innerURL, media: media)
+        }
+    }
+
+    /// Fetches a media playlist (a resume, a live reload).
+    public func media(_ url: URL) async throws(DownloadError) -> (MediaPlaylist, URL) {
+        let (playlist, finalURL) = try await fetch(url)
+        guard case .media(let media) = playlist else {
+            throw .malformedPlaylist(line: 0, text: url.absoluteString, reason: "variantIsMaster")
+        }
+        return (media, finalURL)
+    }
+
+    /// One playlist and the URL it came from after redirects (RFC 8216 §4.1 and RFC 3986
+    /// §5.1.3: relative URIs resolve against that one, not the URL first asked).
+    func fetch(_ url: URL) async throws(DownloadError) -> (Playlist, URL) {
+        let response: HTTPResponse
+        do {
+            response = try await http.perform(HTTPRequest(url: url))
+        } catch {
+            throw Self.failure(error)
+        }
+        guard response.status == 200 else { throw .httpStatus(response.status) }
+        guard !response.body.isEmpty else { throw .emptyPlaylist }
+        let base = response.effectiveURL ?? url
+        do {
+            return (try PlaylistParser.parse(response.body, url: base), base)
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// A parser's error as a task's reason.
+    public static func failure(_ error: PlaylistError) -> DownloadError {
+        switch error {
+        case .empty: .emptyPlaylist
+        case .notAPlaylist(let first): .notAPlaylist(firstLine: first)
+        case .malformed(let line, let text, let reason): .malformedPlaylist(line: line, text: text, reason: "\(reason)")
+        case .unsupportedEncryption(let method, let format): .unsupportedEncryption(method: method, keyFormat: format)
+        }
+    }
+
+    /// A transport failure as a task's reason.
+    static func failure(_ error: HTTPError) -> DownloadError {
+        switch error {
+        case .transport(let code, let detail): code == .timedOut ? .stalled(seconds: 30) : .network(detail: detail)
+        case .tls(_, let detail): .network(detail: detail)
+        case .invalidURL(let url): .invalidURL(url)
+        default: .network(detail: "\(error)")
+        }
+    }
+}

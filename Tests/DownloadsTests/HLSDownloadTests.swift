@@ -1,0 +1,259 @@
+import Foundation
+import HTTP
+import Store
+import Testing
+import TestSupport
+@testable import Downloads
+
+/// HLS downloads through the real manager, fetcher, libcurl and OpenSSL, over every stream
+/// `make-hls-fixture.sh` makes, served on 127.0.0.1 by a server that can misbehave: the
+/// bytes of the result, the requests made, and what each failure leaves.
+@Suite(.serialized)
+struct HLSDownloadTests {
+    let streams: HLSFixture.Streams
+    let data: TemporaryDirectory
+    let server: FaultyMediaServer
+
+    init() async throws {
+        streams = try await HLSFixture.streams()
+        data = try TemporaryDirectory(prefix: "mhz-hls-download")
+        server = try FaultyMediaServer(root: streams.folder)
+    }
+
+    func manager(_ database: MhzDatabase, concurrency: Int = 4, attempts: Int = 5) -> DownloadManager {
+        let http = HTTPClient(configuration: .init(retry: .never))
+        let streams = HLSFetcher(http: http, store: database, stallTimeout: 5, segmentConcurrency: concurrency,
+                                 segmentAttempts: attempts, segmentBackoff: .init(initial: 0.05, cap: 0.2))
+        return DownloadManager(store: database, fetcher: MediaFetcher(files: SongFetcher(http: http), streams: streams),
+                               directory: data.path("songs"), configuration: .init(maxConcurrent: 2))
+    }
+
+    /// The bytes of files in the fixture, one after another.
+    func joined(_ names: [String]) throws -> Data {
+        try names.reduce(into: Data()) { $0.append(try Data(contentsOf: streams.path($1))) }
+    }
+
+    /// The six clear 128 kbit/s segments: what every AES-128 variant decrypts to.
+    var clear128: Data { get throws { try joined((0..<6).map { String(format: "clear/a128k/seg%03d.ts", $0) }) } }
+    /// The fMP4 variant: its init segment, then its six segments.
+    var fmp4: Data { get throws { try joined(["fmp4/init.mp4"] + (0..<6).map { String(format: "fmp4/seg%03d.m4s", $0) }) } }
+
+    /// Downloads `playlist` with a fresh manager and returns the settled task.
+    func download(_ playlist: String, quality: String? = nil, database: MhzDatabase? = nil) async throws -> DownloadTask {
+        let database = try database ?? MhzDatabase(path: data.path("mhz-\(UUID().uuidString).sqlite"))
+        let manager = manager(database)
+        try await manager.start()
+        let task = try await manager.add(DownloadRequest(url: server.url(playlist), title: playlist, quality: quality))
+        await manager.waitUntilSettled([task.id])
+        let settled = try #require(await manager.task(task.id))
+        await manager.shutdown()
+        return settled
+    }
+
+    /// Decodes `path` with ffmpeg to nowhere and returns its error output and duration.
+    func decode(_ path: String) throws -> (errors: String, seconds: Double) {
+        let errors = try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"])
+        let seconds = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+        return (errors, Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    }
+
+    func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    @Test(arguments: [
+        ("clear/a128k/index.m3u8", "ts"), ("aes-explicit-iv/index.m3u8", "ts"), ("aes-implicit-iv/index.m3u8", "ts"),
+        ("aes-key-rotation/index.m3u8", "ts"), ("byterange/index.m3u8", "ts"), ("fmp4/index.m3u8", "m4a"),
+        ("aes-fmp4-clear-map/index.m3u8", "m4a"),
+    ])
+    func everyGeneratedStreamBecomesOneClearFileThatDecodes(playlist: String, container: String) async throws {
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        let manager = manager(database)
+        try await manager.start()
+        let task = try await manager.add(DownloadRequest(url: server.url(playlist), title: "Tone", artist: "Sine",
+                                                         fileExtension: container))
+        #expect(task.record.kind == .hls)
+        await manager.waitUntilSettled([task.id])
+        let settled = try #require(await manager.task(task.id))
+        await manager.shutdown()
+        #expect(settled.state == .completed, "\(settled.state)")
+        let path = settled.record.path
+        #expect(path == data.path("songs/Sine - Tone.\(container)").path)
+        let expected: Data
+        switch playlist {
+        case "byterange/index.m3u8": expected = try Data(contentsOf: streams.path("byterange/audio.ts"))
+        case let name where name.contains("fmp4"): expected = try fmp4
+        default: expected = try clear128
+        }
+        // Encrypted variants decrypt to exactly the clear variant made from the same media.
+        #expect(FileManager.default.contents(atPath: path) == expected)
+        let decoded = try decode(path)
+        #expect(decoded.errors.isEmpty, "\(decoded.errors)")
+        #expect(abs(decoded.seconds - streams.duration) < 0.2, "\(decoded.seconds)")
+        // Nothing but the file is left: no partial file, no segment pieces, no progress row.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path("songs").path) == [(path as NSString).lastPathComponent])
+        #expect(try database.hlsProgress(downloadID: task.id) == nil)
+        // Each key once, each segment once.
+        let keys = server.requests.filter { $0.path.hasSuffix(".key") }.map(\.path)
+        #expect(keys.count == Set(keys).count, "\(keys)")
+        let pieces = server.requests.filter { !$0.path.hasSuffix(".m3u8") && !$0.path.hasSuffix(".key") }
+        #expect(pieces.count == (playlist.contains("fmp4") ? 7 : 6), "\(pieces.map(\.path))")
+    }
+
+    @Test func theMasterPlaylistsVariantIsChosenByQuality() async throws {
+        // BANDWIDTH 70400/140800/211200 are 64/128/192 kbit/s with ffmpeg's 10 % overhead.
+        for (quality, variant) in [("128", "a128k"), ("129", "a192k"), ("64", "a64k"), ("best", "a192k"), ("worst", "a64k")] {
+            let before = server.requests.count
+            let task = try await download("clear/master.m3u8", quality: quality)
+            #expect(task.state == .completed)
+            let segments = server.requests.dropFirst(before).map(\.path).filter { $0.hasSuffix(".ts") }
+            #expect(segments.count == 6 && segments.allSatisfy { $0.hasPrefix("/clear/\(variant)/") }, "\(quality): \(segments)")
+            let expected = try joined((0..<6).map { String(format: "clear/\(variant)/seg%03d.ts", $0) })
+            #expect(FileManager.default.contents(atPath: task.record.path) == expected)
+        }
+    }
+
+    @Test func aServerIgnoringRangeStillGivesExactlyTheByteRanges() async throws {
+        server.script("/byterange/audio.ts") { _, _ in .ignoreRange }
+        let task = try await download("byterange/index.m3u8")
+        #expect(task.state == .completed)
+        #expect(FileManager.default.contents(atPath: task.record.path) == (try Data(contentsOf: streams.path("byterange/audio.ts"))))
+        #expect(server.requests(to: "/byterange/audio.ts").allSatisfy { $0.status == 200 })
+    }
+
+    @Test func segmentsCutShortAreContinuedByRangeAndTheFileIsExact() async throws {
+        let count = Locked(0)
+        for n in 0..<6 {
+            // Every other first request of a segment stops after 10 000 bytes.
+            server.script(String(format: "/aes-implicit-iv/seg%03d.ts", n)) { _, start in
+                let k = count.withLock { $0 += 1; return $0 }
+                return start == nil && k % 2 == 1 ? .cutAfter(bytes: 10_000) : .serve
+            }
+        }
+        let task = try await download("aes-implicit-iv/index.m3u8")
+        #expect(task.state == .completed, "\(task.state)")
+        #expect(FileManager.default.contents(atPath: task.record.path) == (try clear128))
+        let resumed = server.requests.filter { $0.path.hasPrefix("/aes-implicit-iv/seg") && $0.rangeStart != nil }
+        #expect(!resumed.isEmpty && resumed.allSatisfy { $0.rangeStart == 10_000 && $0.status == 206 }, "\(server.requests)")
+    }
+
+    @Test func aKeyThatIs404FailsTheTaskWithNoFile() async throws {
+        server.script("/aes-explicit-iv/enc.key") { _, _ in .status(404) }
+        let task = try await download("aes-explicit-iv/index.m3u8")
+        #expect(task.state == .failed(.keyUnavailable(uri: server.url("aes-explicit-iv/enc.key"), status: 404)), "\(task.state)")
+        #expect(!FileManager.default.fileExists(atPath: task.record.path))
+    }
+
+    @Test func aKeyThatIsAPageNotSixteenBytesIsRefused() async throws {
+        server.script("/aes-implicit-iv/enc.key") { _, _ in .html }
+        let task = try await download("aes-implicit-iv/index.m3u8")
+        guard case .failed(.badKey(let uri, let length)) = task.state else {
+            Issue.record("\(task.state)")
+            return
+        }
+        #expect(uri == server.url("aes-implicit-iv/enc.key") && length > 16)
+    }
+
+    @Test func aSegmentThatStays404FailsTheTaskAfterItsRetriesAndKeepsWhatCameBefore() async throws {
+        server.script("/clear/a128k/seg003.ts") { _, _ in .status(404) }
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        let task = try await download("clear/a128k/index.m3u8", database: database)
+        #expect(task.state == .failed(.segment(sequence: 3, reason: .httpStatus(404))), "\(task.state)")
+        // No gap: the three segments before it are in the partial file, nothing after them.
+        let part = FileManager.default.contents(atPath: task.record.path + ".part")
+        #expect(part == (try joined((0..<3).map { String(format: "clear/a128k/seg%03d.ts", $0) })))
+        #expect(try database.hlsProgress(downloadID: task.id)?.nextSequence == 3)
+        // Fixed on the server, a retry continues at segment 3 and fetches nothing twice.
+        server.script("/clear/a128k/seg003.ts") { _, _ in .serve }
+        let manager = manager(database)
+        try await manager.start()
+        try await manager.resume(task.id)
+        await manager.waitUntilSettled([task.id])
+        #expect(await manager.task(task.id)?.state == .completed)
+        await manager.shutdown()
+        #expect(FileManager.default.contents(atPath: task.record.path) == (try clear128))
+        for n in [0, 1, 2] {
+            #expect(server.requests(to: String(format: "/clear/a128k/seg%03d.ts", n)).count == 1)
+        }
+        // Segments 4 and 5 were on their way when 3 failed; their pieces are kept, and the
+        // retry only asks past their end (416, no body) before appending them.
+        for n in [4, 5] {
+            let name = String(format: "clear/a128k/seg%03d.ts", n)
+            let size = try Data(contentsOf: streams.path(name)).count
+            let asked = server.requests(to: "/" + name)
+            #expect(asked.filter { $0.status == 200 }.count <= 1, "\(asked)")
+            #expect(asked.filter { $0.status != 200 }.allSatisfy { $0.status == 416 && $0.rangeStart == size && $0.sent == 0 },
+                    "\(asked)")
+        }
+    }
+
+    @Test func aStoppedDownloadResumesAtItsNextSegmentAndTheResultIsIdentical() async throws {
+        for n in 0..<6 {
+            server.script(String(format: "/aes-key-rotation/seg%03d.ts", n)) { _, _ in .throttle(bytesPerSecond: 60_000) }
+        }
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        let first = manager(database, concurrency: 1)
+        try await first.start()
+        let id = try await first.add(DownloadRequest(url: server.url("aes-key-rotation/index.m3u8"), title: "Rotation")).id
+        let deadline = ContinuousClock.now + .seconds(30)
+        while (try database.hlsProgress(downloadID: id)?.segmentsDone ?? 0) < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await first.shutdown()
+        let row = try #require(try database.hlsProgress(downloadID: id))
+        #expect(row.segmentsDone >= 2 && row.segmentsDone < 6, "\(row)")
+        let path = try #require(try database.download(id: id)).path
+        // A crash after an append, before the row: bytes past the row's are cut at the resume.
+        let tail = try FileHandle(forWritingTo: URL(fileURLWithPath: path + ".part"))
+        try tail.seekToEnd()
+        try tail.write(contentsOf: Data(repeating: 0xAB, count: 5000))
+        try tail.close()
+        for n in 0..<6 { server.script(String(format: "/aes-key-rotation/seg%03d.ts", n)) { _, _ in .serve } }
+        let second = manager(database)
+        try await second.start()
+        await second.waitUntilSettled([id])
+        #expect(await second.task(id)?.state == .completed)
+        await second.shutdown()
+        #expect(FileManager.default.contents(atPath: path) == (try clear128))
+        for n in 0..<row.segmentsDone {
+            let asked = server.requests(to: String(format: "/aes-key-rotation/seg%03d.ts", n))
+            #expect(asked.count == 1, "segment \(n) appended before the stop was fetched again")
+        }
+    }
+
+    @Test func sampleAESIsRefusedByName() async throws {
+        let folder = streams.path("drm")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+            #EXTINF:4,
+            seg0.ts
+            #EXT-X-ENDLIST
+
+            """.utf8).write(to: folder.appendingPathComponent("index.m3u8"))
+        let task = try await download("drm/index.m3u8")
+        #expect(task.state == .failed(.unsupportedEncryption(method: "SAMPLE-AES", keyFormat: "com.apple.streamingkeydelivery")))
+        #expect(server.requests(to: "/drm/seg0.ts").isEmpty)
+    }
+
+    @Test func anHTMLPageInPlaceOfThePlaylistIsNotAPlaylist() async throws {
+        server.script("/clear/master.m3u8") { _, _ in .html }
+        let task = try await download("clear/master.m3u8")
+        guard case .failed(.notAPlaylist(let first)) = task.state else {
+            Issue.record("\(task.state)")
+            return
+        }
+        #expect(first.hasPrefix("<!DOCTYPE html>"))
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HTTP
+import Store
+import Testing
+import TestSupport
+@testable import Downloads
+
+/// Recording a live HLS playlist whose window slides while mhz records: a test server
+/// rewrites the playlist every second (three segments listed, one second each), and the
+/// recording must hold each segment once, in order, none missed.
+@Suite(.serialized)
+struct HLSLiveRecordingTests {
+    let streams: HLSFixture.Streams
+    let folder: TemporaryDirectory
+    let server: FaultyMediaServer
+
+    init() async throws {
+        streams = try await HLSFixture.streams()
+        folder = try TemporaryDirectory(prefix: "mhz-hls-live")
+        try FileManager.default.createDirectory(at: folder.path("live"), withIntermediateDirectories: true)
+        // Segment N is clear segment N mod 6: distinct neighbours, so an order error shows.
+        for n in 0..<60 {
+            try FileManager.default.copyItem(at: streams.path(String(format: "clear/a128k/seg%03d.ts", n % 6)),
+                                             to: folder.path("live/s\(n).ts"))
+        }
+        server = try FaultyMediaServer(root: folder.url)
+    }
+
+    /// Writes the window starting at `first` (atomically: the server never reads half).
+    func publish(first: Int, ended: Bool = false) throws {
+        var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:\(first)\n"
+        for n in first..<(first + 3) { text += "#EXTINF:1.000,\ns\(n).ts\n" }
+        if ended { text += "#EXT-X-ENDLIST\n" }
+        try Data(text.utf8).write(to: folder.path("live/index.m3u8"), options: .atomic)
+    }
+
+    func segment(_ n: Int) throws -> Data { try Data(contentsOf: folder.path("live/s\(n).ts")) }
+
+    @Test func aSlidingWindowIsRecordedForItsDurationWithEverySegmentOnce() async throws {
+        try publish(first: 10)
+        let sliding = Task {
+            var first = 10
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(1))
+                first += 1
+                try? publish(first: first)
+            }
+        }
+        defer { sliding.cancel() }
+        let database = try MhzDatabase(path: folder.path("mhz.sqlite"))
+        let http = HTTPClient(configuration: .init(retry: .never))
+        let manager = DownloadManager(store: database,
+                                      fetcher: MediaFetcher(files: SongFetcher(http: http),
+                                                            streams: HLSFetcher(http: http, store: database, stallTimeout: 5)),
+                                      directory: folder.path("songs"))
+        try await manager.start()
+        let task = try await manager.add(DownloadRequest(url: server.url("live/index.m3u8"), title: "Live",
+                                                         recordSeconds: 6))
+        await manager.waitUntilSettled([task.id])
+        let settled = try #require(await manager.task(task.id))
+        await manager.shutdown()
+        #expect(settled.state == .completed, "\(settled.state)")
+        // Recorded from the oldest segment listed at the start (10, unless the window slid
+        // before the first request), six seconds: six segments in a row, each once.
+        // (Segments are fetched several at a time: the server sees them in any order.)
+        let fetched = server.requests.map(\.path).filter { $0.hasSuffix(".ts") }
+            .sorted { Int($0.dropFirst("/live/s".count).dropLast(3))! < Int($1.dropFirst("/live/s".count).dropLast(3))! }
+        let first = try #require(fetched.first.flatMap { Int($0.dropFirst("/live/s".count).dropLast(3)) })
+        #expect(first == 10 || first == 11)
+        #expect(fetched == (first..<(first + 6)).map { "/live/s\($0).ts" }, "\(fetched)")
+        let expected = try (first..<(first + 6)).reduce(into: Data()) { $0.append(try segment($1)) }
+        #expect(FileManager.default.contents(atPath: settled.record.path) == expected)
+        // It reloaded while it recorded, not once.
+        #expect(server.requests(to: "/live/index.m3u8").count >= 3)
+    }
+
+    @Test func finishingARecordingKeepsWhatItHasAndAnEndedStreamEndsIt() async throws {
+        try publish(first: 0)
+        let database = try MhzDatabase(path: folder.path("mhz.sqlite"))
+        let http = HTTPClient(configuration: .init(retry: .never))
+        let fetcher = MediaFetcher(files: SongFetcher(http: http), streams: HLSFetcher(http: http, store: database))
+        let manager = DownloadManager(store: database, fetcher: fetcher, directory: folder.path("songs"))
+        try await manager.start()
+        // No duration: records until asked to finish.
+        let task = try await manager.add(DownloadRequest(url: server.url("live/index.m3u8"), title: "Until stopped"))
+        let deadline = ContinuousClock.now + .seconds(20)
+        while server.requests.filter({ $0.path.hasSuffix(".ts") }).count < 3, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await manager.finishRecordings())
+        #expect(await !manager.finishRecordings(), "asked twice: the second Ctrl-C stops instead")
+        await manager.waitUntilSettled([task.id])
+        let settled = try #require(await manager.task(task.id))
+        #expect(settled.state == .completed, "\(settled.state)")
+        let expected = try (0..<3).reduce(into: Data()) { $0.append(try segment($1)) }
+        #expect(FileManager.default.contents(atPath: settled.record.path) == expected)
+
+        // A stream that ends (EXT-X-ENDLIST appears) ends its recording by itself.
+        try publish(first: 20)
+        let ending = try await manager.add(DownloadRequest(url: server.url("live/index.m3u8?again"), title: "Ends"))
+        try await Task.sleep(for: .milliseconds(1500))
+        try publish(first: 21, ended: true)
+        await manager.waitUntilSettled([ending.id])
+        let ended = try #require(await manager.task(ending.id))
+        #expect(ended.state == .completed, "\(ended.state)")
+        let all = try (20..<24).reduce(into: Data()) { $0.append(try segment($1)) }
+        #expect(FileManager.default.contents(atPath: ended.record.path) == all)
+        await manager.shutdown()
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `mhz download` of HLS playlists, the real binary against a local server over the
+/// streams `make-hls-fixture.sh` makes: the plan as JSON, a kill -9 mid-stream and the
+/// resume, and playlists that cannot be used.
+@Suite(.serialized)
+struct HLSDownloadCommandTests {
+    let streams: HLSFixture.Streams
+    let home: TemporaryDirectory
+    let server: FaultyMediaServer
+
+    init() async throws {
+        streams = try await HLSFixture.streams()
+        home = try TemporaryDirectory(prefix: "mhz-hls-cli")
+        server = try FaultyMediaServer(root: streams.folder)
+    }
+
+    var downloads: URL { home.path("data/downloads") }
+
+    func mhz(_ arguments: [String]) throws -> MhzProcess {
+        let process = try MhzProcess(arguments: arguments + ["--data-dir", home.path("data").path],
+                                     environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
+        process.closeInput()
+        return process
+    }
+
+    @Test func thePlanListsVariantsTheChosenOneAndEverySegmentsKeyAndIV() async throws {
+        let master = try mhz(["download", "--plan", "--json", "--quality", "128", server.url("master-all.m3u8")])
+        #expect(try await master.waitForExit(timeout: 30) == 0, "\(master.errorOutput)")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(master.lines.joined().utf8)) as? [String: Any])
+        #expect(plan["kind"] as? String == "master")
+        let variants = try #require(plan["variants"] as? [[String: Any]])
+        #expect(variants.map { $0["bandwidth"] as? Int } == [70400, 140800, 211200, 140800])
+        #expect(variants[0]["uri"] as? String == server.url("clear/a64k/index.m3u8"))
+        #expect(plan["chosen"] as? String == server.url("clear/a128k/index.m3u8"))
+        #expect(plan["live"] as? Bool == false)
+        let segments = try #require(plan["segments"] as? [[String: Any]])
+        #expect(segments.count == 6)
+        #expect(segments[0]["uri"] as? String == server.url("clear/a128k/seg000.ts"))
+        #expect(segments.allSatisfy { $0["key"] is NSNull && $0["byte_range"] is NSNull })
+        // No media was fetched: playlists only.
+        #expect(server.requests.allSatisfy { $0.path.hasSuffix(".m3u8") }, "\(server.requests.map(\.path))")
+
+        // A media playlist with implicit IVs: each segment's IV is its sequence number.
+        let implicit = try mhz(["download", "--plan", "--json", server.url("aes-implicit-iv/index.m3u8")])
+        #expect(try await implicit.waitForExit(timeout: 30) == 0)
+        let media = try #require(try JSONSerialization.jsonObject(with: Data(implicit.lines.joined().utf8)) as? [String: Any])
+        #expect(media["kind"] as? String == "media" && media["chosen"] is NSNull)
+        let keys = try #require(media["segments"] as? [[String: Any]]).map { $0["key"] as? [String: Any] }
+        #expect(keys.map { $0?["iv"] as? String } == (7794..<7800).map { String(format: "%032x", $0) })
+        #expect(keys.allSatisfy { $0?["method"] as? String == "AES-128" && $0?["uri"] as? String == server.url("aes-implicit-iv/enc.key") })
+        let sequences = try #require(media["segments"] as? [[String: Any]]).map { $0["sequence"] as? Int }
+        #expect(sequences == (7794..<7800).map { $0 })
+    }
+
+    @Test func killedMidStreamItResumesAtTheNextSegmentAndTheFileIsIdentical() async throws {
+        for n in 0..<6 {
+            // ~65 kB each at 15 kB/s, four at once: the first four are in after about four
+            // seconds, the last two four seconds later; the kill lands between.
+            server.script(String(format: "/aes-explicit-iv/seg%03d.ts", n)) { _, _ in .throttle(bytesPerSecond: 15_000) }
+        }
+        let first = try mhz(["download", "--json", server.url("aes-explicit-iv/index.m3u8")])
+        try await first.waitFor("download", timeout: 60) { ($0.number("bytes") ?? 0) > 60_000 }
+        first.signal(SIGKILL)
+        _ = try await first.waitForExit()
+        let file = downloads.appendingPathComponent("aes-explicit-iv.ts")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let done = server.requests.filter { $0.path.hasSuffix(".ts") && $0.status == 200 }.map(\.path)
+        for n in 0..<6 { server.script(String(format: "/aes-explicit-iv/seg%03d.ts", n)) { _, _ in .serve } }
+
+        let second = try mhz(["download", "--json", server.url("aes-explicit-iv/index.m3u8")])
+        #expect(try await second.waitForExit(timeout: 60) == 0, "\(second.errorOutput)")
+        let clear = try (0..<6).reduce(into: Data()) {
+            $0.append(try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $1))))
+        }
+        #expect(FileManager.default.contents(atPath: file.path) == clear)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: downloads.path) == ["aes-explicit-iv.ts"])
+        // A segment whole before the kill and appended is not fetched again (the one being
+        // appended at the kill may be).
+        let refetched = Set(done).filter { path in server.requests(to: path).count > 1 }
+        #expect(refetched.count <= 1, "\(refetched)")
+    }
+
+    @Test func aPlaylistThatCannotBeUsedFailsInOneLineWithNoTask() async throws {
+        server.script("/clear/master.m3u8") { _, _ in .html }
+        let page = try mhz(["download", server.url("clear/master.m3u8")])
+        #expect(try await page.waitForExit(timeout: 30) == 1)
+        let line = page.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!line.contains("\n") && line.contains("not an HLS playlist"), "\(line)")
+        let plan = try mhz(["download", "--plan", server.url("missing/index.m3u8")])
+        #expect(try await plan.waitForExit(timeout: 30) == 1)
+        #expect(plan.errorOutput.contains("HTTP 404"), "\(plan.errorOutput)")
+        let list = try mhz(["downloads", "--json"])
+        #expect(try await list.waitForExit(timeout: 30) == 0)
+        #expect(list.lines.isEmpty, "\(list.lines)")
+    }
+}
