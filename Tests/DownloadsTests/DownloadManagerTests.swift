@@ -28,10 +28,11 @@ struct DownloadManagerTests {
 
     @Test func atMostTwoRunAndANewManagerContinuesWhatTheFirstLeft() async throws {
         let database = try MhzDatabase(path: data.path("mhz.sqlite"))
-        // ~97 kB each at 15 kB/s: each would take over six seconds, time enough to stop them
-        // midway even on a machine busy with other work.
-        server.script("/s1.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 15_000) : .serve }
-        server.script("/s2.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 15_000) : .serve }
+        // ~97 kB each at 4 kB/s: 20 kB after five seconds, the whole song after 24, so the
+        // stop lands midway even when this test's task is held back for seconds by the tests
+        // running beside it (seen: 5 s on two cores running the whole suite).
+        server.script("/s1.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 4_000) : .serve }
+        server.script("/s2.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 4_000) : .serve }
         let first = manager(database)
         let events = await first.events()
         let running = Locked<Set<Int64>>([])
@@ -54,7 +55,7 @@ struct DownloadManagerTests {
         // Adding the same song of the same station again gives the same task.
         #expect(try await first.add(DownloadRequest(url: server.url("s1.mp3"), title: "Tone 1", artist: "Sine",
                                                     sid: "1", station: "test")).id == ids[0])
-        try await waitUntil {
+        try await waitUntil("the first song running past 20 kB") {
             guard let task = await first.task(ids[0]) else { return false }
             return task.state == .running && task.bytes > 20_000
         }
@@ -77,7 +78,7 @@ struct DownloadManagerTests {
         }
         // The interrupted songs continued from their bytes on disk (the server records a
         // request when its answer ends: the first one's when it notices the client left).
-        try await waitUntil { server.requests(to: "/s1.mp3").count == 2 }
+        try await waitUntil("both requests for s1 recorded") { server.requests(to: "/s1.mp3").count == 2 }
         let resumed = try #require(server.requests(to: "/s1.mp3").first { $0.rangeStart != nil })
         let start = try #require(resumed.rangeStart)
         #expect(start > 20_000)
@@ -113,10 +114,10 @@ struct DownloadManagerTests {
     }
 
     /// Polls `condition` every 50 ms for up to 30 s (a machine running the whole suite at once can be slow).
-    func waitUntil(_ condition: () async -> Bool) async throws {
+    func waitUntil(_ what: String = "condition", _ condition: () async -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while !(await condition()) {
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("condition") }
+            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout(what) }
             try await Task.sleep(for: .milliseconds(50))
         }
     }

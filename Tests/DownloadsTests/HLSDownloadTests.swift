@@ -51,13 +51,19 @@ struct HLSDownloadTests {
     }
 
     /// Decodes `path` with ffmpeg to nowhere and returns its error output and duration.
-    func decode(_ path: String) throws -> (errors: String, seconds: Double) {
-        let errors = try run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"])
-        let seconds = try run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+    func decode(_ path: String) async throws -> (errors: String, seconds: Double) {
+        let errors = try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"])
+        let seconds = try await run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
         return (errors, Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
     }
 
-    func run(_ tool: String, _ arguments: [String]) throws -> String {
+    /// Runs a tool to its end on a thread of its own (blocking a thread of the shared pool
+    /// would hold back the tests running beside this one).
+    func run(_ tool: String, _ arguments: [String]) async throws -> String {
+        try await offPool { try Self.runBlocking(tool, arguments) }
+    }
+
+    static func runBlocking(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -96,7 +102,7 @@ struct HLSDownloadTests {
         }
         // Encrypted variants decrypt to exactly the clear variant made from the same media.
         #expect(FileManager.default.contents(atPath: path) == expected)
-        let decoded = try decode(path)
+        let decoded = try await decode(path)
         #expect(decoded.errors.isEmpty, "\(decoded.errors)")
         #expect(abs(decoded.seconds - streams.duration) < 0.2, "\(decoded.seconds)")
         // Nothing but the file is left: no partial file, no segment pieces, no progress row.
