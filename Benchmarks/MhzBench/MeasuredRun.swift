@@ -19,6 +19,9 @@ struct MeasuredRun {
     var peakRSSMiB: Double
     /// Exit status (128 + signal when killed).
     var status: Int32
+    /// CPU seconds (user + system) the child used, from wait4(2)'s rusage (unlike its
+    /// `maxrss`, the times start at the child's own start).
+    var cpuSeconds: Double = 0
 
     /// Runs `executable arguments…` with `environment`, stdout and stderr to /dev/null.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> MeasuredRun {
@@ -34,13 +37,16 @@ struct MeasuredRun {
         let started = ContinuousClock.now
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else { throw BenchError.tool("cannot start \(executable): \(String(cString: strerror(spawned)))") }
-        let ended = Mutex<(status: Int32, at: ContinuousClock.Instant)?>(nil)
+        let ended = Mutex<(status: Int32, at: ContinuousClock.Instant, cpu: Double)?>(nil)
         let child = pid
         let waiter = Thread {
             var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0, errno == EINTR {}
+            var usage = rusage()
+            while wait4(child, &status, 0, &usage) < 0, errno == EINTR {}
             let at = ContinuousClock.now
-            ended.withLock { $0 = (status, at) }
+            let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            ended.withLock { $0 = (status, at, cpu) }
         }
         waiter.start()
         var peakKiB = 0
@@ -51,11 +57,11 @@ struct MeasuredRun {
             usleep(10_000)
             end = ended.withLock { $0 }
         }
-        guard let (status, at) = end else { throw BenchError.tool("lost \(executable)") }
+        guard let (status, at, cpu) = end else { throw BenchError.tool("lost \(executable)") }
         let elapsed = at - started
         let exited = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return MeasuredRun(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
-                           peakRSSMiB: Double(peakKiB) / 1024, status: exited)
+                           peakRSSMiB: Double(peakKiB) / 1024, status: exited, cpuSeconds: cpu)
     }
 
     /// `VmHWM` of `pid` once it runs `name` (before its exec it is the benchmark's memory).

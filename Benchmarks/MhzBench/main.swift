@@ -158,6 +158,34 @@ if let curl = Executable.find("curl") {
 } else {
     print("curl not found on PATH: no download rows (Debian: apt-get install curl)")
 }
+if let ffmpeg {
+    let segments = 60
+    let folder = options.work.appendingPathComponent("hls-\(segments)", isDirectory: true)
+    let ytdlp = Executable.find("yt-dlp")
+    let runs = options.quick ? 2 : 5
+    progress("HLS downloads: \(runs) × a \(segments)-segment stream, mhz download, ffmpeg -c copy\(ytdlp == nil ? "" : ", yt-dlp")")
+    do {
+        try HLSThroughput.prepare(folder, ffmpeg: ffmpeg, segments: segments)
+        let server = try FaultyMediaServer(root: folder)
+        server.delayEveryRequest(by: DownloadThroughput.requestDelay)
+        defer { server.stop() }
+        let hls = try HLSThroughput.measure(mhz: install, ffmpeg: ffmpeg, ytdlp: ytdlp, server: server,
+                                            work: options.work, runs: runs)
+        let yt = hls.ytdlp.map { String(format: "; yt-dlp %.2f MB/s", hls.rate($0.seconds)) } ?? ""
+        table.add("HLS download, \(segments) segments (\(hls.bytes / 1000) kB), median of \(runs) (local server, 20 ms before each answer; mhz 4 segments at once)",
+                  mhz: String(format: "%.2f MB/s", hls.rate(hls.mhz.seconds)),
+                  reference: String(format: "%.2f MB/s `ffmpeg -i URL -c copy`", hls.rate(hls.ffmpeg.seconds)) + yt,
+                  ratio: times(hls.ffmpeg.seconds / hls.mhz.seconds),
+                  target: "≥ 2×: \(verdict(hls.ffmpeg.seconds >= 2 * hls.mhz.seconds))")
+        table.add("CPU per MB of that HLS download (user + system)",
+                  mhz: String(format: "%.0f ms/MB", hls.cpuPerMB(hls.mhz.cpu)),
+                  reference: String(format: "%.0f ms/MB ffmpeg", hls.cpuPerMB(hls.ffmpeg.cpu)),
+                  ratio: times(hls.mhz.cpu / hls.ffmpeg.cpu),
+                  target: "≤ 1×: \(verdict(hls.mhz.cpu <= hls.ffmpeg.cpu))")
+    } catch {
+        table.add("HLS download", mhz: "\(error)", reference: "", ratio: "")
+    }
+}
 
 // MARK: Station
 let music: URL

@@ -20,11 +20,17 @@ import Synchronization
 /// reloaded as RFC 8216 §6.3.4 says, until the task's ``DownloadRecord/recordSeconds``
 /// of media are in, the stream ends, or ``finishRecordings()`` is called (Ctrl-C).
 public final class HLSFetcher: DownloadFetcher {
+    /// The client playlists, keys and segments go through.
     let http: HTTPClient
+    /// Where each task's ``HLSProgress`` row is kept.
     let store: MhzDatabase
+    /// Seconds without a byte before a transfer counts as stalled.
     let stallTimeout: Double
+    /// Segments fetched at once per task.
     let segmentConcurrency: Int
+    /// The variant of tasks that did not ask for one.
     let defaultQuality: VariantQuality
+    /// Fetches each segment into its piece.
     let segments: SegmentFetcher
     private let logger: Logger
     private let finishing = Mutex<Set<Int64>>([])
@@ -105,5 +111,6 @@ public final class HLSFetcher: DownloadFetcher {
         }
     }
 
+    /// Writes `message` to the log (what a task does not say by its state).
     func log(_ message: String) { logger.notice("\(message)") }
 }

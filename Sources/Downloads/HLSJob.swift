@@ -6,9 +6,13 @@ import Store
 /// the playlist read (or re-read on a resume), the partial file cut back to what the
 /// progress row confirms, the segments appended in order, a live playlist reloaded.
 struct HLSJob {
+    /// The fetcher whose settings, client and store the job uses.
     let fetcher: HLSFetcher
+    /// The task.
     let record: DownloadRecord
+    /// Its partial file, open for writing and locked.
     let descriptor: Int32
+    /// Told the bytes in the partial file and the estimated total after each append.
     let progress: @Sendable (Int64, Int64?) -> Void
 
     /// How appending a run of segments ended.
@@ -26,6 +30,7 @@ struct HLSJob {
     private var id: Int64 { record.id ?? 0 }
     private var part: String { SongFetcher.partPath(record.path) }
 
+    /// A job for `record`, writing to `descriptor`.
     init(fetcher: HLSFetcher, record: DownloadRecord, descriptor: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void) {
         self.fetcher = fetcher
         self.record = record
@@ -33,6 +38,8 @@ struct HLSJob {
         self.progress = progress
     }
 
+    /// Runs the transfer to its outcome: completed (the file in place), failed (with what
+    /// is appended kept for the next attempt), or stopped (cancelled).
     mutating func run() async -> TransferOutcome {
         var saved: HLSProgress?
         do { saved = try fetcher.store.hlsProgress(downloadID: id) } catch { return .failed(.storage("\(error)"), bytes: 0) }

@@ -27,6 +27,11 @@ public struct SongFetcher: DownloadFetcher {
         self.logger = logger
     }
 
+    /// Answers that are not a song: a web page, or an HLS playlist (whose URL did not end in
+    /// `.m3u8`), which would otherwise be kept as if it were the audio.
+    static let refusedContentTypes = ["text/html", "application/vnd.apple.mpegurl", "application/x-mpegurl",
+                                      "audio/mpegurl", "audio/x-mpegurl"]
+
     /// The partial file of a final path.
     static func partPath(_ path: String) -> String { path + ".part" }
 
@@ -85,7 +90,8 @@ public struct SongFetcher: DownloadFetcher {
         let announced = Mutex<Int64?>(nil)
         do {
             result = try await http.download(
-                FileDownload(request: request, descriptor: fd, resumeOffset: offset, stallTimeout: stallTimeout),
+                FileDownload(request: request, descriptor: fd, resumeOffset: offset,
+                             refusedContentTypes: Self.refusedContentTypes, stallTimeout: stallTimeout),
                 progress: { received, total in
                     let whole: Int64? = total > 0 ? offset + total : nil
                     if let whole { announced.withLock { $0 = whole } }

@@ -53,6 +53,10 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: "HLS live streams: seconds to record (default: until Ctrl-C or the stream ends).")
     var duration: Double?
 
+    /// The URLs are HLS playlists whatever their paths end in.
+    @Flag(help: "The URLs are HLS playlists (a URL ending in .m3u8 or .m3u is one anyway).")
+    var hls = false
+
     /// Print what would be fetched instead of fetching it.
     @Flag(help: "HLS: print the playlist's plan (variants, the chosen one, segments, keys) and fetch no media.")
     var plan = false
@@ -154,8 +158,8 @@ struct DownloadCommand: AsyncParsableCommand {
     private func request(for url: String, config: Config, quality: VariantQuality?) async throws(CLIError)
         -> DownloadRequest
     {
-        var request = DownloadRequest(url: url, quality: quality.map(Self.text), audioLanguage: audioLanguage,
-                                      recordSeconds: duration)
+        var request = DownloadRequest(url: url, kind: hls ? .hls : nil, quality: quality.map(Self.text),
+                                      audioLanguage: audioLanguage, recordSeconds: duration)
         guard request.kind == .hls, let link = URL(string: url) else { return request }
         let planned = try await HLSPlanText.plan(link, config: config, quality: quality ?? .best,
                                                  audioLanguage: audioLanguage)

@@ -12,6 +12,8 @@ enum DownloadText {
         case .httpStatus(429): return "the server is limiting requests (HTTP 429): mhz retries later"
         case .httpStatus(let status) where status >= 500: return "the server failed (HTTP \(status)): mhz retries later"
         case .httpStatus(let status): return "the server answered HTTP \(status): check the URL"
+        case .notMedia(let type) where type.lowercased().contains("mpegurl"):
+            return "the server sent an HLS playlist (\(type)), not a file: `mhz download --hls URL` downloads the stream"
         case .notMedia(let type):
             return "the server sent a web page (\(type)) instead of audio: the link needs a login or has expired"
         case .shortBody(let got, let expected):

@@ -115,6 +115,29 @@ struct HLSDownloadTests {
         #expect(pieces.count == (playlist.contains("fmp4") ? 7 : 6), "\(pieces.map(\.path))")
     }
 
+    @Test func theGeneratedPlaylistsReadAsTheirMakerSays() async throws {
+        let planner = HLSPlanner(http: HTTPClient(configuration: .init(retry: .never)))
+        let master = try await planner.plan(URL(string: server.url("clear/master.m3u8"))!, quality: .kbps(128), audioLanguage: nil)
+        #expect(master.master?.variants.map { "\($0.bandwidth)" }.joined(separator: " ") == streams.expected["MASTER_BANDWIDTHS"])
+        #expect(master.mediaURL.absoluteString == server.url("clear/a128k/index.m3u8"))
+        #expect(master.media.segments.count == Int(streams.expected["SEGMENTS"] ?? ""))
+        #expect(String(format: "%.6f", master.media.totalDuration) == streams.expected["EXTINF_SUM_128k"])
+        #expect(!master.media.isLive && master.fileExtension == "ts")
+        let implicit = try await planner.plan(URL(string: server.url("aes-implicit-iv/index.m3u8"))!, quality: .best, audioLanguage: nil)
+        let first = Int(streams.expected["MEDIA_SEQ_IMPLICIT"] ?? "") ?? -1
+        #expect(implicit.media.segments.map { $0.key?.ivHex } == (first..<(first + 6)).map { String(format: "%032x", $0) })
+        let rotation = try await planner.plan(URL(string: server.url("aes-key-rotation/index.m3u8"))!, quality: .best, audioLanguage: nil)
+        #expect(rotation.media.segments.map { $0.key?.ivHex }
+            == Array(repeating: streams.expected["IV_HEX"], count: 3) + Array(repeating: streams.expected["IV2_HEX"], count: 3))
+        #expect(rotation.media.segments.map { $0.key?.uri?.lastPathComponent } == ["k1.key", "k1.key", "k1.key", "k2.key", "k2.key", "k2.key"])
+        let fmp4 = try await planner.plan(URL(string: server.url("aes-fmp4-clear-map/index.m3u8"))!, quality: .best, audioLanguage: nil)
+        // The clear MAP takes no sequence number: the first segment's IV is 7794's.
+        #expect(fmp4.media.segments.first?.map?.key == nil && fmp4.media.segments.first?.key?.ivHex == String(format: "%032x", first))
+        #expect(fmp4.fileExtension == "m4a")
+        // Playlists only: no media was fetched to plan.
+        #expect(server.requests.allSatisfy { $0.path.hasSuffix(".m3u8") })
+    }
+
     @Test func theMasterPlaylistsVariantIsChosenByQuality() async throws {
         // BANDWIDTH 70400/140800/211200 are 64/128/192 kbit/s with ffmpeg's 10 % overhead.
         for (quality, variant) in [("128", "a128k"), ("129", "a192k"), ("64", "a64k"), ("best", "a192k"), ("worst", "a64k")] {

@@ -84,6 +84,17 @@ struct HLSDownloadCommandTests {
         #expect(refetched.count <= 1, "\(refetched)")
     }
 
+    @Test func withHLSAPlaylistWhosePathSaysNothingIsDownloadedAsAStream() async throws {
+        try FileManager.default.copyItem(at: streams.path("aes-implicit-iv/index.m3u8"), to: streams.path("aes-implicit-iv/list"))
+        defer { try? FileManager.default.removeItem(at: streams.path("aes-implicit-iv/list")) }
+        let run = try mhz(["download", "--hls", server.url("aes-implicit-iv/list")])
+        #expect(try await run.waitForExit(timeout: 60) == 0, "\(run.errorOutput)")
+        let clear = try (0..<6).reduce(into: Data()) {
+            $0.append(try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $1))))
+        }
+        #expect(FileManager.default.contents(atPath: downloads.appendingPathComponent("list.ts").path) == clear)
+    }
+
     @Test func aPlaylistThatCannotBeUsedFailsInOneLineWithNoTask() async throws {
         server.script("/clear/master.m3u8") { _, _ in .html }
         let page = try mhz(["download", server.url("clear/master.m3u8")])
