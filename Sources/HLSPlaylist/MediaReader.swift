@@ -66,6 +66,9 @@ enum MediaReader {
                 let uri = try PlaylistParser.resolve(text, base: base, line: line)
                 let mapRange = try list["BYTERANGE"].map { text throws(PlaylistError) in
                     let parsed = try byteRange(Substring(text), line: line)
+                    guard !(parsed.offset ?? 0).addingReportingOverflow(parsed.length).overflow else {
+                        throw .malformed(line: line.number, text: line.text, reason: .badByteRange)
+                    }
                     return ByteRange(length: parsed.length, offset: parsed.offset ?? 0)
                 }
                 maps += 1
@@ -78,11 +81,11 @@ enum MediaReader {
             } else if let value = line.value(of: "#EXT-X-TARGETDURATION") {
                 playlist.targetDuration = try number(value, line: line)
             } else if let value = line.value(of: "#EXT-X-MEDIA-SEQUENCE") {
-                playlist.mediaSequence = Int(try number(value, line: line))
+                playlist.mediaSequence = try integer(value, line: line)
             } else if let value = line.value(of: "#EXT-X-DISCONTINUITY-SEQUENCE") {
-                discontinuitySequence = Int(try number(value, line: line))
+                discontinuitySequence = try integer(value, line: line)
             } else if let value = line.value(of: "#EXT-X-VERSION") {
-                playlist.version = Int(try number(value, line: line))
+                playlist.version = try integer(value, line: line)
             } else if let value = line.value(of: "#EXT-X-PLAYLIST-TYPE") {
                 playlist.playlistType = MediaPlaylist.PlaylistType(rawValue: value.trimmingCharacters(in: .whitespaces).uppercased())
             } else if line.value(of: "#EXT-X-ENDLIST") != nil {
@@ -95,9 +98,16 @@ enum MediaReader {
                 if let range {
                     // RFC 8216 §4.3.2.2: without an offset, the range starts after the
                     // previous segment's.
-                    resolved = ByteRange(length: range.length, offset: range.offset ?? rangeEnd ?? 0)
-                    rangeEnd = resolved!.offset + range.length
+                    let offset = range.offset ?? rangeEnd ?? 0
+                    let (end, overflow) = offset.addingReportingOverflow(range.length)
+                    guard !overflow else { throw .malformed(line: line.number, text: line.text, reason: .badByteRange) }
+                    resolved = ByteRange(length: range.length, offset: offset)
+                    rangeEnd = end
                 }
+                // Numbers past 2^63 cannot be a segment's: refused rather than wrapped.
+                guard playlist.mediaSequence.addingReportingOverflow(pending.count + 1).overflow == false,
+                      (discontinuitySequence ?? 0).addingReportingOverflow(discontinuities).overflow == false
+                else { throw .malformed(line: line.number, text: line.text, reason: .badNumber) }
                 let previous = pending.last
                 let pdt = date ?? previous.flatMap { last in last.programDateTime.map { $0.addingTimeInterval(last.duration) } }
                 pending.append(Pending(uri: uri, duration: duration, title: title, byteRange: resolved, key: key, map: map,
@@ -167,6 +177,15 @@ enum MediaReader {
         let uri = try list["URI"].map { text throws(PlaylistError) in try PlaylistParser.resolve(text, base: base, line: line) }
         return KeyTag(method: SegmentKey.Method(method), uri: uri, iv: iv, keyFormat: list["KEYFORMAT"],
                       keyFormatVersions: list["KEYFORMATVERSIONS"])
+    }
+
+    /// A decimal integer that fits in 64 bits (RFC 8216 §4.2 allows up to 2^64 − 1; mhz's
+    /// numbers are signed, and no playlist counts that far).
+    private static func integer(_ value: Substring, line: PlaylistParser.Line) throws(PlaylistError) -> Int {
+        guard let number = Int(value.trimmingCharacters(in: .whitespaces)) else {
+            throw .malformed(line: line.number, text: line.text, reason: .badNumber)
+        }
+        return number
     }
 
     private static func number(_ value: Substring, line: PlaylistParser.Line) throws(PlaylistError) -> Double {

@@ -51,10 +51,10 @@ extension MasterPlaylist {
         let candidates = audioOnly.isEmpty ? variants : audioOnly
         guard !candidates.isEmpty else { return nil }
         // Bitrate for ordering, bit/s: AVERAGE-BANDWIDTH, else BANDWIDTH less its 10 %.
-        func rate(_ variant: Variant) -> Int { variant.averageBandwidth ?? variant.bandwidth * 10 / 11 }
+        func rate(_ variant: Variant) -> Int { variant.averageBandwidth ?? variant.bandwidth / 11 * 10 }
         func meets(_ variant: Variant, _ kbps: Int) -> Bool {
-            if let average = variant.averageBandwidth { return average >= kbps * 1000 }
-            return variant.bandwidth * 10 >= kbps * 1000 * 11
+            if let average = variant.averageBandwidth { return average >= Self.product(kbps, 1000) }
+            return Self.product(variant.bandwidth, 10) >= Self.product(kbps, 11_000)
         }
         // `max(by:)` keeps the last of equals; these keep the first.
         func highest(_ list: [Variant]) -> Variant { list.reduce(list[0]) { rate($1) > rate($0) ? $1 : $0 } }
@@ -68,6 +68,12 @@ extension MasterPlaylist {
             variant = enough.isEmpty ? highest(candidates) : lowest(enough)
         }
         return VariantChoice(variant: variant, audio: audioRendition(for: variant, language: audioLanguage))
+    }
+
+    /// `a * b`, held at `Int.max` instead of trapping (an absurd BANDWIDTH or kbit/s).
+    private static func product(_ a: Int, _ b: Int) -> Int {
+        let (value, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? (a < 0) != (b < 0) ? Int.min : Int.max : value
     }
 
     /// The audio rendition of `variant`'s group to fetch, if its renditions have URIs.

@@ -79,6 +79,31 @@ struct PlaylistParserTests {
         }
     }
 
+    /// Inputs `script/fuzz-playlist` found crashing the parser, kept in `Fixtures/fuzz`.
+    @Test func numbersPast64BitsAreRefusedNotTrapped() throws {
+        let url = try #require(Bundle.module.url(forResource: "version-past-int64", withExtension: "m3u8", subdirectory: "Fixtures/fuzz"))
+        let found = try Data(contentsOf: url)
+        #expect(throws: PlaylistError.malformed(line: 3, text: "#EXT-X-VERSION:" + String(repeating: "7", count: 47), reason: .badNumber)) {
+            try PlaylistParser.parse(found, url: Self.base)
+        }
+        let big = "99999999999999999999"
+        for (text, line, reason) in [
+            ("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:\(big)\n#EXTINF:1,\na.ts\n", "#EXT-X-MEDIA-SEQUENCE:\(big)", PlaylistError.Reason.badNumber),
+            ("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:9223372036854775807\n#EXTINF:1,\na.ts\n", "a.ts", .badNumber),
+            ("#EXTM3U\n#EXTINF:1,\n#EXT-X-BYTERANGE:9223372036854775807@9\na.ts\n", "a.ts", .badByteRange),
+            ("#EXTM3U\n#EXT-X-MAP:URI=\"i.mp4\",BYTERANGE=\"9223372036854775807@9\"\n",
+             "#EXT-X-MAP:URI=\"i.mp4\",BYTERANGE=\"9223372036854775807@9\"", .badByteRange),
+        ] {
+            #expect(throws: PlaylistError.malformed(line: line == "a.ts" ? 4 : 2, text: line, reason: reason)) {
+                try PlaylistParser.parse(text, url: Self.base)
+            }
+        }
+        // An absurd BANDWIDTH or bitrate chooses without overflowing.
+        let huge = MasterPlaylist(variants: [Variant(uri: Self.base, bandwidth: Int.max), Variant(uri: Self.base, bandwidth: 2000)])
+        #expect(huge.choose(.kbps(Int.max))?.variant.bandwidth == Int.max)
+        #expect(huge.choose(.kbps(1))?.variant.bandwidth == 2000)
+    }
+
     @Test func encryptionADownloaderCannotUndoIsRefusedByName() throws {
         let cases: [(String, PlaylistError)] = [
             ("#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\"", .unsupportedEncryption(method: "SAMPLE-AES", keyFormat: nil)),
