@@ -48,7 +48,7 @@ final class EventCollector: Sendable {
     /// past it.
     /// - Throws: `TestSupportError.timeout` naming `what` and listing the events seen.
     @discardableResult
-    func next(_ what: String, timeout: Duration = .seconds(10),
+    func next(_ what: String, timeout: Duration = .seconds(30),
               where match: @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -69,7 +69,7 @@ final class EventCollector: Sendable {
     }
 
     /// Waits for `started(id, _)` and returns its duration.
-    func started(_ id: PlaybackItemID, timeout: Duration = .seconds(10)) async throws -> Double? {
+    func started(_ id: PlaybackItemID, timeout: Duration = .seconds(30)) async throws -> Double? {
         let event = try await next("started(\(id))", timeout: timeout) {
             if case .started(id, _) = $0 { true } else { false }
         }
@@ -78,7 +78,7 @@ final class EventCollector: Sendable {
     }
 
     /// Waits for `finished(id, _)` and returns its reason.
-    func finished(_ id: PlaybackItemID, timeout: Duration = .seconds(10)) async throws -> FinishReason {
+    func finished(_ id: PlaybackItemID, timeout: Duration = .seconds(30)) async throws -> FinishReason {
         let event = try await next("finished(\(id))", timeout: timeout) {
             if case .finished(id, _) = $0 { true } else { false }
         }
@@ -87,7 +87,7 @@ final class EventCollector: Sendable {
     }
 
     /// Waits for the next `progress(id, _)` and returns its position.
-    func progress(_ id: PlaybackItemID, timeout: Duration = .seconds(10)) async throws -> Double {
+    func progress(_ id: PlaybackItemID, timeout: Duration = .seconds(30)) async throws -> Double {
         let event = try await next("progress(\(id))", timeout: timeout) {
             if case .progress(id, _) = $0 { true } else { false }
         }
@@ -98,13 +98,13 @@ final class EventCollector: Sendable {
     /// Waits for the first `progress(id, _)` at or after stream index `index` (and after the
     /// cursor), moves the cursor past it, and returns its position. With the count a seek
     /// returns, this is where that seek landed, however far behind this collector ran.
-    func progress(_ id: PlaybackItemID, from index: Int, timeout: Duration = .seconds(10)) async throws -> Double {
+    func progress(_ id: PlaybackItemID, from index: Int, timeout: Duration = .seconds(30)) async throws -> Double {
         state.withLock { $0.cursor = max($0.cursor, index) }
         return try await progress(id, timeout: timeout)
     }
 
     /// Waits until the stream has finished.
-    func waitForStreamEnd(timeout: Duration = .seconds(10)) async throws {
+    func waitForStreamEnd(timeout: Duration = .seconds(30)) async throws {
         let deadline = ContinuousClock.now + timeout
         while !streamEnded {
             if ContinuousClock.now >= deadline {
