@@ -77,7 +77,7 @@ public struct HLSPlanner: Sendable {
         do {
             response = try await http.perform(HTTPRequest(url: url))
         } catch {
-            throw Self.failure(error)
+            throw .transport(error, stallTimeout: http.configuration.totalTimeout)
         }
         guard response.status == 200 else { throw .httpStatus(response.status) }
         guard !response.body.isEmpty else { throw .emptyPlaylist }
@@ -96,16 +96,6 @@ public struct HLSPlanner: Sendable {
         case .notAPlaylist(let first): .notAPlaylist(firstLine: first)
         case .malformed(let line, let text, let reason): .malformedPlaylist(line: line, text: text, reason: "\(reason)")
         case .unsupportedEncryption(let method, let format): .unsupportedEncryption(method: method, keyFormat: format)
-        }
-    }
-
-    /// A transport failure as a task's reason.
-    static func failure(_ error: HTTPError) -> DownloadError {
-        switch error {
-        case .transport(let code, let detail): code == .timedOut ? .stalled(seconds: 30) : .network(detail: detail)
-        case .tls(_, let detail): .network(detail: detail)
-        case .invalidURL(let url): .invalidURL(url)
-        default: .network(detail: "\(error)")
         }
     }
 }

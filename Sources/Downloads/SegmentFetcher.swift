@@ -93,19 +93,13 @@ struct SegmentFetcher: Sendable {
     }
 
     private func failure(_ error: HTTPError, fd: Int32, path: String) -> DownloadError {
-        var info = stat()
-        _ = fstat(fd, &info)
         switch error {
-        case .cancelled: return .network(detail: "cancelled")
         case .fileWrite(let code): return SongFetcher.fileError(errno: code, path: path)
         case .rangeMismatch(let range):
+            // What the piece holds cannot be continued from this server: start it again.
             _ = ftruncate(fd, 0)
             return .rangeMismatch(answered: range)
-        case .transport(let code, let detail):
-            return code == .timedOut ? .stalled(seconds: stallTimeout) : .network(detail: detail)
-        case .tls(_, let detail): return .network(detail: detail)
-        case .invalidURL(let url): return .invalidURL(url)
-        case .responseTooLarge, .setup, .storage: return .network(detail: "\(error)")
+        default: return .transport(error, stallTimeout: stallTimeout)
         }
     }
 }
