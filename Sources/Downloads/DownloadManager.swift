@@ -172,8 +172,9 @@ public actor DownloadManager {
             transfers[id] = Task {
                 await previous?.value
                 let outcome = await fetcher.fetch(record) { bytes, total in
-                    guard ticker.due(bytes: bytes) else { return }
-                    Task { await self.progressed(id, serial: serial, bytes: bytes, total: total) }
+                    ticker.report(bytes: bytes, total: total) { bytes, total in
+                        Task { await self.progressed(id, serial: serial, bytes: bytes, total: total) }
+                    }
                 }
                 await self.transferEnded(id, serial: serial, outcome)
             }
@@ -268,17 +269,51 @@ public actor DownloadManager {
 }
 
 /// Lets a transfer's progress through to the manager at most four times a second: libcurl
-/// calls back after every received chunk, thousands of times a second on a fast link.
+/// calls back after every received chunk, thousands of times a second on a fast link. What
+/// comes within 250 ms of the last report is held, and the latest of it is reported when
+/// the 250 ms are up: the last progress of a burst (an HLS recording's last appended segment
+/// before it waits for the next) is never lost.
 final class ProgressTicker: Sendable {
-    private let last = Mutex<ContinuousClock.Instant?>(nil)
+    private struct State {
+        var last: ContinuousClock.Instant?
+        var held: (bytes: Int64, total: Int64?)?
+        var flushing = false
+    }
 
-    /// Whether this tick should be passed on (the first always is).
-    func due(bytes: Int64) -> Bool {
+    private let state = Mutex(State())
+    private static let interval = Duration.milliseconds(250)
+
+    /// Passes `bytes` and `total` to `deliver` now, or the latest values once the interval
+    /// since the last report is up.
+    func report(bytes: Int64, total: Int64?, deliver: @escaping @Sendable (Int64, Int64?) -> Void) {
         let now = ContinuousClock.now
-        return last.withLock { last in
-            if let previous = last, now - previous < .milliseconds(250) { return false }
-            last = now
-            return true
+        let flushAt: ContinuousClock.Instant?? = state.withLock { s in
+            if let previous = s.last, now - previous < Self.interval {
+                s.held = (bytes, total)
+                if s.flushing { return .some(nil) }
+                s.flushing = true
+                return previous + Self.interval
+            }
+            s.last = now
+            s.held = nil
+            return nil
+        }
+        switch flushAt {
+        case .none:
+            deliver(bytes, total)
+        case .some(.some(let at)):
+            Task {
+                try? await Task.sleep(until: at, clock: .continuous)
+                let held: (bytes: Int64, total: Int64?)? = state.withLock { s in
+                    defer { s.held = nil }
+                    s.flushing = false
+                    if s.held != nil { s.last = ContinuousClock.now }
+                    return s.held
+                }
+                if let held { deliver(held.bytes, held.total) }
+            }
+        case .some(.none):
+            break
         }
     }
 }
