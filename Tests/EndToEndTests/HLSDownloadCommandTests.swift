@@ -93,6 +93,26 @@ struct HLSDownloadCommandTests {
             $0.append(try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $1))))
         }
         #expect(FileManager.default.contents(atPath: downloads.appendingPathComponent("list.ts").path) == clear)
+
+        // It joins the offline channel like any download, and mpv plays the joined file.
+        let offline = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--channel", "offline",
+                                                 "--data-dir", home.path("data").path],
+                                     environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
+        let playing = try await offline.waitFor("playing", timeout: 30)
+        #expect(playing.event["title"] == "list" && playing.event["channel"] == "offline", "\(playing.event.fields)")
+        // Asked until the position moves: the file decodes, and its length is the stream's.
+        var moving: MhzProcess.Event?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while moving == nil, ContinuousClock.now < deadline {
+            let from = offline.all.count
+            offline.send("status")
+            let answer = try await offline.waitFor("status", after: max(from, playing.index))
+            if (answer.event.number("position") ?? 0) > 0.5 { moving = answer.event }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        #expect(abs((moving?.number("duration") ?? 0) - streams.duration) < 0.5, "\(String(describing: moving?.fields))")
+        offline.send("quit")
+        #expect(try await offline.waitForExit() == 0)
     }
 
     @Test func aPlaylistThatCannotBeUsedFailsInOneLineWithNoTask() async throws {
