@@ -80,6 +80,8 @@ struct HLSJob {
         progress(row.bytes, estimate(row, media))
         var playlist = media
         var unchangedReloads = 0
+        // The segment whose refusal made the playlist be fetched again (once per segment).
+        var refreshedAt: Int?
         while true {
             if playlist.isLive, row.segmentsDone > 0, let first = playlist.segments.first, first.sequence > row.nextSequence {
                 return finish(row, or: .liveWindowPassed(missed: first.sequence - row.nextSequence))
@@ -93,6 +95,19 @@ struct HLSJob {
                 })
             }
             switch await append(pending, writer: writer, row: &row, media: playlist) {
+            case .failed(.segment(let sequence, .httpStatus(let status))) where [401, 403, 410].contains(status)
+                && refreshedAt != sequence:
+                // A signed segment URI that expired: the playlist, fetched again, signs it
+                // anew, and the segment is found again by its sequence number.
+                refreshedAt = sequence
+                fetcher.log("download \(id): segment \(sequence) answered HTTP \(status); fetching the playlist again")
+                do throws(DownloadError) {
+                    (playlist, _) = try await planner.media(mediaURL)
+                } catch {
+                    if Task.isCancelled { return .stopped }
+                    return .failed(error, bytes: row.bytes)
+                }
+                continue
             case .failed(let error): return .failed(error, bytes: row.bytes)
             case .stopped: return .stopped
             case .finishing: return finish(row, or: nil)

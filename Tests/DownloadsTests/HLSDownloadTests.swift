@@ -175,6 +175,21 @@ struct HLSDownloadTests {
         #expect(!resumed.isEmpty && resumed.allSatisfy { $0.rangeStart == 10_000 && $0.status == 206 }, "\(server.requests)")
     }
 
+    @Test func aSegmentRefusedWith403HasThePlaylistFetchedAgainAndGoesOn() async throws {
+        let refused = Locked(false)
+        // The first answer for segment 2 is 403 (a signed link that expired), then it serves.
+        server.script("/clear/a128k/seg002.ts") { _, _ in
+            refused.withLock { done in defer { done = true }; return done ? .serve : .status(403) }
+        }
+        let task = try await download("clear/a128k/index.m3u8")
+        #expect(task.state == .completed, "\(task.state)")
+        #expect(FileManager.default.contents(atPath: task.record.path) == (try clear128))
+        #expect(server.requests(to: "/clear/a128k/index.m3u8").count == 2)
+        #expect(server.requests(to: "/clear/a128k/seg002.ts").map(\.status) == [403, 200])
+        // Segments 0 and 1, appended before, are not fetched again.
+        #expect(server.requests(to: "/clear/a128k/seg000.ts").count == 1 && server.requests(to: "/clear/a128k/seg001.ts").count == 1)
+    }
+
     @Test func aKeyThatIs404FailsTheTaskWithNoFile() async throws {
         server.script("/aes-explicit-iv/enc.key") { _, _ in .status(404) }
         let task = try await download("aes-explicit-iv/index.m3u8")
