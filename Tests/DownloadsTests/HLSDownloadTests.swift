@@ -151,6 +151,35 @@ struct HLSDownloadTests {
         }
     }
 
+    @Test func anAudioRenditionIsDownloadedInItsLanguage() async throws {
+        // A master whose variants carry video and whose audio is in renditions of its own.
+        let folder = streams.path("alternate")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("""
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",LANGUAGE="eng",NAME="English",DEFAULT=YES,URI="../clear/a64k/index.m3u8"
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",LANGUAGE="fre",NAME="Français",URI="../clear/a192k/index.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS="avc1.42e01e,mp4a.40.2",RESOLUTION=640x360,AUDIO="aud"
+            video/index.m3u8
+
+            """.utf8).write(to: folder.appendingPathComponent("master.m3u8"))
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        let manager = manager(database)
+        try await manager.start()
+        let french = try await manager.add(DownloadRequest(url: server.url("alternate/master.m3u8"), title: "French",
+                                                           audioLanguage: "fr"))
+        let english = try await manager.add(DownloadRequest(url: server.url("alternate/master.m3u8?default"), title: "English"))
+        await manager.waitUntilSettled([french.id, english.id])
+        let tasks = await manager.tasks()
+        await manager.shutdown()
+        #expect(tasks.map(\.state) == [.completed, .completed])
+        let a192 = try joined((0..<6).map { String(format: "clear/a192k/seg%03d.ts", $0) })
+        let a64 = try joined((0..<6).map { String(format: "clear/a64k/seg%03d.ts", $0) })
+        #expect(FileManager.default.contents(atPath: tasks[0].record.path) == a192)
+        #expect(FileManager.default.contents(atPath: tasks[1].record.path) == a64, "no language asked: the default rendition")
+        #expect(server.requests(to: "/alternate/video/index.m3u8").isEmpty, "the video variant is not fetched")
+    }
+
     @Test func aServerIgnoringRangeStillGivesExactlyTheByteRanges() async throws {
         server.script("/byterange/audio.ts") { _, _ in .ignoreRange }
         let task = try await download("byterange/index.m3u8")
