@@ -9,7 +9,7 @@ import RadioAPI
 import Store
 
 /// `mhz download [--current] [--liked] [--channel ID --count N] [--quality KBPS|best|worst]
-/// [--audio-language LANG] [--duration SECONDS] [--plan] [--json] [URL…]`: downloads songs
+/// [--audio-language LANG] [--duration SECONDS] [--hls] [--plan] [--json] [URL…]`: downloads songs
 /// and HLS streams for offline listening and waits until each is done.
 struct DownloadCommand: AsyncParsableCommand {
     /// The subcommand's name, summary and what its exit status means.
