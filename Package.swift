@@ -40,6 +40,10 @@ let package = Package(
         .target(name: "CTagLibPictures", linkerSettings: [.linkedLibrary("tag")]),
         // OpenSSL's libcrypto (SHA-256 of downloaded songs), the library libcurl links for TLS.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // FFmpeg's libavformat, libavcodec (with the libmp3lame encoder), libswresample and
+        // libavutil: the station's transcoding of songs to MP3.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev"])]),
 
         // MARK: Layers
         // One retry schedule (delays, cap, jitter) for everything that retries.
@@ -66,6 +70,9 @@ let package = Package(
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]),
         .target(name: "DemoLibrary", dependencies: ["MusicLibrary", "StationStorage", "SeededRandom"]),
+        // Any song of the library as a stream of MP3 bytes at the bit rate asked, produced as
+        // it is encoded (FFmpeg: decode, resample, libmp3lame, the mp3 muxer into memory).
+        .target(name: "Transcoder", dependencies: ["CFFmpeg"]),
         .target(
             name: "Station",
             dependencies: [

@@ -1,0 +1,121 @@
+import CFFmpeg
+import Foundation
+
+/// One song of the library as a stream of MP3 bytes at the bit rate a client asked for,
+/// produced while it is encoded: the station sends the first chunk after a fraction of a
+/// second of audio has been encoded, not after the whole song.
+///
+/// The pipeline is FFmpeg's: the input demuxed and decoded (any format FFmpeg reads: Ogg
+/// Vorbis, FLAC, WAV, MP3, M4A, Opus…), resampled by libswresample to what `libmp3lame`
+/// accepts (the input's rate when it can be kept, mono or stereo, wider inputs mixed down
+/// to stereo), encoded at a constant bit rate and muxed by the `mp3` muxer into memory.
+/// The output starts with an ID3v2 tag carrying the input's title, artist, album and date,
+/// and has no Xing/LAME header (which would need a seek back), so every byte handed out is
+/// final and the stream can be sent as it comes.
+///
+/// **Blocking.** Each call does the decoding and encoding it needs on the caller's thread
+/// (a song's whole transcoding takes a few hundred milliseconds of CPU): call it from a
+/// thread of its own, not from a Swift concurrency executor. An instance is not `Sendable`:
+/// one thread at a time.
+///
+/// **Abandoning.** Dropping the transcoder at any point (a listener disconnected) frees
+/// every FFmpeg structure it holds; nothing else needs to be called.
+public final class AudioTranscoder {
+    /// The bit rates (kbit/s) accepted: those of MPEG-1 Layer III. Anything else would be
+    /// rounded by LAME to one of these, and the stream would not carry the rate asked.
+    public static let supportedBitrates: [Int] = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320]
+
+    /// The chunk size used when none is given: a quarter of a second at 128 kbit/s, a few
+    /// dozen MP3 frames' worth of work before the first bytes can leave.
+    public static let defaultChunkSize = 4096
+
+    private let decoder: AudioDecoder
+    private let converter: SampleConverter
+    private let encoder: MP3Encoder
+    private let muxer: MP3Muxer
+    private let chunkSize: Int
+    private var state = State.running
+
+    private enum State {
+        case running
+        /// The trailer is written; what is pending is the last of the stream.
+        case ended
+        /// Every byte has been handed out.
+        case done
+        /// A step failed; every later call throws the same error.
+        case failed(TranscodeError)
+    }
+
+    /// Opens `input`, sets up the decoder, resampler, encoder and muxer, and writes the ID3v2
+    /// tag (the start of the first chunk). Fails here, before any byte is produced, for an
+    /// input that cannot be read (`.cannotOpen`, `.noAudioStream`, `.decoderUnavailable`) or
+    /// a bit rate outside `supportedBitrates`, so the station can still answer with an error
+    /// status rather than a broken stream.
+    ///
+    /// - Parameters:
+    ///   - input: a local file (only FFmpeg's `file` protocol is allowed).
+    ///   - kbps: the constant bit rate, one of `supportedBitrates`.
+    ///   - chunkSize: `nextChunk()` returns once at least this many bytes are ready (or the
+    ///     stream ends): larger means fewer, bigger writes to the client; smaller, earlier
+    ///     first bytes.
+    public init(input: URL, kbps: Int, chunkSize: Int = AudioTranscoder.defaultChunkSize) throws(TranscodeError) {
+        guard Self.supportedBitrates.contains(kbps) else { throw .unsupportedBitrate(kbps: kbps) }
+        decoder = try AudioDecoder(path: input.path)
+        encoder = try MP3Encoder(inputRate: decoder.sampleRate, inputChannels: decoder.channels, kbps: kbps)
+        converter = try SampleConverter(output: encoder.format)
+        guard let codec = encoder.codecContext else {
+            throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
+        }
+        muxer = try MP3Muxer(encoder: codec, tags: decoder.tags(MP3Muxer.copiedTags))
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    /// The next bytes of the MP3 stream: at least the chunk size given to `init` except for
+    /// the last chunk; `nil` once the whole stream (trailer included) has been handed out.
+    ///
+    /// Decodes and encodes only as much of the input as the chunk needs. After an error the
+    /// stream is unusable: the same error is thrown again by every later call.
+    public func nextChunk() throws(TranscodeError) -> [UInt8]? {
+        switch state {
+        case .failed(let error): throw error
+        case .done: return nil
+        case .running, .ended: break
+        }
+        do {
+            while case .running = state, muxer.pending < chunkSize {
+                try advance()
+            }
+        } catch {
+            state = .failed(error)
+            throw error
+        }
+        if muxer.pending == 0 {
+            state = .done
+            return nil
+        }
+        return muxer.take()
+    }
+
+    /// One input packet through the whole pipeline; at the end of the input, the resampler,
+    /// the FIFO's last partial frame, the encoder and the muxer's trailer.
+    private func advance() throws(TranscodeError) {
+        let converter = self.converter
+        let more = try decoder.step { (frame) throws(TranscodeError) in try converter.push(frame) }
+        if !more { try converter.flush() }
+        try encodeBuffered(includingPartialFrame: !more)
+        if !more {
+            try encoder.finish(deliver: muxer.write)
+            try muxer.finish()
+            state = .ended
+        }
+    }
+
+    /// Encodes every whole `frame_size` of samples in the FIFO, and the remainder when the
+    /// input has ended (the one frame allowed to be shorter).
+    private func encodeBuffered(includingPartialFrame: Bool) throws(TranscodeError) {
+        let frameSize = encoder.frameSize
+        while converter.available >= frameSize || (includingPartialFrame && converter.available > 0) {
+            try encoder.encode(from: converter, count: min(frameSize, converter.available), deliver: muxer.write)
+        }
+    }
+}
