@@ -159,6 +159,8 @@ let package = Package(
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
                                                    "StationStorage", "RadioAPI", "HTTP", "TestSupport",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
+        // Real files made with the ffmpeg command line, transcoded and checked with ffprobe.
+        .testTarget(name: "TranscoderTests", dependencies: ["Transcoder"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
         // The network seam of the composition root (StationClient, sessions, login and
