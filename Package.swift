@@ -69,16 +69,18 @@ let package = Package(
             dependencies: ["MusicLibrary", "StationStorage", "SeededRandom", "RadioAPI",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]),
-        .target(name: "DemoLibrary", dependencies: ["MusicLibrary", "StationStorage", "SeededRandom"]),
+        .target(name: "DemoLibrary", dependencies: ["MusicLibrary", "StationStorage", "SeededRandom", "Transcoder"]),
         // Any song of the library as a stream of MP3 bytes at the bit rate asked, produced as
         // it is encoded (FFmpeg: decode, resample, libmp3lame, the mp3 muxer into memory).
         .target(name: "Transcoder", dependencies: ["CFFmpeg"]),
         .target(
             name: "Station",
             dependencies: [
-                "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary",
+                "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary", "Transcoder",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

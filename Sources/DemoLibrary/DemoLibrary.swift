@@ -1,10 +1,11 @@
 import Foundation
 import MusicLibrary
 import StationStorage
+import Transcoder
 
 /// The library the station serves when no music folder is usable: nine short, audible
-/// pieces in three genres, synthesized on first use into the station's data directory and
-/// tagged through TagLib like any other music.
+/// pieces in three genres, synthesized on first use into the station's data directory,
+/// encoded to MP3 (``bitrate``) and tagged through TagLib like any other music.
 ///
 /// Each track is written to a hidden temporary file, tagged, and only then renamed into
 /// place, so a file under its final name is always complete. An interrupted first run
@@ -15,6 +16,10 @@ import StationStorage
 package struct DemoLibrary: Sendable {
     /// The folder holding the demo tracks.
     package let directory: URL
+    /// The demo tracks' MP3 bit rate: mono 22 050 Hz synthesized tones lose nothing a
+    /// listener hears at 64 kbit/s, and a client asking for 64, 128 or 192 is served the
+    /// file as it is (a station never re-encodes an MP3 upward).
+    package static let bitrate = 64
 
     /// Creates the demo library handle for a folder; nothing is written until ``ensure()``.
     package init(directory: URL) {
@@ -38,6 +43,8 @@ package struct DemoLibrary: Sendable {
     package func ensure() throws(StorageError) {
         for piece in Self.pieces {
             let target = file(for: piece)
+            // Stations before the demo library was MP3 wrote WAV files under the same names.
+            try? FileManager.default.removeItem(at: target.deletingPathExtension().appendingPathExtension("wav"))
             if FileManager.default.fileExists(atPath: target.path) { continue }
             try synthesize(piece, to: target)
         }
@@ -52,14 +59,24 @@ package struct DemoLibrary: Sendable {
             throw StorageError(path: folder.path, reason: StorageError.reason(of: error))
         }
         removeLeftovers(in: folder)
-        // Hidden (the scanner skips dot files) and still ending in `.wav`, because TagLib
-        // picks the file type from the extension.
-        let temporary = folder.appendingPathComponent(".partial-\(UUID().uuidString.prefix(8))-\(target.lastPathComponent)")
+        // Hidden (the scanner skips dot files). The samples go to a WAV file first, which
+        // libavcodec encodes to MP3 beside it (ending in `.mp3`: TagLib picks the file type
+        // from the extension); only the MP3 stays.
+        let stem = ".partial-\(UUID().uuidString.prefix(8))-"
+        let pcm = folder.appendingPathComponent(stem + "pcm.wav")
+        let temporary = folder.appendingPathComponent(stem + target.lastPathComponent)
         let samples = DemoSynthesizer(piece: piece).render()
+        defer { try? FileManager.default.removeItem(at: pcm) }
         do {
-            try WAVWriter.data(samples: samples, sampleRate: DemoSynthesizer.sampleRate).write(to: temporary)
+            try WAVWriter.data(samples: samples, sampleRate: DemoSynthesizer.sampleRate).write(to: pcm)
         } catch {
-            throw StorageError(path: temporary.path, reason: StorageError.reason(of: error))
+            throw StorageError(path: pcm.path, reason: StorageError.reason(of: error))
+        }
+        do throws(TranscodeError) {
+            try AudioTranscoder.transcode(input: pcm, to: temporary, kbps: Self.bitrate)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw StorageError(path: temporary.path, reason: "MP3 encoding failed: \(error)")
         }
         let saved = TagLibFile.open(temporary.path) { file in
             file.setTags(title: piece.title, artist: piece.artist, album: piece.album, genre: piece.genre,

@@ -36,10 +36,10 @@ package struct DemoPiece: Sendable {
     /// Feedback of a three-quarter-beat echo, `0` for none.
     package var echo: Double
 
-    /// The file's path below the demo library folder, in the `Artist/Album/NN Title.wav`
+    /// The file's path below the demo library folder, in the `Artist/Album/NN Title.mp3`
     /// layout the scanner also understands without tags.
     package var relativePath: String {
-        "\(artist)/\(album)/01 \(title).wav"
+        "\(artist)/\(album)/01 \(title).mp3"
     }
 
     /// Scales, as semitones above the tonic.

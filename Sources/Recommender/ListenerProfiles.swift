@@ -53,11 +53,15 @@ package final class ListenerProfiles: Sendable {
     private let database: StationDatabase
     private let writer: FeedbackWriter
     private let slots = Mutex<[String: Slot]>([:])
+    /// Every song's rating over all listeners, moved by the reports recorded here.
+    package let ratings: SongRatings
 
-    /// Creates the store over a database; write failures are logged to `logger`.
-    package init(database: StationDatabase, logger: Logger) {
+    /// Creates the store over a database (reading every song's rating counts, blocking);
+    /// write failures are logged to `logger`.
+    package init(database: StationDatabase, logger: Logger) throws(StorageError) {
         self.database = database
         writer = FeedbackWriter(database: database, logger: logger)
+        ratings = try SongRatings(database: database)
     }
 
     /// The listener key of an account.
@@ -89,7 +93,10 @@ package final class ListenerProfiles: Sendable {
         let track = library.tracks[position]
         let now = Date().timeIntervalSince1970
         slot.state.withLock { state in
+            let liked = state.profile.likes(track.sid), trashed = state.profile.trashed.contains(track.sid)
             let change = state.profile.apply(type, to: track)
+            ratings.update(sid: track.sid, liked: (liked, state.profile.likes(track.sid)),
+                           trashed: (trashed, state.profile.trashed.contains(track.sid)))
             if state.weights?.generation == library.facets.generation {
                 state.weights?.update(position: position, of: library, from: state.profile)
             } else {

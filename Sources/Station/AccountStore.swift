@@ -8,9 +8,11 @@ import Synchronization
 /// by `POST /j/app/login` and checked on every radio call, and the count of failed logins
 /// per name that makes a captcha necessary (docs/PROTOCOL.md §5.1, §9).
 ///
-/// Tokens are 32 random hex digits (Douban's were 10; clients store them as opaque text,
-/// and 128 bits cannot be guessed) and expire ``tokenLifetime`` after the login; a radio
-/// call with an expired or unknown token is answered `{"r":1,"err":"expired"}`.
+/// Tokens are 10 random hex digits, Douban's shape (``LoginToken``), and expire
+/// ``tokenLifetime`` after the login; a radio call with an expired or unknown token is
+/// answered `{"r":1,"err":"expired"}`, and an address that keeps trying wrong ones is held
+/// off by the ``TokenGuard``. The web family's logins (``webLogin(_:captchas:)``) hand out
+/// the same tokens, inside the `dbcl2` cookie.
 final class AccountStore: Sendable {
     /// Failed logins for one name after which a captcha is required.
     static let captchaThreshold = 3
@@ -101,7 +103,7 @@ final class AccountStore: Sendable {
 
     /// Whether `token` is a live login of `userID`.
     func isValid(userID: String, token: String) async throws(StationError) -> Bool {
-        guard let id = Int64(userID), token.count <= 64 else { return false }
+        guard let id = Int64(userID), LoginToken.hasTokenShape(token) else { return false }
         let now = Date().timeIntervalSince1970
         if let known = liveTokens.withLock({ $0[token] }) { return known.userID == id && known.expires > now }
         let expires = try await read { db in
@@ -111,6 +113,36 @@ final class AccountStore: Sendable {
         guard let expires, expires > now else { return false }
         remember(token, userID: id, expires: expires)
         return true
+    }
+
+    /// Hands out a new token for `userID` (with a `ck` check code for a web login), forgetting
+    /// expired ones on the way.
+    ///
+    /// - Returns: the token and its expiry in Unix seconds.
+    func issueToken(userID: Int64, checkCode: String? = nil) async throws(StationError) -> (token: String, expires: Double) {
+        let now = Date().timeIntervalSince1970
+        let expires = now + Double(tokenLifetime.components.seconds)
+            + Double(tokenLifetime.components.attoseconds) / 1e18
+        let token = try await update { db -> String in
+            try db.execute(sql: "DELETE FROM token WHERE expires_at <= ?", arguments: [now])
+            // 40 bits: a clash with a live token is unlikely, but must not hand one
+            // listener another's login.
+            var token = LoginToken.make()
+            while try Int.fetchOne(db, sql: "SELECT 1 FROM token WHERE token = ?", arguments: [token]) != nil {
+                token = LoginToken.make()
+            }
+            try db.execute(sql: "INSERT INTO token (token, user_id, expires_at, check_code) VALUES (?, ?, ?, ?)",
+                           arguments: [token, userID, expires, checkCode])
+            return token
+        }
+        remember(token, userID: userID, expires: expires)
+        return (token, expires)
+    }
+
+    /// Ends a login: its token stops working at once.
+    func revoke(token: String) async throws(StationError) {
+        _ = liveTokens.withLock { $0.removeValue(forKey: token) }
+        try await update { db in try db.execute(sql: "DELETE FROM token WHERE token = ?", arguments: [token]) }
     }
 
     private func remember(_ token: String, userID: Int64, expires: Double) {
@@ -134,57 +166,71 @@ final class AccountStore: Sendable {
         guard let account = form.account, account.count <= 254 else {
             return .refused(form.username != nil ? "invalid_user_name" : "invalidate_email")
         }
-        let since = Date().timeIntervalSince1970 - Self.failureMemory
-        let failures = try await read { db in
-            try Int.fetchOne(db, sql: "SELECT count FROM login_failure WHERE name = ? AND last_at > ?",
-                             arguments: [account, since]) ?? 0
-        }
-        if failures >= Self.captchaThreshold {
+        if try await failureCount(account) >= Self.captchaThreshold {
             guard let id = form.captchaID, let solution = form.captchaSolution else {
                 return .refused("captcha_required")
             }
             guard captchas.consume(id: id, solution: solution) else { return .refused("wrong_captcha") }
         }
         let byEmail = form.email != nil
-        let user = try await read { db in
+        let user = try await findAccount(account)
+        guard let user, try await verify(form.password, of: user) else {
+            try await recordFailure(account)
+            return .refused(user == nil ? (byEmail ? "invalidate_email" : "invalid_user_name") : "wrong_password")
+        }
+        try await clearFailures(account)
+        let (token, expires) = try await issueToken(userID: user.id)
+        // An account made with a name only answers with that name: clients show `email`,
+        // and Douban never sent it empty.
+        return .success(userID: String(user.id), token: token, expire: Int(expires.rounded(.up)),
+                        userName: user.name, email: user.email ?? user.name)
+    }
+
+    /// Failed logins of `account` that still count.
+    func failureCount(_ account: String) async throws(StationError) -> Int {
+        let since = Date().timeIntervalSince1970 - Self.failureMemory
+        return try await read { db in
+            try Int.fetchOne(db, sql: "SELECT count FROM login_failure WHERE name = ? AND last_at > ?",
+                             arguments: [account, since]) ?? 0
+        }
+    }
+
+    /// Forgets the failures of `account` after it logged in.
+    func clearFailures(_ account: String) async throws(StationError) {
+        try await update { db in
+            try db.execute(sql: "DELETE FROM login_failure WHERE name = ?", arguments: [account])
+        }
+    }
+
+    /// The account an e-mail address or name names, the e-mail match first.
+    func findAccount(_ account: String) async throws(StationError) -> Account? {
+        try await read { db in
             try Row.fetchOne(db, sql: """
                 SELECT id, name, email, password_hash FROM user WHERE email = ? OR name = ?
                 ORDER BY (email = ?) DESC LIMIT 1
                 """, arguments: [account, account, account]).map(Account.init(row:))
         }
-        guard let user, form.password.utf8.count <= Self.passwordLimit else {
-            try await recordFailure(account)
-            return .refused(user == nil ? (byEmail ? "invalidate_email" : "invalid_user_name") : "wrong_password")
-        }
+    }
+
+    /// Whether `password` is `user`'s, checked with bcrypt off the cooperative pool.
+    func verify(_ password: String, of user: Account) async throws(StationError) -> Bool {
+        guard password.utf8.count <= Self.passwordLimit else { return false }
         let hash = user.passwordHash
-        let password = form.password
-        let verified = await Blocking.run { () -> Bool in Bcrypt.verify(password, hash: hash) }
-        guard verified else {
-            try await recordFailure(account)
-            return .refused("wrong_password")
-        }
-        let userID = user.id
-        let token = Self.newToken()
-        let now = Date().timeIntervalSince1970
-        let expires = now + Double(tokenLifetime.components.seconds)
-            + Double(tokenLifetime.components.attoseconds) / 1e18
-        try await update { db in
-            try db.execute(sql: "DELETE FROM login_failure WHERE name = ?", arguments: [account])
-            try db.execute(sql: "DELETE FROM token WHERE expires_at <= ?", arguments: [now])
-            try db.execute(sql: "INSERT INTO token (token, user_id, expires_at) VALUES (?, ?, ?)",
-                           arguments: [token, userID, expires])
-        }
-        remember(token, userID: userID, expires: expires)
-        return .success(userID: String(userID), token: token, expire: Int(expires.rounded(.up)),
-                        userName: user.name, email: user.email ?? "")
+        return await Blocking.run { () -> Bool in Bcrypt.verify(password, hash: hash) }
     }
 
     /// One row of the `user` table.
-    private struct Account: Sendable {
+    struct Account: Sendable {
+        /// The numeric id (`user_id`).
         var id: Int64
+        /// The account's name.
         var name: String
+        /// Its e-mail address, if it has one.
         var email: String?
+        /// The bcrypt hash of its password.
         var passwordHash: String
+
+        /// Reads a row of `SELECT id, name, email, password_hash`.
 
         init(row: Row) {
             id = row["id"]
@@ -194,19 +240,19 @@ final class AccountStore: Sendable {
         }
     }
 
-    /// Counts a failure for `account`, forgetting expired failures and, past
-    /// ``failureLimit``, the oldest counts of names that are no account.
     /// Reads without blocking, failures as the station's.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StationError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StationError) -> T {
         do throws(StorageError) { return try await database.read(body) } catch { throw StationError(database: error) }
     }
 
     /// Writes without blocking, failures as the station's.
-    private func update<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StationError) -> T {
+    func update<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StationError) -> T {
         do throws(StorageError) { return try await database.update(body) } catch { throw StationError(database: error) }
     }
 
-    private func recordFailure(_ account: String) async throws(StationError) {
+    /// Counts a failure for `account`, forgetting expired failures and, past
+    /// ``failureLimit``, the oldest counts of names that are no account.
+    func recordFailure(_ account: String) async throws(StationError) {
         let now = Date().timeIntervalSince1970
         let limit = failureLimit
         try await update { db in
@@ -226,14 +272,5 @@ final class AccountStore: Sendable {
                     ORDER BY f.last_at DESC LIMIT -1 OFFSET ?)
                 """, arguments: [limit])
         }
-    }
-
-    /// 32 hex digits from the system's cryptographic generator.
-    private static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
     }
 }

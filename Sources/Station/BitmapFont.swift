@@ -16,6 +16,11 @@ enum BitmapFont {
         return glyph[row][glyph[row].index(glyph[row].startIndex, offsetBy: column)] == "#"
     }
 
+    /// Whether the font has a glyph for `character`.
+    static func canDraw(_ character: Character) -> Bool {
+        glyphs[character] != nil
+    }
+
     private static let glyphs: [Character: [String]] = [
         "A": [".###.", "#...#", "#...#", "#####", "#...#", "#...#", "#...#"],
         "B": ["####.", "#...#", "#...#", "####.", "#...#", "#...#", "####."],

@@ -5,7 +5,8 @@ import MusicLibrary
 /// Serves cover images to Hummingbird's `FileMiddleware` at `/cover/<16 hex>.<ext>`, the
 /// songs' `picture` URLs. Like ``MediaFileProvider``, no part of a request path becomes a
 /// file system path: only names the ``CoverStore`` makes and a track of the current
-/// library uses are served, from the store's folder.
+/// library uses are served, from the store's folder, and the covers the station draws for
+/// albums without one (``DrawnCover``).
 struct CoverFileProvider: FileProvider {
     /// The absolute path of the image in the cover store.
     typealias FileIdentifier = String
@@ -29,6 +30,13 @@ struct CoverFileProvider: FileProvider {
     func getFileIdentifier(_ path: String) -> String? {
         guard path.hasPrefix("/") else { return nil }
         let name = String(path.dropFirst())
+        if let albumID = DrawnCover.albumID(inFileName: name) {
+            // Drawn on first request, for an album of the library that has no cover.
+            guard let track = library.snapshot.tracks.first(where: { $0.aid == albumID && $0.cover.isEmpty }) else {
+                return nil
+            }
+            return DrawnCover.file(for: track, in: covers)?.path
+        }
         guard library.snapshot.hasCover(name), let file = covers.file(named: name) else { return nil }
         return file.path
     }

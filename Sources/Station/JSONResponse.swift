@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import RadioAPI
 
@@ -43,16 +44,6 @@ enum JSONResponse {
         return encoder
     }()
 
-    /// The answer to a playlist request.
-    static func reply(_ answer: PlaylistResponder.Answer) -> StationReply {
-        switch answer {
-        case .playlist(let playlist): return reply(playlist)
-        case .acknowledged: return reply(Acknowledgement())
-        // In-band errors travel with HTTP 200, as Douban's did (docs/PROTOCOL.md §7).
-        case .refused(let word): return reply(Playlist(error: word))
-        }
-    }
-
     /// `{"r":1,"err":word}` with an HTTP error status, for failures outside the app API's
     /// in-band convention (unknown route, bad range, internal error).
     static func error(_ word: String, status: Int) -> StationReply {
@@ -68,7 +59,9 @@ enum JSONResponse {
 extension Response {
     /// The HTTP response that carries `reply`.
     init(_ reply: StationReply) {
-        self.init(status: HTTPResponse.Status(code: reply.status), headers: [.contentType: reply.contentType],
+        var headers: HTTPFields = [.contentType: reply.contentType]
+        for cookie in reply.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
+        self.init(status: HTTPResponse.Status(code: reply.status), headers: headers,
                   body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
     }
 }

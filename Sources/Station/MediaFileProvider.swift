@@ -22,17 +22,25 @@ struct MediaFileProvider: FileProvider {
 
     /// The library served: the only source of file paths.
     let library: LiveLibrary
+    /// The songs transcoded to MP3 so far.
+    let transcodes: TranscodeCache
     private let fileIO = FileIO()
 
-    /// Creates a provider over the library being served.
-    init(library: LiveLibrary) {
+    /// Creates a provider over the library being served and its transcode cache.
+    init(library: LiveLibrary, transcodes: TranscodeCache) {
         self.library = library
+        self.transcodes = transcodes
     }
 
-    /// Maps `/<sid>.<ext>` (the path after `/media`) to the track's file, or `nil` for
-    /// anything else: other shapes, unknown ids, or the right id with another extension.
+    /// Maps `/<sid>.<ext>` (the path after `/media`) to the track's file and
+    /// `/<sid>-<kbps>k.mp3` to its finished transcode, or `nil` for anything else: other
+    /// shapes, unknown ids, the right id with another extension, or a transcode not made
+    /// yet (the media route streams that one while it is made).
     func getFileIdentifier(_ path: String) -> String? {
         guard path.hasPrefix("/") else { return nil }
+        if let (track, kbps) = transcode(named: path.dropFirst()) {
+            return transcodes.cachedFile(of: track, kbps: kbps)?.path
+        }
         let name = path.dropFirst()
         guard let dot = name.lastIndex(of: ".") else { return nil }
         let sid = name[..<dot]
@@ -41,6 +49,18 @@ struct MediaFileProvider: FileProvider {
               let track = library.snapshot.track(sid: String(sid)), track.fileExtension == fileExtension
         else { return nil }
         return track.file.path
+    }
+
+    /// The track and bitrate a transcode's file name (`<sid>-<kbps>k.mp3`) names, if it is
+    /// one of a track of the library at a served bitrate.
+    func transcode(named name: Substring) -> (LibraryTrack, Int)? {
+        guard name.hasSuffix("k.mp3"), let dash = name.firstIndex(of: "-") else { return nil }
+        let sid = name[..<dash]
+        let rate = name[name.index(after: dash)...].dropLast(5)
+        guard !sid.isEmpty, sid.allSatisfy({ $0.isASCII && $0.isNumber }), let kbps = Int(rate),
+              ServedFormat.bitrates.contains(kbps), let track = library.snapshot.track(sid: String(sid))
+        else { return nil }
+        return (track, kbps)
     }
 
     /// Reads the file's size and date; `nil` (served as 404) when it has gone since the scan.

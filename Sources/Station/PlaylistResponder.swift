@@ -3,30 +3,66 @@ import MusicLibrary
 import Recommender
 import StationStorage
 
-/// The logic of `GET /j/app/radio/people` (docs/PROTOCOL.md §2, §3.1, §7, §9), apart
-/// from HTTP: a request's parameters in, an answer out, with the listener's feedback
-/// learned on the way.
+/// The logic of the playlist endpoints of both families (`/j/app/radio/people`,
+/// `/j/mine/playlist`, `/j/v2/playlist`; docs/PROTOCOL.md §2, §3, §7, §9), apart from HTTP
+/// and from how a family identifies its listener: a request's parameters and the listener
+/// in, the songs chosen out, with the listener's feedback learned on the way. Each family's
+/// answer is shaped from that by ``StationAPI``.
 ///
 /// - `type` must be one of `n e p s b r u`; all but `n` must name a song (`sid`).
-/// - `user_id` with `token` must be a live login, else the answer is
-///   `{"r":1,"err":"expired"}`; requests without them are the shared anonymous listener,
-///   and their lists carry `"logout":1` (the Windows app's captured traffic).
 /// - Every report about a song of the library teaches the listener's profile (see
-///   ``ListenerProfile``); `e`, `r` and `u` are then acknowledged with `{"r":0}`.
-/// - `n`, `p`, `s` and `b` answer a list chosen by the ``Recommender``: never a trashed
-///   song, and not the current song, those in `h` or the ones heard lately while the
-///   channel has others.
+///   ``ListenerProfile``); `e` is then acknowledged, every other type answers a list:
+///   Douban's app answered every report but `e` with one, and a client that replaces its
+///   queue with the songs of a like's answer would otherwise be left with nothing.
+/// - Lists are chosen by the ``Recommender``: never a trashed song, and not the current
+///   song, those in `h` or the ones heard lately while the channel has others.
 /// - The red-heart channel `-3` lists the listener's liked songs; anonymous requests get the
 ///   warning and no songs (fixture F5b).
 struct PlaylistResponder: Sendable {
     /// What the endpoint answers.
     enum Answer: Sendable, Equatable {
-        /// A song list (or the anonymous red-heart answer).
-        case playlist(Playlist)
-        /// `{"r":0}`: the report was taken.
+        /// Songs (possibly none) for the listener.
+        case list(ServedList)
+        /// The short acknowledgement of `e`.
         case acknowledged
         /// `{"r":1,"err":word}`.
         case refused(String)
+    }
+
+    /// The songs of a list answer and who they are for.
+    struct ServedList: Sendable, Equatable {
+        /// The songs chosen, in order.
+        var picks: [Pick]
+        /// Whether the listener is the shared anonymous one.
+        var isAnonymous: Bool
+        /// The red-heart channel asked anonymously: the warning answer of fixture F5b.
+        var needsLogin: Bool
+    }
+
+    /// One song of a list.
+    struct Pick: Sendable, Equatable {
+        /// The track.
+        var track: LibraryTrack
+        /// Whether this listener gave it a red heart.
+        var liked: Bool
+        /// Its rating over all listeners (``SongRatings``).
+        var rating: Double
+    }
+
+    /// Who a request speaks for, once its family's credentials were checked.
+    enum Listener: Sendable, Equatable {
+        /// No credentials: the shared anonymous listener.
+        case anonymous
+        /// A logged-in account, by its numeric id.
+        case user(String)
+
+        /// The profile key (``ListenerProfiles/key(userID:)``).
+        var key: String {
+            switch self {
+            case .anonymous: return ListenerProfiles.anonymous
+            case .user(let id): return ListenerProfiles.key(userID: id)
+            }
+        }
     }
 
     /// How many songs a list holds when the channel has that many.
@@ -36,8 +72,6 @@ struct PlaylistResponder: Sendable {
     let library: LiveLibrary
     /// What every listener taught the station; reports go there.
     let profiles: ListenerProfiles
-    /// Checks the `user_id` and `token` of logged-in requests.
-    let accounts: AccountStore
     /// Chooses the songs of each list.
     let recommender: Recommender
 
@@ -45,9 +79,10 @@ struct PlaylistResponder: Sendable {
     ///
     /// - Parameters:
     ///   - request: the request, for its query parameters.
-    ///   - links: where the songs' `url` and `picture` point (see ``MediaLinks``).
+    ///   - listener: who it speaks for.
+    ///   - count: the most songs of a list (``listSize`` unless a family sends fewer).
     /// - Throws: ``StationError/databaseFailed(path:reason:)`` when the database fails.
-    func answer(_ request: StationRequest, links: MediaLinks) async throws(StationError) -> Answer {
+    func answer(_ request: StationRequest, listener: Listener, count: Int = listSize) async throws(StationError) -> Answer {
         guard let typeWord = request.parameter("type"), !typeWord.isEmpty else { return .refused("missing_type") }
         guard let type = ReportType(rawValue: typeWord) else { return .refused("invalid_type") }
         let sid = request.parameter("sid") ?? ""
@@ -60,48 +95,63 @@ struct PlaylistResponder: Sendable {
         let isFeedback = type == .ban || type == .rate || type == .unrate
         let position = library.position(of: sid)
         if isFeedback, position == nil { return .refused("invalid_sid") }
-
-        var listener = ListenerProfiles.anonymous
-        let userID = nonEmpty(request.parameter("user_id"))
-        let token = nonEmpty(request.parameter("token"))
-        if let userID, let token {
-            guard try await accounts.isValid(userID: userID, token: token) else { return .refused("expired") }
-            listener = ListenerProfiles.key(userID: userID)
-        }
-        let isAnonymous = listener == ListenerProfiles.anonymous
+        let key = listener.key
 
         if let position, type != .new {
             do throws(StorageError) {
-                try await profiles.record(type, position: position, of: library, for: listener)
+                try await profiles.record(type, position: position, of: library, for: key)
             } catch {
                 throw StationError(database: error)
             }
         }
-        guard type.expectsList else { return .acknowledged }
-        if channel == Channel.redHeartID, isAnonymous {
-            return .playlist(Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1))
+        if type == .end { return .acknowledged }
+        if channel == Channel.redHeartID, listener == .anonymous {
+            return .list(ServedList(picks: [], isAnonymous: true, needsLogin: true))
         }
 
         let history = ReportHistory.parse(request.parameter("h") ?? "").map(\.sid)
         let recommender = self.recommender
-        let picks: [(track: LibraryTrack, liked: Bool)]
+        let ratings = profiles.ratings
+        let picks: [Pick]
         do throws(StorageError) {
-            picks = try await profiles.draw(for: listener, from: library) { profile, weights, draw in
-            let pool = members ?? profile.liked.compactMap { library.position(of: $0) }
-            let candidates = pool.filter { !weights.trashed[$0] }
-            let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
-            let chosen = recommender.pick(
-                from: candidates, trackCount: library.tracks.count,
-                window: Recommender.window(recent: recent, position: library.position(of:)),
-                weight: { weights.weight(at: $0, library.facets) },
-                count: Self.listSize, listener: listener, draw: draw)
-            return chosen.map { (track: library.tracks[$0], liked: profile.likes(library.tracks[$0].sid)) }
+            picks = try await profiles.draw(for: key, from: library) { profile, weights, draw in
+                let pool = members ?? profile.liked.compactMap { library.position(of: $0) }
+                let candidates = pool.filter { !weights.trashed[$0] }
+                let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
+                let chosen = recommender.pick(
+                    from: candidates, trackCount: library.tracks.count,
+                    window: Recommender.window(recent: recent, position: library.position(of:)),
+                    weight: { weights.weight(at: $0, library.facets) },
+                    count: count, listener: key, draw: draw)
+                return chosen.map { position in
+                    let track = library.tracks[position]
+                    return Pick(track: track, liked: profile.likes(track.sid), rating: ratings.rating(of: track.sid))
+                }
             }
         } catch {
             throw StationError(database: error)
         }
-        let songs = picks.map { $0.track.song(links: links, liked: $0.liked) }
-        return .playlist(Playlist(songs: songs, versionMax: 100, loggedOut: isAnonymous))
+        return .list(ServedList(picks: picks, isAnonymous: listener == .anonymous, needsLogin: false))
+    }
+
+    /// The listener's liked songs, newest like first, for `/j/app/radio/liked_songs`.
+    ///
+    /// - Parameters:
+    ///   - listener: a logged-in account.
+    ///   - count: the most songs returned.
+    ///   - excluding: sids the client already has (its way of paging).
+    func likedSongs(of listener: Listener, count: Int, excluding: Set<String>) async throws(StationError) -> [Pick] {
+        let library = self.library.snapshot
+        let profile: ListenerProfile
+        do throws(StorageError) { profile = try await profiles.profile(for: listener.key) } catch {
+            throw StationError(database: error)
+        }
+        let ratings = profiles.ratings
+        return profile.liked.reversed().lazy
+            .filter { !excluding.contains($0) }
+            .compactMap { library.track(sid: $0) }
+            .prefix(count)
+            .map { Pick(track: $0, liked: true, rating: ratings.rating(of: $0.sid)) }
     }
 
     private func nonEmpty(_ text: String?) -> String? {

@@ -72,13 +72,19 @@ public final class Station: Sendable {
         latestScan = Mutex(first.summary)
         let accounts = AccountStore(database: database, tokenLifetime: configuration.tokenLifetime)
         var system = SystemRandomNumberGenerator()
-        let profiles = ListenerProfiles(database: database, logger: configuration.effectiveLogger)
+        let logger = configuration.effectiveLogger
+        let profiles = try await Blocking.run { () throws(StationError) -> ListenerProfiles in
+            do throws(StorageError) { return try ListenerProfiles(database: database, logger: logger) } catch {
+                throw StationError(database: error)
+            }
+        }
         self.profiles = profiles
         let responder = PlaylistResponder(
-            library: library, profiles: profiles, accounts: accounts,
+            library: library, profiles: profiles,
             recommender: Recommender(seed: configuration.seed ?? system.next()))
         services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
-                                          captchas: CaptchaStore(), covers: covers)
+                                          captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(),
+                                          transcodes: TranscodeCache(directory: configuration.transcodeDirectory))
     }
 
     /// Creates an account in the station database of `dataDirectory`, for `mhz serve
@@ -161,7 +167,8 @@ public final class Station: Sendable {
         let request = StationRequest(method: method, path: path, rawQuery: query)
         configuration.onRequest?(request)
         return await StationAPI(services: services)
-            .respond(method: method, path: path, query: query, body: body, links: .files(covers: services.covers))
+            .respond(method: method, path: path, query: query, body: body, origin: .inProcess,
+                     links: .files(covers: services.covers))
     }
 
     /// The file of the song with this id in the library served, if it has one.

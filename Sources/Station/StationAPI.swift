@@ -2,7 +2,7 @@ import Foundation
 import MusicLibrary
 import RadioAPI
 
-/// The app family's API, apart from any transport: each route's answer as a
+/// Both families' API, apart from any transport: each route's answer as a
 /// ``StationReply``. The HTTP router serves these over the network; ``Station`` answers
 /// them in-process for `mhz`'s embedded station. One implementation, so both give the same
 /// bytes for the same request.
@@ -16,12 +16,43 @@ struct StationAPI: Sendable {
     }
 
     /// `GET|POST /j/app/radio/people`: a playlist answer (see ``PlaylistResponder``), with
-    /// song links as `links` says.
-    func people(_ request: StationRequest, links: MediaLinks) async -> StationReply {
-        do throws(StationError) {
-            return JSONResponse.reply(try await services.responder.answer(request, links: links))
-        } catch {
-            return JSONResponse.error("internal_error", status: 500)
+    /// song links as `links` says. `user_id` with `token` must be a live login, else the
+    /// answer is `{"r":1,"err":"expired"}` (and the address counts a wrong token);
+    /// requests without them are the shared anonymous listener, whose lists carry
+    /// `"logout":1` (the Windows app's captured traffic).
+    func people(_ request: StationRequest, origin: RequestOrigin, links: MediaLinks) async -> StationReply {
+        await guarded(origin) { () throws(StationError) -> StationReply in
+            guard let listener = try await appListener(request, origin: origin) else {
+                return JSONResponse.reply(Playlist(error: "expired"))
+            }
+            switch try await services.responder.answer(request, listener: listener) {
+            case .list(let list):
+                if list.needsLogin {
+                    return JSONResponse.reply(Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1))
+                }
+                let songs = list.picks.map { appSong($0, request: request, links: links) }
+                return JSONResponse.reply(Playlist(songs: songs, versionMax: 100, loggedOut: list.isAnonymous))
+            case .acknowledged: return JSONResponse.reply(Acknowledgement())
+            case .refused(let word): return JSONResponse.reply(Playlist(error: word))
+            }
+        }
+    }
+
+    /// `GET /j/app/radio/liked_songs`: the listener's red-heart songs with every field,
+    /// newest like first, at most `count` (default 20, at most 1000), leaving out the sids
+    /// of `exclude` (`,` or `|` between them): `{"r":0,"songs":[…]}`. Anonymous requests
+    /// are answered `{"r":1,"err":"need_login"}`, a dead token `{"r":1,"err":"expired"}`.
+    func likedSongs(_ request: StationRequest, origin: RequestOrigin, links: MediaLinks) async -> StationReply {
+        await guarded(origin) { () throws(StationError) -> StationReply in
+            guard let listener = try await appListener(request, origin: origin) else {
+                return JSONResponse.reply(Playlist(error: "expired"))
+            }
+            guard listener != .anonymous else { return JSONResponse.reply(Playlist(error: "need_login")) }
+            let count = min(max(Int(request.parameter("count") ?? "") ?? 20, 1), 1000)
+            let excluded = Set((request.parameter("exclude") ?? "").split(whereSeparator: { $0 == "," || $0 == "|" })
+                .map(String.init))
+            let picks = try await services.responder.likedSongs(of: listener, count: count, excluding: excluded)
+            return JSONResponse.reply(LikedSongs(songs: picks.map { appSong($0, request: request, links: links) }))
         }
     }
 
@@ -36,11 +67,13 @@ struct StationAPI: Sendable {
         }
     }
 
-    /// `GET /j/new_captcha`: a new captcha's id as a JSON string, and the `bid` the HTTP
-    /// route sets as a cookie with it.
-    func newCaptcha() -> (reply: StationReply, bid: String) {
+    /// `GET /j/new_captcha`: a new captcha's id as a JSON string, with a `bid` cookie for a
+    /// client that has none.
+    func newCaptcha(origin: RequestOrigin) -> StationReply {
         let (id, bid) = services.captchas.issue()
-        return (JSONResponse.reply(id), bid)
+        var reply = JSONResponse.reply(id)
+        if origin.cookies["bid"] == nil { reply.cookies = [WebCookies.browserID(bid)] }
+        return reply
     }
 
     /// `GET /misc/captcha?id=&size=`: the captcha as a PNG; nil for an id never issued or
@@ -56,15 +89,74 @@ struct StationAPI: Sendable {
     /// Answers an API request by its method and path, as the router routes it; a path
     /// outside the API is a 404 with `{"r":1,"err":"not_found"}`. Media and covers are
     /// not served here: an in-process caller gets `file://` links to them.
-    func respond(method: String, path: String, query: String?, body: Data, links: MediaLinks) async -> StationReply {
+    func respond(method: String, path: String, query: String?, body: Data, origin: RequestOrigin,
+                 links: MediaLinks) async -> StationReply {
         let request = StationRequest(method: method, path: path, rawQuery: query)
         switch (method, path) {
         case ("GET", "/j/app/radio/channels"): return channels()
-        case ("GET", "/j/app/radio/people"), ("POST", "/j/app/radio/people"): return await people(request, links: links)
+        case ("GET", "/j/app/radio/people"), ("POST", "/j/app/radio/people"):
+            return await people(request, origin: origin, links: links)
+        case ("GET", "/j/app/radio/liked_songs"): return await likedSongs(request, origin: origin, links: links)
         case ("POST", "/j/app/login"): return await login(query: query, body: body)
-        case ("GET", "/j/new_captcha"): return newCaptcha().reply
+        case ("GET", "/j/new_captcha"): return newCaptcha(origin: origin)
         case ("GET", "/misc/captcha"): return captchaImage(request) ?? JSONResponse.error("not_found", status: 404)
+        case ("GET", "/j/mine/playlist"): return await webPlaylist(request, family: .classic, origin: origin, links: links)
+        case ("GET", "/j/v2/playlist"): return await webPlaylist(request, family: .v2, origin: origin, links: links)
+        case ("POST", "/j/login"): return await webLogin(body: body, origin: origin)
+        case ("GET", "/partner/logout"): return await webLogout(request, origin: origin)
         default: return JSONResponse.error("not_found", status: 404)
         }
     }
+
+    // MARK: - Shared
+
+    /// The app family's listener: anonymous without `user_id` and `token`, the account for
+    /// a live login, nil (and a wrong token counted against the address) for a dead one.
+    private func appListener(_ request: StationRequest, origin: RequestOrigin) async throws(StationError)
+        -> PlaylistResponder.Listener? {
+        guard let userID = nonEmpty(request.parameter("user_id")), let token = nonEmpty(request.parameter("token")) else {
+            return .anonymous
+        }
+        guard try await services.accounts.isValid(userID: userID, token: token) else {
+            services.tokenGuard.recordFailure(from: origin.address)
+            return nil
+        }
+        return .user(userID)
+    }
+
+    /// The app family's song object for a pick, served in the format the request asks.
+    func appSong(_ pick: PlaylistResponder.Pick, request: StationRequest, links: MediaLinks) -> Song {
+        pick.track.song(links: links, liked: pick.liked, rating: pick.rating,
+                        format: ServedFormat.asked(by: request, for: pick.track))
+    }
+
+    /// Runs `body` unless the ``TokenGuard`` holds the address off: a refused address gets
+    /// `{"r":1,"err":"too_many_attempts"}` at once, a slowed one its answer late. A
+    /// database failure is `{"r":1,"err":"internal_error"}` with status 500.
+    func guarded(_ origin: RequestOrigin, _ body: () async throws(StationError) -> StationReply) async -> StationReply {
+        switch services.tokenGuard.verdict(for: origin.address) {
+        case .refused: return JSONResponse.reply(Playlist(error: "too_many_attempts"))
+        case .slowed(let delay): try? await Task.sleep(for: delay)
+        case .open: break
+        }
+        do throws(StationError) {
+            return try await body()
+        } catch {
+            return JSONResponse.error("internal_error", status: 500)
+        }
+    }
+
+    /// `text` unless it is missing or empty.
+    func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
+}
+
+/// The answer of `/j/app/radio/liked_songs`: `{"r":0,"songs":[…]}`.
+struct LikedSongs: Encodable {
+    /// Always 0.
+    let r = 0
+    /// The songs, newest like first.
+    let songs: [Song]
 }

@@ -73,6 +73,11 @@ public struct StationConfiguration: Sendable {
         dataDirectory.appendingPathComponent("demo-library", isDirectory: true)
     }
 
+    /// The folder songs transcoded to MP3 are cached in (``TranscodeCache``).
+    var transcodeDirectory: URL {
+        dataDirectory.appendingPathComponent("transcoded", isDirectory: true)
+    }
+
     /// The folder cover images are kept in.
     var coverDirectory: URL {
         dataDirectory.appendingPathComponent("covers", isDirectory: true)

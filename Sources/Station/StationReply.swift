@@ -11,11 +11,14 @@ public struct StationReply: Sendable, Equatable {
     public var contentType: String
     /// The body.
     public var body: Data
+    /// `Set-Cookie` header values (the web family's login and logout set cookies).
+    public var cookies: [String]
 
     /// Creates a reply.
-    public init(status: Int, contentType: String, body: Data) {
+    public init(status: Int, contentType: String, body: Data, cookies: [String] = []) {
         self.status = status
         self.contentType = contentType
         self.body = body
+        self.cookies = cookies
     }
 }

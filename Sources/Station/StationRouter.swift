@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MusicLibrary
 import RadioAPI
@@ -11,10 +12,13 @@ import RadioAPI
 /// range repair (see ``RangeRepairMiddleware``), then the file middlewares, which answer
 /// `/media/<sid>.<ext>` and `/cover/<name>` when no route matched.
 ///
-/// Routes:
+/// Routes (each answered by ``StationAPI``):
 /// - `GET /j/app/radio/channels` → `{"channels":[…]}`
-/// - `GET|POST /j/app/radio/people` → playlist answers (see ``PlaylistResponder``)
-/// - `POST /j/app/login` → the login answer (see ``AccountStore``)
+/// - `GET|POST /j/app/radio/people` → the app family's playlist answers (see ``PlaylistResponder``)
+/// - `GET /j/app/radio/liked_songs` → the listener's red-heart songs
+/// - `POST /j/app/login` → the app login answer (see ``AccountStore``)
+/// - `GET /j/mine/playlist`, `GET /j/v2/playlist` → the web family's playlist answers
+/// - `POST /j/login`, `GET /partner/logout` → the web family's session, in cookies
 /// - `GET /j/new_captcha` → a captcha id as a JSON string, with a `bid` cookie
 /// - `GET /misc/captcha?id=&size=` → the captcha as a PNG
 /// - `GET|HEAD /media/<sid>.<ext>` → the track's bytes, with Range support
@@ -37,6 +41,10 @@ enum StationRouter {
         var captchas: CaptchaStore
         /// Cover images.
         var covers: CoverStore
+        /// Wrong tokens per address.
+        var tokenGuard: TokenGuard
+        /// Songs transcoded to MP3.
+        var transcodes: TranscodeCache
     }
 
     /// Builds the router.
@@ -46,13 +54,13 @@ enum StationRouter {
     ///   - observer: the configuration's request observer.
     ///   - fallbackBase: the bound server root, for requests without a usable `Host`.
     static func make(services: Services, observer: (@Sendable (StationRequest) -> Void)?,
-                     fallbackBase: @escaping @Sendable () -> String) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+                     fallbackBase: @escaping @Sendable () -> String) -> Router<StationContext> {
+        let router = Router(context: StationContext.self)
         router.middlewares.add(RequestObserverMiddleware(observer: observer))
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(RequestLimitMiddleware())
         router.middlewares.add(TraversalGuardMiddleware())
-        let media = MediaFileProvider(library: services.library)
+        let media = MediaFileProvider(library: services.library, transcodes: services.transcodes)
         let covers = CoverFileProvider(library: services.library, covers: services.covers)
         router.middlewares.add(RangeRepairMiddleware { path in
             await fileSize(path, media: media, covers: covers)
@@ -65,33 +73,54 @@ enum StationRouter {
                 .withAdditionalMediaTypes(forFileExtensions: CoverFileProvider.mediaTypes))
 
         let api = StationAPI(services: services)
-        router.get("/j/app/radio/channels") { _, _ in Response(api.channels()) }
-        let people: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
-            let parameters = StationRequest(method: request.method.rawValue, path: request.uri.path,
-                                            rawQuery: request.uri.query)
+        // Every API route goes through StationAPI.respond, as in-process requests do: one
+        // table of paths, so the two transports cannot drift apart.
+        let handler: @Sendable (Request, StationContext) async throws -> Response = { request, context in
             let base = mediaBase(authority: request.head.authority) ?? fallbackBase()
-            return Response(await api.people(parameters, links: .http(base: base)))
-        }
-        router.get("/j/app/radio/people", use: people)
-        router.post("/j/app/radio/people", use: people)
-        router.post("/j/app/login") { request, _ in
-            let body = try await request.body.collect(upTo: RequestLimitMiddleware<BasicRequestContext>.maximumBodySize)
-            return Response(await api.login(query: request.uri.query, body: Data(buffer: body)))
-        }
-        router.get("/j/new_captcha") { _, _ in
-            let (reply, bid) = api.newCaptcha()
+            let body = request.method == .post
+                ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
+                : Data()
+            let origin = RequestOrigin(address: context.peerAddress,
+                                       cookies: RequestOrigin.cookies(fromHeaders: request.headers[values: .cookie]))
+            let reply = await api.respond(method: request.method.rawValue, path: request.uri.path,
+                                          query: request.uri.query, body: body, origin: origin, links: .http(base: base))
             var response = Response(reply)
-            response.setCookie(Cookie(name: "bid", value: bid, path: "/"))
+            if request.uri.path == "/misc/captcha" { response.headers[.cacheControl] = "no-store" }
             return response
         }
-        router.get("/misc/captcha") { request, _ in
-            let parameters = StationRequest(method: request.method.rawValue, path: request.uri.path,
-                                            rawQuery: request.uri.query)
-            guard let reply = api.captchaImage(parameters) else { throw HTTPError(.notFound) }
-            var response = Response(reply)
-            response.headers[.cacheControl] = "no-store"
-            return response
+        for path in ["/j/app/radio/channels", "/j/app/radio/people", "/j/app/radio/liked_songs", "/j/new_captcha",
+                     "/misc/captcha", "/j/mine/playlist", "/j/v2/playlist", "/partner/logout"] {
+            router.get(RouterPath(path), use: handler)
         }
+        for path in ["/j/app/radio/people", "/j/app/login", "/j/login"] {
+            router.post(RouterPath(path), use: handler)
+        }
+        // A transcode not in the cache yet: streamed while it is made, without a length. The
+        // file middleware serves what this route answers 404 (Hummingbird's FileMiddleware
+        // asks the routes first), so a finished transcode and every original file are
+        // served by it, with Range.
+        let stream: @Sendable (Request, StationContext) async throws -> Response = { request, context in
+            guard let (track, kbps) = media.transcode(named: Substring(request.uri.path.dropFirst(mediaPrefix.count + 1))),
+                  services.transcodes.cachedFile(of: track, kbps: kbps) == nil
+            else { throw HTTPError(.notFound) }
+            let job: TranscodeJob
+            do { job = try services.transcodes.job(for: track, kbps: kbps) } catch {
+                context.logger.warning("transcode failed", metadata: ["sid": .string(track.sid), "error": .string("\(error)")])
+                throw HTTPError(.notFound)
+            }
+            let headers: HTTPFields = [.contentType: "audio/mpeg", .cacheControl: "no-cache"]
+            guard request.method == .get else { return Response(status: .ok, headers: headers) }
+            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+                var offset = 0
+                while let bytes = await job.read(from: offset) {
+                    try await writer.write(ByteBuffer(bytes: bytes))
+                    offset += bytes.count
+                }
+                try await writer.finish(nil)
+            })
+        }
+        router.get("\(mediaPrefix)/:name", use: stream)
+        router.head("\(mediaPrefix)/:name", use: stream)
         return router
     }
 

@@ -122,6 +122,11 @@ package final class StationDatabase: Sendable {
         migrator.registerMigration("v2") { db in
             try db.execute(sql: "CREATE INDEX login_failure_age ON login_failure(last_at)")
         }
+        // Web-family sessions: the `ck` check code a web login hands out with its token,
+        // which its logout must present (NULL for app-family tokens).
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: "ALTER TABLE token ADD COLUMN check_code TEXT")
+        }
         return migrator
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// Vorbis, FLAC, WAV, MP3, M4A, Opus…), resampled by libswresample to what `libmp3lame`
 /// accepts (the input's rate when it can be kept, mono or stereo, wider inputs mixed down
 /// to stereo), encoded at a constant bit rate and muxed by the `mp3` muxer into memory.
-/// The output starts with an ID3v2 tag carrying the input's title, artist, album and date,
+/// The output starts with an ID3v2 tag carrying the input's title, artist, album, date, genre and track,
 /// and has no Xing/LAME header (which would need a seek back), so every byte handed out is
 /// final and the stream can be sent as it comes.
 ///

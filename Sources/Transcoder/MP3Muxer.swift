@@ -6,9 +6,10 @@ import CFFmpeg
 /// the muxer would go back to fill in at the trailer, is off (`write_xing` 0). Each byte
 /// handed out is final.
 final class MP3Muxer {
-    /// The tags copied from the input: the ones a player shows. The muxer's ID3v2.4 writer
-    /// maps them to TIT2, TPE1, TALB and TDRC.
-    static let copiedTags = ["title", "artist", "album", "date"]
+    /// The tags copied from the input: the ones a player shows, and the genre and track
+    /// number a library sorts by. The muxer's ID3v2.4 writer maps them to TIT2, TPE1, TALB,
+    /// TDRC, TCON and TRCK.
+    static let copiedTags = ["title", "artist", "album", "date", "genre", "track"]
     /// The AVIOContext's buffer; each packet is flushed out of it at once anyway.
     private static let ioBufferSize: Int32 = 32 * 1024
 

@@ -34,9 +34,13 @@ struct DemoLibraryTests {
         var hashes = Set<Int>()
         for track in tracks {
             #expect((20...60).contains(track.durationSeconds), "\(track.title): \(track.durationSeconds) s")
-            #expect(track.fileExtension == "wav")
+            // Compressed: MP3 at 64 kbit/s, decoded back to PCM to be listened to.
+            #expect(track.fileExtension == "mp3")
+            #expect(track.bitrate == DemoLibrary.bitrate, "\(track.title)")
             #expect(track.year >= 2000, "\(track.title)")
-            let wav = try WAVFile(contentsOf: track.file)
+            let decoded = data.url.appendingPathComponent("decoded-\(track.sid).wav")
+            try MediaFactory.run("ffmpeg", ["-v", "error", "-y", "-i", track.file.path, "-c:a", "pcm_s16le", decoded.path])
+            let wav = try WAVFile(contentsOf: decoded)
             #expect(wav.sampleRate == 22_050 && wav.channels == 1 && wav.bitsPerSample == 16)
             #expect(abs(wav.seconds - Double(track.durationSeconds)) < 1)
             #expect(wav.rms > 0.05, "\(track.title) is too quiet: \(wav.rms)")
@@ -46,6 +50,20 @@ struct DemoLibraryTests {
             hashes.insert(wav.samples.hashValue)
         }
         #expect(hashes.count == tracks.count)
+    }
+
+    @Test("a WAV demo track an earlier station wrote is replaced by the MP3")
+    func replacesWAVTracks() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-demo-wav")
+        let demo = DemoLibrary(directory: data.url.appendingPathComponent("demo-library", isDirectory: true))
+        let piece = DemoLibrary.pieces[0]
+        let wav = demo.file(for: piece).deletingPathExtension().appendingPathExtension("wav")
+        try FileManager.default.createDirectory(at: wav.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try WAVWriter.data(samples: [Int16](repeating: 0, count: 22_050), sampleRate: 22_050).write(to: wav)
+        let station = try await Station(configuration: StationConfiguration(library: nil, dataDirectory: data.url))
+        #expect(station.libraryInfo.trackCount == 9)
+        #expect(!FileManager.default.fileExists(atPath: wav.path))
+        #expect(FileManager.default.fileExists(atPath: demo.file(for: piece).path))
     }
 
     @Test("every piece has its own melody of many pitches, and a 20–60 s length")

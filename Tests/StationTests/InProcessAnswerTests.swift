@@ -35,8 +35,12 @@ struct InProcessAnswerTests {
             // Reports and refusals in-band, as over HTTP.
             let sid = try #require(playlist.songs.first?.sid)
             let ack = await station.respond(method: "GET", path: "/j/app/radio/people",
-                                            query: "app_name=radio_android&version=100&channel=0&type=r&sid=\(sid)")
+                                            query: "app_name=radio_android&version=100&channel=0&type=e&sid=\(sid)")
             #expect(String(decoding: ack.body, as: UTF8.self) == #"{"r":0}"#)
+            let liked = await station.respond(method: "GET", path: "/j/app/radio/people",
+                                              query: "app_name=radio_android&version=100&channel=0&type=r&sid=\(sid)")
+            let likedList = try APIDecoder.playlist(liked.body, for: .rate)
+            #expect(likedList.songs.count == 5 && likedList.songs.allSatisfy { URL(string: $0.url)?.isFileURL == true })
             let refused = await station.respond(method: "GET", path: "/j/app/radio/people",
                                                 query: "app_name=radio_android&version=100&channel=0&type=b")
             #expect(String(decoding: refused.body, as: UTF8.self) == #"{"err":"missing_sid","r":1}"#)

@@ -16,7 +16,7 @@ struct MediaRouteTests {
             let answer = try await HTTPFetch.get(URL(string: song.url)!)
             #expect(answer.status == 200)
             #expect(answer.body == bytes)
-            #expect(answer.headers["content-type"] == "audio/wav")
+            #expect(answer.headers["content-type"] == "audio/mpeg")
             #expect(answer.headers["accept-ranges"] == "bytes")
             #expect(answer.headers["content-length"] == String(bytes.count))
         }
@@ -62,8 +62,9 @@ struct MediaRouteTests {
     func notFound() async throws {
         try await StationFixtures.withDemoStation { _, base in
             let song = try #require(try await firstSong(base))
-            for path in ["/media/100000000.wav", "/media/\(song.sid).mp3", "/media/\(song.sid)", "/media/abc.wav",
-                         "/media/", "/media", "/media/\(song.sid).wav/x", "/nothing-here", "/j/app/radio/unknown"] {
+            for path in ["/media/100000000.mp3", "/media/\(song.sid).wav", "/media/\(song.sid)", "/media/abc.mp3",
+                         "/media/", "/media", "/media/\(song.sid).mp3/x", "/nothing-here", "/j/app/radio/unknown",
+                         "/media/100000000-128k.mp3", "/media/\(song.sid)-100k.mp3", "/media/\(song.sid)-128k.ogg"] {
                 let answer = try await HTTPFetch.get(base, path)
                 #expect(answer.status == 404, "\(path)")
                 #expect(answer.text == #"{"err":"not_found","r":1}"#, "\(path)")

@@ -15,6 +15,13 @@ struct PeopleEndpointTests {
         try await HTTPFetch.get(base, "/j/app/radio/people?app_name=radio_android&version=100" + query)
     }
 
+    /// Whether an answer is a successful list with songs (what `r` and `u` answer now).
+    private func listAnswer(_ answer: Fetched) throws -> Bool {
+        let json = try answer.jsonObject()
+        let list = try songs(answer)
+        return answer.status == 200 && (json["r"] as? NSNumber)?.intValue == 0 && !list.isEmpty
+    }
+
     private func songs(_ answer: Fetched) throws -> [[String: Any]] {
         try #require(try answer.jsonObject()["song"] as? [[String: Any]])
     }
@@ -36,7 +43,8 @@ struct PeopleEndpointTests {
             #expect(Set(list.compactMap { $0["sid"] as? String }).count == 5)
             for song in list {
                 #expect(Set(song.keys) == ["album", "picture", "ssid", "artist", "url", "company", "title", "length",
-                                           "subtype", "public_time", "sid", "aid", "kbps", "albumtitle", "like"])
+                                           "subtype", "public_time", "sid", "aid", "kbps", "albumtitle", "like",
+                                           "rating_avg"])
                 let sid = try #require(song["sid"] as? String)
                 #expect(sid.count == 9 && Int(sid) != nil)
                 let ssid = try #require(song["ssid"] as? String)
@@ -44,21 +52,27 @@ struct PeopleEndpointTests {
                 let aid = try #require(song["aid"] as? String)
                 #expect(aid.count == 7 && Int(aid) != nil)
                 #expect(song["album"] as? String == "/subject/\(aid)/")
-                #expect(song["url"] as? String == base.absoluteString + "/media/\(sid).wav")
+                // The demo library is MP3 at 64 kbit/s: asked for 64, the file is served as it is.
+                #expect(song["url"] as? String == base.absoluteString + "/media/\(sid).mp3")
                 #expect(song["like"] is NSNumber && (song["like"] as? NSNumber)?.intValue == 0)
                 let length = try #require((song["length"] as? NSNumber)?.intValue)
                 #expect((20...60).contains(length))
                 #expect(song["length"] is NSNumber && !(song["length"] is String))
-                // 22 050 Hz mono 16-bit PCM: 352.8 kbit/s, which TagLib rounds.
-                #expect(song["kbps"] as? String == "353")
+                #expect(song["kbps"] as? String == "64")
+                // Nobody rated anything yet: the prior, 3.5, as a JSON number.
+                #expect((song["rating_avg"] as? NSNumber)?.doubleValue == 3.5 && !(song["rating_avg"] is String))
                 #expect((song["public_time"] as? String)?.count == 4)
                 #expect(song["subtype"] as? String == "")
-                #expect(song["picture"] as? String == "")
+                // The demo files carry no cover: the station draws one per album.
+                #expect(song["picture"] as? String == base.absoluteString + "/cover/drawn-\(aid).png")
                 #expect(song["company"] as? String == "")
                 #expect(!((song["title"] as? String) ?? "").isEmpty)
                 #expect(!((song["artist"] as? String) ?? "").isEmpty)
                 #expect(!((song["albumtitle"] as? String) ?? "").isEmpty)
             }
+            let cover = try await HTTPFetch.get(base, "/cover/drawn-\(try #require(list.first?["aid"] as? String)).png")
+            #expect(cover.status == 200 && cover.headers["content-type"] == "image/png")
+            #expect(cover.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
             // RadioAPI decodes it as a client would.
             let playlist = try APIDecoder.playlist(answer.body, for: .new)
             #expect(playlist.loggedOut && playlist.songs.count == 5 && playlist.versionMax == 100)
@@ -85,15 +99,24 @@ struct PeopleEndpointTests {
         }
     }
 
-    @Test("e, r and u are acknowledged with exactly {\"r\":0}")
+    @Test("e is acknowledged with exactly {\"r\":0}; r and u answer a list, as Douban's app did")
     func shortReports() async throws {
         try await StationFixtures.withDemoStation { station, base in
             let alice = try await login("alice", station, base)
             let sid = try #require(try songs(try await people(base, "&channel=0&type=n&sid=")).first?["sid"] as? String)
-            for type in ["e", "r", "u"] {
+            let end = try await people(base, alice + "&channel=0&type=e&sid=\(sid)&pt=12.5")
+            #expect(end.status == 200)
+            #expect(end.text == #"{"r":0}"#)
+            for type in ["r", "u"] {
                 let answer = try await people(base, alice + "&channel=0&type=\(type)&sid=\(sid)&pt=12.5")
                 #expect(answer.status == 200)
-                #expect(answer.text == #"{"r":0}"#, "\(type)")
+                let json = try answer.jsonObject()
+                #expect(Set(json.keys) == ["r", "version_max", "song"], "\(type)")
+                #expect((json["r"] as? NSNumber)?.intValue == 0)
+                let list = try songs(answer)
+                #expect(list.count == 5, "\(type)")
+                // The song reported is the one playing: never in its own answer.
+                #expect(!list.contains { $0["sid"] as? String == sid })
             }
         }
     }
@@ -141,7 +164,7 @@ struct PeopleEndpointTests {
             #expect(empty.text == #"{"r":0,"song":[],"version_max":100}"#)
 
             let sid = try #require(try songs(try await people(base, "&channel=0&type=n&sid=")).first?["sid"] as? String)
-            #expect(try await people(base, alice + "&channel=0&type=r&sid=\(sid)").text == #"{"r":0}"#)
+            #expect(try await listAnswer(people(base, alice + "&channel=0&type=r&sid=\(sid)")))
             let hearts = try songs(try await people(base, alice + "&channel=-3&type=n&sid="))
             #expect(hearts.map { $0["sid"] as? String } == [sid])
             #expect((hearts.first?["like"] as? NSNumber)?.intValue == 1)
@@ -184,7 +207,7 @@ struct PeopleEndpointTests {
             let alice = try await login("alice", station, base)
             let bob = try await login("bob", station, base)
             let liked = try #require(try songs(try await people(base, "&channel=0&type=n&sid=")).first?["sid"] as? String)
-            #expect(try await people(base, alice + "&channel=0&type=r&sid=\(liked)").text == #"{"r":0}"#)
+            #expect(try await listAnswer(people(base, alice + "&channel=0&type=r&sid=\(liked)")))
 
             func likeFlag(_ listener: String) async throws -> Int? {
                 for _ in 0..<30 {
@@ -198,7 +221,7 @@ struct PeopleEndpointTests {
             #expect(try await likeFlag(alice) == 1)
             #expect(try await likeFlag(bob) == 0)
             #expect(try await likeFlag("") == 0)
-            #expect(try await people(base, alice + "&channel=0&type=u&sid=\(liked)").text == #"{"r":0}"#)
+            #expect(try await listAnswer(people(base, alice + "&channel=0&type=u&sid=\(liked)")))
             #expect(try await likeFlag(alice) == 0)
         }
     }

@@ -1,0 +1,88 @@
+import Foundation
+import RadioAPI
+
+/// The web family: `/j/mine/playlist` (classic) and `/j/v2/playlist`, keyed on the `dbcl2`
+/// cookie rather than query credentials; `POST /j/login` with a captcha; `/partner/logout`.
+extension StationAPI {
+    /// The two playlist endpoints of the web family.
+    enum WebFamily: Sendable {
+        /// `/j/mine/playlist`: lists of up to five songs in the app's song shape; `e` is
+        /// acknowledged with the JSON string `"ok"` (ginuerzh/gofm).
+        case classic
+        /// `/j/v2/playlist`: one song per answer in the v2 shape (fixture F11; taizilongxu/douban.fm
+        /// takes `song[0]`); `e` is acknowledged with `{"r":0}`.
+        case v2
+    }
+
+    /// `GET /j/mine/playlist` and `GET /j/v2/playlist`. The listener is the account of a
+    /// live `dbcl2` cookie; without one, the anonymous listener (`warning:
+    /// "user_is_ananymous"`), and with a dead one also `"logout":1` so the client logs in
+    /// again (zhendi/DoubanFM-CLI), the address counting a wrong token.
+    func webPlaylist(_ request: StationRequest, family: WebFamily, origin: RequestOrigin, links: MediaLinks) async
+        -> StationReply {
+        await guarded(origin) { () throws(StationError) -> StationReply in
+            var listener = PlaylistResponder.Listener.anonymous
+            var lapsed = false
+            if let cookie = origin.cookies["dbcl2"], !WebCookies.unquoted(cookie).isEmpty {
+                if let userID = try await services.accounts.webUser(cookie: cookie) {
+                    listener = .user(userID)
+                } else {
+                    lapsed = true
+                    services.tokenGuard.recordFailure(from: origin.address)
+                }
+            }
+            let count = family == .v2 ? 1 : PlaylistResponder.listSize
+            switch try await services.responder.answer(request, listener: listener, count: count) {
+            case .acknowledged:
+                return family == .classic ? JSONResponse.reply("ok") : JSONResponse.reply(Acknowledgement())
+            case .refused(let word):
+                return JSONResponse.reply(Playlist(error: word))
+            case .list(let list):
+                let anonymous = list.isAnonymous
+                switch family {
+                case .classic:
+                    let songs = list.picks.map { appSong($0, request: request, links: links) }
+                    var playlist = Playlist(songs: songs, versionMax: 100, loggedOut: lapsed,
+                                            warning: anonymous ? "user_is_ananymous" : nil,
+                                            showQuickStart: list.needsLogin ? 1 : 0)
+                    if list.needsLogin { playlist.versionMax = nil }
+                    return JSONResponse.reply(playlist)
+                case .v2:
+                    let songs = list.picks.map { pick in
+                        let format = ServedFormat.asked(by: request, for: pick.track)
+                        return WebSong(song: appSong(pick, request: request, links: links),
+                                       fileExtension: format.fileExtension(of: pick.track), genre: pick.track.genre)
+                    }
+                    return JSONResponse.reply(WebPlaylist(songs: songs, isAnonymous: anonymous, sessionLapsed: lapsed,
+                                                          showQuickStart: list.needsLogin ? 1 : 0))
+                }
+            }
+        }
+    }
+
+    /// `POST /j/login`: the form body (docs/PROTOCOL.md §5.2); on success `user_info` and
+    /// the session cookies.
+    func webLogin(body: Data, origin: RequestOrigin) async -> StationReply {
+        let form = WebLoginForm(pairs: FormEncoding.decode(String(decoding: body, as: UTF8.self)))
+        do throws(StationError) {
+            let answer = try await services.accounts.webLogin(form, captchas: services.captchas)
+            var reply = JSONResponse.reply(answer)
+            if case .success(_, let session) = answer {
+                reply.cookies = WebCookies.login(session, remember: form.remember, now: Int(Date().timeIntervalSince1970))
+            }
+            return reply
+        } catch {
+            return JSONResponse.error("internal_error", status: 500)
+        }
+    }
+
+    /// `GET /partner/logout?source=radio&ck=…&no_login=y`: ends the session when `ck` is
+    /// its check code and clears the cookies either way; an empty 200, as Douban's
+    /// ("Response: None", HakurouKen/douban.fm-api).
+    func webLogout(_ request: StationRequest, origin: RequestOrigin) async -> StationReply {
+        if let cookie = origin.cookies["dbcl2"], let checkCode = nonEmpty(request.parameter("ck")) {
+            _ = try? await services.accounts.webLogout(cookie: cookie, checkCode: WebCookies.unquoted(checkCode))
+        }
+        return StationReply(status: 200, contentType: "text/plain; charset=utf-8", body: Data(), cookies: WebCookies.logout)
+    }
+}

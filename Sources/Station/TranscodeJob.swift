@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+import Transcoder
+
+/// One song being transcoded to MP3 into the cache: a thread of its own runs the
+/// ``AudioTranscoder`` and appends each chunk to `<name>.part` as it comes; any number of
+/// listeners read that growing file behind it (``stream(from:)``), so a song asked for by
+/// several clients at once is encoded once, and the first bytes go out as soon as the
+/// encoder has them. Finished, the part file is renamed to its final name, which the
+/// media route then serves as a file, with Range.
+///
+/// The job runs to the end even when every listener has gone: a listener that disconnects
+/// mid-song usually comes back for it (a player's reconnect, a resume by Range), and the
+/// rest of a song costs a fraction of a second of CPU.
+final class TranscodeJob: Sendable {
+    /// Where the job stands.
+    enum Progress: Sendable, Equatable {
+        /// This many bytes are in the part file; more may follow.
+        case writing(Int)
+        /// The file is complete and renamed; this many bytes in all.
+        case finished(Int)
+        /// The transcoder or the file failed after this many bytes.
+        case failed(Int, TranscodeError?)
+    }
+
+    /// The file being written (`.<name>.part` in the cache folder).
+    let partFile: URL
+    /// The final file.
+    let finalFile: URL
+    private let progress = Mutex(Progress.writing(0))
+
+    /// Starts transcoding `input` to MP3 at `kbps` into `finalFile`, on a thread of its own.
+    ///
+    /// - Throws: what ``AudioTranscoder/init(input:kbps:chunkSize:)`` throws, before any byte
+    ///   is written, so the route can answer an error status; `cannotWrite` when the part
+    ///   file cannot be created.
+    init(input: URL, kbps: Int, finalFile: URL, onEnd: @escaping @Sendable (TranscodeJob) -> Void) throws(TranscodeError) {
+        self.finalFile = finalFile
+        partFile = finalFile.deletingLastPathComponent().appendingPathComponent(".\(finalFile.lastPathComponent).part")
+        let transcoder = try AudioTranscoder(input: input, kbps: kbps, chunkSize: 16 * 1024)
+        let descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .cannotWrite(path: partFile.path, reason: String(cString: strerror(errno)))
+        }
+        let box = TranscoderBox(transcoder)
+        Thread.detachNewThread { [self] in
+            self.run(box.transcoder, descriptor: descriptor)
+            onEnd(self)
+        }
+    }
+
+    /// What is written so far.
+    var current: Progress {
+        progress.withLock { $0 }
+    }
+
+    /// The bytes of the part file from `offset` on, waiting (briefly polling) while the
+    /// encoder catches up: `nil` once everything has been read or the job failed.
+    func read(from offset: Int, upTo limit: Int = 64 * 1024) async -> [UInt8]? {
+        while true {
+            let now = current
+            let available: Int
+            switch now {
+            case .writing(let count): available = count
+            case .finished(let count): available = count
+            case .failed(let count, _): available = count
+            }
+            if available > offset {
+                // A finished job's part file has become the final file.
+                let file = if case .finished = now { finalFile } else { partFile }
+                if let bytes = Self.pread(file, offset: offset, count: min(limit, available - offset)) { return bytes }
+                // Still writing: renamed between the check and the read, so the next turn
+                // reads the final file. Otherwise the file is gone or unreadable.
+                guard case .writing = now else { return nil }
+            } else if case .writing = now {
+                try? await Task.sleep(for: .milliseconds(5))
+                if Task.isCancelled { return nil }
+            } else {
+                return nil
+            }
+        }
+    }
+
+    private func run(_ transcoder: AudioTranscoder, descriptor: Int32) {
+        var written = 0
+        var failure: TranscodeError?
+        var writeFailed = false
+        loop: while true {
+            do throws(TranscodeError) {
+                guard let chunk = try transcoder.nextChunk() else { break loop }
+                guard Self.writeAll(chunk, to: descriptor) else {
+                    writeFailed = true
+                    break loop
+                }
+                written += chunk.count
+                progress.withLock { $0 = .writing(written) }
+            } catch {
+                failure = error
+                break loop
+            }
+        }
+        close(descriptor)
+        if failure == nil, !writeFailed, rename(partFile.path, finalFile.path) == 0 {
+            progress.withLock { $0 = .finished(written) }
+        } else {
+            unlink(partFile.path)
+            progress.withLock { $0 = .failed(written, failure) }
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, bytes.count - done) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { return false }
+            done += result
+        }
+        return true
+    }
+
+    private static func pread(_ file: URL, offset: Int, count: Int) -> [UInt8]? {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let got = bytes.withUnsafeMutableBytes { Glibc.pread(descriptor, $0.baseAddress, count, off_t(offset)) }
+        guard got > 0 else { return nil }
+        return Array(bytes.prefix(got))
+    }
+}
+
+/// Hands the transcoder, which is not `Sendable`, to the one thread that uses it.
+private final class TranscoderBox: @unchecked Sendable {
+    let transcoder: AudioTranscoder
+    init(_ transcoder: AudioTranscoder) { self.transcoder = transcoder }
+}
