@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
@@ -81,6 +82,8 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -164,7 +167,7 @@ let package = Package(
         // Real files made with the ffmpeg command line, transcoded and checked with ffprobe.
         .testTarget(name: "TranscoderTests", dependencies: ["Transcoder"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
         // through the built `mhz`.

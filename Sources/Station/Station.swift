@@ -83,7 +83,7 @@ public final class Station: Sendable {
             library: library, profiles: profiles,
             recommender: Recommender(seed: configuration.seed ?? system.next()))
         services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
-                                          captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(),
+                                          captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),
                                           transcodes: TranscodeCache(directory: configuration.transcodeDirectory))
     }
 
@@ -314,6 +314,7 @@ public final class Station: Sendable {
             fallbackBase: { server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort).absoluteString })
         return Application(
             router: router,
+            server: .http1(additionalChannelHandlers: [MalformedRequestHandler()]),
             configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
             onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
             logger: configuration.effectiveLogger)

@@ -28,6 +28,9 @@ public struct StationConfiguration: Sendable {
     public var logger: Logger?
     /// How long a login token stays valid (Douban: 180 days, the Windows app's captured traffic). Tests make it short.
     public var tokenLifetime: Duration
+    /// How the station holds off an address that keeps presenting wrong tokens (see
+    /// ``TokenGuard``); tests make the limits small.
+    var tokenGuard = TokenGuard.Limits()
     /// How often the library folder is rescanned while the station serves, so files added,
     /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.
     /// A rescan rereads only new and changed files.

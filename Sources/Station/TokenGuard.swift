@@ -1,9 +1,9 @@
 import Synchronization
 
 /// Keeps token guessing out of reach: per client address, the wrong tokens (and web
-/// session cookies) presented lately. Past ``slowAfter`` of them each further answer to
-/// that address waits ``delay``; past ``refuseAfter`` the address is refused for
-/// ``lockout`` with `{"r":1,"err":"too_many_attempts"}`, whatever it sends. A right token
+/// session cookies) presented lately. Past ``Limits/slowAfter`` of them each further answer to
+/// that address waits ``Limits/delay``; past ``Limits/refuseAfter`` the address is refused
+/// for ``Limits/lockout`` with `{"r":1,"err":"too_many_attempts"}`, whatever it sends. A right token
 /// does not clear the count: a guesser that also holds one valid login gains nothing.
 ///
 /// Requests answered in-process (the embedded station) have no address and are never
@@ -20,14 +20,20 @@ final class TokenGuard: Sendable {
         case refused(remaining: Duration)
     }
 
-    /// Wrong tokens after which answers are slowed.
-    let slowAfter: Int
-    /// Wrong tokens after which the address is refused.
-    let refuseAfter: Int
-    /// How long a slowed answer waits.
-    let delay: Duration
-    /// How long a refusal lasts, and how long a wrong token counts.
-    let lockout: Duration
+    /// The thresholds.
+    struct Limits: Sendable, Equatable {
+        /// Wrong tokens after which answers are slowed.
+        var slowAfter = 5
+        /// Wrong tokens after which the address is refused.
+        var refuseAfter = 20
+        /// How long a slowed answer waits.
+        var delay: Duration = .seconds(1)
+        /// How long a refusal lasts, and how long a wrong token counts.
+        var lockout: Duration = .seconds(900)
+    }
+
+    /// The thresholds in force.
+    let limits: Limits
     /// The most addresses remembered.
     static let capacity = 4096
 
@@ -39,18 +45,10 @@ final class TokenGuard: Sendable {
 
     private let records = Mutex<[String: Record]>([:])
 
-    /// Creates a guard.
-    ///
-    /// - Parameters:
-    ///   - slowAfter: wrong tokens before answers slow down (default 5).
-    ///   - refuseAfter: wrong tokens before the address is refused (default 20).
-    ///   - delay: the wait of a slowed answer (default 1 s).
-    ///   - lockout: how long a refusal lasts and a failure counts (default 15 minutes).
-    init(slowAfter: Int = 5, refuseAfter: Int = 20, delay: Duration = .seconds(1), lockout: Duration = .seconds(900)) {
-        self.slowAfter = slowAfter
-        self.refuseAfter = refuseAfter
-        self.delay = delay
-        self.lockout = lockout
+    /// Creates a guard (by default: slowed by 1 s after 5 wrong tokens, refused for 15
+    /// minutes after 20).
+    init(limits: Limits = Limits()) {
+        self.limits = limits
     }
 
     /// What to do with a request from `address` (nil: in-process, always open).
@@ -64,11 +62,11 @@ final class TokenGuard: Sendable {
                 records[address] = nil
                 return .open
             }
-            if now - record.last > lockout {
+            if now - record.last > limits.lockout {
                 records[address] = nil
                 return .open
             }
-            return record.failures >= slowAfter ? .slowed(delay) : .open
+            return record.failures >= limits.slowAfter ? .slowed(limits.delay) : .open
         }
     }
 
@@ -78,10 +76,10 @@ final class TokenGuard: Sendable {
         let now = ContinuousClock.now
         records.withLock { records in
             var record = records[address] ?? Record(failures: 0, last: now, lockedUntil: nil)
-            if now - record.last > lockout { record.failures = 0 }
+            if now - record.last > limits.lockout { record.failures = 0 }
             record.failures += 1
             record.last = now
-            if record.failures >= refuseAfter { record.lockedUntil = now + lockout }
+            if record.failures >= limits.refuseAfter { record.lockedUntil = now + limits.lockout }
             records[address] = record
             if records.count > Self.capacity, let quietest = records.min(by: { $0.value.last < $1.value.last })?.key {
                 records[quietest] = nil

@@ -37,6 +37,40 @@ enum RawHTTP {
         return Fetched(status: status, headers: headers, body: Data(answer[split.upperBound...]))
     }
 
+    /// An answer with every header line kept in order (several `Set-Cookie` lines).
+    struct Answer: Sendable {
+        /// The status code.
+        var status: Int
+        /// Header lines as sent, names lowercased.
+        var headers: [(name: String, value: String)]
+        /// The body.
+        var body: Data
+
+        /// The values of every header called `name`.
+        func values(_ name: String) -> [String] { headers.filter { $0.name == name }.map(\.value) }
+    }
+
+    /// Sends `request` exactly as given (request line, headers, body: the caller writes it
+    /// whole, `Connection: close` included) and reads the answer until the server closes.
+    static func exchange(port: Int, _ request: String) async throws -> Answer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let answer = try exchange(port: port, bytes: Array(request.utf8))
+                    guard let split = answer.range(of: Data("\r\n\r\n".utf8)) else { throw FetchError.socket("no header end") }
+                    var lines = String(decoding: answer[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+                    let statusLine = lines.removeFirst().split(separator: " ")
+                    guard statusLine.count >= 2, let status = Int(statusLine[1]) else { throw FetchError.socket("no status") }
+                    let headers = lines.compactMap { line -> (name: String, value: String)? in
+                        guard let colon = line.firstIndex(of: ":") else { return nil }
+                        return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                    }
+                    return Answer(status: status, headers: headers, body: Data(answer[split.upperBound...]))
+                })
+            }
+        }
+    }
+
     /// Opens a connection, sends `GET <target>` and never reads the answer: a stalled
     /// client (a paused player holding a media stream). Returns the socket; close it.
     static func sendWithoutReading(port: Int, target: String) throws -> Int32 {
@@ -76,7 +110,26 @@ enum RawHTTP {
         return address
     }
 
-    private static func exchange(port: Int, bytes: [UInt8]) throws -> Data {
+    /// Sends `GET <target>` and returns as soon as the first bytes of the body have
+    /// arrived (the head and those bytes), calling `onFirstBytes` at that moment, then
+    /// closes the connection: for answers that stream.
+    static func firstBodyBytes(port: Int, target: String, onFirstBytes: @escaping @Sendable () -> Void) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+                    return try exchange(port: port, bytes: request) { answer in
+                        guard let split = answer.range(of: Data("\r\n\r\n".utf8)), answer.count > split.upperBound
+                        else { return false }
+                        onFirstBytes()
+                        return true
+                    }
+                })
+            }
+        }
+    }
+
+    private static func exchange(port: Int, bytes: [UInt8], until enough: (Data) -> Bool = { _ in false }) throws -> Data {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw FetchError.socket("socket") }
         defer { close(socket) }
@@ -94,6 +147,7 @@ enum RawHTTP {
             let count = recv(socket, &buffer, buffer.count, 0)
             if count <= 0 { break }
             answer.append(contentsOf: buffer[0..<count])
+            if enough(answer) { break }
         }
         return answer
     }

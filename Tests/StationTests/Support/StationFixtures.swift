@@ -64,10 +64,11 @@ enum StationFixtures {
     /// throws).
     static func withDemoStation(seed: UInt64? = 7, library: URL? = nil,
                                 tokenLifetime: Duration = .seconds(3600),
+                                tokenGuard: TokenGuard.Limits = .init(),
                                 onRequest: (@Sendable (StationRequest) -> Void)? = nil,
                                 _ body: (Station, URL) async throws -> Void) async throws {
         try await withStation(data: try await freshDataDirectory(), seed: seed, library: library,
-                              tokenLifetime: tokenLifetime, onRequest: onRequest, body)
+                              tokenLifetime: tokenLifetime, tokenGuard: tokenGuard, onRequest: onRequest, body)
     }
 
     /// Runs `body` against a started station over the generated library, whose data
@@ -75,15 +76,18 @@ enum StationFixtures {
     static func withGeneratedStation(seed: UInt64? = 7, _ body: (Station, URL) async throws -> Void) async throws {
         try await withStation(data: try await GeneratedLibrary.scannedDataDirectory(), seed: seed,
                               library: try await GeneratedLibrary.root, tokenLifetime: .seconds(3600),
-                              onRequest: nil, body)
+                              tokenGuard: .init(), onRequest: nil, body)
     }
 
     private static func withStation(data: TemporaryDirectory, seed: UInt64?, library: URL?, tokenLifetime: Duration,
+                                    tokenGuard: TokenGuard.Limits,
                                     onRequest: (@Sendable (StationRequest) -> Void)?,
                                     _ body: (Station, URL) async throws -> Void) async throws {
-        let station = try await Station(configuration: StationConfiguration(
+        var configuration = StationConfiguration(
             library: library, dataDirectory: data.url, seed: seed, onRequest: onRequest,
-            tokenLifetime: tokenLifetime, rescanInterval: nil))
+            tokenLifetime: tokenLifetime, rescanInterval: nil)
+        configuration.tokenGuard = tokenGuard
+        let station = try await Station(configuration: configuration)
         let url = try await station.start()
         do {
             try await body(station, url)

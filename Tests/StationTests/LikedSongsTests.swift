@@ -1,0 +1,60 @@
+import Foundation
+import RadioAPI
+@testable import Station
+import Testing
+
+/// `GET /j/app/radio/liked_songs`: a listener's red-heart songs, newest like first, paged by
+/// `count` and `exclude`; anonymous and dead tokens refused in Douban's error shape.
+@Suite("Liked songs")
+struct LikedSongsTests {
+    private static let client = "/j/app/radio/liked_songs?app_name=radio_desktop_win&version=100"
+
+    @Test("newest like first with every field, count and exclude page, an unlike removes the song")
+    func listing() async throws {
+        try await StationFixtures.withDemoStation { station, base in
+            let alice = try await StationFixtures.signIn("alice", station: station, base: base)
+            let people = "/j/app/radio/people?app_name=radio_android&version=100" + alice
+            let sids = station.servedLibrary.tracks.map(\.sid)
+            let liked = Array(sids.prefix(4))
+            for sid in liked {
+                #expect(try await HTTPFetch.get(base, people + "&channel=0&type=r&sid=\(sid)").status == 200)
+            }
+            let all = try await HTTPFetch.get(base, Self.client + alice + "&count=999")
+            #expect(all.status == 200)
+            let object = try all.jsonObject()
+            #expect(Set(object.keys) == ["r", "songs"])
+            #expect((object["r"] as? NSNumber)?.intValue == 0)
+            let songs = try #require(object["songs"] as? [[String: Any]])
+            #expect(songs.compactMap { $0["sid"] as? String } == liked.reversed())
+            for song in songs {
+                #expect(Set(song.keys) == ["album", "picture", "ssid", "artist", "url", "company", "title", "length",
+                                           "subtype", "public_time", "sid", "aid", "kbps", "albumtitle", "like",
+                                           "rating_avg"])
+                #expect((song["like"] as? NSNumber)?.intValue == 1)
+                // One listener's heart over the prior of 3.5 (two votes): (7 + 5) / 3.
+                #expect((song["rating_avg"] as? NSNumber)?.doubleValue == 4.0)
+            }
+            let page = try await HTTPFetch.get(base, Self.client + alice + "&count=2")
+            #expect(try #require(try page.jsonObject()["songs"] as? [[String: Any]]).compactMap { $0["sid"] as? String }
+                    == [liked[3], liked[2]])
+            let next = try await HTTPFetch.get(base, Self.client + alice + "&count=2&exclude=\(liked[3]),\(liked[2])")
+            #expect(try #require(try next.jsonObject()["songs"] as? [[String: Any]]).compactMap { $0["sid"] as? String }
+                    == [liked[1], liked[0]])
+
+            #expect(try await HTTPFetch.get(base, people + "&channel=0&type=u&sid=\(liked[1])").status == 200)
+            let after = try await HTTPFetch.get(base, Self.client + alice)
+            #expect(try #require(try after.jsonObject()["songs"] as? [[String: Any]]).compactMap { $0["sid"] as? String }
+                    == [liked[3], liked[2], liked[0]])
+        }
+    }
+
+    @Test("anonymous is need_login, a dead token expired, in Douban's {r, err} shape")
+    func refusals() async throws {
+        try await StationFixtures.withDemoStation { _, base in
+            let anonymous = try await HTTPFetch.get(base, Self.client + "&count=10")
+            #expect(anonymous.text == #"{"err":"need_login","r":1}"#)
+            let dead = try await HTTPFetch.get(base, Self.client + "&user_id=1000001&expire=1&token=0123456789&count=10")
+            #expect(dead.text == #"{"err":"expired","r":1}"#)
+        }
+    }
+}
