@@ -1,7 +1,6 @@
 import CTagLib
 import CTagLibPictures
 import Foundation
-import Synchronization
 
 /// One audio file opened through TagLib's C binding (`tag_c.h`, TagLib 1.13): the only
 /// place in mhz that calls TagLib.
@@ -11,12 +10,20 @@ import Synchronization
 /// out ("TagLib can keep track of strings that are created when outputting tag values and
 /// clear them using taglib_tag_clear_strings()"). `taglib_tag_free_strings()` frees that
 /// whole list, including strings another thread is still reading. So management is turned
-/// off, each string is released on its own with `taglib_free` ("Explicitly free a string
-/// returned from TagLib"), and every use of a file happens inside ``open(_:_:)``, which
-/// holds one process-wide lock from `taglib_file_new` to `taglib_file_free`.
+/// off once, before any file is opened, each string is released on its own with
+/// `taglib_free` ("Explicitly free a string returned from TagLib"), and every use of a file
+/// happens inside ``open(_:_:)``, on the one thread that opened it. With that, threads work
+/// on files of their own at the same time: TagLib keeps a file's state in its `File`
+/// object, and the C++ library's shared values (empty strings, frame factories) are
+/// reference counted atomically. The library scan reads on every core this way.
 package final class TagLibFile {
-    /// Serializes all TagLib calls (see the type's documentation).
-    private static let lock = Mutex(())
+    /// Sets the C API's process-wide switches, once, before the first file is opened.
+    private static let configured: Void = {
+        // "By default all strings coming into or out of TagLib's C API are in UTF8": set
+        // anyway, the switch is global.
+        taglib_set_strings_unicode(1)
+        taglib_set_string_management_enabled(0)
+    }()
 
     private let handle: UnsafeMutablePointer<TagLib_File>
 
@@ -24,8 +31,8 @@ package final class TagLibFile {
         self.handle = handle
     }
 
-    /// Opens the file at `path`, lets `body` read or write it, and closes it again, all
-    /// under the TagLib lock.
+    /// Opens the file at `path`, lets `body` read or write it, and closes it again, on the
+    /// calling thread.
     ///
     /// The type is chosen from the file name's extension ("TagLib will try to guess the file
     /// type"), which is how `.wav`, `.opus` and `.m4a` are reached: the C enum of
@@ -34,18 +41,13 @@ package final class TagLibFile {
     /// - Returns: what `body` returned, or `nil` when TagLib cannot open the file or finds no
     ///   valid tag or audio properties in it (`taglib_file_is_valid`).
     package static func open<T>(_ path: String, _ body: (TagLibFile) throws -> T) rethrows -> T? {
-        try lock.withLock { _ in
-            // "By default all strings coming into or out of TagLib's C API are in UTF8": set
-            // anyway, because the switch is global and cheap to assert.
-            taglib_set_strings_unicode(1)
-            taglib_set_string_management_enabled(0)
-            // "returns NULL if the file type cannot be determined or the file cannot be opened"
-            guard let raw = taglib_file_new(path) else { return nil }
-            // "Frees and closes the file." The tag and audio properties pointers die with it.
-            defer { taglib_file_free(raw) }
-            guard taglib_file_is_valid(raw) != 0 else { return nil }
-            return try body(TagLibFile(handle: raw))
-        }
+        Self.configured
+        // "returns NULL if the file type cannot be determined or the file cannot be opened"
+        guard let raw = taglib_file_new(path) else { return nil }
+        // "Frees and closes the file." The tag and audio properties pointers die with it.
+        defer { taglib_file_free(raw) }
+        guard taglib_file_is_valid(raw) != 0 else { return nil }
+        return try body(TagLibFile(handle: raw))
     }
 
     // MARK: - Reading
@@ -82,7 +84,7 @@ package final class TagLibFile {
     /// whatever the tagger put there. `nil` when the file has none.
     ///
     /// TagLib's C binding has no picture API, so this goes through its C++ API in
-    /// `CTagLibPictures`, on this same open file and under this same lock.
+    /// `CTagLibPictures`, on this same open file, on the thread that opened it.
     package var frontCover: Data? {
         var bytes: UnsafeMutablePointer<UInt8>?
         var count = 0
