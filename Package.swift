@@ -127,7 +127,8 @@ let package = Package(
         // `mhz-bench`: the built mhz binary beside mpv (cold start, skips, CPU with the UI in
         // TestSupport's tmux driver) and the station, in one table.
         // `swift build -c release --product mhz-bench`.
-        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "TestSupport"], path: "Benchmarks/MhzBench"),
+        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "Transcoder", "TestSupport"],
+                         path: "Benchmarks/MhzBench"),
 
         // Helpers shared by test targets only: a Range-capable static file server on
         // 127.0.0.1 that records requests, temp dirs, and media generated with ffmpeg.

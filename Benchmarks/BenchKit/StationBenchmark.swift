@@ -74,9 +74,16 @@ public struct StationBenchmark: Sendable {
         var results: [Load] = []
         for clients in levels {
             let perClient = max(20, requestsPerLevel / clients)
+            // A listener's round: a new list, a skip, a like (answered with a list), and an
+            // export of the liked songs, in turn.
             let (playlist, playlistWall) = load.run(clients: clients, perClient: perClient) { client, round, previous in
-                let type = round % 2 == 1 && !previous.isEmpty ? "s&sid=\(previous)" : "n&sid="
-                return "/j/app/radio/people?app_name=radio_android&version=100\(credentials[client])&channel=0&type=\(type)"
+                let app = "app_name=radio_android&version=100\(credentials[client])"
+                switch round % 4 {
+                case 1 where !previous.isEmpty: return "/j/app/radio/people?\(app)&channel=0&type=s&sid=\(previous)"
+                case 2 where !previous.isEmpty: return "/j/app/radio/people?\(app)&channel=0&type=r&sid=\(previous)"
+                case 3: return "/j/app/radio/liked_songs?\(app)&count=20"
+                default: return "/j/app/radio/people?\(app)&channel=0&type=n&sid="
+                }
             }
             let (reference, referenceWall) = load.run(clients: clients, perClient: perClient) { _, _, _ in
                 "/j/app/radio/channels"

@@ -64,14 +64,60 @@ public enum FormEncoding {
     }
 
     /// Splits `a=1&b=2` (a query or a form body) into decoded pairs; `+` means space.
+    /// A value whose `%` escapes are malformed, or decode to bytes that are not UTF-8, is
+    /// kept as sent (with `+` still read as a space).
+    ///
+    /// Byte by byte rather than through Foundation's string search and
+    /// `removingPercentEncoding`: the station decodes every request's query, and those
+    /// were a large part of a playlist answer's cost.
     public static func decode(_ text: String) -> [(String, String)] {
         text.split(separator: "&", omittingEmptySubsequences: true).map { part in
             let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func unescape(_ s: Substring) -> String {
-                let spaced = s.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
             return (unescape(kv[0]), kv.count > 1 ? unescape(kv[1]) : "")
+        }
+    }
+
+    /// One name or value: `+` as a space, `%XX` as its byte.
+    private static func unescape(_ text: Substring) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var spaced: [UInt8] = []
+        spaced.reserveCapacity(utf8.count)
+        var malformed = false
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            let plain = byte == UInt8(ascii: "+") ? 0x20 : byte
+            spaced.append(plain)
+            if byte == UInt8(ascii: "%") {
+                let high = utf8.index(after: index)
+                if high != utf8.endIndex, let h = hexValue(utf8[high]) {
+                    let low = utf8.index(after: high)
+                    if low != utf8.endIndex, let l = hexValue(utf8[low]) {
+                        bytes.append(h << 4 | l)
+                        spaced.append(utf8[high])
+                        spaced.append(utf8[low])
+                        index = utf8.index(after: low)
+                        continue
+                    }
+                }
+                malformed = true
+            }
+            bytes.append(plain)
+            index = utf8.index(after: index)
+        }
+        if !malformed, let decoded = String(validating: bytes, as: UTF8.self) { return decoded }
+        return String(decoding: spaced, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
         }
     }
 }

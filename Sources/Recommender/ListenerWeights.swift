@@ -18,6 +18,9 @@ package struct ListenerWeights: Sendable {
     private var artist: [Double], album: [Double], genre: [Double]
     /// Per track position: whether the listener trashed the track.
     package private(set) var trashed: [Bool]
+    /// Per track position: the weight, `e^score`, kept ready so a draw over thousands of
+    /// candidates does no `exp` at all; a report recomputes the tracks it touched.
+    private var weights: [Double] = []
 
     /// Lays `profile` over `library`.
     package init(profile: ListenerProfile, library: Library) {
@@ -43,6 +46,7 @@ package struct ListenerWeights: Sendable {
         artist = parts[.artist] ?? [0]
         album = parts[.album] ?? [0]
         genre = parts[.genre] ?? [0]
+        weights = (0..<count).map { computedWeight(at: $0, facets) }
     }
 
     /// Takes in what a report about the track at `position` of `library` changed in
@@ -62,10 +66,22 @@ package struct ListenerWeights: Sendable {
             case .genre: genre[id] = part
             }
         }
+        // The song itself and every track sharing its artist, album or genre moved.
+        let facets = library.facets
+        let artistID = facets.artist[position], albumID = facets.album[position], genreID = facets.genre[position]
+        for index in weights.indices
+        where index == position || (artistID != 0 && facets.artist[index] == artistID)
+            || (albumID != 0 && facets.album[index] == albumID) || (genreID != 0 && facets.genre[index] == genreID) {
+            weights[index] = computedWeight(at: index, facets)
+        }
     }
 
     /// The weight of the track at `position`: `e^score`.
     package func weight(at position: Int, _ facets: LibraryFacets) -> Double {
+        weights[position]
+    }
+
+    private func computedWeight(at position: Int, _ facets: LibraryFacets) -> Double {
         var total = song[position]
         total += artist[Int(facets.artist[position])]
         total += album[Int(facets.album[position])]

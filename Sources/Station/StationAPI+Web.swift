@@ -46,7 +46,7 @@ extension StationAPI {
                                             warning: anonymous ? "user_is_ananymous" : nil,
                                             showQuickStart: list.needsLogin ? 1 : 0)
                     if list.needsLogin { playlist.versionMax = nil }
-                    return JSONResponse.reply(playlist)
+                    return JSONResponse.reply(encoded: PlaylistJSON.encode(playlist))
                 case .v2:
                     let songs = list.picks.map { pick in
                         let format = ServedFormat.asked(by: request, for: pick.track)

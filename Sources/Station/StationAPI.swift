@@ -28,10 +28,12 @@ struct StationAPI: Sendable {
             switch try await services.responder.answer(request, listener: listener) {
             case .list(let list):
                 if list.needsLogin {
-                    return JSONResponse.reply(Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1))
+                    return JSONResponse.reply(encoded: PlaylistJSON.encode(
+                        Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1)))
                 }
                 let songs = list.picks.map { appSong($0, request: request, links: links) }
-                return JSONResponse.reply(Playlist(songs: songs, versionMax: 100, loggedOut: list.isAnonymous))
+                return JSONResponse.reply(encoded: PlaylistJSON.encode(
+                    Playlist(songs: songs, versionMax: 100, loggedOut: list.isAnonymous)))
             case .acknowledged: return JSONResponse.reply(Acknowledgement())
             case .refused(let word): return JSONResponse.reply(Playlist(error: word))
             }
@@ -52,7 +54,8 @@ struct StationAPI: Sendable {
             let excluded = Set((request.parameter("exclude") ?? "").split(whereSeparator: { $0 == "," || $0 == "|" })
                 .map(String.init))
             let picks = try await services.responder.likedSongs(of: listener, count: count, excluding: excluded)
-            return JSONResponse.reply(LikedSongs(songs: picks.map { appSong($0, request: request, links: links) }))
+            return JSONResponse.reply(encoded: PlaylistJSON.encode(
+                likedSongs: picks.map { appSong($0, request: request, links: links) }))
         }
     }
 
@@ -151,12 +154,4 @@ struct StationAPI: Sendable {
         guard let text, !text.isEmpty else { return nil }
         return text
     }
-}
-
-/// The answer of `/j/app/radio/liked_songs`: `{"r":0,"songs":[…]}`.
-struct LikedSongs: Encodable {
-    /// Always 0.
-    let r = 0
-    /// The songs, newest like first.
-    let songs: [Song]
 }

@@ -54,32 +54,39 @@ final class TranscodeJob: Sendable {
         progress.withLock { $0 }
     }
 
-    /// The bytes of the part file from `offset` on, waiting (briefly polling) while the
-    /// encoder catches up: `nil` once everything has been read or the job failed.
+    /// The bytes of the part file from `offset` on, waiting (polling every few
+    /// milliseconds) while the encoder catches up: `nil` once everything has been read, the
+    /// job failed, the calling task was cancelled, or nothing new came for
+    /// ``stallLimit`` (the file vanished from under the job, say).
     func read(from offset: Int, upTo limit: Int = 64 * 1024) async -> [UInt8]? {
-        while true {
+        var idle: Duration = .zero
+        while idle < Self.stallLimit, !Task.isCancelled {
             let now = current
             let available: Int
             switch now {
-            case .writing(let count): available = count
-            case .finished(let count): available = count
-            case .failed(let count, _): available = count
+            case .writing(let count), .finished(let count), .failed(let count, _): available = count
             }
             if available > offset {
                 // A finished job's part file has become the final file.
                 let file = if case .finished = now { finalFile } else { partFile }
                 if let bytes = Self.pread(file, offset: offset, count: min(limit, available - offset)) { return bytes }
-                // Still writing: renamed between the check and the read, so the next turn
-                // reads the final file. Otherwise the file is gone or unreadable.
+                // Not readable: renamed between the check and the read while still writing
+                // (the next turn reads the final file), or gone for good.
                 guard case .writing = now else { return nil }
-            } else if case .writing = now {
-                try? await Task.sleep(for: .milliseconds(5))
-                if Task.isCancelled { return nil }
             } else {
-                return nil
+                // Nothing new yet: wait while the encoder writes, else everything was read.
+                guard case .writing = now else { return nil }
             }
+            try? await Task.sleep(for: Self.poll)
+            idle += Self.poll
         }
+        return nil
     }
+
+    /// How often a reader waiting for more looks again.
+    static let poll: Duration = .milliseconds(5)
+    /// How long a reader waits without a new byte before it gives up.
+    static let stallLimit: Duration = .seconds(30)
 
     private func run(_ transcoder: AudioTranscoder, descriptor: Int32) {
         var written = 0

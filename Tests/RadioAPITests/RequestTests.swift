@@ -53,4 +53,28 @@ struct RequestTests {
         let decoded = FormEncoding.decode(FormEncoding.encode(pairs))
         #expect(decoded.map { "\($0.0)=\($0.1)" } == pairs.map { "\($0.0)=\($0.1)" })
     }
+
+    /// What `decode` did before it worked on bytes: Foundation's `+` replacement and
+    /// `removingPercentEncoding`, kept here as the oracle.
+    private static func foundationDecode(_ text: String) -> [(String, String)] {
+        text.split(separator: "&", omittingEmptySubsequences: true).map { part in
+            let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func unescape(_ s: Substring) -> String {
+                let spaced = s.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return (unescape(kv[0]), kv.count > 1 ? unescape(kv[1]) : "")
+        }
+    }
+
+    @Test func formDecodingMatchesFoundationOnEveryEdge() {
+        let inputs = ["a=1&b=2", "h=|1:s|2:p", "x=%E6%9C%88", "u=%e6%9c%88+x", "bad=%ZZ", "trunc=%4", "end=%",
+                      "p=a+b%2Bc", "n=%FF", "=v", "k", "k=", "a=b=c", "s=%20%", "&&a=1&", "m=%41%2", "emoji=%F0%9F%8E%B5",
+                      "raw=月光", "plus%2B=+"]
+        for input in inputs {
+            let ours = FormEncoding.decode(input), theirs = Self.foundationDecode(input)
+            #expect(ours.map(\.0) == theirs.map(\.0), "\(input)")
+            #expect(ours.map(\.1) == theirs.map(\.1), "\(input)")
+        }
+    }
 }
