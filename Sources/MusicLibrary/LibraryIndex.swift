@@ -107,6 +107,9 @@ package struct LibraryIndex: Sendable {
     /// back in the order of `files`.
     private func readAll(_ files: [FileStamp], scanner: LibraryScanner) -> [(tags: TrackMetadata?, cover: String)] {
         let results = Mutex([(tags: TrackMetadata?, cover: String)](repeating: (nil, ""), count: files.count))
+        // The cover found in each album folder, by folder path: the files of one folder
+        // share it, and looking for it lists the folder.
+        let folderCovers = Mutex<[String: String]>([:])
         // Slices of a few files each: few enough to keep every core busy to the end, many
         // enough that handing them out costs nothing beside TagLib's work.
         let slice = 8
@@ -118,7 +121,9 @@ package struct LibraryIndex: Sendable {
             for index in range {
                 let file = files[index]
                 let metadata = scanner.readMetadata(relativePath: file.relativePath, withCover: true)
-                read.append((metadata, metadata.map { coverName(for: file.relativePath, embedded: $0.cover) } ?? ""))
+                read.append((metadata, metadata.map {
+                    coverName(for: file.relativePath, embedded: $0.cover, folders: folderCovers)
+                } ?? ""))
             }
             results.withLock { all in
                 for (offset, value) in read.enumerated() { all[range.lowerBound + offset] = value }
@@ -185,10 +190,19 @@ package struct LibraryIndex: Sendable {
         return pins
     }
 
-    /// The cover of a file just read: its embedded picture, else its album folder's image.
-    private func coverName(for relativePath: String, embedded: Data?) -> String {
+    /// The cover of a file just read: its embedded picture, else its album folder's image
+    /// (looked for once per folder and scan, remembered in `folders`).
+    private func coverName(for relativePath: String, embedded: Data?, folders: borrowing Mutex<[String: String]>) -> String {
         if let embedded, let name = covers.store(embedded) { return name }
-        let folder = root.appendingPathComponent(relativePath).deletingLastPathComponent()
+        let folderPath = PathNames.folderPath(of: relativePath)
+        if let known = folders.withLock({ $0[folderPath] }) { return known }
+        let name = folderCover(root.appendingPathComponent(relativePath).deletingLastPathComponent())
+        folders.withLock { $0[folderPath] = name }
+        return name
+    }
+
+    /// The image of an album folder, stored; empty when it has none.
+    private func folderCover(_ folder: URL) -> String {
         guard let image = CoverStore.folderImage(in: folder),
               let size = (try? FileManager.default.attributesOfItem(atPath: image.path))?[.size] as? Int,
               size <= CoverStore.maximumSize, let data = try? Data(contentsOf: image)

@@ -53,39 +53,55 @@ public struct LibraryScanner: Sendable {
         let manager = FileManager.default
         do {
             // Listing the root first tells "exists but unreadable" apart from "empty": the
-            // enumerator below swallows errors.
+            // walk below skips folders it cannot open.
             _ = try manager.contentsOfDirectory(atPath: root.path)
         } catch {
             throw .folderUnreadable(path: root.path, reason: StorageError.reason(of: error))
         }
-        // The enumerator does not descend into a root that is a symbolic link (a `~/Music`
-        // linked to another disk), so walk the folder it leads to.
-        let walked = root.resolvingSymlinksInPath()
-        guard let walker = manager.enumerator(atPath: walked.path) else {
-            throw .folderUnreadable(path: root.path, reason: "cannot enumerate")
-        }
+        // Walked with opendir(3)/readdir(3) rather than FileManager's enumerator, which
+        // builds a URL and a normalized file-system representation for every entry: on a
+        // first scan that was half the station's own work beside TagLib's. Names come back
+        // as the directory holds them, the same strings the enumerator gave. A root that is
+        // a symbolic link (a `~/Music` linked to another disk) is walked where it leads;
+        // links to folders below it are not followed, as the enumerator did not.
+        let walked = root.resolvingSymlinksInPath().path
         let playable = LibraryTrack.playableExtensions
         var found: [FileStamp] = []
-        // Plain string paths: URL and NSString path operations cost more than the stat(2)
-        // below, and a rescan of an unchanged library is little else.
-        let base = walked.path.hasSuffix("/") ? walked.path : walked.path + "/"
-        while let relative = walker.nextObject() as? String {
-            let name = relative.lastIndex(of: "/").map { relative[relative.index(after: $0)...] } ?? relative[...]
-            if name.hasPrefix(".") {
-                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { walker.skipDescendants() }
-                continue
+        var folders: [String] = [""]
+        while let folder = folders.popLast() {
+            let path = folder.isEmpty ? walked : walked + "/" + folder
+            guard let directory = opendir(path) else { continue }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                // Hidden files and folders (and `.`, `..`) are never music.
+                if name.hasPrefix(".") { continue }
+                let relative = folder.isEmpty ? name : folder + "/" + name
+                let type = entry.pointee.d_type
+                // A file system that does not tell the type leaves it to lstat(2).
+                if type == UInt8(DT_DIR) || (type == UInt8(DT_UNKNOWN) && Self.isFolder(path + "/" + name)) {
+                    folders.append(relative)
+                    continue
+                }
+                guard let dot = name.lastIndex(of: "."), playable.contains(name[name.index(after: dot)...].lowercased())
+                else { continue }
+                // stat(2) follows symbolic links: a link counts when it leads to a regular
+                // file (and a folder named like a song does not).
+                var info = stat()
+                guard stat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+                found.append(FileStamp(relativePath: relative, size: Int64(info.st_size), modified: nanoseconds))
             }
-            guard let dot = name.lastIndex(of: "."), playable.contains(name[name.index(after: dot)...].lowercased())
-            else { continue }
-            // stat(2) follows symbolic links: a link counts when it leads to a regular file
-            // (and a folder named like a song does not).
-            var info = stat()
-            let full = base + relative
-            guard stat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            found.append(FileStamp(relativePath: relative, size: Int64(info.st_size), modified: nanoseconds))
         }
         return found.sorted { $0.relativePath < $1.relativePath }
+    }
+
+    /// Whether `path` is a folder itself (not a link to one).
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Reads one file's metadata, filling what the tags leave empty from its path; no cover.

@@ -43,6 +43,13 @@ package struct PathNames: Sendable, Equatable {
         self.album = album
     }
 
+    /// The folder part of a `/`-separated relative path (`A/B` for `A/B/c.mp3`), empty for
+    /// a file at the root.
+    package static func folderPath(of relativePath: String) -> String {
+        guard let slash = relativePath.lastIndex(of: "/") else { return "" }
+        return String(relativePath[..<slash])
+    }
+
     /// The extension of the last component of a `/`-separated path, as `NSString`'s
     /// `pathExtension` gives it (`a.tar.gz` → `gz`; none for `.hidden` or `name.`), without
     /// bridging to `NSString` for every track of a library.
