@@ -42,9 +42,10 @@ let package = Package(
         // OpenSSL's libcrypto (SHA-256 of downloaded songs), the library libcurl links for TLS.
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // FFmpeg's libavformat, libavcodec (with the libmp3lame encoder), libswresample and
-        // libavutil: the station's transcoding of songs to MP3.
-        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
-                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev"])]),
+        // libavutil: the station's transcoding of songs to MP3. Loaded with dlopen when the
+        // first song is transcoded, like libmpv (Sources/CFFmpeg/ffmpeg_loader.c); the
+        // headers come from libavformat-dev, libavcodec-dev and libswresample-dev.
+        .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Layers
         // One retry schedule (delays, cap, jitter) for everything that retries.

@@ -231,7 +231,6 @@ final class AccountStore: Sendable {
         var passwordHash: String
 
         /// Reads a row of `SELECT id, name, email, password_hash`.
-
         init(row: Row) {
             id = row["id"]
             name = row["name"]

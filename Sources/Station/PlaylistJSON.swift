@@ -45,6 +45,7 @@ enum PlaylistJSON {
         /// What is written so far.
         var bytes: [UInt8] = []
 
+        /// An empty writer, with room for a list of five songs.
         init() {
             bytes.reserveCapacity(4096)
         }

@@ -25,35 +25,35 @@ final class AudioDecoder {
     init(path: String) throws(TranscodeError) {
         self.path = path
         var options: OpaquePointer?
-        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        mhz_av_dict_set(&options, "protocol_whitelist", "file", 0)
         var opened: UnsafeMutablePointer<AVFormatContext>?
         // "On failure, *ps is freed and set to NULL" (avformat_open_input).
-        let status = avformat_open_input(&opened, "file:" + path, nil, &options)
-        av_dict_free(&options)
+        let status = mhz_avformat_open_input(&opened, "file:" + path, nil, &options)
+        mhz_av_dict_free(&options)
         guard status >= 0, let opened else {
             throw .cannotOpen(path: path, reason: FFmpegStatus.describe(status))
         }
         format = opened
-        let probed = avformat_find_stream_info(opened, nil)
+        let probed = mhz_avformat_find_stream_info(opened, nil)
         if probed < 0 { throw .cannotOpen(path: path, reason: FFmpegStatus.describe(probed)) }
 
-        let index = av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        let index = mhz_av_find_best_stream(opened, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
         guard index >= 0, let stream = opened.pointee.streams[Int(index)] else {
             throw .noAudioStream(path: path)
         }
         streamIndex = index
         let parameters = stream.pointee.codecpar!
-        guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            throw .decoderUnavailable(codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
+        guard let decoder = mhz_avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw .decoderUnavailable(codec: String(cString: mhz_avcodec_get_name(parameters.pointee.codec_id)))
         }
-        guard let context = avcodec_alloc_context3(decoder) else {
+        guard let context = mhz_avcodec_alloc_context3(decoder) else {
             throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
         }
         codec = context
-        try FFmpegStatus.check(avcodec_parameters_to_context(context, parameters), .decode)
+        try FFmpegStatus.check(mhz_avcodec_parameters_to_context(context, parameters), .decode)
         context.pointee.pkt_timebase = stream.pointee.time_base
-        try FFmpegStatus.check(avcodec_open2(context, decoder, nil), .decode)
-        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else {
+        try FFmpegStatus.check(mhz_avcodec_open2(context, decoder, nil), .decode)
+        guard let packet = mhz_av_packet_alloc(), let frame = mhz_av_frame_alloc() else {
             throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
         }
         self.packet = packet
@@ -61,10 +61,10 @@ final class AudioDecoder {
     }
 
     deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        avcodec_free_context(&codec)
-        avformat_close_input(&format)
+        mhz_av_frame_free(&frame)
+        mhz_av_packet_free(&packet)
+        mhz_avcodec_free_context(&codec)
+        mhz_avformat_close_input(&format)
     }
 
     /// The sample rate the stream declares (0 when the container does not say).
@@ -83,7 +83,7 @@ final class AudioDecoder {
         var found: [(key: String, value: String)] = []
         for key in keys {
             for dictionary in [format.pointee.metadata, stream?.pointee.metadata] {
-                if let entry = av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value {
+                if let entry = mhz_av_dict_get(dictionary, key, nil, 0), let value = entry.pointee.value {
                     found.append((key, String(cString: value)))
                     break
                 }
@@ -104,7 +104,7 @@ final class AudioDecoder {
             try receiveFrames(body)
             return !finished
         }
-        let read = av_read_frame(format, packet)
+        let read = mhz_av_read_frame(format, packet)
         if read == FFmpegStatus.endOfFile {
             // "Sending NULL … enters draining mode" (avcodec_send_packet).
             try send(nil, to: codec, body)
@@ -112,7 +112,7 @@ final class AudioDecoder {
         } else if read < 0 {
             throw .failed(stage: .read, reason: FFmpegStatus.describe(read))
         } else {
-            defer { av_packet_unref(packet) }
+            defer { mhz_av_packet_unref(packet) }
             if packet.pointee.stream_index == streamIndex { try send(packet, to: codec, body) }
         }
         try receiveFrames(body)
@@ -125,7 +125,7 @@ final class AudioDecoder {
     private func send(_ packet: UnsafeMutablePointer<AVPacket>?, to codec: UnsafeMutablePointer<AVCodecContext>,
                       _ body: (UnsafePointer<AVFrame>) throws(TranscodeError) -> Void) throws(TranscodeError) {
         while true {
-            let status = avcodec_send_packet(codec, packet)
+            let status = mhz_avcodec_send_packet(codec, packet)
             if status == FFmpegStatus.again {
                 try receiveFrames(body)
                 continue
@@ -141,7 +141,7 @@ final class AudioDecoder {
     private func receiveFrames(_ body: (UnsafePointer<AVFrame>) throws(TranscodeError) -> Void) throws(TranscodeError) {
         guard let codec, let frame else { return }
         while true {
-            let status = avcodec_receive_frame(codec, frame)
+            let status = mhz_avcodec_receive_frame(codec, frame)
             if status == FFmpegStatus.again { return }
             if status == FFmpegStatus.endOfFile {
                 finished = true
@@ -149,7 +149,7 @@ final class AudioDecoder {
             }
             if status == FFmpegStatus.invalidData { continue }
             if status < 0 { throw .failed(stage: .decode, reason: FFmpegStatus.describe(status)) }
-            defer { av_frame_unref(frame) }
+            defer { mhz_av_frame_unref(frame) }
             try body(frame)
         }
     }

@@ -60,6 +60,9 @@ public final class AudioTranscoder {
     ///     first bytes.
     public init(input: URL, kbps: Int, chunkSize: Int = AudioTranscoder.defaultChunkSize) throws(TranscodeError) {
         guard Self.supportedBitrates.contains(kbps) else { throw .unsupportedBitrate(kbps: kbps) }
+        guard mhz_ffmpeg_available() != 0 else {
+            throw .librariesUnavailable(reason: String(cString: mhz_ffmpeg_load_error()))
+        }
         decoder = try AudioDecoder(path: input.path)
         encoder = try MP3Encoder(inputRate: decoder.sampleRate, inputChannels: decoder.channels, kbps: kbps)
         converter = try SampleConverter(output: encoder.format)

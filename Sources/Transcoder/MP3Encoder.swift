@@ -26,11 +26,11 @@ final class MP3Encoder {
     /// (`AV_CODEC_FLAG_QSCALE`) or ABR (its `abr` option), so every frame header carries
     /// `kbps`.
     init(inputRate: Int32, inputChannels: Int32, kbps: Int) throws(TranscodeError) {
-        guard let codec = avcodec_find_encoder_by_name(Self.encoderName) else {
+        guard let codec = mhz_avcodec_find_encoder_by_name(Self.encoderName) else {
             throw .encoderUnavailable(Self.encoderName)
         }
         format = OutputFormat.choose(for: codec, inputRate: inputRate, inputChannels: inputChannels, kbps: kbps)
-        guard let context = avcodec_alloc_context3(codec), let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+        guard let context = mhz_avcodec_alloc_context3(codec), let frame = mhz_av_frame_alloc(), let packet = mhz_av_packet_alloc() else {
             frameSize = 0
             throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
         }
@@ -42,26 +42,26 @@ final class MP3Encoder {
         cffmpeg_layout_default(&context.pointee.ch_layout, format.channels)
         context.pointee.bit_rate = Int64(kbps) * 1000
         context.pointee.time_base = AVRational(num: 1, den: format.sampleRate)
-        let opened = avcodec_open2(context, codec, nil)
+        let opened = mhz_avcodec_open2(context, codec, nil)
         frameSize = context.pointee.frame_size
         try FFmpegStatus.check(opened, .encode)
 
         frame.pointee.format = format.sampleFormat.rawValue
         frame.pointee.sample_rate = format.sampleRate
         frame.pointee.nb_samples = frameSize
-        try FFmpegStatus.check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), .encode)
-        try FFmpegStatus.check(av_frame_get_buffer(frame, 0), .encode)
+        try FFmpegStatus.check(mhz_av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), .encode)
+        try FFmpegStatus.check(mhz_av_frame_get_buffer(frame, 0), .encode)
     }
 
     deinit {
         // An encoder closed with frames queued logs a warning ("frames left in the queue on
         // closing") at every abandoned stream: drain it, dropping its last packets, first.
-        if !flushed, let context, let packet, avcodec_send_frame(context, nil) >= 0 {
-            while avcodec_receive_packet(context, packet) >= 0 { av_packet_unref(packet) }
+        if !flushed, let context, let packet, mhz_avcodec_send_frame(context, nil) >= 0 {
+            while mhz_avcodec_receive_packet(context, packet) >= 0 { mhz_av_packet_unref(packet) }
         }
-        av_packet_free(&packet)
-        av_frame_free(&frame)
-        avcodec_free_context(&context)
+        mhz_av_packet_free(&packet)
+        mhz_av_frame_free(&frame)
+        mhz_avcodec_free_context(&context)
     }
 
     /// The open codec context, which the muxer copies its stream's parameters from.
@@ -75,7 +75,7 @@ final class MP3Encoder {
         guard let frame else { return }
         // The encoder may still hold a reference to the last frame's buffer.
         frame.pointee.nb_samples = frameSize
-        try FFmpegStatus.check(av_frame_make_writable(frame), .encode)
+        try FFmpegStatus.check(mhz_av_frame_make_writable(frame), .encode)
         let read = try source.read(into: frame, count: count)
         frame.pointee.nb_samples = read
         frame.pointee.pts = nextPTS
@@ -97,7 +97,7 @@ final class MP3Encoder {
                       _ deliver: (UnsafeMutablePointer<AVPacket>) throws(TranscodeError) -> Void) throws(TranscodeError) {
         guard let context else { return }
         while true {
-            let status = avcodec_send_frame(context, frame)
+            let status = mhz_avcodec_send_frame(context, frame)
             if status == FFmpegStatus.again {
                 try receivePackets(deliver)
                 continue
@@ -114,10 +114,10 @@ final class MP3Encoder {
     private func receivePackets(_ deliver: (UnsafeMutablePointer<AVPacket>) throws(TranscodeError) -> Void) throws(TranscodeError) {
         guard let context, let packet else { return }
         while true {
-            let status = avcodec_receive_packet(context, packet)
+            let status = mhz_avcodec_receive_packet(context, packet)
             if status == FFmpegStatus.again || status == FFmpegStatus.endOfFile { return }
             try FFmpegStatus.check(status, .encode)
-            defer { av_packet_unref(packet) }
+            defer { mhz_av_packet_unref(packet) }
             try deliver(packet)
         }
     }

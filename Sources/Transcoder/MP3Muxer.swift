@@ -24,16 +24,16 @@ final class MP3Muxer {
     init(encoder: UnsafePointer<AVCodecContext>, tags: [(key: String, value: String)]) throws(TranscodeError) {
         encoderTimeBase = encoder.pointee.time_base
         var context: UnsafeMutablePointer<AVFormatContext>?
-        try FFmpegStatus.check(avformat_alloc_output_context2(&context, nil, "mp3", nil), .mux)
+        try FFmpegStatus.check(mhz_avformat_alloc_output_context2(&context, nil, "mp3", nil), .mux)
         guard let context else {
             throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
         }
         format = context
-        guard let buffer = av_malloc(Int(Self.ioBufferSize))?.assumingMemoryBound(to: UInt8.self) else {
+        guard let buffer = mhz_av_malloc(Int(Self.ioBufferSize))?.assumingMemoryBound(to: UInt8.self) else {
             throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
         }
         // write_packet "may not change the input buffers content" (avio_alloc_context).
-        io = avio_alloc_context(buffer, Self.ioBufferSize, 1, Unmanaged.passUnretained(sink).toOpaque(), nil,
+        io = mhz_avio_alloc_context(buffer, Self.ioBufferSize, 1, Unmanaged.passUnretained(sink).toOpaque(), nil,
                                 { opaque, bytes, size in
                                     guard let opaque, let bytes, size > 0 else { return size }
                                     Unmanaged<ByteSink>.fromOpaque(opaque).takeUnretainedValue()
@@ -41,26 +41,26 @@ final class MP3Muxer {
                                     return size
                                 }, nil)
         guard let io else {
-            av_free(buffer)
+            mhz_av_free(buffer)
             throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
         }
         context.pointee.pb = io
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        for (key, value) in tags { av_dict_set(&context.pointee.metadata, key, value, 0) }
+        for (key, value) in tags { mhz_av_dict_set(&context.pointee.metadata, key, value, 0) }
 
-        guard let stream = avformat_new_stream(context, nil) else {
+        guard let stream = mhz_avformat_new_stream(context, nil) else {
             throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
         }
         self.stream = stream
-        try FFmpegStatus.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder), .mux)
+        try FFmpegStatus.check(mhz_avcodec_parameters_from_context(stream.pointee.codecpar, encoder), .mux)
         stream.pointee.time_base = encoderTimeBase
 
         var options: OpaquePointer?
-        av_dict_set(&options, "write_xing", "0", 0)
-        let written = avformat_write_header(context, &options)
-        av_dict_free(&options)
+        mhz_av_dict_set(&options, "write_xing", "0", 0)
+        let written = mhz_avformat_write_header(context, &options)
+        mhz_av_dict_free(&options)
         try FFmpegStatus.check(written, .mux)
-        avio_flush(io)
+        mhz_avio_flush(io)
         try checkIO()
     }
 
@@ -69,9 +69,9 @@ final class MP3Muxer {
         // buffer it uses may not be the one given: "It may be freed and replaced with a new
         // buffer by libavformat. AVIOContext.buffer holds the buffer currently in use, which
         // must be later freed with av_free()" (avio_alloc_context).
-        avformat_free_context(format)
-        if let io { av_freep(&io.pointee.buffer) }
-        avio_context_free(&io)
+        mhz_avformat_free_context(format)
+        if let io { mhz_av_freep(&io.pointee.buffer) }
+        mhz_avio_context_free(&io)
     }
 
     /// Bytes written and not yet taken.
@@ -89,17 +89,17 @@ final class MP3Muxer {
     func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(TranscodeError) {
         guard let format, let stream else { return }
         packet.pointee.stream_index = stream.pointee.index
-        av_packet_rescale_ts(packet, encoderTimeBase, stream.pointee.time_base)
-        try FFmpegStatus.check(av_write_frame(format, packet), .mux)
-        avio_flush(format.pointee.pb)
+        mhz_av_packet_rescale_ts(packet, encoderTimeBase, stream.pointee.time_base)
+        try FFmpegStatus.check(mhz_av_write_frame(format, packet), .mux)
+        mhz_avio_flush(format.pointee.pb)
         try checkIO()
     }
 
     /// Writes the trailer (no ID3v1, no Xing header: nothing goes back) and flushes.
     func finish() throws(TranscodeError) {
         guard let format else { return }
-        try FFmpegStatus.check(av_write_trailer(format), .mux)
-        avio_flush(format.pointee.pb)
+        try FFmpegStatus.check(mhz_av_write_trailer(format), .mux)
+        mhz_avio_flush(format.pointee.pb)
         try checkIO()
     }
 

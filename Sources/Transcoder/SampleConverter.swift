@@ -27,25 +27,25 @@ final class SampleConverter {
     init(output: OutputFormat) throws(TranscodeError) {
         self.output = output
         cffmpeg_layout_default(&outputLayout, output.channels)
-        guard let fifo = av_audio_fifo_alloc(output.sampleFormat, output.channels, 4096),
-              let scratch = av_frame_alloc()
+        guard let fifo = mhz_av_audio_fifo_alloc(output.sampleFormat, output.channels, 4096),
+              let scratch = mhz_av_frame_alloc()
         else { throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM))) }
         self.fifo = fifo
         self.scratch = scratch
     }
 
     deinit {
-        swr_free(&resampler)
-        if let fifo { av_audio_fifo_free(fifo) }
-        av_frame_free(&scratch)
-        av_channel_layout_uninit(&outputLayout)
-        av_channel_layout_uninit(&inputLayout)
+        mhz_swr_free(&resampler)
+        if let fifo { mhz_av_audio_fifo_free(fifo) }
+        mhz_av_frame_free(&scratch)
+        mhz_av_channel_layout_uninit(&outputLayout)
+        mhz_av_channel_layout_uninit(&inputLayout)
     }
 
     /// Samples waiting in the FIFO, per channel.
     var available: Int32 {
         guard let fifo else { return 0 }
-        return av_audio_fifo_size(fifo)
+        return mhz_av_audio_fifo_size(fifo)
     }
 
     /// Converts `frame` and appends the result to the FIFO.
@@ -67,28 +67,28 @@ final class SampleConverter {
     func read(into frame: UnsafeMutablePointer<AVFrame>, count: Int32) throws(TranscodeError) -> Int32 {
         guard let fifo else { return 0 }
         let planes = UnsafeMutableRawPointer(frame.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-        return try FFmpegStatus.check(av_audio_fifo_read(fifo, planes, count), .resample)
+        return try FFmpegStatus.check(mhz_av_audio_fifo_read(fifo, planes, count), .resample)
     }
 
     /// Makes `resampler` fit `frame`, flushing the old one into the FIFO first.
     private func configure(for frame: UnsafePointer<AVFrame>) throws(TranscodeError) {
         var layout = AVChannelLayout()
-        defer { av_channel_layout_uninit(&layout) }
+        defer { mhz_av_channel_layout_uninit(&layout) }
         withUnsafePointer(to: frame.pointee.ch_layout) { _ = cffmpeg_layout_or_default($0, &layout) }
         if resampler != nil, frame.pointee.format == inputFormat, frame.pointee.sample_rate == inputRate,
-           av_channel_layout_compare(&layout, &inputLayout) == 0 {
+           mhz_av_channel_layout_compare(&layout, &inputLayout) == 0 {
             return
         }
         try flush()
-        swr_free(&resampler)
+        mhz_swr_free(&resampler)
         try FFmpegStatus.check(
-            swr_alloc_set_opts2(&resampler, &outputLayout, output.sampleFormat, output.sampleRate,
+            mhz_swr_alloc_set_opts2(&resampler, &outputLayout, output.sampleFormat, output.sampleRate,
                                 &layout, AVSampleFormat(rawValue: frame.pointee.format), frame.pointee.sample_rate,
                                 0, nil),
             .resample)
-        try FFmpegStatus.check(swr_init(resampler), .resample)
-        av_channel_layout_uninit(&inputLayout)
-        try FFmpegStatus.check(av_channel_layout_copy(&inputLayout, &layout), .resample)
+        try FFmpegStatus.check(mhz_swr_init(resampler), .resample)
+        mhz_av_channel_layout_uninit(&inputLayout)
+        try FFmpegStatus.check(mhz_av_channel_layout_copy(&inputLayout, &layout), .resample)
         inputFormat = frame.pointee.format
         inputRate = frame.pointee.sample_rate
     }
@@ -100,14 +100,14 @@ final class SampleConverter {
         guard let resampler, let fifo, let scratch else { return 0 }
         // "swr_get_out_samples: Find an upper bound on the number of samples that the next
         // swr_convert call will output, if called with in_samples of input samples."
-        let bound = try FFmpegStatus.check(swr_get_out_samples(resampler, count), .resample)
+        let bound = try FFmpegStatus.check(mhz_swr_get_out_samples(resampler, count), .resample)
         if bound == 0 { return 0 }
         try reserve(bound, in: scratch)
         let produced = try FFmpegStatus.check(
-            swr_convert(resampler, scratch.pointee.extended_data, scratchCapacity, input, count), .resample)
+            mhz_swr_convert(resampler, scratch.pointee.extended_data, scratchCapacity, input, count), .resample)
         if produced > 0 {
             let planes = UnsafeMutableRawPointer(scratch.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
-            try FFmpegStatus.check(av_audio_fifo_write(fifo, planes, produced), .resample)
+            try FFmpegStatus.check(mhz_av_audio_fifo_write(fifo, planes, produced), .resample)
         }
         return produced
     }
@@ -115,12 +115,12 @@ final class SampleConverter {
     /// Gives `scratch` room for `samples` per channel, reallocating only when it grows.
     private func reserve(_ samples: Int32, in scratch: UnsafeMutablePointer<AVFrame>) throws(TranscodeError) {
         if samples <= scratchCapacity { return }
-        av_frame_unref(scratch)
+        mhz_av_frame_unref(scratch)
         scratch.pointee.format = output.sampleFormat.rawValue
         scratch.pointee.sample_rate = output.sampleRate
         scratch.pointee.nb_samples = samples
-        try FFmpegStatus.check(av_channel_layout_copy(&scratch.pointee.ch_layout, &outputLayout), .resample)
-        try FFmpegStatus.check(av_frame_get_buffer(scratch, 0), .resample)
+        try FFmpegStatus.check(mhz_av_channel_layout_copy(&scratch.pointee.ch_layout, &outputLayout), .resample)
+        try FFmpegStatus.check(mhz_av_frame_get_buffer(scratch, 0), .resample)
         scratchCapacity = samples
     }
 }

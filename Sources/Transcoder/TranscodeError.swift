@@ -21,6 +21,9 @@ public enum TranscodeError: Error, Sendable, Equatable {
     /// The input is not a file FFmpeg can open as media: missing, unreadable, not a known
     /// container (`avformat_open_input` or `avformat_find_stream_info` failed).
     case cannotOpen(path: String, reason: String)
+    /// FFmpeg's libraries could not be loaded (they are opened with dlopen when the first
+    /// song is transcoded); `reason` is the dynamic loader's.
+    case librariesUnavailable(reason: String)
     /// The input opened but holds no audio stream (a picture, a video without sound).
     case noAudioStream(path: String)
     /// This FFmpeg build has no decoder for the input's codec (FFmpeg's codec name).
