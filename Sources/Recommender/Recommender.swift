@@ -50,10 +50,15 @@ package struct Recommender: Sendable {
             fresh.removeAll { heard[$0] }
         }
         var weights = fresh.map(weight)
+        // The sum is kept as songs are taken rather than summed again for every pick: one
+        // pass over the channel per list instead of one per song.
+        var total = weights.reduce(0, +)
         var chosen: [Int] = []
         while chosen.count < count, !fresh.isEmpty {
+            if total <= 0 { total = weights.reduce(0, +) }
             let index = random.unit() < Self.exploration
-                ? random.index(below: fresh.count) : Self.weightedIndex(weights, &random)
+                ? random.index(below: fresh.count) : Self.weightedIndex(weights, total: total, &random)
+            total -= weights[index]
             chosen.append(fresh[index])
             fresh.swapAt(index, fresh.count - 1)
             weights.swapAt(index, weights.count - 1)
@@ -79,8 +84,7 @@ package struct Recommender: Sendable {
     }
 
     /// An index drawn with probability proportional to its weight.
-    private static func weightedIndex(_ weights: [Double], _ random: inout SplitMix64) -> Int {
-        let total = weights.reduce(0, +)
+    private static func weightedIndex(_ weights: [Double], total: Double, _ random: inout SplitMix64) -> Int {
         var target = random.unit() * total
         for (index, weight) in weights.enumerated() {
             target -= weight
