@@ -4,7 +4,7 @@ import Transcoder
 
 /// One song being transcoded to MP3 into the cache: a thread of its own runs the
 /// ``AudioTranscoder`` and appends each chunk to `<name>.part` as it comes; any number of
-/// listeners read that growing file behind it (``stream(from:)``), so a song asked for by
+/// listeners read that growing file behind it (``read(from:upTo:)``), so a song asked for by
 /// several clients at once is encoded once, and the first bytes go out as soon as the
 /// encoder has them. Finished, the part file is renamed to its final name, which the
 /// media route then serves as a file, with Range.
@@ -29,7 +29,8 @@ final class TranscodeJob: Sendable {
     let finalFile: URL
     private let progress = Mutex(Progress.writing(0))
 
-    /// Starts transcoding `input` to MP3 at `kbps` into `finalFile`, on a thread of its own.
+    /// Starts transcoding `input` to MP3 at `kbps` into `finalFile`, on a thread of its own,
+    /// and calls `onEnd` on that thread once the job finished or failed.
     ///
     /// - Throws: what ``AudioTranscoder/init(input:kbps:chunkSize:)`` throws, before any byte
     ///   is written, so the route can answer an error status; `cannotWrite` when the part
