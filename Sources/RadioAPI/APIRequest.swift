@@ -83,33 +83,29 @@ public enum FormEncoding {
         guard utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
-        var spaced: [UInt8] = []
-        spaced.reserveCapacity(utf8.count)
-        var malformed = false
         var index = utf8.startIndex
         while index != utf8.endIndex {
             let byte = utf8[index]
-            let plain = byte == UInt8(ascii: "+") ? 0x20 : byte
-            spaced.append(plain)
             if byte == UInt8(ascii: "%") {
                 let high = utf8.index(after: index)
-                if high != utf8.endIndex, let h = hexValue(utf8[high]) {
-                    let low = utf8.index(after: high)
-                    if low != utf8.endIndex, let l = hexValue(utf8[low]) {
-                        bytes.append(h << 4 | l)
-                        spaced.append(utf8[high])
-                        spaced.append(utf8[low])
-                        index = utf8.index(after: low)
-                        continue
-                    }
+                let low = high == utf8.endIndex ? high : utf8.index(after: high)
+                guard low != utf8.endIndex, let h = hexValue(utf8[high]), let l = hexValue(utf8[low]) else {
+                    return spaced(utf8)
                 }
-                malformed = true
+                bytes.append(h << 4 | l)
+                index = utf8.index(after: low)
+                continue
             }
-            bytes.append(plain)
+            bytes.append(byte == UInt8(ascii: "+") ? 0x20 : byte)
             index = utf8.index(after: index)
         }
-        if !malformed, let decoded = String(validating: bytes, as: UTF8.self) { return decoded }
-        return String(decoding: spaced, as: UTF8.self)
+        return String(validating: bytes, as: UTF8.self) ?? spaced(utf8)
+    }
+
+    /// The text as sent, but for `+` read as a space: what a value with malformed escapes
+    /// decodes to.
+    private static func spaced(_ utf8: Substring.UTF8View) -> String {
+        String(decoding: utf8.map { $0 == UInt8(ascii: "+") ? 0x20 : $0 }, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

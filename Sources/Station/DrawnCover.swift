@@ -32,13 +32,8 @@ enum DrawnCover {
         if FileManager.default.fileExists(atPath: file.path) { return file }
         do {
             try FileManager.default.createDirectory(at: covers.directory, withIntermediateDirectories: true)
-            // Written under a temporary name and renamed: a reader never sees half an image.
-            let partial = covers.directory.appendingPathComponent(".partial-\(UUID().uuidString.prefix(8))-\(file.lastPathComponent)")
-            try png(albumID: track.aid, title: track.album.isEmpty ? track.title : track.album).write(to: partial)
-            if rename(partial.path, file.path) != 0 {
-                try? FileManager.default.removeItem(at: partial)
-                return nil
-            }
+            // `.atomic` writes a temporary file and renames it: a reader never sees half an image.
+            try png(albumID: track.aid, title: track.album.isEmpty ? track.title : track.album).write(to: file, options: .atomic)
             return file
         } catch {
             return nil

@@ -60,6 +60,7 @@ extension Response {
     /// The HTTP response that carries `reply`.
     init(_ reply: StationReply) {
         var headers: HTTPFields = [.contentType: reply.contentType]
+        if let cacheControl = reply.cacheControl { headers[.cacheControl] = cacheControl }
         for cookie in reply.cookies { headers.append(HTTPField(name: .setCookie, value: cookie)) }
         self.init(status: HTTPResponse.Status(code: reply.status), headers: headers,
                   body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))

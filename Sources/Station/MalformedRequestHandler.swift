@@ -18,8 +18,8 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
     /// The JSON answer goes out as HTTP response parts.
     typealias OutboundOut = HTTPResponsePart
 
-    /// The body of the answer.
-    static let body = #"{"err":"bad_request","r":1}"#
+    /// The body of the answer: the station's JSON error for a 400, as its routes write it.
+    static let body = JSONResponse.error(JSONErrorMiddleware<StationContext>.word(for: .badRequest), status: 400).body
 
     /// Creates the handler (one per connection).
     init() {}
@@ -30,7 +30,7 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
             context.fireErrorCaught(error)
             return
         }
-        let body = ByteBuffer(string: Self.body)
+        let body = ByteBuffer(bytes: Self.body)
         let head = HTTPResponse(status: .badRequest, headerFields: [
             .contentType: "application/json; charset=utf-8", .contentLength: String(body.readableBytes), .connection: "close",
         ])

@@ -88,7 +88,7 @@ struct PlaylistResponder: Sendable {
         let sid = request.parameter("sid") ?? ""
         if type.needsSongID, sid.isEmpty { return .refused("missing_sid") }
         let library = self.library.snapshot
-        let channel = nonEmpty(request.parameter("channel")) ?? Channel.personalID
+        let channel = request.nonEmptyParameter("channel") ?? Channel.personalID
         let members = library.catalog.positions(inChannel: channel)
         guard channel == Channel.redHeartID || members != nil else { return .refused("invalid_channel") }
         // Feedback must name a song of this library, or it would be remembered for nothing.
@@ -152,10 +152,5 @@ struct PlaylistResponder: Sendable {
             .compactMap { library.track(sid: $0) }
             .prefix(count)
             .map { Pick(track: $0, liked: true, rating: ratings.rating(of: $0.sid)) }
-    }
-
-    private func nonEmpty(_ text: String?) -> String? {
-        guard let text, !text.isEmpty else { return nil }
-        return text
     }
 }

@@ -1,26 +1,29 @@
+import Hummingbird
+
 /// Who sent a request, beyond its parameters: the client's address (for ``TokenGuard``)
-/// and the cookies it sent (the web family's session).
+/// and the cookies the station reads (the web family's session).
 struct RequestOrigin: Sendable, Equatable {
     /// The peer's IP address; nil for a request answered in-process.
     var address: String?
-    /// The `Cookie` header's pairs, values as sent (quotes kept).
+    /// The cookies the station reads (``readCookies``), values as sent (quotes kept).
     var cookies: [String: String]
+
+    /// The cookies any route reads: the web session and the browser id.
+    static let readCookies = ["dbcl2", "bid"]
 
     /// A request from `mhz`'s own process: no address, no cookies.
     static let inProcess = RequestOrigin(address: nil, cookies: [:])
 
-    /// Reads `Cookie` header values (`a=1; b="2"`); the first pair of a name wins, as
-    /// browsers send the most specific cookie first.
-    static func cookies(fromHeaders values: [String]) -> [String: String] {
-        var cookies: [String: String] = [:]
-        for header in values {
-            for pair in header.split(separator: ";") {
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                let name = String(pair[..<equals]).trimmingWhitespace()
-                let value = String(pair[pair.index(after: equals)...]).trimmingWhitespace()
-                if !name.isEmpty, cookies[name] == nil { cookies[name] = value }
-            }
-        }
-        return cookies
+    /// Creates an origin with the cookies given.
+    init(address: String?, cookies: [String: String]) {
+        self.address = address
+        self.cookies = cookies
+    }
+
+    /// Creates an origin from the request's `Cookie` headers, as Hummingbird parses them.
+    init(address: String?, cookies parsed: Cookies) {
+        var read: [String: String] = [:]
+        for name in Self.readCookies { read[name] = parsed[name]?.value }
+        self.init(address: address, cookies: read)
     }
 }

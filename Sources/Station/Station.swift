@@ -314,7 +314,7 @@ public final class Station: Sendable {
             fallbackBase: { server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort).absoluteString })
         return Application(
             router: router,
-            server: .http1(additionalChannelHandlers: [MalformedRequestHandler()]),
+            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler()])),
             configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
             onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
             logger: configuration.effectiveLogger)

@@ -50,8 +50,8 @@ extension StationAPI {
                 case .v2:
                     let songs = list.picks.map { pick in
                         let format = ServedFormat.asked(by: request, for: pick.track)
-                        return WebSong(song: appSong(pick, request: request, links: links),
-                                       fileExtension: format.fileExtension(of: pick.track), genre: pick.track.genre)
+                        let song = pick.track.song(links: links, liked: pick.liked, rating: pick.rating, format: format)
+                        return WebSong(song: song, fileExtension: format.fileExtension(of: pick.track), genre: pick.track.genre)
                     }
                     return JSONResponse.reply(WebPlaylist(songs: songs, isAnonymous: anonymous, sessionLapsed: lapsed,
                                                           showQuickStart: list.needsLogin ? 1 : 0))
@@ -80,7 +80,7 @@ extension StationAPI {
     /// its check code and clears the cookies either way; an empty 200, as Douban's
     /// ("Response: None", HakurouKen/douban.fm-api).
     func webLogout(_ request: StationRequest, origin: RequestOrigin) async -> StationReply {
-        if let cookie = origin.cookies["dbcl2"], let checkCode = nonEmpty(request.parameter("ck")) {
+        if let cookie = origin.cookies["dbcl2"], let checkCode = request.nonEmptyParameter("ck") {
             _ = try? await services.accounts.webLogout(cookie: cookie, checkCode: WebCookies.unquoted(checkCode))
         }
         return StationReply(status: 200, contentType: "text/plain; charset=utf-8", body: Data(), cookies: WebCookies.logout)

@@ -86,7 +86,7 @@ struct StationAPI: Sendable {
         guard let answer = services.captchas.answer(for: id) else { return nil }
         let size = request.parameter("size").flatMap(CaptchaImage.Size.init(rawValue:)) ?? .medium
         let png = CaptchaImage(answer: answer, size: size, seed: TrackIdentity.hash(id)).png
-        return StationReply(status: 200, contentType: "image/png", body: png)
+        return StationReply(status: 200, contentType: "image/png", body: png, cacheControl: "no-store")
     }
 
     /// Answers an API request by its method and path, as the router routes it; a path
@@ -117,7 +117,7 @@ struct StationAPI: Sendable {
     /// a live login, nil (and a wrong token counted against the address) for a dead one.
     private func appListener(_ request: StationRequest, origin: RequestOrigin) async throws(StationError)
         -> PlaylistResponder.Listener? {
-        guard let userID = nonEmpty(request.parameter("user_id")), let token = nonEmpty(request.parameter("token")) else {
+        guard let userID = request.nonEmptyParameter("user_id"), let token = request.nonEmptyParameter("token") else {
             return .anonymous
         }
         guard try await services.accounts.isValid(userID: userID, token: token) else {
@@ -147,11 +147,5 @@ struct StationAPI: Sendable {
         } catch {
             return JSONResponse.error("internal_error", status: 500)
         }
-    }
-
-    /// `text` unless it is missing or empty.
-    func nonEmpty(_ text: String?) -> String? {
-        guard let text, !text.isEmpty else { return nil }
-        return text
     }
 }

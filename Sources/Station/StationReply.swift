@@ -13,12 +13,15 @@ public struct StationReply: Sendable, Equatable {
     public var body: Data
     /// `Set-Cookie` header values (the web family's login and logout set cookies).
     public var cookies: [String]
+    /// `Cache-Control`, when the answer must not be cached (a captcha image).
+    public var cacheControl: String?
 
     /// Creates a reply.
-    public init(status: Int, contentType: String, body: Data, cookies: [String] = []) {
+    public init(status: Int, contentType: String, body: Data, cookies: [String] = [], cacheControl: String? = nil) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.cookies = cookies
+        self.cacheControl = cacheControl
     }
 }

@@ -41,4 +41,10 @@ public struct StationRequest: Sendable, Equatable {
     public func parameter(_ name: String) -> String? {
         query.first { $0.name == name }?.value
     }
+
+    /// ``parameter(_:)``, with an empty value (`name=`) read as absent.
+    func nonEmptyParameter(_ name: String) -> String? {
+        guard let value = parameter(name), !value.isEmpty else { return nil }
+        return value
+    }
 }

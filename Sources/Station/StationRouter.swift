@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import MusicLibrary
 import RadioAPI
+import Transcoder
 
 /// Assembles the station's routes and middleware into a Hummingbird router.
 ///
@@ -80,13 +81,10 @@ enum StationRouter {
             let body = request.method == .post
                 ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
                 : Data()
-            let origin = RequestOrigin(address: context.peerAddress,
-                                       cookies: RequestOrigin.cookies(fromHeaders: request.headers[values: .cookie]))
+            let origin = RequestOrigin(address: context.peerAddress, cookies: request.cookies)
             let reply = await api.respond(method: request.method.rawValue, path: request.uri.path,
                                           query: request.uri.query, body: body, origin: origin, links: .http(base: base))
-            var response = Response(reply)
-            if request.uri.path == "/misc/captcha" { response.headers[.cacheControl] = "no-store" }
-            return response
+            return Response(reply)
         }
         for path in ["/j/app/radio/channels", "/j/app/radio/people", "/j/app/radio/liked_songs", "/j/new_captcha",
                      "/misc/captcha", "/j/mine/playlist", "/j/v2/playlist", "/partner/logout"] {
@@ -103,8 +101,12 @@ enum StationRouter {
             guard let (track, kbps) = media.transcode(named: Substring(request.uri.path.dropFirst(mediaPrefix.count + 1))),
                   services.transcodes.cachedFile(of: track, kbps: kbps) == nil
             else { throw HTTPError(.notFound) }
+            // Opening the input (and, the first time, loading FFmpeg) blocks: off the pool.
+            let transcodes = services.transcodes
             let job: TranscodeJob
-            do { job = try services.transcodes.job(for: track, kbps: kbps) } catch {
+            do {
+                job = try await Blocking.run { () throws(TranscodeError) in try transcodes.job(for: track, kbps: kbps) }
+            } catch {
                 context.logger.warning("transcode failed", metadata: ["sid": .string(track.sid), "error": .string("\(error)")])
                 throw HTTPError(.notFound)
             }
