@@ -124,6 +124,14 @@ public actor RadioSession {
     /// What a front end would draw now.
     public func snapshot() -> RadioSnapshot { machine.snapshot }
 
+    /// What a front end would draw now, with the position brought up to the player's exact
+    /// one first: the answer to a `status` asked by one client (the control socket) without
+    /// narrating a `status` event to everyone.
+    public func currentSnapshot() -> RadioSnapshot {
+        refreshPosition()
+        return machine.snapshot
+    }
+
     /// Returns once `quit` was handled (progress saved, player stopped).
     public func waitUntilQuit() async {
         if quitRequested { return }

@@ -33,6 +33,12 @@ struct Config: Sendable, Equatable {
     var userAgent: String?
     /// `[downloads]`: where songs go, how many fetch at once, whether a like downloads.
     var downloads = DownloadSettings()
+    /// Whether a desktop notification shows each new song (`notify`, default true).
+    var notify = true
+    /// Whether mhz offers MPRIS on the session bus (`mpris`, default true).
+    var mpris = true
+    /// `[hooks]`: the command run on every event, and its time limit.
+    var hooks = HookSettings()
     /// `[keys]`: action name → key(s), overriding the default key table.
     var keys: [String: String] = [:]
     /// The line of each `[keys]` entry, so a bad binding can be named by line.
@@ -42,7 +48,7 @@ struct Config: Sendable, Equatable {
 
     /// Every top-level key the file may hold, besides the `[keys]` table; others are errors.
     static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
-                       "proxy", "verify_tls", "kbps", "app_name", "timeout", "user_agent"]
+                       "proxy", "verify_tls", "kbps", "app_name", "timeout", "user_agent", "notify", "mpris"]
 
     /// Reads the file; a missing file is an empty configuration unless it was named
     /// explicitly.
@@ -67,7 +73,7 @@ struct Config: Sendable, Equatable {
         }
         var config = Config()
         config.path = path
-        for key in table.keys where key != "keys" && key != "downloads" {
+        for key in table.keys where !["keys", "downloads", "hooks"].contains(key) {
             guard keys.contains(key) else { throw .configInvalid(path, line: nil, "unknown key \"\(key)\"") }
         }
         if let value = table["keys"] {
@@ -83,6 +89,15 @@ struct Config: Sendable, Equatable {
         if let value = table["downloads"] {
             guard let downloads = value.table else { throw .configInvalid(path, line: nil, "[downloads] must be a table") }
             config.downloads = try DownloadSettings.parse(downloads, path: path)
+        }
+        if let value = table["hooks"] {
+            guard let hooks = value.table else { throw .configInvalid(path, line: nil, "[hooks] must be a table") }
+            config.hooks = try HookSettings.parse(hooks, path: path)
+        }
+        for key in ["notify", "mpris"] {
+            guard let value = table[key] else { continue }
+            guard let flag = value.bool else { throw .configInvalid(path, line: nil, "\"\(key)\" must be true or false") }
+            if key == "notify" { config.notify = flag } else { config.mpris = flag }
         }
         func string(_ key: String) throws(CLIError) -> String? {
             guard let value = table[key] else { return nil }

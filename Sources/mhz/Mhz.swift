@@ -14,7 +14,7 @@ struct Mhz: AsyncParsableCommand {
             else a demo library it synthesizes on first run).
             """,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
-                      LogoutCommand.self, ServeCommand.self],
+                      LogoutCommand.self, ServeCommand.self, CtlCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 
@@ -30,6 +30,8 @@ struct Mhz: AsyncParsableCommand {
         // A download that grows past the process's file-size limit (`ulimit -f`) gets EFBIG
         // from write(2) and fails with a reason, instead of SIGXFSZ ending mhz.
         signal(SIGXFSZ, SIG_IGN)
+        // A control client or a hook that hung up must end a write with EPIPE, not mhz.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

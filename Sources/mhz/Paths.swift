@@ -8,6 +8,9 @@ struct Paths: Sendable {
     let configFile: URL
     /// Whether `configFile` was named explicitly (then it must exist).
     let configExplicit: Bool
+    /// The control socket of the mhz playing from this data directory (see
+    /// ``controlSocket(dataDirectory:isDefault:environment:)``).
+    let controlSocket: URL
 
     /// Resolves the paths from the options, else `XDG_DATA_HOME`/`XDG_CONFIG_HOME` (absolute
     /// values only, as the spec says), else the defaults under `HOME`.
@@ -29,6 +32,41 @@ struct Paths: Sendable {
             configFile = xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("mhz/config.toml")
             configExplicit = false
         }
+        controlSocket = Self.controlSocket(dataDirectory: dataDirectory, isDefault: options.dataDir == nil,
+                                           environment: environment)
+    }
+
+    /// Where the control socket of an mhz playing from `dataDirectory` listens, so `mhz ctl`
+    /// with the same options finds it: `$XDG_RUNTIME_DIR/mhz/mhz.sock` for the default data
+    /// directory, `mhz-<hash of the directory>.sock` beside it for any other (one socket per
+    /// data directory). Without an absolute `XDG_RUNTIME_DIR` (a server, cron), or when that
+    /// path would not fit a socket address (107 bytes), the socket is `mhz.sock` in the data
+    /// directory itself, else `/tmp/mhz-<uid>/<hash>.sock`.
+    static func controlSocket(dataDirectory: URL, isDefault: Bool, environment: [String: String]) -> URL {
+        let hash = fnv1a(dataDirectory.standardizedFileURL.path)
+        let name = isDefault ? "mhz.sock" : "mhz-\(hash).sock"
+        var candidates: [URL] = []
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            candidates.append(URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("mhz/\(name)"))
+        }
+        candidates.append(dataDirectory.appendingPathComponent("mhz.sock"))
+        let fits = candidates.first { $0.path.utf8.count <= maxSocketPathBytes }
+        return fits ?? URL(fileURLWithPath: "/tmp/mhz-\(getuid())/\(hash).sock")
+    }
+
+    /// `sun_path` holds 108 bytes with the terminating NUL (unix(7)).
+    static let maxSocketPathBytes = 107
+
+    /// A short, stable name for a path (FNV-1a, 64 bits, in hex): the same directory gives
+    /// the same socket name in every run.
+    private static func fnv1a(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The database.

@@ -71,6 +71,16 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw .configKeys(settings.config.path, line: settings.config.keyLines[error.action], ErrorText.describe(error))
         }
+        // The control socket first: a second mhz on this data directory stops here, before
+        // it starts a player; the socket file goes when play() returns, however it returns.
+        let paths = Paths(options: global)
+        let control: ControlServer
+        do throws(ControlError) {
+            control = try ControlServer(path: paths.controlSocket.path)
+        } catch {
+            throw .runtime(ControlText.describe(error, dataDirectory: paths.dataDirectory.path))
+        }
+        defer { control.stop() }
         let volume = settings.config.volume ?? 100
         let playerOptions = Self.playerOptions(audioOutput: audioOutput ?? settings.config.audioOutput, video: video,
                                                volume: volume, http: RadioRuntime.httpConfiguration(settings.config))
@@ -138,10 +148,16 @@ struct PlayCommand: AsyncParsableCommand {
             logger.info("signal \(signal): quitting")
             commands.send(.quit)
         }
+        let hooks = runtime.config.hooks.event.map {
+            HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
+                       logFile: runtime.paths.logFile)
+        }
+        let observers = RadioObservers(control: control, hooks: hooks)
         let likedDownloads = runtime.config.downloads.liked
         let narration = Task {
             for await event in session.events {
                 frontEnd.narrate(event, logger: logger)
+                observers.narrate(event)
                 // `[downloads] liked = true`: a like downloads the song.
                 if likedDownloads, case .liked(let track) = event {
                     let playing = await session.snapshot().channel?.id ?? "0"
@@ -155,10 +171,16 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             logger.error("downloads cannot start: \(DownloadText.describe(error))")
         }
-        let following = await downloads.follow(session) { frontEnd.downloaded($0) }
+        let following = await downloads.follow(session) { event in
+            frontEnd.downloaded(event)
+            observers.downloaded(event)
+        }
         frontEnd.start(commands: commands)
+        let answers = ControlAnswers(pump: commands, session: session)
+        control.start { answers.reply(to: $0) }
         await session.start(channelID: channel ?? runtime.config.channel)
         await session.waitUntilQuit()
+        observers.stop()
         frontEnd.stop()
         await narration.value
         await manager.shutdown()
@@ -182,25 +204,4 @@ extension PlayCommand {
         PlayerOptions(audioOutput: audioOutput, video: video, userAgent: http.userAgent, initialVolume: volume,
                       statusProbe: CurlMediaProbe(configuration: http))
     }
-}
-
-/// Delivers commands to the session one at a time, in the order they were given, from any
-/// thread (stdin reader, UI thread, signal queue).
-final class CommandPump: Sendable {
-    private let continuation: AsyncStream<RadioCommand>.Continuation
-    private let task: Task<Void, Never>
-
-    /// A pump into `session`, running until the pump is released.
-    init(session: RadioSession) {
-        let (stream, continuation) = AsyncStream<RadioCommand>.makeStream(bufferingPolicy: .unbounded)
-        self.continuation = continuation
-        task = Task {
-            for await command in stream { await session.send(command) }
-        }
-    }
-
-    /// Queues `command` behind those sent before it; returns at once.
-    func send(_ command: RadioCommand) { continuation.yield(command) }
-
-    deinit { continuation.finish() }
 }

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+
+/// `mhz ctl COMMAND…` / `mhz ctl --follow`: talks to the mhz playing from the same data
+/// directory through its control socket.
+struct CtlCommand: ParsableCommand {
+    /// The subcommand's name, summary and the words it sends.
+    static let configuration = CommandConfiguration(
+        commandName: "ctl", abstract: "Control a running mhz: send a command, print its answer.",
+        discussion: """
+            Commands are those of headless stdin: toggle, pause, resume, skip, like, unlike, trash, \
+            channel <id>, seek <±s|s>, volume <0-100>, download, downloads <action> <id>, status, quit. \
+            Each prints one JSON line; status prints the status object. --follow prints every event \
+            as a JSON line (as --headless does on stdout) until mhz quits or you interrupt it. \
+            The socket is $XDG_RUNTIME_DIR/mhz/mhz.sock, one per data directory: give ctl the same \
+            --data-dir as the mhz you mean.
+            """)
+
+    /// `--data-dir` picks the mhz (one socket per data directory).
+    @OptionGroup var global: GlobalOptions
+
+    /// Stream events after the command (or without one).
+    @Flag(help: "Print every event as a JSON line until mhz quits or you interrupt.")
+    var follow = false
+
+    /// The command line: `skip`, `channel -3`, `seek -10`. Unrecognized arguments, so a
+    /// negative number is a word of the command rather than an option.
+    @Argument(parsing: .allUnrecognized, help: "The command and its argument, e.g. skip, channel -3, volume 40.")
+    var command: [String] = []
+
+    /// Checks that there is something to do.
+    func validate() throws {
+        if command.isEmpty, !follow { throw ValidationError("give a command (e.g. mhz ctl skip) or --follow") }
+    }
+
+    /// Sends, prints, and exits 1 with one line when no mhz answers or the command failed.
+    func run() throws {
+        let socket = Paths(options: global).controlSocket.path
+        let fd: Int32
+        switch UnixSocket.connect(to: socket) {
+        case .success(let connected): fd = connected
+        case .failure(let error): throw CLIError.runtime(ControlText.describe(error, dataDirectory: dataDirectory)).exit()
+        }
+        defer { close(fd) }
+        let reader = LineReader(fd: fd)
+        if !command.isEmpty {
+            let line = command.joined(separator: " ")
+            let answer = try exchange(line, fd: fd, reader: reader, socket: socket)
+            if answer.contains("\"ok\":false") {
+                let message = (try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])?["error"] as? String
+                throw CLIError.runtime(message ?? answer).exit()
+            }
+            print(answer)
+        }
+        guard follow else { return }
+        _ = try exchange("follow", fd: fd, reader: reader, socket: socket)
+        // Events until mhz quits (EOF) or the user interrupts (SIGINT's default ends ctl).
+        reader.timeout = nil
+        while let line = reader.next() {
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+
+    private var dataDirectory: String { Paths(options: global).dataDirectory.path }
+
+    /// Sends one line and returns the answer line.
+    private func exchange(_ line: String, fd: Int32, reader: LineReader, socket: String) throws -> String {
+        guard UnixSocket.send(fd, Array((line + "\n").utf8)), let answer = reader.next() else {
+            throw CLIError.runtime(ControlText.describe(.noAnswer(socket: socket), dataDirectory: dataDirectory)).exit()
+        }
+        return answer
+    }
+}
+
+/// Lines read from a descriptor with blocking reads, each within a time limit.
+final class LineReader {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Seconds a line may take (nil: wait for ever); an answer comes within the control
+    /// socket's own 10 s patience.
+    var timeout: Int32? = 15
+
+    /// A reader of `fd`.
+    init(fd: Int32) { self.fd = fd }
+
+    /// The next line without its newline; nil at end of input, on an error or a timeout.
+    func next() -> String? {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            if let timeout {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, timeout * 1000) > 0 else { return nil }
+            }
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+}
+
+/// Words for the control socket's failures (`mhz ctl`, and `mhz` refusing to start twice).
+enum ControlText {
+    /// One line: what happened and what to do.
+    static func describe(_ error: ControlError, dataDirectory: String) -> String {
+        switch error {
+        case .alreadyRunning(let socket):
+            "another mhz is already playing from \(dataDirectory) (its control socket is \(socket)): "
+                + "control it with mhz ctl, quit it, or start this one with another --data-dir"
+        case .cannotListen(let socket, let code):
+            "cannot make the control socket \(socket): \(String(cString: strerror(code))) — "
+                + "check XDG_RUNTIME_DIR and the data directory's permissions"
+        case .notRunning(let socket):
+            "no mhz is playing from \(dataDirectory) (no control socket at \(socket)): start one with mhz or "
+                + "mhz --headless, or give ctl the same --data-dir"
+        case .cannotConnect(let socket, let code):
+            "cannot connect to \(socket): \(String(cString: strerror(code)))"
+        case .noAnswer(let socket):
+            "mhz did not answer on \(socket) within 15 s (it may be stuck or quitting)"
+        }
+    }
+}
