@@ -11,7 +11,8 @@ struct CtlCommand: ParsableCommand {
             Commands are those of headless stdin: toggle, pause, resume, skip, like, unlike, trash, \
             channel <id>, seek <±s|s>, volume <0-100>, download, downloads <action> <id>, status, quit. \
             Each prints one JSON line; status prints the status object. --follow prints every event \
-            as a JSON line (as --headless does on stdout) until mhz quits or you interrupt it. \
+            as a JSON line (as --headless does on stdout) until mhz quits or you interrupt it; a \
+            command given with it is sent once following, its answer among the events. \
             The socket is $XDG_RUNTIME_DIR/mhz/mhz.sock, one per data directory: give ctl the same \
             --data-dir as the mhz you mean.
             """)
@@ -43,21 +44,26 @@ struct CtlCommand: ParsableCommand {
         }
         defer { close(fd) }
         let reader = LineReader(fd: fd)
-        if !command.isEmpty {
-            let line = command.joined(separator: " ")
+        let line = command.joined(separator: " ")
+        guard follow else {
             let answer = try exchange(line, fd: fd, reader: reader, socket: socket)
             if answer.contains("\"ok\":false") {
                 let message = (try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])?["error"] as? String
                 throw CLIError.runtime(message ?? answer).exit()
             }
             print(answer)
+            return
         }
-        guard follow else { return }
+        // Following first, then the command: its answer, and everything it causes, come
+        // after the subscription, in the order mhz sends them.
         _ = try exchange("follow", fd: fd, reader: reader, socket: socket)
+        if !command.isEmpty, !UnixSocket.send(fd, Array((line + "\n").utf8)) {
+            throw CLIError.runtime(ControlText.describe(.noAnswer(socket: socket), dataDirectory: dataDirectory)).exit()
+        }
         // Events until mhz quits (EOF) or the user interrupts (SIGINT's default ends ctl).
         reader.timeout = nil
-        while let line = reader.next() {
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        while let event = reader.next() {
+            FileHandle.standardOutput.write(Data((event + "\n").utf8))
         }
     }
 

@@ -1,0 +1,247 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The control socket of a running headless `mhz`, driven through the built `mhz ctl` and
+/// through the socket itself: the answers, the events, several clients at once, and clients
+/// that misbehave.
+@Suite(.serialized)
+struct ControlSocketTests {
+    /// A headless mhz against a live station, with a private runtime directory for its socket.
+    struct Running {
+        let station: HeadlessRadioTests.LiveStation
+        let home: TemporaryDirectory
+        let mhz: MhzProcess
+
+        /// The environment both mhz and ctl see.
+        var environment: [String: String] {
+            ["XDG_RUNTIME_DIR": home.path("run").path, "XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path]
+        }
+        var dataDirectory: String { home.path("data").path }
+
+        static func start(extraArguments: [String] = [], config: String? = nil) async throws -> Running {
+            let station = try await HeadlessRadioTests.LiveStation()
+            let home = try TemporaryDirectory(prefix: "mhz-ctl")
+            try FileManager.default.createDirectory(at: home.path("run"), withIntermediateDirectories: true)
+            var arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+                             "--data-dir", home.path("data").path, "--channel", "0"]
+            if let config {
+                try config.write(to: home.path("config.toml"), atomically: true, encoding: .utf8)
+                arguments += ["--config", home.path("config.toml").path]
+            }
+            let env = ["XDG_RUNTIME_DIR": home.path("run").path, "XDG_CONFIG_HOME": home.path("config").path,
+                       "HOME": home.url.path]
+            let mhz = try MhzProcess(arguments: arguments + extraArguments, environment: env)
+            return Running(station: station, home: home, mhz: mhz)
+        }
+
+        /// The socket the README names: `$XDG_RUNTIME_DIR/mhz/`, one per data directory.
+        func socketPath() throws -> String {
+            let directory = home.path("run/mhz")
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            let socket = try #require(names.first { $0.hasPrefix("mhz-") && $0.hasSuffix(".sock") }, "sockets: \(names)")
+            return directory.appendingPathComponent(socket).path
+        }
+
+        /// `mhz ctl arguments…` to completion.
+        func ctl(_ arguments: [String]) async throws -> (status: Int32, stdout: [String], stderr: String) {
+            let process = try MhzProcess(arguments: ["ctl", "--data-dir", dataDirectory] + arguments, environment: environment)
+            process.closeInput()
+            let status = try await process.waitForExit(timeout: 20)
+            return (status, process.lines, process.errorOutput)
+        }
+
+        func stop() async throws {
+            if mhz.isRunning {
+                mhz.send("quit")
+                _ = try await mhz.waitForExit(timeout: 15)
+            }
+            await station.station.stop()
+        }
+    }
+
+    @Test func ctlSendsTheHeadlessCommandsAndPrintsEachAnswer() async throws {
+        let running = try await Running.start()
+        let mhz = running.mhz
+        do {
+            let first = try await mhz.waitFor("playing")
+            let firstSid = try #require(first.event["sid"])
+
+            // status: the status object headless stdout prints, for this client only.
+            let status = try await running.ctl(["status"])
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect(status.stdout.count == 1)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout[0].utf8)) as? [String: Any])
+            #expect(object["event"] as? String == "status")
+            #expect(object["sid"] as? String == firstSid)
+            #expect(object["channel"] as? String == "0")
+            #expect(!mhz.all.contains { $0.name == "status" }, "a ctl status is not narrated to stdout")
+
+            // skip: answered once the session took it; the song after it plays.
+            let skip = try await running.ctl(["skip"])
+            #expect(skip.status == 0)
+            #expect(skip.stdout == [#"{"command":"skip","ok":true}"#])
+            let skipped = try await mhz.waitFor("skipped", after: first.index)
+            #expect(skipped.event["sid"] == firstSid)
+            let second = try await mhz.waitFor("playing", after: skipped.index)
+            let report = try await running.station.waitForReport { $0.parameter("type") == "s" }
+            #expect(report.parameter("sid") == firstSid)
+
+            // like, volume, pause and resume (toggle), seek back: each one answer, each done.
+            #expect(try await running.ctl(["like"]).stdout == [#"{"command":"like","ok":true}"#])
+            let liked = try await mhz.waitFor("liked", after: second.index)
+            #expect(liked.event["sid"] == second.event["sid"])
+            #expect(try await running.ctl(["volume", "40"]).stdout == [#"{"command":"volume 40","ok":true}"#])
+            #expect(try await running.ctl(["toggle"]).stdout == [#"{"command":"toggle","ok":true}"#])
+            _ = try await mhz.waitFor("paused", after: liked.index)
+            let paused = try await running.ctl(["status"])
+            let pausedObject = try #require(try JSONSerialization.jsonObject(with: Data(paused.stdout[0].utf8)) as? [String: Any])
+            #expect(pausedObject["paused"] as? Bool == true)
+            #expect(pausedObject["volume"] as? Int == 40)
+            #expect(try await running.ctl(["seek", "-10"]).stdout == [#"{"command":"seek -10","ok":true}"#])
+            #expect(try await running.ctl(["channel", "-3"]).stdout == [#"{"command":"channel -3","ok":true}"#])
+
+            // A word that is not a command: exit 1, one line saying what and which words exist.
+            let bad = try await running.ctl(["rewind"])
+            #expect(bad.status == 1)
+            #expect(bad.stdout.isEmpty)
+            #expect(bad.stderr.hasPrefix("mhz: unknown command \"rewind\"; commands are: pause resume toggle skip"))
+            #expect(bad.stderr.filter { $0 == "\n" }.count == 1)
+
+            // quit through ctl: answered, mhz exits 0 and its socket is gone.
+            let socket = try running.socketPath()
+            #expect(try await running.ctl(["quit"]).stdout == [#"{"command":"quit","ok":true}"#])
+            #expect(try await mhz.waitForExit() == 0)
+            #expect(!FileManager.default.fileExists(atPath: socket))
+        } catch {
+            try await running.stop()
+            throw error
+        }
+        try await running.stop()
+    }
+
+    @Test func ctlWithNoMhzRunningSaysSoInOneLine() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-ctl-none")
+        let process = try MhzProcess(arguments: ["ctl", "--data-dir", home.path("data").path, "skip"],
+                                     environment: ["XDG_RUNTIME_DIR": home.url.path])
+        process.closeInput()
+        #expect(try await process.waitForExit() == 1)
+        #expect(process.lines.isEmpty)
+        let expected = "mhz: no mhz is playing from \(home.path("data").path) (no control socket at \(home.url.path)/mhz/mhz-"
+        #expect(process.errorOutput.hasPrefix(expected), "\(process.errorOutput)")
+        #expect(process.errorOutput.hasSuffix(".sock): start one with mhz or mhz --headless, or give ctl the same --data-dir\n"))
+    }
+
+    @Test func aSecondMhzIsRefusedAndAKilledOnesSocketIsReplaced() async throws {
+        let running = try await Running.start()
+        do {
+            _ = try await running.mhz.waitFor("playing")
+            let socket = try running.socketPath()
+
+            // A second mhz on the same data directory stops before it plays, in one line.
+            let second = try MhzProcess(arguments: ["--headless", "--server", running.station.url.absoluteString,
+                                                    "--audio-output", "null", "--data-dir", running.dataDirectory],
+                                        environment: running.environment)
+            second.closeInput()
+            #expect(try await second.waitForExit() == 1)
+            #expect(second.errorOutput == "mhz: another mhz is already playing from \(running.dataDirectory) (its control "
+                + "socket is \(socket)): control it with mhz ctl, quit it, or start this one with another --data-dir\n")
+            #expect(second.lines.isEmpty)
+
+            // Killed: the socket file stays behind, and the next mhz replaces it.
+            running.mhz.signal(SIGKILL)
+            _ = try await running.mhz.waitForExit()
+            #expect(FileManager.default.fileExists(atPath: socket))
+            let third = try MhzProcess(arguments: ["--headless", "--server", running.station.url.absoluteString,
+                                                   "--audio-output", "null", "--data-dir", running.dataDirectory],
+                                       environment: running.environment)
+            _ = try await third.waitFor("playing")
+            let status = try await running.ctl(["status"])
+            #expect(status.status == 0, "\(status.stderr)")
+            third.send("quit")
+            #expect(try await third.waitForExit() == 0)
+        } catch {
+            try await running.stop()
+            throw error
+        }
+        try await running.stop()
+    }
+
+    @Test func idleGarbageAndHugeClientsDoNotDisturbOthers() async throws {
+        let running = try await Running.start()
+        let mhz = running.mhz
+        do {
+            let first = try await mhz.waitFor("playing")
+            let socket = try running.socketPath()
+
+            let idle = try ControlClient(path: socket)
+            let follower = try ControlClient(path: socket)
+            try follower.send("follow")
+            #expect(try follower.line() == #"{"command":"follow","ok":true}"#)
+
+            // Garbage: bytes that are not UTF-8, a NUL, a line of 1 MB. Each line gets one
+            // answer; the connection stays usable.
+            let garbage = try ControlClient(path: socket)
+            try garbage.write([0xFF, 0xFE, 0x00, 0x41, 0x0A])
+            let notUTF8 = try garbage.object()
+            #expect(notUTF8["ok"] as? Bool == false)
+            #expect((notUTF8["error"] as? String)?.hasPrefix("unknown command") == true)
+            try garbage.write(Array(repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0A])
+            #expect(try garbage.line() == #"{"error":"line longer than 4096 bytes: ignored","ok":false}"#)
+            try garbage.send("status")
+            #expect(try garbage.object()["event"] as? String == "status")
+
+            // Two clients command while the others hang about: both answered, in order.
+            let one = try ControlClient(path: socket), two = try ControlClient(path: socket)
+            try one.send("volume 55")
+            try two.send("skip")
+            #expect(try one.line() == #"{"command":"volume 55","ok":true}"#)
+            #expect(try two.line() == #"{"command":"skip","ok":true}"#)
+
+            // The follower got the same lines headless stdout printed for the skip.
+            let followed = try follower.lines(until: "playing")
+            let skipped = try await mhz.waitFor("skipped", after: first.index)
+            let playing = try await mhz.waitFor("playing", after: skipped.index)
+            let stdout = mhz.lines
+            try #require(stdout.count == mhz.all.count, "every stdout line is an event")
+            #expect(followed.contains(stdout[skipped.index]))
+            #expect(followed.last == stdout[playing.index])
+
+            // The idle client is still connected and served when it finally speaks.
+            try idle.send("status")
+            #expect(try idle.object()["volume"] as? Int == 55)
+        } catch {
+            try await running.stop()
+            throw error
+        }
+        try await running.stop()
+    }
+
+    @Test func ctlFollowPrintsEventsUntilMhzQuits() async throws {
+        let running = try await Running.start()
+        let mhz = running.mhz
+        do {
+            let first = try await mhz.waitFor("playing")
+            // `--follow status`: the status answer is printed once ctl follows, so every
+            // event after it reaches ctl.
+            let follow = try MhzProcess(arguments: ["ctl", "--data-dir", running.dataDirectory, "--follow", "status"],
+                                        environment: running.environment)
+            _ = try await follow.waitFor("status")
+            mhz.send("trash")
+            let trashed = try await mhz.waitFor("trashed", after: first.index)
+            let next = try await mhz.waitFor("playing", after: trashed.index)
+            mhz.send("quit")
+            #expect(try await mhz.waitForExit() == 0)
+            // mhz quitting ends the stream: ctl exits 0 with the lines stdout had.
+            #expect(try await follow.waitForExit() == 0)
+            let stdout = mhz.lines
+            try #require(stdout.count == mhz.all.count, "every stdout line is an event")
+            #expect(follow.lines.contains(stdout[trashed.index]))
+            #expect(follow.lines.contains(stdout[next.index]))
+        } catch {
+            try await running.stop()
+            throw error
+        }
+        try await running.stop()
+    }
+}

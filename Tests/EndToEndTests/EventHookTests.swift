@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `[hooks] event`: the built mhz runs the command once per event, in order, with the
+/// event's name as its argument and the headless line on stdin; a hook that sleeps never
+/// holds up playback, and none outlives its time limit or mhz.
+@Suite(.serialized)
+struct EventHookTests {
+    /// Writes `script` as an executable file in `home`.
+    private func hook(_ script: String, in home: TemporaryDirectory) throws -> URL {
+        let url = home.path("hook.sh")
+        try ("#!/bin/sh\n" + script).write(to: url, atomically: true, encoding: .utf8)
+        chmod(url.path, 0o755)
+        return url
+    }
+
+    /// Waits until `file` holds a line for which `match` is true.
+    private func waitForLine(in file: URL, timeout: Double = 20, _ match: (String) -> Bool) async throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.contains(where: match) { return lines }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestSupportError.timeout("\(file.lastPathComponent) never got the line; it holds: \((try? String(contentsOf: file, encoding: .utf8)) ?? "")")
+    }
+
+    @Test func theHookHearsEveryEventsNameAndItsExactLineInOrder() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-hook")
+        let log = home.path("events.log")
+        let script = try hook("{ printf '%s ' \"$1\"; cat; } >> '\(log.path)'\n", in: home)
+        let running = try await ControlSocketTests.Running.start(config: "[hooks]\nevent = \"\(script.path)\"\n")
+        let mhz = running.mhz
+        do {
+            let first = try await mhz.waitFor("playing")
+            mhz.send("skip")
+            let second = try await mhz.waitFor("playing", after: first.index + 1)
+            mhz.send("like")
+            let liked = try await mhz.waitFor("liked", after: second.index)
+            mhz.send("status")
+            _ = try await mhz.waitFor("status", after: liked.index)
+            let lines = try await waitForLine(in: log) { $0.hasPrefix("liked ") }
+
+            // Exactly the lines headless stdout printed, each after its name; `status`
+            // answers a question and runs no hook.
+            let stdout = mhz.lines
+            try #require(stdout.count == mhz.all.count)
+            let expected = zip(mhz.all, stdout).filter { $0.0.name != "status" }.map { "\($0.0.name) \($0.1)" }
+            #expect(Array(lines.prefix(expected.count)) == expected)
+            #expect(expected.map { $0.prefix(while: { $0 != " " }) } == ["channel", "playing", "skipped", "playing", "liked"])
+        } catch {
+            try await running.stop()
+            throw error
+        }
+        try await running.stop()
+    }
+
+    @Test func aSleepingHookHoldsUpNoSkipAndIsStoppedAtItsTimeLimit() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-hook-slow")
+        let log = home.path("events.log")
+        // Each run notes its start (and its process group, the shell's pid), then sleeps far
+        // past the 1 s limit; "end" would mean it was not stopped.
+        let script = try hook("echo \"start $1 $$\" >> '\(log.path)'\nsleep 30\necho \"end $1\" >> '\(log.path)'\n", in: home)
+        let running = try await ControlSocketTests.Running.start(
+            config: "[hooks]\nevent = \"\(script.path)\"\ntimeout = 1\n")
+        let mhz = running.mhz
+        var groups: [pid_t] = []
+        do {
+            let first = try await mhz.waitFor("playing")
+            // The skip and the song after it come while the first hook (the channel's) still sleeps.
+            mhz.send("skip")
+            let skipped = try await mhz.waitFor("skipped", after: first.index)
+            _ = try await mhz.waitFor("playing", after: skipped.index)
+            let duringSkip = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            #expect(duringSkip.count == 1 && duringSkip.first?.hasPrefix("start channel ") == true, "\(duringSkip)")
+
+            // Each run is ended at 1 s and the next one starts: the skip's hook runs in turn.
+            let lines = try await waitForLine(in: log) { $0.hasPrefix("start skipped ") }
+            #expect(lines.map { $0.split(separator: " ")[1] } == ["channel", "playing", "skipped"])
+            #expect(!lines.contains { $0.hasPrefix("end ") })
+            groups = lines.compactMap { pid_t($0.split(separator: " ")[2]) }
+        } catch {
+            try await running.stop()
+            throw error
+        }
+        try await running.stop()
+        // mhz ended each hook's process group (the shell and its sleep), the last on its way
+        // out. A member killed a moment ago may still be a zombie waiting for init: only live
+        // ones count.
+        #expect(groups.count == 3)
+        for group in groups {
+            let alive = Self.liveMembers(ofGroup: group)
+            #expect(alive.isEmpty, "process group \(group) still has \(alive)")
+        }
+    }
+
+    /// The pids in process group `group` that are not zombies, from /proc/PID/stat
+    /// ("pid (comm) state ppid pgrp …", proc(5)).
+    static func liveMembers(ofGroup group: pid_t) -> [String] {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return pids.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid -> String? in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[0] != "Z", pid_t(fields[2]) == group else { return nil }
+            return "\(pid) \(stat.prefix(upTo: close))"
+        }
+    }
+}
