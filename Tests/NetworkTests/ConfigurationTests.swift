@@ -56,6 +56,49 @@ struct ConfigurationTests {
         }
     }
 
+    @Test func theDesktopKeysAndTheHooksTableAreReadAndChecked() throws {
+        let config = try Config.parse("notify = false\nmpris = false\n[hooks]\nevent = \"~/bin/ev\"\ntimeout = 2.5\n",
+                                      path: "t.toml")
+        #expect(!config.notify && !config.mpris)
+        #expect(config.hooks == HookSettings(event: NSHomeDirectory() + "/bin/ev", timeout: 2.5))
+        let defaults = try Config.parse("", path: "t.toml")
+        #expect(defaults.notify && defaults.mpris && defaults.hooks == HookSettings(event: nil, timeout: 10))
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "\"notify\" must be true or false")) {
+            try Config.parse("notify = \"no\"", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "[hooks] timeout must be a number of seconds from 0 to 3600")) {
+            try Config.parse("[hooks]\ntimeout = 0", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown key \"command\" in [hooks] (known: event, timeout)")) {
+            try Config.parse("[hooks]\ncommand = \"x\"", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil,
+                                               "[hooks] event must be the path of a program, e.g. \"~/bin/mhz-event\"")) {
+            try Config.parse("[hooks]\nevent = \"\"", path: "t.toml")
+        }
+    }
+
+    @Test func theControlSocketIsOnePerDataDirectoryUnderTheRuntimeDirectory() throws {
+        let home = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/1000"]
+        let standard = Paths(options: try GlobalOptions.parse([]), environment: home)
+        #expect(standard.controlSocket.path == "/run/user/1000/mhz/mhz.sock")
+        let other = Paths(options: try GlobalOptions.parse(["--data-dir", "/data/a"]), environment: home)
+        let another = Paths(options: try GlobalOptions.parse(["--data-dir", "/data/b"]), environment: home)
+        #expect(other.controlSocket.path.hasPrefix("/run/user/1000/mhz/mhz-"))
+        #expect(other.controlSocket.path.count == "/run/user/1000/mhz/mhz-".count + 16 + ".sock".count)
+        #expect(other.controlSocket != another.controlSocket)
+        #expect(Paths(options: try GlobalOptions.parse(["--data-dir", "/data/a/"]), environment: home).controlSocket
+            == other.controlSocket)
+        // No runtime directory (cron, a server): the data directory holds it.
+        let bare = Paths(options: try GlobalOptions.parse(["--data-dir", "/data/a"]), environment: ["HOME": "/home/u"])
+        #expect(bare.controlSocket.path == "/data/a/mhz.sock")
+        // Too long for sun_path: /tmp/mhz-<uid>/.
+        let deep = "/d/" + String(repeating: "x", count: 120)
+        let long = Paths(options: try GlobalOptions.parse(["--data-dir", deep]), environment: ["HOME": "/home/u"])
+        #expect(long.controlSocket.path.hasPrefix("/tmp/mhz-\(getuid())/"))
+        #expect(long.controlSocket.path.utf8.count <= Paths.maxSocketPathBytes)
+    }
+
     @Test func theDownloadsTableIsReadAndCheckedKeyByKey() throws {
         let config = try Config.parse("""
             volume = 50
