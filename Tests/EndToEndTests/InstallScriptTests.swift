@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `script/install` with a private prefix: every file where a desktop looks for it, made
+/// from the binary installed (its completions and man page know `ctl`), and the unit that
+/// runs its `mhz serve`.
+struct InstallScriptTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs a program to its end; stdout and stderr together.
+    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.repository
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+
+    @Test func installsTheBinaryCompletionsManPageAndUnit() throws {
+        // script/test builds the man page generator before the tests: a `swift build` from
+        // inside `swift test` would wait for the build directory's lock.
+        try #require(FileManager.default.isExecutableFile(atPath: Self.repository.path + "/.build/debug/generate-manual-tool"),
+                     "run script/test (it builds generate-manual first)")
+        let home = try TemporaryDirectory(prefix: "mhz-install")
+        let prefix = home.path("local").path, config = home.path("config").path
+        let result = try run(Self.repository.path + "/script/install",
+                             ["--prefix", prefix, "--config-home", config, "--binary", BuiltProduct.path("mhz")])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("systemctl --user daemon-reload && systemctl --user enable --now mhz-serve.service"))
+
+        // The binary is the one given, byte for byte, and runs.
+        let installed = prefix + "/bin/mhz"
+        #expect(FileManager.default.contentsEqual(atPath: installed, andPath: BuiltProduct.path("mhz")))
+        #expect(try run(installed, ["--help"]).output.contains("ctl"))
+
+        // bash registers the completion; zsh and fish know the new subcommand and its flag.
+        let bash = try run("/bin/bash", ["-c", "source '\(prefix)/share/bash-completion/completions/mhz' && complete -p mhz"])
+        #expect(bash.output == "complete -o filenames -F _mhz mhz\n")
+        let zsh = try String(contentsOfFile: prefix + "/share/zsh/site-functions/_mhz", encoding: .utf8)
+        #expect(zsh.hasPrefix("#compdef mhz"))
+        #expect(zsh.contains("'ctl:Control a running mhz: send a command, print its answer.'"))
+        let fish = try String(contentsOfFile: config + "/fish/completions/mhz.fish", encoding: .utf8)
+        #expect(fish.contains("-l 'follow' -d 'Print every event as a JSON line until mhz quits or you interrupt.'"))
+
+        // The man page is roff from the same definitions, with the ctl section.
+        let man = try String(contentsOfFile: prefix + "/share/man/man1/mhz.1", encoding: .utf8)
+        #expect(man.contains(".Dt MHZ 1"))
+        #expect(man.contains(".It Em ctl"))
+
+        let unit = try String(contentsOfFile: config + "/systemd/user/mhz-serve.service", encoding: .utf8)
+        #expect(unit.contains("\nExecStart=\(prefix)/bin/mhz serve\n"))
+        #expect(unit.contains("\nWantedBy=default.target\n"))
+    }
+}
