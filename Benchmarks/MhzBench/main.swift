@@ -99,6 +99,17 @@ table.add("… the same skips beside a prefetched queued item", mhz: skipMhzText
           reference: skipMPV.map { "\(ms($0.queued.median)) / \(ms($0.queued.p95)) mpv `loadfile FILE append` + `playlist-next`" } ?? missingMPV,
           ratio: skipMPV.map { "\(times(skipMhz.median / $0.queued.median)) / \(times(skipMhz.p95 / $0.queued.p95))" } ?? missingMPV)
 
+// MARK: Skips through the control socket
+progress("control socket: \(options.skips) × `mhz ctl skip` alternating with \(options.skips) × stdin skip")
+let skipControl = try SkipLatency.control(install, skips: options.skips)
+table.add("`mhz ctl skip` → next song's first audio, p50 / p95 of \(options.skips)",
+          mhz: "\(ms(skipControl.ctl.median)) / \(ms(skipControl.ctl.p95))",
+          reference: "\(ms(skipControl.stdin.median)) / \(ms(skipControl.stdin.p95)) headless stdin `skip` (same process, alternating)",
+          ratio: "\(times(skipControl.ctl.median / skipControl.stdin.median)) / \(times(skipControl.ctl.p95 / skipControl.stdin.p95))")
+table.add("… `mhz ctl skip` process, spawn → answer → exit, p50 / p95",
+          mhz: "\(ms(skipControl.roundTrip.median)) / \(ms(skipControl.roundTrip.p95))",
+          reference: "—", ratio: "—")
+
 // MARK: CPU and memory while playing
 let playSeconds = options.playbackSeconds
 progress(String(format: "playback: %.0f s of mhz with the UI in tmux, %.0f s of mpv", playSeconds, playSeconds))
