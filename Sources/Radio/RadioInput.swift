@@ -9,7 +9,8 @@ public enum RadioInput: Sendable, Equatable {
     /// personal channel. When `lastPosition` (where the last session stopped) is a song of
     /// that channel left midway, it resumes there while the channel's list is fetched for
     /// what follows.
-    case start(channelID: String?, lastChannel: String? = nil, lastPosition: PlaybackPosition? = nil)
+    case start(channelID: String?, lastChannel: String? = nil, lastPosition: PlaybackPosition? = nil,
+               trashed: Set<String> = [])
     /// A command from a front end.
     case command(RadioCommand)
     /// The channel list arrived.

@@ -74,8 +74,11 @@ extension RadioMachine {
         return effects
     }
 
-    /// Drops the song playing now from a list (a station may answer with it).
-    func fresh(_ tracks: [Track]) -> [Track] { tracks.filter { $0.sid != current?.sid } }
+    /// Drops the song playing now from a list (a station may answer with it), and every song
+    /// the listener trashed.
+    func fresh(_ tracks: [Track]) -> [Track] {
+        tracks.filter { $0.sid != current?.sid && !trashed.contains($0.sid) }
+    }
 
     /// Keeps the resume points of queued songs only.
     private mutating func forgetResumePointsOutsideQueue() {

@@ -12,7 +12,7 @@ extension RadioMachine {
         var effects = switchChannel(to: target, initial: true)
         // If its URL no longer works, the failure leads to a fresh list like any other.
         guard let last = lastPosition, last.channel == target, channel?.id == target, !last.url.isEmpty,
-              !last.isFinished, last.position > 0
+              !last.isFinished, last.position > 0, !trashed.contains(last.sid)
         else { return effects }
         let track = Track(sid: last.sid, title: last.title, artist: last.artist, album: last.album,
                           length: last.duration, url: last.url)
@@ -79,7 +79,10 @@ extension RadioMachine {
         // Offline, the report still goes to the station (through the outbox), but the next
         // list comes from the downloads under the same request id.
         if source.isOffline, let request = listRequest { effects.append(.fetchDownloads(requestID: request.id)) }
-        if type == .ban { effects.append(.rememberTrashed(sid: now.track.sid)) }
+        if type == .ban {
+            trashed.insert(now.track.sid)
+            effects.append(.rememberTrashed(sid: now.track.sid))
+        }
         effects.append(.emit(type == .skip ? .skipped(now.track) : .trashed(now.track)))
         let fetch = self.fetch
         if let next = takeQueued() {

@@ -90,6 +90,9 @@ public struct RadioMachine: Sendable {
     /// Where queued songs start, by sid, when they are long items the listener left midway
     /// (decided when their list arrived; see ``resumePoint(of:saved:)``).
     var resumePoints: [String: Double] = [:]
+    /// Songs the listener trashed on this station, ever: never started again, whatever list
+    /// a station sends (one that ignores `b`, a web station's one-song answer).
+    var trashed: Set<String> = []
     /// Retries of a list fetch in a row: picks the next wait of ``Configuration/retry``.
     var retryAttempt = 0
     /// Songs that failed to play in a row; at the limit the radio stops trying for a while.
@@ -122,7 +125,8 @@ public struct RadioMachine: Sendable {
 
     private mutating func dispatch(_ input: RadioInput) -> [RadioEffect] {
         switch input {
-        case .start(let id, let lastChannel, let lastPosition):
+        case .start(let id, let lastChannel, let lastPosition, let trashed):
+            self.trashed = trashed
             return start(channelID: id, lastChannel: lastChannel, lastPosition: lastPosition)
         case .command(let command):
             return handle(command)

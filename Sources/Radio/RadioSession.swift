@@ -98,7 +98,8 @@ public actor RadioSession {
         // What the last session left: the machine decides whether to resume it.
         let lastChannel = (try? store?.setting(RadioSettingKey.lastChannel)) ?? nil
         let lastPosition = (try? store?.lastPosition()) ?? nil
-        handle(.start(channelID: channelID, lastChannel: lastChannel, lastPosition: lastPosition))
+        handle(.start(channelID: channelID, lastChannel: lastChannel, lastPosition: lastPosition,
+                      trashed: downloads?.trashedSids() ?? []))
     }
 
     /// Performs a command. `status` and `quit` first bring the machine's position up to

@@ -12,8 +12,11 @@ public protocol SongDownloads: Sendable {
     /// The downloaded songs that may play offline, shuffled: `file://` URLs, never a
     /// trashed song. Each carries the channel it was downloaded from.
     func offlineTracks() -> [Track]
-    /// Remembers that the listener trashed `sid`, so offline listening never plays it.
+    /// Remembers that the listener trashed `sid`, so offline listening never plays it and
+    /// the radio never starts it again.
     func trashed(sid: String)
+    /// Every song the listener trashed on this station, read once at start.
+    func trashedSids() -> Set<String>
 }
 
 /// What the listener can do to one download.

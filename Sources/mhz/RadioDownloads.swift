@@ -86,6 +86,15 @@ final class RadioDownloads: SongDownloads {
         }
     }
 
+    func trashedSids() -> Set<String> {
+        do throws(StoreError) {
+            return Set(try database.trashedSongs().filter { $0.station == station }.map(\.sid))
+        } catch {
+            logger.error("cannot read the trashed songs: \(error); a trashed song may play again")
+            return []
+        }
+    }
+
     /// Feeds what the downloads do to `session` (the downloads view, the status line, the
     /// offline channel) and to `onEvent` (headless lines), until the manager shuts down.
     func follow(_ session: RadioSession, onEvent: @escaping @Sendable (DownloadEvent) -> Void) async -> Task<Void, Never> {

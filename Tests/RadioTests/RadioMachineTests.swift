@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import Radio
 import RadioAPI
+import Store
 
 /// Every report rule (docs/PROTOCOL.md §2), driven through the pure state machine.
 struct RadioMachineTests {
@@ -61,6 +62,31 @@ struct RadioMachineTests {
         #expect(events(effects) == [.trashed(t(1))])
         _ = m.handle(.answered(requestID: reports(effects)[0].id, tracks: [t(2), t(9)]))
         #expect(m.queue.map(\.sid) == ["9"], "the song now playing is dropped from the new list")
+    }
+
+    @Test func aTrashedSongIsNeverStartedAgainWhateverTheStationSends() {
+        var m = playingMachine()
+        let trash = m.handle(.command(.trash))
+        #expect(trash.contains(.rememberTrashed(sid: "1")))
+        // A station that ignores `b` answers with the trashed song at the head of the list.
+        _ = m.handle(.answered(requestID: reports(trash)[0].id, tracks: [t(1), t(5), t(1), t(6)]))
+        #expect(m.queue.map(\.sid) == ["5", "6"])
+        // A one-song web answer that is the trashed song: nothing of it is queued.
+        _ = m.handle(.command(.skip))
+        let skip = m.handle(.command(.skip))
+        _ = m.handle(.answered(requestID: reports(skip)[0].id, tracks: [t(1)]))
+        #expect(!m.queue.contains { $0.sid == "1" } && m.current?.sid != "1")
+
+        // The next run is told what was trashed before: its first list skips it too, and a
+        // saved position of that song does not resume it.
+        var next = RadioMachine()
+        let saved = PlaybackPosition(sid: "1", channel: "0", position: 12, duration: 30, url: "http://x/1.mp3",
+                                     title: "One", artist: "A")
+        let start = next.handle(.start(channelID: "0", lastChannel: "0", lastPosition: saved, trashed: ["1"]))
+        #expect(starts(start).isEmpty && plays(start).isEmpty)
+        let answer = next.handle(.answered(requestID: reports(start)[0].id, tracks: [t(1), t(2)]))
+        #expect(plays(answer) == ["2"])
+        #expect(next.queue.isEmpty)
     }
 
     @Test func skipWithAnEmptyQueueStopsAndPlaysTheAnswer() {
