@@ -55,16 +55,20 @@ public final class TLSTestServer: Sendable {
             if port == nil { try await Task.sleep(for: .milliseconds(20)) }
         }
         guard let port else {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw TestSupportError.timeout("openssl s_server named no port: \(String(decoding: said.value, as: UTF8.self))")
         }
         baseURL = URL(string: "https://127.0.0.1:\(port)")!
     }
 
-    /// Stops the server (SIGTERM to the child this value started).
+    /// Stops the server and waits for it to be gone. `s_server` ignores SIGTERM and, in
+    /// `-WWW` mode, never reads its stdin, so only SIGKILL ends it.
     public func stop() {
-        if process.isRunning { process.terminate() }
         try? input.fileHandleForWriting.close()
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
     }
 
     deinit { stop() }
