@@ -8,6 +8,7 @@ import Testing
 /// real chafa on generated images read into exact cells, and nil, not an error, when
 /// chafa is missing or cannot read the file.
 struct CoverTextTests {
+    /// A cell of a solid red cover: a space on palette red.
     static let red = CoverArt.Cell(" ", background: 196)
 
     @Test func asksChafaForSymbolsIn256ColoursAndNothingElse() {

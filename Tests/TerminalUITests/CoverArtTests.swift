@@ -11,6 +11,7 @@ import Testing
     static let redChafaOutput = "\u{1B}[0m\u{1B}[7m\u{1B}[38;5;196m \u{1B}[0m\u{1B}[38;5;1;48;5;196m   \u{1B}[0m\n"
         + "\u{1B}[7m\u{1B}[38;5;196m \u{1B}[0m\u{1B}[38;5;1;48;5;196m   \u{1B}[0m\n"
 
+    /// A cell of a solid red cover: a space on palette red.
     static let red = CoverArt.Cell(" ", background: 196)
 
     @Test func solidRedIsSpacesOnRed() {

@@ -5,10 +5,15 @@ import Testing
 /// When the UI starts drawing a cover, which drawing it shows, and when it keeps the
 /// cover's area free.
 @Suite struct CoverStateTests {
+    /// Two songs' cover files.
     static let first = URL(fileURLWithPath: "/data/covers/1.jpg")
+    /// The other song's.
     static let second = URL(fileURLWithPath: "/data/covers/2.png")
+    /// The area on an 80 × 24 terminal (24 × 12 cells).
     static let wide = CoverArea.fitting(width: 80, height: 24)
+    /// The area on the smallest terminal with one (16 × 8 cells).
     static let small = CoverArea.fitting(width: 70, height: 14)
+    /// Some drawing.
     static let art = CoverArt(rows: [[CoverArt.Cell(" ", background: 196)]])
 
     @Test func oneDrawingPerFileAndSizeAndOneAtATime() {

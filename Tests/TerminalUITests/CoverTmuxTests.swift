@@ -8,6 +8,7 @@ import Testing
 /// included. Each `TmuxDriver` ends its tmux server when it goes, failed test or not.
 @Suite(.serialized)
 struct CoverTmuxTests {
+    /// Palette red, which chafa draws a red image in.
     static let red: UInt8 = 196
 
     /// The harness's command line; `cover` becomes its first song's cover.
