@@ -22,6 +22,14 @@ static inline attr_t cnc_a_reverse(void) { return A_REVERSE; }
 static inline attr_t cnc_a_dim(void) { return A_DIM; }
 static inline attr_t cnc_a_normal(void) { return A_NORMAL; }
 static inline int cnc_color_pair(int n) { return COLOR_PAIR(n); }
+/* COLORS and COLOR_PAIRS are mutable globals too. */
+static inline int cnc_colors(void) { return COLORS; }
+static inline int cnc_color_pairs(void) { return COLOR_PAIRS; }
+/* Attributes with a colour pair of any number: COLOR_PAIR() holds only 8 bits, while
+ * ncurses 6 takes a larger pair through wattr_set's opts pointer. */
+static inline int cnc_attr_set_pair(attr_t attrs, int pair) {
+    return wattr_set(stdscr, attrs, (NCURSES_PAIRS_T)(pair < 32768 ? pair : 0), &pair);
+}
 /* wcwidth lives in wchar.h behind _XOPEN_SOURCE on glibc; expose it unconditionally. */
 extern int wcwidth(wchar_t c);
 static inline int cnc_wcwidth(unsigned int c) { return wcwidth((wchar_t)c); }

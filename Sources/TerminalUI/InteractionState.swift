@@ -226,11 +226,14 @@ struct InteractionState {
     }
 
     /// The frame for the screen in front at `now` (which decides whether a note shows).
-    func frame(_ shown: RadioSnapshot, width: Int, height: Int, now: ContinuousClock.Instant = .now) -> Frame {
+    /// `cover` is the area the now-playing screen leaves free for a cover; the other
+    /// screens have none.
+    func frame(_ shown: RadioSnapshot, width: Int, height: Int, now: ContinuousClock.Instant = .now,
+               cover: CoverArea? = nil) -> Frame {
         switch mode {
         case .nowPlaying:
             let text = note.flatMap { now < $0.until ? $0.text : nil }
-            return NowPlayingView.frame(shown, width: width, height: height, keymap: keymap, note: text)
+            return NowPlayingView.frame(shown, width: width, height: height, keymap: keymap, note: text, cover: cover)
         case .login(let form): return LoginDialogView.frame(form, width: width, height: height)
         case .channels(let list): return list.frame(shown, width: width, height: height, keymap: keymap)
         case .help: return HelpView.frame(keymap, width: width, height: height)

@@ -10,6 +10,9 @@ import Radio
 /// Every line is exactly `width` columns and there are exactly `height` lines, so the
 /// screen can be compared as text in tests. When the terminal is short, spacers go
 /// first, then the least useful lines; title, progress and a reported problem stay.
+///
+/// With a `CoverArea` the song's lines move right of it and the area is left blank:
+/// the cover is not text, so the screen draws it over the frame.
 public enum NowPlayingView {
     /// Glyph for a liked song.
     public static let likedMark = "♥"
@@ -26,9 +29,18 @@ public enum NowPlayingView {
     /// UI's own (a login that succeeded) shown on the status line instead of the radio's.
     public static func frame(_ snapshot: RadioSnapshot, width: Int, height: Int,
                              keymap: Keymap = .standard, note: String? = nil) -> Frame {
+        frame(snapshot, width: width, height: height, keymap: keymap, note: note, cover: nil)
+    }
+
+    /// The screen with room for a cover in `cover` (nil: the screen as without covers).
+    static func frame(_ snapshot: RadioSnapshot, width: Int, height: Int,
+                      keymap: Keymap = .standard, note: String? = nil, cover: CoverArea?) -> Frame {
         let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
         let inner = max(0, width - 2 * margin)
         let indent = String(repeating: " ", count: margin)
+        // The song's lines, beside the cover when there is one.
+        let songIndent = cover.map { String(repeating: " ", count: $0.textColumn) } ?? indent
+        let songColumns = cover.map { max(0, width - $0.textColumn - margin) } ?? inner
         let track = snapshot.track
 
         let header = DisplayWidth.spread(" " + (snapshot.channel?.name ?? "mhz"), stateWord(snapshot) + " ",
@@ -36,12 +48,12 @@ public enum NowPlayingView {
         var top = [
             FrameLine(text: header, style: .header, priority: 3),
             .spacer,
-            FrameLine(text: indent + titleLine(track, columns: inner), style: .title, priority: 10),
-            FrameLine(text: indent + (track?.artist ?? ""), priority: 8),
-            FrameLine(text: indent + albumLine(track), style: .dim, priority: 4),
+            FrameLine(text: songIndent + titleLine(track, columns: songColumns), style: .title, priority: 10),
+            FrameLine(text: songIndent + (track?.artist ?? ""), priority: 8),
+            FrameLine(text: songIndent + albumLine(track), style: .dim, priority: 4),
             .spacer,
-            FrameLine(text: indent + progressLine(snapshot, columns: inner), style: .bar, priority: 9),
-            FrameLine(text: indent + "vol \(snapshot.volume)%  ·  \(snapshot.queueLength) queued",
+            FrameLine(text: songIndent + progressLine(snapshot, columns: songColumns), style: .bar, priority: 9),
+            FrameLine(text: songIndent + "vol \(snapshot.volume)%  ·  \(snapshot.queueLength) queued",
                       style: .dim, priority: 2),
         ]
         if track == nil {

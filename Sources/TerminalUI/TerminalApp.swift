@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Radio
 import Synchronization
@@ -14,6 +15,12 @@ import Synchronization
 /// than the position, the terminal size, the screen in front, a notice expiring, or
 /// (while playing) the elapsed second on the clock — so a playing radio wakes a few times
 /// a second and draws once a second.
+///
+/// Covers: `showCover(_:)` names the current song's image, and the renderer given at init
+/// draws it as `CoverArt` on a thread of its own (it runs a program for tens of
+/// milliseconds; the UI thread must keep reading keys). The loop starts a drawing when
+/// the file or the cover's area changes, and shows the result only while it is still for
+/// the current file and size.
 public final class TerminalApp: Sendable {
     private struct Shared {
         var snapshot = RadioSnapshot()
@@ -24,6 +31,8 @@ public final class TerminalApp: Sendable {
         var uiThread: pthread_t?
         /// The login service's answers, with the dialog they belong to, not yet applied.
         var loginAnswers: [(answer: LoginAnswer, generation: Int)] = []
+        /// The cover file and its drawings.
+        var cover = CoverState()
     }
 
     /// What was last drawn, to decide whether drawing again would change anything.
@@ -34,21 +43,25 @@ public final class TerminalApp: Sendable {
         var revision: Int
         var second: Int
         var notice: Bool
+        var cover: Int
     }
 
     private let shared = Mutex(Shared())
     private let keymap: Keymap
     private let send: @Sendable (RadioCommand) -> Void
     private let login: (any LoginService)?
+    private let coverRenderer: CoverRenderer?
 
     /// Creates the front end. `send` is called on the UI thread for every command the
     /// user gives; it should hand the command to the radio and return quickly. `login`
     /// performs what the login dialog asks; without it the login key says login is not
-    /// available here.
-    public init(keymap: Keymap, login: (any LoginService)? = nil,
+    /// available here. `coverRenderer` draws the file given to `showCover(_:)`; without
+    /// it no cover is shown.
+    public init(keymap: Keymap, login: (any LoginService)? = nil, coverRenderer: CoverRenderer? = nil,
                 send: @escaping @Sendable (RadioCommand) -> Void) {
         self.keymap = keymap
         self.login = login
+        self.coverRenderer = coverRenderer
         self.send = send
     }
 
@@ -69,6 +82,15 @@ public final class TerminalApp: Sendable {
             shared.snapshot = snapshot
             shared.receivedAt = .now
         }
+    }
+
+    /// Shows `file`, a PNG or JPEG, as the current song's cover beside its lines on the
+    /// now-playing screen, when the terminal is large enough (see `CoverArea`); nil
+    /// takes the cover down. Thread-safe and cheap: the drawing happens later, off the
+    /// UI thread. A new file hides the old cover with the next draw, before the new one
+    /// is ready.
+    public func showCover(_ file: URL?) {
+        shared.withLock { $0.cover.show(file) }
     }
 
     /// Whether `new` is `old` with at most another position.
@@ -152,16 +174,22 @@ public final class TerminalApp: Sendable {
 
             let now = ContinuousClock.now
             let shown = state.displayed(snapshot, receivedAt: receivedAt, now: now)
+            let cover = coverToDraw(size: screen.size)
             let current = DrawnState(version: version, rows: screen.size.rows, columns: screen.size.columns,
                                      revision: state.revision, second: InteractionState.displayedSecond(shown.position),
-                                     notice: state.hasNotice(at: now))
+                                     notice: state.hasNotice(at: now), cover: cover.revision)
             if current != drawn {
                 if current.rows != drawn?.rows || current.columns != drawn?.columns { screen.clear() }
-                screen.draw(state.frame(shown, width: current.columns, height: current.rows, now: now))
+                let nowPlaying = state.mode == .nowPlaying
+                let area = nowPlaying && cover.reserved ? cover.area : nil
+                let art = nowPlaying ? cover.art.flatMap { art in area.map { (art, $0) } } : nil
+                screen.draw(state.frame(shown, width: current.columns, height: current.rows, now: now, cover: area),
+                            cover: art)
                 drawn = current
             }
 
-            let wait = pollInterval(shown: shown, fast: now < fastUntil || state.isWaitingForLogin)
+            let fast = now < fastUntil || state.isWaitingForLogin || cover.drawing
+            let wait = pollInterval(shown: shown, fast: fast)
             switch screen.read(timeoutMilliseconds: wait) {
             case .key(let key):
                 let response = state.handle(key, snapshot: shown, now: .now)
@@ -175,6 +203,27 @@ public final class TerminalApp: Sendable {
                 continue
             }
         }
+    }
+
+    /// The cover for a screen of `size`: its area, whether the frame keeps it free, the
+    /// art ready for it, whether a drawing is under way (the loop then polls fast to show
+    /// it soon) and the revision that tells the redraw decision something changed.
+    /// Starts the drawing the area needs, if none runs.
+    private func coverToDraw(size: (rows: Int, columns: Int))
+        -> (area: CoverArea?, reserved: Bool, art: CoverArt?, drawing: Bool, revision: Int) {
+        guard let coverRenderer else { return (nil, false, nil, false, 0) }
+        let area = CoverArea.fitting(width: size.columns, height: size.rows)
+        let (request, state) = shared.withLock { shared in (shared.cover.start(for: area), shared.cover) }
+        if let request {
+            let thread = Thread { [self] in
+                let art = coverRenderer(request.file, request.columns, request.rows)
+                shared.withLock { $0.cover.finish(request, art: art) }
+            }
+            thread.name = "mhz.cover"
+            thread.start()
+        }
+        let reserved = state.reserves(area)
+        return (area, reserved, reserved ? state.art(for: area) : nil, state.inFlight != nil, state.revision)
     }
 
     /// Hands a response's login request to the service on a task of its own (the service

@@ -24,6 +24,7 @@ final class TerminalScreen {
     private var screen: OpaquePointer?
     private var output: UnsafeMutablePointer<FILE>?
     private var input: UnsafeMutablePointer<FILE>?
+    private var palette = CoverPalette()
 
     /// Takes over the terminal. Returns false when there is no usable terminal (not a
     /// tty, unknown `TERM`); the terminal is then untouched.
@@ -62,16 +63,33 @@ final class TerminalScreen {
         return true
     }
 
-    /// Copies `frame` to the terminal, one whole line per row, and updates it.
-    func draw(_ frame: Frame) {
+    /// Copies `frame` to the terminal, one whole line per row, draws `cover`'s art over
+    /// its area (centred in it), and updates the terminal.
+    func draw(_ frame: Frame, cover: (art: CoverArt, area: CoverArea)? = nil) {
         for (row, line) in frame.lines.enumerated() where row < size.rows {
             attrset(Int32(truncatingIfNeeded: Self.attributes(frame.styles[row])))
             // The bottom-right cell makes ncurses return ERR (it cannot move the cursor
             // past it) but the text is drawn, so the result is ignored.
             _ = mvaddstr(Int32(row), 0, line)
         }
+        if let cover { draw(cover.art, in: cover.area) }
         attrset(Int32(truncatingIfNeeded: cnc_a_normal()))
         refresh()
+    }
+
+    /// Draws the cells of `art` that fit in `area` and on the screen, one at a time with
+    /// their own colour pair. Every row of the frame was drawn whole just before, so
+    /// nothing of an older cover survives around a smaller one.
+    private func draw(_ art: CoverArt, in area: CoverArea) {
+        let top = area.row + max(0, (area.rows - art.height) / 2)
+        let left = area.column + max(0, (area.columns - art.width) / 2)
+        for (index, cells) in art.rows.prefix(area.rows).enumerated() where top + index < size.rows {
+            for (offset, cell) in cells.prefix(area.columns).enumerated() where left + offset < size.columns {
+                let pair = palette.pair(foreground: cell.foreground, background: cell.background)
+                _ = cnc_attr_set_pair(cell.reverse ? cnc_a_reverse() : cnc_a_normal(), pair)
+                _ = mvaddstr(Int32(top + index), Int32(left + offset), String(cell.character))
+            }
+        }
     }
 
     /// Clears the screen before the next draw (after a resize, old cells may linger).

@@ -81,6 +81,7 @@ final class TerminalFrontEnd: FrontEnd {
     private let login: (any LoginService)?
     private let app = Mutex<TerminalApp?>(nil)
     private let pending = Mutex<RadioSnapshot?>(nil)
+    private let pendingCover = Mutex<URL?>(nil)
     /// The last snapshot and an alert shown on it while the radio has no problem of its
     /// own to show, until `until`.
     private let alerting = Mutex<(last: RadioSnapshot?, alert: RadioError?, until: ContinuousClock.Instant)>(
@@ -97,9 +98,11 @@ final class TerminalFrontEnd: FrontEnd {
 
     /// Starts the ncurses loop on its own thread, drawing the last snapshot at once.
     func start(commands: CommandPump) {
-        let app = TerminalApp(keymap: keymap, login: login, send: { commands.send($0) })
+        let app = TerminalApp(keymap: keymap, login: login, coverRenderer: CoverText.renderer,
+                              send: { commands.send($0) })
         self.app.withLock { $0 = app }
         if let snapshot = pending.withLock({ $0 }) { app.update(snapshot) }
+        app.showCover(pendingCover.withLock { $0 })
         let finished = self.finished
         let thread = Thread {
             app.run()
@@ -120,6 +123,11 @@ final class TerminalFrontEnd: FrontEnd {
             return shown
         }
         if let app = app.withLock({ $0 }) { app.update(snapshot) } else { pending.withLock { $0 = snapshot } }
+    }
+
+    /// Shows `file` (a PNG or JPEG) as the current song's cover; nil takes it down.
+    func showCover(_ file: URL?) {
+        if let app = app.withLock({ $0 }) { app.showCover(file) } else { pendingCover.withLock { $0 = file } }
     }
 
     /// Events go to the log only: the screen shows the snapshot.

@@ -7,7 +7,9 @@ import TerminalUI
 // TerminalUITests: they start this program in tmux, press keys and read the screen.
 // Environment: MHZ_TUI_LOG (required) — file the radio logs the commands it got to;
 // MHZ_TUI_STOP_ON_TOGGLE — call stop() from another thread when toggle arrives;
-// MHZ_TUI_CRASH_ON_SKIP — trap on skip, to test the crash-path restore.
+// MHZ_TUI_CRASH_ON_SKIP — trap on skip, to test the crash-path restore;
+// MHZ_TUI_COVER — an image shown as the first song's cover (drawn by chafa from PATH);
+// skip takes it down, as a next song without a cover would.
 
 let environment = ProcessInfo.processInfo.environment
 guard let logPath = environment["MHZ_TUI_LOG"] else {
@@ -15,8 +17,12 @@ guard let logPath = environment["MHZ_TUI_LOG"] else {
     exit(2)
 }
 let radio = FakeRadio(log: logPath)
-let app = TerminalApp(keymap: .standard) { radio.handle($0) }
+let coverFile = environment["MHZ_TUI_COVER"].map { URL(fileURLWithPath: $0) }
+let app = TerminalApp(keymap: .standard, coverRenderer: coverFile == nil ? nil : ChafaCover.render) {
+    radio.handle($0)
+}
 radio.attach(app)
+app.showCover(coverFile)
 let stopOnToggle = environment["MHZ_TUI_STOP_ON_TOGGLE"] != nil
 if stopOnToggle {
     radio.onToggle = {
@@ -97,6 +103,7 @@ final class FakeRadio: Sendable {
             return (state.snapshot, state.app)
         }
         app?.update(snapshot)
+        if command == .skip || command == .trash { app?.showCover(nil) }
         if command == .toggle { onToggle?() }
         if command == .skip && ProcessInfo.processInfo.environment["MHZ_TUI_CRASH_ON_SKIP"] != nil {
             fatalError("deliberate crash to test the terminal restore")

@@ -35,6 +35,13 @@ public enum MediaFactory {
                            "-movflags", "+faststart", url.path])
     }
 
+    /// A `pixels` × `pixels` image of one colour (an ffmpeg colour name such as "red"),
+    /// PNG or JPEG as `url`'s extension says: a cover whose drawing is known exactly.
+    public static func solidImage(at url: URL, color: String, pixels: Int = 64) throws {
+        try run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
+                           "-i", "color=c=\(color):s=\(pixels)x\(pixels)", "-frames:v", "1", url.path])
+    }
+
     /// Runs a tool from PATH, throwing with its stderr when it fails.
     public static func run(_ tool: String, _ arguments: [String]) throws {
         let process = Process()

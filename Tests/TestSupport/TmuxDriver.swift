@@ -26,9 +26,12 @@ public final class TmuxDriver {
         _ = try? tmux(["kill-server"])
     }
 
-    /// The visible screen, one string per row (tmux trims trailing spaces).
-    public func capture() throws -> [String] {
-        try tmux(["capture-pane", "-p", "-t", session]).components(separatedBy: "\n")
+    /// The visible screen, one string per row (tmux trims trailing spaces); with
+    /// `escapes`, each row carries the SGR codes of its colours and attributes, and its
+    /// trailing spaces, which may be coloured.
+    public func capture(escapes: Bool = false) throws -> [String] {
+        try tmux(["capture-pane", "-p"] + (escapes ? ["-e", "-N"] : []) + ["-t", session])
+            .components(separatedBy: "\n")
     }
 
     /// Sends keys in tmux's notation (`"l"`, `"Down"`, `"Enter"`, `"Escape"`, `"Space"`).
