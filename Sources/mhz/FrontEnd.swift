@@ -21,6 +21,8 @@ protocol FrontEnd: Sendable {
     func clearAlert()
     /// A download changed or progressed (the terminal UI draws downloads from the snapshot).
     func downloaded(_ event: DownloadEvent)
+    /// The song's cover as a local file, or nil for none (yet).
+    func showCover(_ file: URL?)
     /// The radio quit: release the terminal.
     func stop()
 }
@@ -69,6 +71,9 @@ final class HeadlessFrontEnd: FrontEnd {
     func downloaded(_ event: DownloadEvent) {
         output.write(Data((DownloadJSON.line(event.task) + "\n").utf8))
     }
+
+    /// Headless shows no pictures.
+    func showCover(_ file: URL?) {}
 
     /// Nothing to release: stdout is left as it is.
     func stop() {}

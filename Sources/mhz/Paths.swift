@@ -73,6 +73,8 @@ struct Paths: Sendable {
     var database: URL { dataDirectory.appendingPathComponent("mhz.sqlite") }
     /// The log file.
     var logFile: URL { dataDirectory.appendingPathComponent("mhz.log") }
+    /// Song covers fetched from a station, for the desktop and the terminal UI.
+    var coverDirectory: URL { dataDirectory.appendingPathComponent("covers", isDirectory: true) }
     /// The embedded station's own data directory.
     var stationDirectory: URL { dataDirectory.appendingPathComponent("station", isDirectory: true) }
 

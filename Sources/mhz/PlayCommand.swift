@@ -133,8 +133,20 @@ struct PlayCommand: AsyncParsableCommand {
         if let minutes = runtime.config.longItemMinutes { radio.longItemSeconds = minutes * 60 }
         let manager = DownloadSetup.manager(paths: runtime.paths, config: runtime.config, database: database)
         let downloads = RadioDownloads(manager: manager, database: database, station: runtime.sessionKey)
+        // Covers as local files (a station's are fetched without the session's cookies).
+        let covers = CoverFollower(
+            cache: CoverCache(directory: runtime.paths.coverDirectory,
+                              http: HTTPClient(configuration: RadioRuntime.httpConfiguration(runtime.config))),
+            coverChanged: { track, file in
+                logger.debug("cover of \(track?.sid ?? "nothing"): \(file?.path ?? "none")")
+                frontEnd.showCover(file)
+            },
+            songStarted: { _, _ in })
         let session = RadioSession(service: service, player: player, store: database, downloads: downloads,
-                                   configuration: radio, volume: volume, onSnapshot: { frontEnd.show($0) })
+                                   configuration: radio, volume: volume, onSnapshot: { snapshot in
+                                       frontEnd.show(snapshot)
+                                       covers.show(snapshot)
+                                   })
         // After a login in the dialog, the next request carries it; a fetch waiting out a
         // failure (the red-heart channel refused to nobody) goes again at once.
         dialog?.onLoggedIn {
