@@ -94,11 +94,16 @@ final class TerminalFrontEnd: FrontEnd {
     /// How long an alert stays on the status line.
     static let alertDuration = Duration.seconds(15)
     private let finished = DispatchSemaphore(value: 0)
+    /// Where descriptor 2 points while the UI is up.
+    private let logFile: URL
+    private let redirect = Mutex<StandardErrorRedirect?>(nil)
 
-    /// A front end with `keymap`; `login` serves the login dialog.
-    init(keymap: Keymap, login: (any LoginService)?) {
+    /// A front end with `keymap`; `login` serves the login dialog; while it runs, whatever C
+    /// libraries write to standard error goes to `logFile`.
+    init(keymap: Keymap, login: (any LoginService)?, logFile: URL) {
         self.keymap = keymap
         self.login = login
+        self.logFile = logFile
     }
 
     /// Starts the ncurses loop on its own thread, drawing the last snapshot at once.
@@ -108,6 +113,9 @@ final class TerminalFrontEnd: FrontEnd {
         self.app.withLock { $0 = app }
         if let snapshot = pending.withLock({ $0 }) { app.update(snapshot) }
         app.showCover(pendingCover.withLock { $0 })
+        // From here until stop(), nothing but the UI reaches the terminal.
+        let redirect = StandardErrorRedirect(to: logFile)
+        self.redirect.withLock { $0 = redirect }
         let finished = self.finished
         let thread = Thread {
             app.run()
@@ -161,11 +169,15 @@ final class TerminalFrontEnd: FrontEnd {
     /// Downloads are drawn from the snapshot.
     func downloaded(_ event: DownloadEvent) {}
 
-    /// Returns once the terminal is restored.
+    /// Returns once the terminal is restored, with standard error on it again.
     func stop() {
         guard let app = app.withLock({ $0 }) else { return }
         app.stop()
         finished.wait()
+        redirect.withLock { redirect in
+            redirect?.restore()
+            redirect = nil
+        }
     }
 }
 

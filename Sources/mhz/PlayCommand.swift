@@ -125,7 +125,7 @@ struct PlayCommand: AsyncParsableCommand {
         // The terminal UI logs in with a dialog; headless, `login` stays a command-line job.
         let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,
                                                   logger: Logger(label: "mhz.login"))
-        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap, login: dialog)
+        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap, login: dialog, logFile: runtime.paths.logFile)
         // The network seam notices an expired login; the listener hears it once, while
         // playback goes on anonymously.
         service.session.onExpired { frontEnd.alert(.service(.expired), logger: logger) }
