@@ -46,6 +46,11 @@ let package = Package(
         // first song is transcoded, like libmpv (Sources/CFFmpeg/ffmpeg_loader.c); the
         // headers come from libavformat-dev, libavcodec-dev and libswresample-dev.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // libsystemd's sd-bus, for the desktop's D-Bus (MPRIS, notifications): loaded with
+        // dlopen on the first connection, like libmpv, since libsystemd maps six more
+        // libraries (Sources/CSDBus/sd_bus_loader.c); the headers come from libsystemd-dev.
+        // The MPRIS vtables are sd-bus C macros, so they are defined there too.
+        .target(name: "CSDBus", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Layers
         // One retry schedule (delays, cap, jitter) for everything that retries.
