@@ -103,6 +103,9 @@ let package = Package(
             dependencies: ["HTTP", "HLSPlaylist", "Store", "Backoff", "COpenSSL", "CTagLib", "CTagLibPictures",
                            .product(name: "Logging", package: "swift-log")]),
         .target(name: "TerminalUI", dependencies: ["Radio", "CNcurses"]),
+        // The radio on the desktop's bus, a front end beside the terminal: MPRIS (media keys,
+        // shells, playerctl) and a notification per song, over one sd-bus connection.
+        .target(name: "Desktop", dependencies: ["Radio", "CSDBus", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "mhz",
             dependencies: [
