@@ -177,6 +177,9 @@ let package = Package(
         // Real files made with the ffmpeg command line, transcoded and checked with ffprobe.
         .testTarget(name: "TranscoderTests", dependencies: ["Transcoder"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
+        // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
+        // a notification server played through CSDBus.
+        .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
