@@ -87,6 +87,33 @@ import TestSupport
         }
     }
 
+    @Test func introspectionSaysWhatTheSpecSays() async throws {
+        try await withPlayer { fixture in
+            let (xml, status) = try await BusTool.run("/usr/bin/dbus-send", [
+                "--session", "--print-reply=literal", "--dest=org.mpris.MediaPlayer2.mhz", "/org/mpris/MediaPlayer2",
+                "org.freedesktop.DBus.Introspectable.Introspect",
+            ], bus: fixture.daemon)
+            #expect(status == 0)
+            let lines = xml.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            func property(_ name: String) -> [String] {
+                guard let start = lines.firstIndex(where: { $0.hasPrefix("<property name=\"\(name)\"") }) else { return [] }
+                return Array(lines[start..<min(start + 2, lines.count)])
+            }
+            #expect(property("Position") == [
+                "<property name=\"Position\" type=\"x\" access=\"read\">",
+                "<annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"false\"/>",
+            ])
+            #expect(property("Volume") == ["<property name=\"Volume\" type=\"d\" access=\"readwrite\">",
+                                           "</property>"])
+            #expect(property("Identity") == [
+                "<property name=\"Identity\" type=\"s\" access=\"read\">",
+                "<annotation name=\"org.freedesktop.DBus.Property.EmitsChangedSignal\" value=\"const\"/>",
+            ])
+            #expect(lines.contains("<signal name=\"Seeked\">"))
+            #expect(lines.contains("<interface name=\"org.mpris.MediaPlayer2\">"))
+        }
+    }
+
     @Test func playerctlCommandsBecomeRadioCommands() async throws {
         try await withPlayer { fixture in
             fixture.show(RadioSnapshot(track: Self.song, duration: 300))
@@ -104,6 +131,12 @@ import TestSupport
             let (_, status) = try await BusTool.run("/usr/bin/playerctl", ["-p", "mhz", "open", "file:///tmp/x.mp3"],
                                                     bus: fixture.daemon)
             #expect(status != 0)
+            let openUri = try await BusTool.runFully(
+                "/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.mhz",
+                                       "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Player.OpenUri",
+                                       "string:file:///tmp/x.mp3"], bus: fixture.daemon)
+            #expect(openUri.status == 1)
+            #expect(openUri.errors.hasPrefix("Error org.freedesktop.DBus.Error.NotSupported"))
             let (_, quit) = try await BusTool.run(
                 "/usr/bin/dbus-send", ["--session", "--print-reply", "--dest=org.mpris.MediaPlayer2.mhz",
                                        "/org/mpris/MediaPlayer2", "org.mpris.MediaPlayer2.Quit"], bus: fixture.daemon)

@@ -77,6 +77,13 @@ final class BusTool: Sendable {
     /// returns its standard output, trimmed, and its exit status.
     static func run(_ executable: String, _ arguments: [String], bus: PrivateBus,
                     timeout: Duration = .seconds(20)) async throws -> (output: String, status: Int32) {
+        let run = try await runFully(executable, arguments, bus: bus, timeout: timeout)
+        return (run.output, run.status)
+    }
+
+    /// `run`, with its standard error as well.
+    static func runFully(_ executable: String, _ arguments: [String], bus: PrivateBus,
+                         timeout: Duration = .seconds(20)) async throws -> (output: String, errors: String, status: Int32) {
         let tool = try BusTool(executable, arguments, bus: bus)
         defer { tool.stop() }
         let deadline = ContinuousClock.now + timeout
@@ -88,7 +95,8 @@ final class BusTool: Sendable {
             try await Task.sleep(for: .milliseconds(5))
         }
         tool.process.waitUntilExit()
-        return (tool.text.trimmingCharacters(in: .whitespacesAndNewlines), tool.process.terminationStatus)
+        return (tool.text.trimmingCharacters(in: .whitespacesAndNewlines), tool.errorText,
+                tool.process.terminationStatus)
     }
 
     /// `playerctl -p mhz ARGUMENTS` to its end; throws unless it succeeds.
