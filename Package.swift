@@ -46,6 +46,11 @@ let package = Package(
         // first song is transcoded, like libmpv (Sources/CFFmpeg/ffmpeg_loader.c); the
         // headers come from libavformat-dev, libavcodec-dev and libswresample-dev.
         .target(name: "CFFmpeg", linkerSettings: [.linkedLibrary("dl")]),
+        // libsystemd's sd-bus, for the desktop's D-Bus (MPRIS, notifications): loaded with
+        // dlopen on the first connection, like libmpv, since libsystemd maps six more
+        // libraries (Sources/CSDBus/sd_bus_loader.c); the headers come from libsystemd-dev.
+        // The MPRIS vtables are sd-bus C macros, so they are defined there too.
+        .target(name: "CSDBus", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Layers
         // One retry schedule (delays, cap, jitter) for everything that retries.
@@ -98,6 +103,9 @@ let package = Package(
             dependencies: ["HTTP", "HLSPlaylist", "Store", "Backoff", "COpenSSL", "CTagLib", "CTagLibPictures",
                            .product(name: "Logging", package: "swift-log")]),
         .target(name: "TerminalUI", dependencies: ["Radio", "CNcurses"]),
+        // The radio on the desktop's bus, a front end beside the terminal: MPRIS (media keys,
+        // shells, playerctl) and a notification per song, over one sd-bus connection.
+        .target(name: "Desktop", dependencies: ["Radio", "CSDBus", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "mhz",
             dependencies: [
@@ -169,6 +177,9 @@ let package = Package(
         // Real files made with the ffmpeg command line, transcoded and checked with ffprobe.
         .testTarget(name: "TranscoderTests", dependencies: ["Transcoder"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
+        // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
+        // a notification server played through CSDBus.
+        .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
