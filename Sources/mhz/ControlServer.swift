@@ -14,7 +14,9 @@ final class ControlServer: Sendable {
     let path: String
     private let fd: Int32
     private let answerer = Mutex<(@Sendable (String) -> ControlReply)?>(nil)
-    private let logger = Logger(label: "mhz.control")
+    /// Made when used: the server is created before logging is bootstrapped, and a logger
+    /// keeps the handler of the moment it was made.
+    private var logger: Logger { Logger(label: "mhz.control") }
     private let clients = Mutex<(next: Int, open: [Int: ControlConnection], started: Bool, stopped: Bool)>((0, [:], false, false))
 
     /// Listens at `path` (see ``UnixSocket/listen(at:)``: a stale socket is replaced, a live

@@ -133,6 +133,8 @@ struct PlayCommand: AsyncParsableCommand {
         if let minutes = runtime.config.longItemMinutes { radio.longItemSeconds = minutes * 60 }
         let manager = DownloadSetup.manager(paths: runtime.paths, config: runtime.config, database: database)
         let downloads = RadioDownloads(manager: manager, database: database, station: runtime.sessionKey)
+        // MPRIS and notifications, when there is a session bus.
+        let desktop = DesktopLink(mpris: runtime.config.mpris, notify: runtime.config.notify)
         // Covers as local files (a station's are fetched without the session's cookies).
         let covers = CoverFollower(
             cache: CoverCache(directory: runtime.paths.coverDirectory,
@@ -140,12 +142,14 @@ struct PlayCommand: AsyncParsableCommand {
             coverChanged: { track, file in
                 logger.debug("cover of \(track?.sid ?? "nothing"): \(file?.path ?? "none")")
                 frontEnd.showCover(file)
+                desktop.cover(track, file: file)
             },
-            songStarted: { _, _ in })
+            songStarted: { track, file in desktop.songStarted(track, cover: file) })
         let session = RadioSession(service: service, player: player, store: database, downloads: downloads,
                                    configuration: radio, volume: volume, onSnapshot: { snapshot in
                                        frontEnd.show(snapshot)
                                        covers.show(snapshot)
+                                       desktop.show(snapshot)
                                    })
         // After a login in the dialog, the next request carries it; a fetch waiting out a
         // failure (the red-heart channel refused to nobody) goes again at once.
@@ -188,11 +192,13 @@ struct PlayCommand: AsyncParsableCommand {
             observers.downloaded(event)
         }
         frontEnd.start(commands: commands)
+        desktop.start(commands: commands)
         let answers = ControlAnswers(pump: commands, session: session)
         control.start { answers.reply(to: $0) }
         await session.start(channelID: channel ?? runtime.config.channel)
         await session.waitUntilQuit()
         observers.stop()
+        desktop.stop()
         frontEnd.stop()
         await narration.value
         await manager.shutdown()

@@ -41,7 +41,7 @@ import TestSupport
             let deadline = ContinuousClock.now + .seconds(20)
             while commands.value.count < count {
                 guard ContinuousClock.now < deadline else {
-                    throw DesktopTestFailure("\(commands.value.count) of \(count) commands: \(commands.value)")
+                    throw TestSupportError.timeout("\(commands.value.count) of \(count) commands: \(commands.value)")
                 }
                 try await Task.sleep(for: .milliseconds(10))
             }

@@ -72,7 +72,7 @@ import TestSupport
     static func settle(_ notifier: SongNotifier) async throws {
         let deadline = ContinuousClock.now + .seconds(20)
         while notifier.isWaitingForReply {
-            guard ContinuousClock.now < deadline else { throw DesktopTestFailure("a Notify got no reply in 20 s") }
+            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("a Notify got no reply in 20 s") }
             try await Task.sleep(for: .milliseconds(5))
         }
     }

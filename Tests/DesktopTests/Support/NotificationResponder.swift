@@ -36,7 +36,7 @@ final class NotificationResponder: Sendable {
         let reply = try outcome.wait(timeout: .seconds(20), what: "RequestName")
         guard reply == "primary owner" else {
             bus.close()
-            throw DesktopTestFailure("RequestName org.freedesktop.Notifications: \(reply)")
+            throw TestSupportError.timeout("RequestName org.freedesktop.Notifications: \(reply)")
         }
     }
 
@@ -45,7 +45,7 @@ final class NotificationResponder: Sendable {
         let deadline = ContinuousClock.now + timeout
         while calls.count < count {
             guard ContinuousClock.now < deadline else {
-                throw DesktopTestFailure("\(calls.count) of \(count) Notify calls in \(timeout): \(calls)")
+                throw TestSupportError.timeout("\(calls.count) of \(count) Notify calls in \(timeout): \(calls)")
             }
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// A dbus-daemon of the test's own on a socket in a temporary directory: a session bus with
 /// no service directories (so nothing is activated behind a test's back: no playerctld, no
@@ -7,14 +6,14 @@ import TestSupport
 ///
 /// The test process's own environment never names it: its address goes to `DesktopBus` as a
 /// parameter and to child processes in their environment (`environment`).
-final class PrivateBus: Sendable {
+public final class PrivateBus: Sendable {
     /// The daemon's address, as it printed it (`unix:path=…,guid=…`).
-    let address: String
+    public let address: String
     private let process: Process
     private let directory: TemporaryDirectory
 
     /// Starts the daemon and returns once it has printed its address (it listens by then).
-    init() async throws {
+    public init() async throws {
         directory = try TemporaryDirectory(prefix: "mhz-dbus")
         let config = directory.path("session.conf")
         try """
@@ -52,20 +51,20 @@ final class PrivateBus: Sendable {
         }
         guard let line, line.hasPrefix("unix:") else {
             Self.end(process)
-            throw DesktopTestFailure("dbus-daemon printed no address: \(String(decoding: printed.value, as: UTF8.self))")
+            throw TestSupportError.toolFailed("dbus-daemon printed no address: \(String(decoding: printed.value, as: UTF8.self))")
         }
         address = line
     }
 
     /// The environment of a child process that is to use this bus as its session bus.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         return environment
     }
 
     /// Ends the daemon (every connection on it ends with it) and waits until it is gone.
-    func stop() { Self.end(process) }
+    public func stop() { Self.end(process) }
 
     deinit { stop() }
 
@@ -74,16 +73,10 @@ final class PrivateBus: Sendable {
     /// Not SIGTERM: a child of the test process starts with the signal mask of the thread
     /// that spawned it, and there SIGTERM is blocked (dbus-daemon's `SigBlk` in
     /// /proc/PID/status shows it), so a terminate() is never delivered.
-    static func end(_ process: Process) {
+    public static func end(_ process: Process) {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         let deadline = ContinuousClock.now + .seconds(10)
         while process.isRunning, ContinuousClock.now < deadline { usleep(2000) }
     }
-}
-
-/// What a test failed at outside the code under test (a tool, a daemon, a deadline).
-struct DesktopTestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -1,10 +1,9 @@
 import Foundation
-import TestSupport
 
 /// A command-line D-Bus client (`playerctl`, `dbus-monitor`) run against a `PrivateBus`,
 /// its output read on threads with blocking reads (as `PipeReader` does, and for the same
 /// reason: no `readabilityHandler`), which also note when each pipe reached its end.
-final class BusTool: Sendable {
+public final class BusTool: Sendable {
     private let process: Process
     private let output = Locked(Data())
     private let errors = Locked(Data())
@@ -13,7 +12,7 @@ final class BusTool: Sendable {
     private let command: String
 
     /// Starts `executable` with `arguments`, its session bus being `bus`.
-    init(_ executable: String, _ arguments: [String], bus: PrivateBus) throws {
+    public init(_ executable: String, _ arguments: [String], bus: PrivateBus) throws {
         command = ([executable] + arguments).joined(separator: " ")
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -51,38 +50,38 @@ final class BusTool: Sendable {
     }
 
     /// What it wrote to standard output so far.
-    var text: String { String(decoding: output.value, as: UTF8.self) }
+    public var text: String { String(decoding: output.value, as: UTF8.self) }
 
     /// What it wrote to standard error so far.
-    var errorText: String { String(decoding: errors.value, as: UTF8.self) }
+    public var errorText: String { String(decoding: errors.value, as: UTF8.self) }
 
     /// Waits until its output satisfies `condition`, at most `timeout`; throws with what it
     /// said otherwise.
-    func waitFor(_ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws {
+    public func waitFor(_ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while !condition(text) {
             guard ContinuousClock.now < deadline else {
-                throw DesktopTestFailure("\(command): no \(what) in \(timeout): \(text) \(errorText)")
+                throw TestSupportError.toolFailed("\(command): no \(what) in \(timeout): \(text) \(errorText)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
     }
 
     /// Ends it (SIGKILL, see `PrivateBus.end`) and waits until it is gone.
-    func stop() { PrivateBus.end(process) }
+    public func stop() { PrivateBus.end(process) }
 
     deinit { stop() }
 
     /// Runs `executable` to its end, at most `timeout` (then it is killed and this throws);
     /// returns its standard output, trimmed, and its exit status.
-    static func run(_ executable: String, _ arguments: [String], bus: PrivateBus,
+    public static func run(_ executable: String, _ arguments: [String], bus: PrivateBus,
                     timeout: Duration = .seconds(20)) async throws -> (output: String, status: Int32) {
         let run = try await runFully(executable, arguments, bus: bus, timeout: timeout)
         return (run.output, run.status)
     }
 
     /// `run`, with its standard error as well.
-    static func runFully(_ executable: String, _ arguments: [String], bus: PrivateBus,
+    public static func runFully(_ executable: String, _ arguments: [String], bus: PrivateBus,
                          timeout: Duration = .seconds(20)) async throws -> (output: String, errors: String, status: Int32) {
         let tool = try BusTool(executable, arguments, bus: bus)
         defer { tool.stop() }
@@ -90,7 +89,7 @@ final class BusTool: Sendable {
         // Both pipes at their end: the child closed them (it ended), and every byte is in.
         while tool.process.isRunning || tool.ended.value < 2 {
             guard ContinuousClock.now < deadline else {
-                throw DesktopTestFailure("\(tool.command) did not end in \(timeout): \(tool.text) \(tool.errorText)")
+                throw TestSupportError.toolFailed("\(tool.command) did not end in \(timeout): \(tool.text) \(tool.errorText)")
             }
             try await Task.sleep(for: .milliseconds(5))
         }
@@ -100,9 +99,9 @@ final class BusTool: Sendable {
     }
 
     /// `playerctl -p mhz ARGUMENTS` to its end; throws unless it succeeds.
-    static func playerctl(_ arguments: [String], bus: PrivateBus, player: String = "mhz") async throws -> String {
+    public static func playerctl(_ arguments: [String], bus: PrivateBus, player: String = "mhz") async throws -> String {
         let (output, status) = try await run("/usr/bin/playerctl", ["-p", player] + arguments, bus: bus)
-        guard status == 0 else { throw DesktopTestFailure("playerctl \(arguments.joined(separator: " ")) exited \(status): \(output)") }
+        guard status == 0 else { throw TestSupportError.toolFailed("playerctl \(arguments.joined(separator: " ")) exited \(status): \(output)") }
         return output
     }
 }
