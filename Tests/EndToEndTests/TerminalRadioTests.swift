@@ -13,7 +13,7 @@ struct TerminalRadioTests {
     /// A fresh user's `mhz` in an 80×24 tmux pane: a home without ~/Music (so the embedded
     /// station falls back to the demo library) and, once mhz has exited, its exit status in
     /// `home/status` and `stty -a` of the terminal it left in `home/stty-after.txt`.
-    private static func freshMhz(config: String? = nil) throws
+    private static func freshMhz(config: String? = nil, audioOutput: String = "null", environment: String = "") throws
         -> (home: TemporaryDirectory, data: URL, stty: URL, tmux: TmuxDriver)
     {
         let home = try TemporaryDirectory(prefix: "mhz-e2e-home")
@@ -26,8 +26,8 @@ struct TerminalRadioTests {
         let stty = home.path("stty-after.txt")
         let binary = MhzProcess.executable.path
         let command = "cd '\(home.url.path)' && env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' "
-            + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color "
-            + "'\(binary)' --audio-output null --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status.tmp'; "
+            + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color \(environment) "
+            + "'\(binary)' --audio-output \(audioOutput) --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status.tmp'; "
             + "stty -a > '\(stty.path).tmp'; mv '\(stty.path).tmp' '\(stty.path)'; "
             + "mv '\(home.url.path)/status.tmp' '\(home.url.path)/status'; sleep 30"
         return (home, data, stty, try TmuxDriver(command: command, columns: 80, rows: 24))
@@ -45,6 +45,22 @@ struct TerminalRadioTests {
             #expect(modes.contains(Substring(mode)), "terminal mode \(mode) restored")
         }
         #expect(try !tmux.capture().contains { $0.contains("♡") || $0.contains("♥") }, "the UI is gone")
+    }
+
+    @Test func whatCLibrariesPrintGoesToTheLogNotOverTheScreen() async throws {
+        // ALSA with a card that does not exist (whatever cards the machine has) prints its
+        // `ALSA lib …` lines to standard error when mpv opens the audio output.
+        let (home, data, stty, tmux) = try Self.freshMhz(audioOutput: "alsa", environment: "ALSA_CARD=mhz-no-such-card")
+        #expect(try await tmux.waitForScreen(containing: "No audio output", seconds: 60), "\(screen(tmux))")
+        let shown = try tmux.capture()
+        let log = data.appendingPathComponent("mhz.log")
+        #expect(try await tmux.wait(seconds: 15) {
+            ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("ALSA lib")
+        }, "ALSA said nothing: the test proves nothing on this machine")
+        #expect(!shown.contains { $0.contains("ALSA") || $0.contains("snd_") }, "\(shown.joined(separator: "\n"))")
+        #expect(shown.last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }?.contains("q quit") == true)
+        try tmux.send("q")
+        try await expectCleanExit(home: home, stty: stty, tmux)
     }
 
     @Test func freshStartPlaysTheDemoLibraryAndKeysWork() async throws {
