@@ -4,8 +4,8 @@ import Synchronization
 
 /// Follows the song playing and finds its cover's local file (``CoverCache``) for those that
 /// show it: the terminal UI and MPRIS hear of every change (no cover at once when the song
-/// changes, the file when it is there), the notification once per song, with the cover if
-/// it came within ``notificationWait``.
+/// changes, the file when it is there); the notification once per song, with the cover if
+/// it came within ``notificationWait``, and once more (a replacement) if it came later.
 final class CoverFollower: Sendable {
     /// How long a song's notification waits for a cover being fetched.
     static let notificationWait = Duration.milliseconds(1500)
@@ -13,12 +13,17 @@ final class CoverFollower: Sendable {
     private let cache: CoverCache
     private let coverChanged: @Sendable (Track?, URL?) -> Void
     private let songStarted: @Sendable (Track, URL?) -> Void
-    /// The song followed (sid and picture: a like changes the track, not its cover) and a
-    /// count that tells a late answer for an earlier song from the current one.
-    private let current = Mutex<(key: String?, generation: Int, announced: Bool)>((nil, 0, false))
+    /// Whether the current song's notification went out, and with its cover.
+    private enum Announcement { case none, withoutCover, withCover }
+
+    /// The song followed (sid and picture: a like changes the track, not its cover), a count
+    /// that tells a late answer for an earlier song from the current one, and its
+    /// notification so far.
+    private let current = Mutex<(key: String?, generation: Int, announced: Announcement)>((nil, 0, .none))
 
     /// A follower resolving covers through `cache`. `coverChanged` gets the song and its
-    /// cover file (nil: none, or not yet); `songStarted` once per song.
+    /// cover file (nil: none, or not yet); `songStarted` once per song, and again when its
+    /// cover arrives after the first call went without it.
     init(cache: CoverCache, coverChanged: @escaping @Sendable (Track?, URL?) -> Void,
          songStarted: @escaping @Sendable (Track, URL?) -> Void) {
         self.cache = cache
@@ -34,7 +39,7 @@ final class CoverFollower: Sendable {
             guard state.key != key else { return nil }
             state.key = key
             state.generation += 1
-            state.announced = false
+            state.announced = .none
             return state.generation
         }
         guard let generation else { return }
@@ -57,13 +62,18 @@ final class CoverFollower: Sendable {
         current.withLock { $0.generation == generation }
     }
 
-    /// The song's notification, once: with the cover when it came first, else without.
+    /// The song's notification: the first with the cover if it came in time, else without
+    /// and then once more with it.
     private func announce(_ track: Track, file: URL?, generation: Int) {
-        let first = current.withLock { state -> Bool in
-            guard state.generation == generation, !state.announced else { return false }
-            state.announced = true
+        let send = current.withLock { state -> Bool in
+            guard state.generation == generation else { return false }
+            switch (state.announced, file) {
+            case (.none, nil): state.announced = .withoutCover
+            case (.none, _?), (.withoutCover, _?): state.announced = .withCover
+            case (.withoutCover, nil), (.withCover, _): return false
+            }
             return true
         }
-        if first { songStarted(track, file) }
+        if send { songStarted(track, file) }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 
 /// A raw client of mhz's control socket for tests: connects with unix(7) calls, writes
-/// bytes, and reads lines with poll(2) deadlines (no dispatch sources).
-final class ControlClient {
+/// bytes, and reads lines with poll(2) deadlines (no dispatch sources). Reads block, so they
+/// run off the cooperative pool (``offPool(_:)``); one test uses a client at a time.
+final class ControlClient: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
 
@@ -40,7 +41,11 @@ final class ControlClient {
     func send(_ line: String) throws { try write(Array((line + "\n").utf8)) }
 
     /// The next line, or a timeout error; nil when mhz closed the connection.
-    func line(timeout: Double = 10) throws -> String? {
+    func line(timeout: Double = 10) async throws -> String? {
+        try await offPool { try self.blockingLine(timeout: timeout) }
+    }
+
+    private func blockingLine(timeout: Double) throws -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -59,8 +64,8 @@ final class ControlClient {
     }
 
     /// The next line parsed as a JSON object.
-    func object(timeout: Double = 10) throws -> [String: Any] {
-        guard let line = try line(timeout: timeout) else { throw TestSupportError.timeout("connection closed") }
+    func object(timeout: Double = 10) async throws -> [String: Any] {
+        guard let line = try await line(timeout: timeout) else { throw TestSupportError.timeout("connection closed") }
         guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
             throw TestSupportError.timeout("not a JSON object: \(line)")
         }
@@ -68,10 +73,10 @@ final class ControlClient {
     }
 
     /// Lines until one whose `event` is `name` (the ones before it are returned too).
-    func lines(until name: String, timeout: Double = 20) throws -> [String] {
+    func lines(until name: String, timeout: Double = 20) async throws -> [String] {
         var seen: [String] = []
         let deadline = Date().addingTimeInterval(timeout)
-        while let line = try line(timeout: max(0.1, deadline.timeIntervalSinceNow)) {
+        while let line = try await line(timeout: max(0.1, deadline.timeIntervalSinceNow)) {
             seen.append(line)
             if line.contains("\"event\":\"\(name)\"") { return seen }
         }

@@ -177,29 +177,29 @@ struct ControlSocketTests {
             let idle = try ControlClient(path: socket)
             let follower = try ControlClient(path: socket)
             try follower.send("follow")
-            #expect(try follower.line() == #"{"command":"follow","ok":true}"#)
+            #expect(try await follower.line() == #"{"command":"follow","ok":true}"#)
 
             // Garbage: bytes that are not UTF-8, a NUL, a line of 1 MB. Each line gets one
             // answer; the connection stays usable.
             let garbage = try ControlClient(path: socket)
             try garbage.write([0xFF, 0xFE, 0x00, 0x41, 0x0A])
-            let notUTF8 = try garbage.object()
+            let notUTF8 = try await garbage.object()
             #expect(notUTF8["ok"] as? Bool == false)
             #expect((notUTF8["error"] as? String)?.hasPrefix("unknown command") == true)
             try garbage.write(Array(repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0A])
-            #expect(try garbage.line() == #"{"error":"line longer than 4096 bytes: ignored","ok":false}"#)
+            #expect(try await garbage.line() == #"{"error":"line longer than 4096 bytes: ignored","ok":false}"#)
             try garbage.send("status")
-            #expect(try garbage.object()["event"] as? String == "status")
+            #expect(try await garbage.object()["event"] as? String == "status")
 
             // Two clients command while the others hang about: both answered, in order.
             let one = try ControlClient(path: socket), two = try ControlClient(path: socket)
             try one.send("volume 55")
             try two.send("skip")
-            #expect(try one.line() == #"{"command":"volume 55","ok":true}"#)
-            #expect(try two.line() == #"{"command":"skip","ok":true}"#)
+            #expect(try await one.line() == #"{"command":"volume 55","ok":true}"#)
+            #expect(try await two.line() == #"{"command":"skip","ok":true}"#)
 
             // The follower got the same lines headless stdout printed for the skip.
-            let followed = try follower.lines(until: "playing")
+            let followed = try await follower.lines(until: "playing")
             let skipped = try await mhz.waitFor("skipped", after: first.index)
             let playing = try await mhz.waitFor("playing", after: skipped.index)
             let stdout = mhz.lines
@@ -209,7 +209,7 @@ struct ControlSocketTests {
 
             // The idle client is still connected and served when it finally speaks.
             try idle.send("status")
-            #expect(try idle.object()["volume"] as? Int == 55)
+            #expect(try await idle.object()["volume"] as? Int == 55)
         } catch {
             try await running.stop()
             throw error

@@ -9,12 +9,16 @@ struct InstallScriptTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs a program to its end; stdout and stderr together.
-    private func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// Runs a program to its end, on a thread of its own; stdout and stderr together.
+    private func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await offPool { try Self.runBlocking(executable, arguments) }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.currentDirectoryURL = Self.repository
+        process.currentDirectoryURL = repository
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -25,14 +29,14 @@ struct InstallScriptTests {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 
-    @Test func installsTheBinaryCompletionsManPageAndUnit() throws {
+    @Test func installsTheBinaryCompletionsManPageAndUnit() async throws {
         // script/test builds the man page generator before the tests: a `swift build` from
         // inside `swift test` would wait for the build directory's lock.
         try #require(FileManager.default.isExecutableFile(atPath: Self.repository.path + "/.build/debug/generate-manual-tool"),
                      "run script/test (it builds generate-manual first)")
         let home = try TemporaryDirectory(prefix: "mhz-install")
         let prefix = home.path("local").path, config = home.path("config").path
-        let result = try run(Self.repository.path + "/script/install",
+        let result = try await run(Self.repository.path + "/script/install",
                              ["--prefix", prefix, "--config-home", config, "--binary", BuiltProduct.path("mhz")])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("systemctl --user daemon-reload && systemctl --user enable --now mhz-serve.service"))
@@ -40,10 +44,10 @@ struct InstallScriptTests {
         // The binary is the one given, byte for byte, and runs.
         let installed = prefix + "/bin/mhz"
         #expect(FileManager.default.contentsEqual(atPath: installed, andPath: BuiltProduct.path("mhz")))
-        #expect(try run(installed, ["--help"]).output.contains("ctl"))
+        #expect(try await run(installed, ["--help"]).output.contains("ctl"))
 
         // bash registers the completion; zsh and fish know the new subcommand and its flag.
-        let bash = try run("/bin/bash", ["-c", "source '\(prefix)/share/bash-completion/completions/mhz' && complete -p mhz"])
+        let bash = try await run("/bin/bash", ["-c", "source '\(prefix)/share/bash-completion/completions/mhz' && complete -p mhz"])
         #expect(bash.output == "complete -o filenames -F _mhz mhz\n")
         let zsh = try String(contentsOfFile: prefix + "/share/zsh/site-functions/_mhz", encoding: .utf8)
         #expect(zsh.hasPrefix("#compdef mhz"))

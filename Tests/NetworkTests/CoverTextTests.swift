@@ -17,7 +17,7 @@ struct CoverTextTests {
                 "--size", "24x12", "/data/covers/1.jpg"])
     }
 
-    @Test(.enabled(if: CaptchaViewer.chafa() != nil), arguments: ["png", "jpg"])
+    @Test(arguments: ["png", "jpg"])
     func aSolidRedCoverIsSpacesOnRed(format: String) throws {
         let directory = try TemporaryDirectory(prefix: "mhz-cover")
         let image = directory.path("cover.\(format)")
@@ -38,7 +38,7 @@ struct CoverTextTests {
         #expect(CoverText.art(of: image, columns: 24, rows: 12, environment: ["PATH": "/nonexistent"]) == nil)
     }
 
-    @Test(.enabled(if: CaptchaViewer.chafa() != nil))
+    @Test
     func aFileChafaCannotReadHasNoArt() throws {
         let directory = try TemporaryDirectory(prefix: "mhz-cover")
         let garbage = directory.path("cover.png")

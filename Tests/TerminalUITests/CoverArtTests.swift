@@ -60,9 +60,10 @@ import Testing
     }
 
     @Test func realChafaDrawsASolidRedCoverAsSpacesOnRed() throws {
-        guard let chafa = ["/usr/bin/chafa", "/usr/local/bin/chafa"].first(where: {
+        // script/setup --test installs chafa: without it this test fails rather than passes.
+        let chafa = try #require(["/usr/bin/chafa", "/usr/local/bin/chafa"].first(where: {
             FileManager.default.isExecutableFile(atPath: $0)
-        }) else { return }
+        }), "chafa is not installed")
         let directory = try TemporaryDirectory(prefix: "mhz-cover")
         let image = directory.path("red.png")
         try MediaFactory.solidImage(at: image, color: "red")
