@@ -27,30 +27,43 @@ enum SkipLatency {
         return Stats(samples)
     }
 
-    /// Skips through the control socket beside skips on standard input, alternating in one
-    /// mhz process so both meet the same machine: `mhz ctl skip` spawned → the next song's
-    /// `playing` event (`ctl`), and the ctl process's own life, spawn to exit with its
-    /// answer printed (`roundTrip`), as a window manager's key binding would run it.
-    static func control(_ install: MhzInstall, skips: Int) throws -> (stdin: Stats, ctl: Stats, roundTrip: Stats) {
+    /// Skips through the control socket beside skips on standard input, taking turns in one
+    /// mhz process so all meet the same machine: `skip` on stdin (`stdin`); `mhz ctl skip`
+    /// spawned → the next song's `playing` event (`ctl`), and that ctl process's own life,
+    /// spawn to exit with its answer printed (`roundTrip`), as a window manager's key
+    /// binding runs it; and `skip` written on a connection to the socket kept open, as a
+    /// script or status bar holds one (`socket`).
+    static func control(_ install: MhzInstall, skips: Int) throws
+        -> (stdin: Stats, ctl: Stats, roundTrip: Stats, socket: Stats)
+    {
         install.forgetProgress()
         let mhz = try HeadlessMhz(install)
         defer { mhz.quit() }
         _ = try mhz.wait(what: "the first song playing") { $0.name == "playing" }
-        var stdin: [Double] = [], ctl: [Double] = [], roundTrip: [Double] = []
-        for index in 0..<(2 * skips) {
+        let connection = try ControlConnection(path: install.dataDirectory.appendingPathComponent("mhz.sock").path)
+        var stdin: [Double] = [], ctl: [Double] = [], roundTrip: [Double] = [], socket: [Double] = []
+        for index in 0..<(3 * skips) {
             usleep(dwell)
             let mark = mhz.count
             let begin = ContinuousClock.now
-            if index % 2 == 0 {
-                mhz.send("skip")
-            } else {
+            switch index % 3 {
+            case 0: mhz.send("skip")
+            case 1:
                 try runCtl(install, ["skip"])
                 roundTrip.append(milliseconds(begin, .now))
+            default: try connection.send("skip")
             }
             let next = try mhz.wait(after: mark, what: "the next song playing after skip") { $0.name == "playing" }
-            if index % 2 == 0 { stdin.append(milliseconds(begin, next.at)) } else { ctl.append(milliseconds(begin, next.at)) }
+            let elapsed = milliseconds(begin, next.at)
+            switch index % 3 {
+            case 0: stdin.append(elapsed)
+            case 1: ctl.append(elapsed)
+            default:
+                socket.append(elapsed)
+                try connection.readAnswer()
+            }
         }
-        return (Stats(stdin), Stats(ctl), Stats(roundTrip))
+        return (Stats(stdin), Stats(ctl), Stats(roundTrip), Stats(socket))
     }
 
     /// Runs `mhz ctl arguments…` to its exit (posix_spawn and waitpid: nothing of
@@ -73,4 +86,50 @@ enum SkipLatency {
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         guard status == 0 else { throw BenchError.tool("mhz ctl \(arguments.joined(separator: " ")) exited with \(status)") }
     }
+}
+
+/// One connection to mhz's control socket, kept open: a line out, its answer line back.
+private final class ControlConnection {
+    private let fd: Int32
+
+    /// Connects to the socket at `path` (without XDG_RUNTIME_DIR it is `mhz.sock` in the
+    /// data directory).
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard status == 0 else { throw BenchError.tool("cannot connect to mhz's control socket \(path)") }
+    }
+
+    /// Writes one command line.
+    func send(_ line: String) throws {
+        let bytes = Array((line + "\n").utf8)
+        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw BenchError.tool("the control socket refused a write")
+        }
+    }
+
+    /// Reads the answer line to the last command (answers are short: one read holds one).
+    func readAnswer() throws {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var got: [UInt8] = []
+        while !got.contains(10) {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { throw BenchError.tool("the control socket closed") }
+            got += buffer[0..<count]
+        }
+        guard String(decoding: got, as: UTF8.self).contains("\"ok\":true") else {
+            throw BenchError.tool("the control socket answered \(String(decoding: got, as: UTF8.self))")
+        }
+    }
+
+    deinit { close(fd) }
 }
