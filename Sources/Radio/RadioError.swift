@@ -16,6 +16,10 @@ public enum RadioError: Error, Sendable, Equatable {
     /// mhz's own database could not save (disk full, permissions); playback goes on.
     /// Carries SQLite's words.
     case storage(String)
+    /// mhz's database file was damaged at start: it was moved aside (kept under the file
+    /// name `kept`) and replaced with a new one, so saved positions and unsent reports
+    /// begin empty. Carries SQLite's words for the damage.
+    case databaseReplaced(kept: String, reason: String)
     /// The report outbox held a row that is no feedback report (its type letter is this):
     /// it was skipped and forgotten, not sent.
     case unreadableReport(type: String)

@@ -243,7 +243,7 @@ public actor RadioSession {
     private func storageFailed(_ error: StoreError) {
         let words: String
         switch error {
-        case .cannotOpen(let path, let reason): words = "\(path): \(reason)"
+        case .cannotOpen(let path, let reason), .damaged(let path, let reason): words = "\(path): \(reason)"
         case .migrationFailed(let reason), .operationFailed(let reason): words = reason
         }
         eventContinuation.yield(.error(.storage(words)))

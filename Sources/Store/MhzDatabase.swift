@@ -27,10 +27,47 @@ public final class MhzDatabase: Sendable {
             // download's change of state then costs no disk flush.
             config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             writer = try DatabaseQueue(path: path.path, configuration: config)
+            // A file cut short or overwritten may open and fail only later, on some page:
+            // quick_check reads every page once (milliseconds for mhz's few tables).
+            let check = try writer.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            guard check == ["ok"] else {
+                throw StoreError.damaged(path: path.path, reason: check.prefix(3).joined(separator: "; "))
+            }
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw .cannotOpen(path: path.path, reason: Self.words(error))
+            throw Self.isDamage(error) ? .damaged(path: path.path, reason: Self.words(error))
+                                       : .cannotOpen(path: path.path, reason: Self.words(error))
         }
-        try migrate()
+        do {
+            try migrate()
+        } catch .migrationFailed(let reason) where reason.hasPrefix(Self.damageMark) {
+            throw .damaged(path: path.path, reason: String(reason.dropFirst(Self.damageMark.count)))
+        }
+    }
+
+    /// Moves a damaged database file, with its `-wal` and `-shm` companions, aside to
+    /// `NAME.damaged-STAMP` (kept, for whoever wants to look), so a new one can be made
+    /// at `path`. Returns where the main file went.
+    public static func setAside(path: URL, stamp: Int) throws(StoreError) -> URL {
+        let kept = URL(fileURLWithPath: path.path + ".damaged-\(stamp)")
+        for suffix in ["", "-wal", "-shm"] {
+            let from = path.path + suffix
+            guard FileManager.default.fileExists(atPath: from) else { continue }
+            guard rename(from, kept.path + suffix) == 0 else {
+                throw .cannotOpen(path: from, reason: "cannot move it aside: \(String(cString: strerror(errno)))")
+            }
+        }
+        return kept
+    }
+
+    /// Marks a migration's failure as damage to the file, so the initializer can tell it.
+    private static let damageMark = "damaged: "
+
+    /// SQLite's words for a file that is not a database, or a corrupt one.
+    private static func isDamage(_ error: any Error) -> Bool {
+        guard let db = error as? DatabaseError else { return false }
+        return db.resultCode == .SQLITE_CORRUPT || db.resultCode == .SQLITE_NOTADB
     }
 
     /// An in-memory database, for tests.
@@ -148,7 +185,7 @@ public final class MhzDatabase: Sendable {
         do {
             try migrator.migrate(writer)
         } catch {
-            throw .migrationFailed(Self.words(error))
+            throw .migrationFailed((Self.isDamage(error) ? Self.damageMark : "") + Self.words(error))
         }
     }
 

@@ -3,6 +3,10 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The database file could not be opened or created (permissions, not a database,
     /// disk full). Carries the path and SQLite's words.
     case cannotOpen(path: String, reason: String)
+    /// The file is not a database or is corrupt (cut short, overwritten): SQLite's
+    /// `SQLITE_NOTADB` or `SQLITE_CORRUPT`, or a failed `PRAGMA quick_check`. Carries the
+    /// path and what SQLite said; ``MhzDatabase/setAside(path:stamp:)`` keeps it aside.
+    case damaged(path: String, reason: String)
     /// The schema could not be brought up to date.
     case migrationFailed(String)
     /// A read or write failed. Carries SQLite's words.

@@ -49,6 +49,9 @@ public enum ErrorText {
         case .storage(let reason):
             return "Could not save progress\(detail(reason)) — playback goes on; check free space and "
                 + "permissions of the data directory (--data-dir)."
+        case .databaseReplaced(let kept, let reason):
+            return "The database was damaged\(detail(reason)): kept as \(kept) and started anew — "
+                + "saved positions, unsent reports and the download list begin empty."
         case .unreadableReport(let type):
             return "Skipped a waiting report of unknown type \(quoted(type)) in the database — "
                 + "it was not sent; nothing to do unless this repeats."

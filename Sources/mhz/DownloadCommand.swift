@@ -118,12 +118,7 @@ struct DownloadCommand: AsyncParsableCommand {
             throw .runtime("cannot create data directory \(paths.dataDirectory.path): \(error.localizedDescription)")
         }
         RadioRuntime.bootstrapLogging(paths: paths, toStderr: false)
-        let database: MhzDatabase
-        do {
-            database = try MhzDatabase(path: paths.database)
-        } catch {
-            throw .runtime("cannot open \(paths.database.path): \(error) — check the data directory")
-        }
+        let database = try DatabaseOpening.open(paths)
         var requests: [DownloadRequest] = []
         for url in urls { requests.append(try await request(for: url, config: settings.config, quality: variant)) }
         let (server, _) = try RadioRuntime.server(options: global, config: settings.config)

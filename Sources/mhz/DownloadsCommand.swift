@@ -51,12 +51,7 @@ struct DownloadsCommand: AsyncParsableCommand {
         let settings = try RadioRuntime.settings(options: global)
         let paths = settings.paths
         RadioRuntime.bootstrapLogging(paths: paths, toStderr: false)
-        let database: MhzDatabase
-        do {
-            database = try MhzDatabase(path: paths.database)
-        } catch {
-            throw .runtime("cannot open \(paths.database.path): \(error) — check the data directory")
-        }
+        let database = try DatabaseOpening.open(paths)
         let control = DownloadSetup.manager(paths: paths, config: settings.config, database: database, control: true)
         do throws(DownloadError) {
             try await control.start()

@@ -96,12 +96,13 @@ struct PlayCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "mhz")
         let database: MhzDatabase
+        var replacedDatabase: RadioError?
         do {
-            database = try MhzDatabase(path: runtime.paths.database)
+            database = try DatabaseOpening.open(runtime.paths) { replacedDatabase = $0 }
         } catch {
             (try? await startingPlayer.value)?.shutdown()
             await runtime.shutdown()
-            throw .runtime("cannot open \(runtime.paths.database.path): \(error) — check the data directory")
+            throw error
         }
         if let station = runtime.station {
             // A song saved by an mhz that served its embedded station over HTTP: move it to its file.
@@ -126,6 +127,8 @@ struct PlayCommand: AsyncParsableCommand {
         let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,
                                                   logger: Logger(label: "mhz.login"))
         let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap, login: dialog, logFile: runtime.paths.logFile)
+        // The terminal UI clears the line stderr got: the status line says it again.
+        if let replacedDatabase { frontEnd.alert(replacedDatabase, logger: logger) }
         // The network seam notices an expired login; the listener hears it once, while
         // playback goes on anonymously.
         service.session.onExpired { frontEnd.alert(.service(.expired), logger: logger) }

@@ -33,18 +33,6 @@ struct MhzDatabaseTests {
                                          title: "T", artist: "A", savedAt: Date(timeIntervalSince1970: 300)))
         #expect(try reopened.position(sid: "2")?.position == 20)
     }
-
-    @Test func aFileThatIsNotADatabaseIsACannotOpenError() throws {
-        let dir = try TemporaryDirectory(prefix: "mhz-store")
-        let path = dir.path("mhz.sqlite")
-        try Data("this is not sqlite, just text that is long enough to have a header".utf8).write(to: path)
-        do {
-            _ = try MhzDatabase(path: path)
-            Issue.record("opened a text file as a database")
-        } catch {
-            #expect(error == .cannotOpen(path: path.path, reason: "file is not a database"))
-        }
-    }
 }
 
 /// The stored text of a date is GRDB's own default text, to the millisecond, for any date.
