@@ -72,21 +72,21 @@ struct CoverTmuxTests {
                                   columns: 80, rows: 24)
         let area = try #require(CoverArea.fitting(width: 80, height: 24))
         let title = String(repeating: " ", count: area.textColumn) + "So What ♥"
-        #expect(try await tmux.wait { try tmux.capture()[2] == title })
+        #expect(try await tmux.wait { try tmux.row(2) == title })
         let drawn = try await tmux.wait { try Self.redCells(tmux) == Self.cells(of: area) }
         #expect(drawn, "\((try? tmux.capture(escapes: true)) ?? [])")
-        #expect(try tmux.capture()[6].hasPrefix(String(repeating: " ", count: area.textColumn) + "━"))
+        #expect(try tmux.row(6).hasPrefix(String(repeating: " ", count: area.textColumn) + "━"))
 
         // Too narrow: the plain screen; wide again: the cover comes back.
         try tmux.resize(columns: 60, rows: 24)
-        #expect(try await tmux.wait { try tmux.capture()[2] == "  So What ♥" })
+        #expect(try await tmux.wait { try tmux.row(2) == "  So What ♥" })
         #expect(try await tmux.wait { try Self.redCells(tmux).isEmpty })
         try tmux.resize(columns: 80, rows: 24)
         #expect(try await tmux.wait { try Self.redCells(tmux) == Self.cells(of: area) })
 
         // The fake radio's next song has no cover.
         try tmux.send("n")
-        #expect(try await tmux.wait { try tmux.capture()[2] == "  晴天 ♡" })
+        #expect(try await tmux.wait { try tmux.row(2) == "  晴天 ♡" })
         #expect(try Self.redCells(tmux).isEmpty)
 
         try tmux.send("q")

@@ -83,7 +83,7 @@ struct TerminalAppTmuxTests {
         #expect(try await tmux.waitForScreen(containing: "晴天 ♡"))
         // ncurses and DisplayWidth agree on CJK: the times end where the bar says. (The
         // screen may still be mid-redraw when the title first shows, so wait for the row.)
-        #expect(try await tmux.wait { try tmux.capture()[6].hasSuffix(" / 4:29") })
+        #expect(try await tmux.wait { try tmux.row(6).hasSuffix(" / 4:29") })
         screen = try tmux.capture()
         #expect(screen[3] == "  周杰伦")
         #expect(DisplayWidth.width(of: screen[6]) == 78, "\(screen[6])")
@@ -101,7 +101,7 @@ struct TerminalAppTmuxTests {
 
         try tmux.resize(columns: 50, rows: 12)
         #expect(try await tmux.wait { try tmux.capture().first.map { DisplayWidth.width(of: $0) == 49 } ?? false })
-        #expect(try tmux.capture()[0] == DisplayWidth.spread(" 红心兆赫", "playing", to: 49))
+        #expect(try tmux.row(0) == DisplayWidth.spread(" 红心兆赫", "playing", to: 49))
 
         try tmux.send("q")
         #expect(try await tmux.wait { try tmux.paneIsDead() })

@@ -34,6 +34,14 @@ public final class TmuxDriver {
             .components(separatedBy: "\n")
     }
 
+    /// Row `index` of the visible screen; throws (instead of trapping and taking the whole
+    /// test process down) when the screen has fewer rows.
+    public func row(_ index: Int) throws -> String {
+        let rows = try capture()
+        guard rows.indices.contains(index) else { throw TmuxError.noRow(index, rows: rows.count) }
+        return rows[index]
+    }
+
     /// Sends keys in tmux's notation (`"l"`, `"Down"`, `"Enter"`, `"Escape"`, `"Space"`).
     public func send(_ keys: String...) throws {
         try tmux(["send-keys", "-t", session] + keys)
@@ -44,10 +52,13 @@ public final class TmuxDriver {
         try tmux(["resize-window", "-t", session, "-x", "\(columns)", "-y", "\(rows)"])
     }
 
-    /// The pid of the program in the pane.
+    /// The pid of the program in the pane. Throws rather than answer 0 when tmux names none:
+    /// `kill(0, …)` would signal the test runner's own process group.
     public func panePID() throws -> pid_t {
-        pid_t(try tmux(["display-message", "-p", "-t", session, "#{pane_pid}"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let text = try tmux(["display-message", "-p", "-t", session, "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let pid = pid_t(text), pid > 1 else { throw TmuxError.noPanePID(text) }
+        return pid
     }
 
     /// Whether the program in the pane has exited.
@@ -131,6 +142,10 @@ public final class TmuxDriver {
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        // <sys/wait.h>: exited normally when the low 7 bits are 0; the status is bits 8–15.
+        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
+            throw TmuxError.failed(arguments.joined(separator: " "), status: status)
+        }
         return String(decoding: output, as: UTF8.self)
     }
 
@@ -150,8 +165,15 @@ public final class TmuxDriver {
     }
 }
 
-/// tmux could not be started.
+/// tmux could not be started, or did not do what it was asked.
 public enum TmuxError: Error {
     /// posix_spawn or pipe failed with this errno.
     case spawn(Int32)
+    /// tmux exited with a failure (its arguments and wait status): no such session, a
+    /// server that died, a bad option.
+    case failed(String, status: Int32)
+    /// `#{pane_pid}` was not a process id (what tmux printed).
+    case noPanePID(String)
+    /// The screen had fewer rows than the one asked for (its row count).
+    case noRow(Int, rows: Int)
 }
