@@ -84,6 +84,41 @@ struct DesktopIntegrationTests {
         await station.station.stop()
     }
 
+    @Test func notifyFalseSendsNoNotificationButKeepsMPRIS() async throws {
+        let bus = try await PrivateBus()
+        defer { bus.stop() }
+        let monitor = try BusTool("/usr/bin/dbus-monitor", ["interface='org.freedesktop.Notifications'"], bus: bus)
+        defer { monitor.stop() }
+        let station = try await HeadlessRadioTests.LiveStation()
+        let home = try TemporaryDirectory(prefix: "mhz-nonotify")
+        try "notify = false\n".write(to: home.path("config.toml"), atomically: true, encoding: .utf8)
+        let mhz = try MhzProcess(arguments: ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+                                             "--data-dir", home.path("data").path, "--config", home.path("config.toml").path],
+                                 environment: ["XDG_RUNTIME_DIR": home.url.path, "HOME": home.url.path,
+                                               "DBUS_SESSION_BUS_ADDRESS": bus.address])
+        do {
+            let first = try await mhz.waitFor("playing")
+            let title = try #require(first.event["title"])
+            mhz.send("skip")
+            let second = try await mhz.waitFor("playing", after: first.index + 1)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while (try? await BusTool.playerctl(["metadata", "xesam:title"], bus: bus)) != second.event["title"] {
+                guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("MPRIS never showed the song") }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            mhz.send("quit")
+            #expect(try await mhz.waitForExit() == 0)
+            // Two songs started, MPRIS followed them, and no Notify was ever sent.
+            #expect(!monitor.text.contains("member=Notify"), "\(monitor.text)")
+            #expect(!title.isEmpty)
+        } catch {
+            mhz.signal(SIGKILL)
+            await station.station.stop()
+            throw error
+        }
+        await station.station.stop()
+    }
+
     @Test func withoutASessionBusMhzPlaysAndSaysSoOnceInTheLog() async throws {
         let station = try await HeadlessRadioTests.LiveStation()
         let home = try TemporaryDirectory(prefix: "mhz-nobus")

@@ -63,6 +63,29 @@ struct TerminalRadioTests {
         try await expectCleanExit(home: home, stty: stty, tmux)
     }
 
+    @Test func theTerminalUIIsDrivenThroughItsControlSocketToo() async throws {
+        // A runtime directory shared by the mhz in tmux and the `mhz ctl` beside it.
+        let runtime = try TemporaryDirectory(prefix: "mhz-tui-run")
+        let (home, data, stty, tmux) = try Self.freshMhz(environment: "XDG_RUNTIME_DIR='\(runtime.url.path)'")
+        #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
+        func ctl(_ words: String...) async throws -> [String] {
+            let process = try MhzProcess(arguments: ["ctl", "--data-dir", data.path] + words,
+                                         environment: ["XDG_RUNTIME_DIR": runtime.url.path])
+            process.closeInput()
+            #expect(try await process.waitForExit() == 0, "\(process.errorOutput)")
+            return process.lines
+        }
+        // status names the song on screen; like turns its heart red there.
+        let status = try #require(try await ctl("status").first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])
+        let title = try #require(object["title"] as? String)
+        #expect(try tmux.capture().contains { $0.contains(title + " ♡") })
+        #expect(try await ctl("like") == [#"{"command":"like","ok":true}"#])
+        #expect(try await tmux.waitForScreen(containing: title + " ♥"), "\(screen(tmux))")
+        #expect(try await ctl("quit") == [#"{"command":"quit","ok":true}"#])
+        try await expectCleanExit(home: home, stty: stty, tmux)
+    }
+
     @Test func freshStartPlaysTheDemoLibraryAndKeysWork() async throws {
         let (home, data, stty, tmux) = try Self.freshMhz()
 
