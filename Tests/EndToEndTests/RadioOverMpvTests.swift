@@ -119,7 +119,7 @@ struct RadioOverMpvTests {
         #expect(world.station.reports.map(\.type).filter { $0 != .playing } == [.new, .end], "\(world.station.reports)")
         #expect(world.station.reports.contains { $0.type == .end && $0.sid == "a.mp3" })
         await world.session.send(.quit)
-        await world.session.waitUntilQuit()
+        try await within(.seconds(30), "the session quitting") { await world.session.waitUntilQuit() }
     }
 
     @Test func aRefusedMediaURLDropsTheSongAndPlaysAFreshList() async throws {
@@ -134,7 +134,7 @@ struct RadioOverMpvTests {
         #expect(world.station.reports.map { "\($0.type.rawValue) \($0.sid ?? "-")" }.prefix(2) == ["n -", "p x.mp3"],
                 "\(world.station.reports)")
         await world.session.send(.quit)
-        await world.session.waitUntilQuit()
+        try await within(.seconds(30), "the session quitting") { await world.session.waitUntilQuit() }
     }
 
     @Test func aBrokenStreamShowsTheReconnectionUntilTheSongPlaysOn() async throws {
@@ -168,7 +168,7 @@ struct RadioOverMpvTests {
         #expect(world.published.last?.reconnecting == nil)
         #expect(await world.session.snapshot().track?.sid == "tone.mp3", "the same song plays on")
         await world.session.send(.quit)
-        await world.session.waitUntilQuit()
+        try await within(.seconds(30), "the session quitting") { await world.session.waitUntilQuit() }
     }
 
     /// The audio device goes away mid-song (`ao=pcm` writing into a folder that is then
@@ -206,6 +206,6 @@ struct RadioOverMpvTests {
         }
         #expect(world.events.filter(isA).count == 2, "\(world.events)")
         await world.session.send(.quit)
-        await world.session.waitUntilQuit()
+        try await within(.seconds(30), "the session quitting") { await world.session.waitUntilQuit() }
     }
 }

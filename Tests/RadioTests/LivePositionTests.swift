@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import Radio
 import RadioAPI
@@ -57,7 +58,7 @@ struct LivePositionTests {
         let (session, player) = try await playing(store: database)
         player.livePosition = AudioPlayerPosition(item: player.lastItem, seconds: 2.24)
         await session.send(.quit)
-        await session.waitUntilQuit()
+        try await within(.seconds(30), "the session quitting") { await session.waitUntilQuit() }
         let saved = try #require(try database.lastPosition())
         #expect(saved.sid == "1")
         #expect(saved.position == 2.24)

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import Radio
 import RadioAPI
@@ -68,7 +69,7 @@ struct RadioSessionTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         await session.send(.quit)
-        await session.waitUntilQuit()
+        try await within(.seconds(30), "the session quitting") { await session.waitUntilQuit() }
         let saved = try #require(try database.lastPosition())
         #expect(saved.sid == "1")
         #expect(saved.position == 3.5)
