@@ -73,7 +73,7 @@ struct PlayCommand: AsyncParsableCommand {
         }
         // The control socket first: a second mhz on this data directory stops here, before
         // it starts a player; the socket file goes when play() returns, however it returns.
-        let paths = Paths(options: global)
+        let paths = settings.paths
         let control: ControlServer
         do throws(ControlError) {
             control = try ControlServer(path: paths.controlSocket.path)
@@ -126,7 +126,8 @@ struct PlayCommand: AsyncParsableCommand {
         // The terminal UI logs in with a dialog; headless, `login` stays a command-line job.
         let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,
                                                   logger: Logger(label: "mhz.login"))
-        let frontEnd: any FrontEnd = headless ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap, login: dialog, logFile: runtime.paths.logFile)
+        let frontEnd: any FrontEnd = headless
+            ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap, login: dialog, logFile: runtime.paths.logFile)
         // The terminal UI clears the line stderr got: the status line says it again.
         if let replacedDatabase { frontEnd.alert(replacedDatabase, logger: logger) }
         // The network seam notices an expired login; the listener hears it once, while
