@@ -32,7 +32,7 @@ struct InstallScriptTests {
     @Test func installsTheBinaryCompletionsManPageAndUnit() async throws {
         // script/test builds the man page generator before the tests: a `swift build` from
         // inside `swift test` would wait for the build directory's lock.
-        try #require(FileManager.default.isExecutableFile(atPath: Self.repository.path + "/.build/debug/generate-manual-tool"),
+        try #require(FileManager.default.isExecutableFile(atPath: Self.repository.path + "/.build/debug/generate-manual"),
                      "run script/test (it builds generate-manual first)")
         let home = try TemporaryDirectory(prefix: "mhz-install")
         let prefix = home.path("local").path, config = home.path("config").path
