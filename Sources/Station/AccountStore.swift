@@ -176,12 +176,17 @@ final class AccountStore: Sendable {
     /// (`captcha_required`, `wrong_captcha`); a known account (`invalidate_email` for the
     /// `email` field, `invalid_user_name` for `username`); the right password
     /// (`wrong_password`). Unknown names and wrong passwords count as failures.
-    func login(_ form: LoginForm, captchas: CaptchaStore) async throws(StationError) -> LoginAnswer {
+    ///
+    /// - Parameter captchaRequired: a captcha is needed whatever the name's count (the
+    ///   address has failed too often, ``LoginGuard``).
+    func login(_ form: LoginForm, captchas: CaptchaStore, captchaRequired: Bool = false) async throws(StationError)
+        -> LoginAnswer {
         guard form.isSupportedClient else { return .refused("wrong_version") }
         guard let account = form.account, account.count <= 254 else {
             return .refused(form.username != nil ? "invalid_user_name" : "invalidate_email")
         }
-        if try await failureCount(account) >= Self.captchaThreshold {
+        let needsCaptcha = try await captchaRequired ? true : failureCount(account) >= Self.captchaThreshold
+        if needsCaptcha {
             guard let id = form.captchaID, let solution = form.captchaSolution else {
                 return .refused("captcha_required")
             }

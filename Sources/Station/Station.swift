@@ -98,6 +98,7 @@ public final class Station: Sendable {
     ///   - email: an e-mail address to log in with as well, if any.
     ///   - cost: bcrypt's cost, log2 of its rounds (default 12; tests use 4 to stay fast).
     ///   - dataDirectory: the station's data directory.
+                                          loginGuard: LoginGuard(limits: configuration.loginGuard),
     /// - Returns: the new account's `user_id`.
     /// - Throws: ``StationError/invalidUserName(_:)``, ``StationError/invalidPassword``,
     ///   ``StationError/userExists(name:)`` or ``StationError/databaseFailed(path:reason:)``.

@@ -34,6 +34,9 @@ public struct StationConfiguration: Sendable {
     /// How often the library folder is rescanned while the station serves, so files added,
     /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.
     /// A rescan rereads only new and changed files.
+    /// How the station holds off an address that keeps failing to log in, in either family
+    /// (see ``LoginGuard``); tests make the limits small.
+    var loginGuard = LoginGuard.limits
     public var rescanInterval: Duration?
     /// How long ``Station/stop()`` waits for requests in flight (a player still streaming a
     /// song) before cancelling them; ``Station/shutdownGracePeriod`` unless told otherwise.

@@ -44,6 +44,8 @@ enum StationRouter {
         var covers: CoverStore
         /// Wrong tokens per address.
         var tokenGuard: TokenGuard
+        /// Failed logins per address.
+        var loginGuard: LoginGuard
         /// Songs transcoded to MP3.
         var transcodes: TranscodeCache
     }
