@@ -68,6 +68,11 @@ struct ServeCommand: AsyncParsableCommand {
             return
         }
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        // The station's log is stderr too: quiet (warnings) unless MHZ_LOG_LEVEL asks for
+        // more, as for the radio; `debug` shows each request, its secrets redacted.
+        var logger = Logger(label: "mhz.station")
+        logger.logLevel = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
+            ?? .warning
         let home = URL(fileURLWithPath: NSHomeDirectory())
         let folder = URL(fileURLWithPath: Paths.expand(library ?? "~/Music", home: home), isDirectory: true)
         let tls = tlsCert.flatMap { cert in
@@ -82,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
             // The certificate and key are read and checked first, before the library is
             // scanned or anything binds.
             station = try await Station(configuration: StationConfiguration(
-                library: folder, dataDirectory: paths.stationDirectory, host: host, port: port, tls: tls))
+                library: folder, dataDirectory: paths.stationDirectory, host: host, port: port, tls: tls, logger: logger))
             url = try await station.start()
         } catch {
             throw CLIError.runtime(StationErrorText.describe(error)).exit()
