@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
@@ -85,6 +86,10 @@ let package = Package(
             dependencies: [
                 "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary", "Transcoder",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPS for `mhz serve --tls-cert/--tls-key`: Hummingbird's TLS child channel,
+                // and NIOSSL's context to check the certificate and key before binding.
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -181,7 +186,8 @@ let package = Package(
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport",
+                                                     .product(name: "Logging", package: "swift-log")]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
         // through the built `mhz`.

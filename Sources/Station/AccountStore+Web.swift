@@ -53,12 +53,10 @@ extension AccountStore {
     @discardableResult
     func webLogout(cookie: String, checkCode: String) async throws(StationError) -> Bool {
         guard let (userID, token) = WebSession.parse(cookie: cookie), let id = Int64(userID) else { return false }
-        let stored = try await read { db in
-            try String.fetchOne(db, sql: "SELECT check_code FROM token WHERE token = ? AND user_id = ?",
-                                arguments: [token, id])
-        }
-        guard let stored, LoginToken.equal(stored, checkCode) else { return false }
-        try await revoke(token: token)
+        // Both secrets compared in constant time: the token among the user's, then its `ck`.
+        guard let stored = try await storedToken(token, userID: id)?.checkCode, LoginToken.equal(stored, checkCode)
+        else { return false }
+        try await revoke(token: token, userID: id)
         return true
     }
 }

@@ -26,10 +26,13 @@ final class AccountStore: Sendable {
     private let database: StationDatabase
     /// How long a login token is valid.
     let tokenLifetime: Duration
-    /// Tokens known to be live, with their user and expiry, so a radio call needs no
+    /// Tokens known to be live, by user, with their expiry, so a radio call needs no
     /// database read. Safe because a token never changes owner and is only ever removed
-    /// after it expired; bounded by ``tokenCacheLimit`` (cleared when full).
-    private let liveTokens = Mutex<[String: (userID: Int64, expires: Double)]>([:])
+    /// after it expired or was revoked; bounded by ``tokenCacheLimit`` (cleared when full).
+    /// Keyed by user rather than by token: a token is a secret, found only by comparing it
+    /// in constant time (``LoginToken/equal(_:_:)``), never by hashing or a lookup that
+    /// stops at the first differing byte.
+    private let liveTokens = Mutex<[Int64: [(token: String, expires: Double)]]>([:])
     /// The most tokens remembered in memory.
     static let tokenCacheLimit = 10_000
     /// How long a failed login counts: failures older than this are forgotten, so the
@@ -101,18 +104,29 @@ final class AccountStore: Sendable {
 
     // MARK: - Tokens
 
-    /// Whether `token` is a live login of `userID`.
+    /// Whether `token` is a live login of `userID`. The user's tokens are read by user id
+    /// and each compared with `token` in constant time, so neither the cache nor the
+    /// database index tells a guesser how much of a token was right.
     func isValid(userID: String, token: String) async throws(StationError) -> Bool {
         guard let id = Int64(userID), LoginToken.hasTokenShape(token) else { return false }
         let now = Date().timeIntervalSince1970
-        if let known = liveTokens.withLock({ $0[token] }) { return known.userID == id && known.expires > now }
-        let expires = try await read { db in
-            try Double.fetchOne(db, sql: "SELECT expires_at FROM token WHERE token = ? AND user_id = ?",
-                                arguments: [token, id])
+        if let known = liveTokens.withLock({ $0[id] })?.first(where: { LoginToken.equal($0.token, token) }) {
+            return known.expires > now
         }
-        guard let expires, expires > now else { return false }
+        guard let expires = try await storedToken(token, userID: id)?.expires, expires > now else { return false }
         remember(token, userID: id, expires: expires)
         return true
+    }
+
+    /// The stored row of `token` among `userID`'s, found by comparing in constant time.
+    func storedToken(_ token: String, userID: Int64) async throws(StationError)
+        -> (token: String, expires: Double, checkCode: String?)? {
+        let rows = try await read { db in
+            try Row.fetchAll(db, sql: "SELECT token, expires_at, check_code FROM token WHERE user_id = ?",
+                             arguments: [userID])
+                .map { (token: $0["token"] as String, expires: $0["expires_at"] as Double, checkCode: $0["check_code"] as String?) }
+        }
+        return rows.first { LoginToken.equal($0.token, token) }
     }
 
     /// Hands out a new token for `userID` (with a `ck` check code for a web login), forgetting
@@ -139,16 +153,17 @@ final class AccountStore: Sendable {
         return (token, expires)
     }
 
-    /// Ends a login: its token stops working at once.
-    func revoke(token: String) async throws(StationError) {
-        _ = liveTokens.withLock { $0.removeValue(forKey: token) }
+    /// Ends a login: its token stops working at once. `token` is one already matched
+    /// (``storedToken(_:userID:)``), so deleting it by value tells nothing new.
+    func revoke(token: String, userID: Int64) async throws(StationError) {
+        liveTokens.withLock { tokens in tokens[userID]?.removeAll { LoginToken.equal($0.token, token) } }
         try await update { db in try db.execute(sql: "DELETE FROM token WHERE token = ?", arguments: [token]) }
     }
 
     private func remember(_ token: String, userID: Int64, expires: Double) {
         liveTokens.withLock { tokens in
-            if tokens.count >= Self.tokenCacheLimit { tokens.removeAll() }
-            tokens[token] = (userID, expires)
+            if tokens.values.reduce(0, { $0 + $1.count }) >= Self.tokenCacheLimit { tokens.removeAll() }
+            tokens[userID, default: []].append((token, expires))
         }
     }
 
@@ -161,12 +176,17 @@ final class AccountStore: Sendable {
     /// (`captcha_required`, `wrong_captcha`); a known account (`invalidate_email` for the
     /// `email` field, `invalid_user_name` for `username`); the right password
     /// (`wrong_password`). Unknown names and wrong passwords count as failures.
-    func login(_ form: LoginForm, captchas: CaptchaStore) async throws(StationError) -> LoginAnswer {
+    ///
+    /// - Parameter captchaRequired: a captcha is needed whatever the name's count (the
+    ///   address has failed too often, ``LoginGuard``).
+    func login(_ form: LoginForm, captchas: CaptchaStore, captchaRequired: Bool = false) async throws(StationError)
+        -> LoginAnswer {
         guard form.isSupportedClient else { return .refused("wrong_version") }
         guard let account = form.account, account.count <= 254 else {
             return .refused(form.username != nil ? "invalid_user_name" : "invalidate_email")
         }
-        if try await failureCount(account) >= Self.captchaThreshold {
+        let needsCaptcha = try await captchaRequired ? true : failureCount(account) >= Self.captchaThreshold
+        if needsCaptcha {
             guard let id = form.captchaID, let solution = form.captchaSolution else {
                 return .refused("captcha_required")
             }

@@ -72,7 +72,9 @@ final class CaptchaStore: Sendable {
             guard let captcha = state.captchas.removeValue(forKey: id) else { return false }
             state.order.removeAll { $0 == id }
             guard now - captcha.issued < Self.lifetime else { return false }
-            return solution.trimmingWhitespace().uppercased() == captcha.answer
+            // In constant time, like every secret: the time of a refusal says nothing of
+            // how many letters were right.
+            return LoginToken.equal(solution.trimmingWhitespace().uppercased(), captcha.answer)
         }
     }
 

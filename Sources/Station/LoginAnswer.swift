@@ -5,8 +5,17 @@ enum LoginAnswer: Sendable, Equatable, Encodable {
     /// Logged in.
     case success(userID: String, token: String, expire: Int, userName: String, email: String)
     /// Refused with an error word: `wrong_version`, `invalidate_email`,
-    /// `invalid_user_name`, `wrong_password`, `captcha_required`, `wrong_captcha`.
+    /// `invalid_user_name`, `wrong_password`, `captcha_required`, `wrong_captcha`,
+    /// `too_many_attempts` (``LoginGuard``).
     case refused(String)
+
+    /// Whether this answer is a failed guess the address is held to: an unknown account,
+    /// a wrong password or a wrong captcha (not a client the station does not serve, nor a
+    /// captcha asked for).
+    var isFailedAttempt: Bool {
+        guard case .refused(let word) = self else { return false }
+        return ["invalidate_email", "invalid_user_name", "wrong_password", "wrong_captcha"].contains(word)
+    }
 
     private enum CodingKeys: String, CodingKey {
         case userID = "user_id", err, token, expire, r, userName = "user_name", email

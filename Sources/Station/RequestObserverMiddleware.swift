@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import RadioAPI
 
 /// The outermost middleware: reports every request to the configured observer, in arrival
 /// order and before anything can fail, and logs it at debug level.
@@ -8,8 +9,10 @@ import Logging
 /// redacted (tokens, cookies and passwords never reach a log); the
 /// observer gets the query unredacted, because it is the host's own code.
 struct RequestObserverMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// Query parameters whose values never reach the log.
-    static var secretParameters: Set<String> { ["token", "password", "ck", "expire"] }
+    /// Query parameters whose values never reach the log: the client's own list
+    /// (``LogRedaction/secretFields``: tokens, passwords, `ck`, captcha answers, which
+    /// some clients send in the query of a login) and `expire`, which goes with a token.
+    static var secretParameters: Set<String> { LogRedaction.secretFields.union(["expire"]) }
 
     /// The configuration's ``StationConfiguration/onRequest`` hook, if any.
     let observer: (@Sendable (StationRequest) -> Void)?

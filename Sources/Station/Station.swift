@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdTLS
 import MusicLibrary
 import Recommender
 import ServiceLifecycle
@@ -41,6 +42,8 @@ public final class Station: Sendable {
     private let scans = DispatchQueue(label: "mhz.station.scan")
     private let latestScan: Mutex<ScanSummary>
     private let rescanTimer = Mutex<Task<Void, Never>?>(nil)
+    /// What HTTPS is served with, read and checked at creation; nil for plain HTTP.
+    private let tlsConfiguration: TLSConfiguration?
 
     /// How long a stop waits by default for requests in flight (a player still streaming a
     /// song) before cancelling them.
@@ -53,11 +56,22 @@ public final class Station: Sendable {
     /// The scan runs on a dispatch queue, off Swift's cooperative pool, because TagLib reads
     /// every file with blocking I/O.
     ///
-    /// - Throws: ``StationError/databaseFailed(path:reason:)``,
+    /// The TLS certificate and key, when configured, are read and checked first, so a bad
+    /// pair fails before the database is opened or anything binds.
+    ///
+    /// - Throws: ``StationError/tlsUnreadable(path:reason:)``,
+    ///   ``StationError/tlsMismatch(certificate:key:)``,
+    ///   ``StationError/databaseFailed(path:reason:)``,
     ///   ``StationError/libraryUnreadable(path:reason:)`` or
     ///   ``StationError/demoSynthesisFailed(path:reason:)``.
     public init(configuration: StationConfiguration) async throws(StationError) {
         self.configuration = configuration
+        if let tls = configuration.tls {
+            // Reading the files and building a context block: off the pool.
+            tlsConfiguration = try await Blocking.run { () throws(StationError) in try tls.serverConfiguration() }
+        } else {
+            tlsConfiguration = nil
+        }
         let directory = configuration.dataDirectory
         let database = try await Blocking.run { () throws(StationError) -> StationDatabase in
             do throws(StorageError) { return try StationDatabase(directory: directory) } catch { throw StationError(database: error) }
@@ -84,6 +98,7 @@ public final class Station: Sendable {
             recommender: Recommender(seed: configuration.seed ?? system.next()))
         services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),
+                                          loginGuard: LoginGuard(limits: configuration.loginGuard),
                                           transcodes: TranscodeCache(directory: configuration.transcodeDirectory))
     }
 
@@ -143,7 +158,7 @@ public final class Station: Sendable {
         latestScan.withLock { $0 }
     }
 
-    /// The root URL while serving (`http://127.0.0.1:<port>`), else `nil`.
+    /// The root URL while serving (`http://127.0.0.1:<port>`, `https://` with TLS), else `nil`.
     public var baseURL: URL? {
         server.baseURL
     }
@@ -194,7 +209,13 @@ public final class Station: Sendable {
         guard let generation = server.beginStarting() else { throw .alreadyRunning }
         let address = "\(configuration.host):\(configuration.port)"
         let (bound, announce) = AsyncStream<Result<Int, StationError>>.makeStream()
-        let application = makeApplication { port in announce.yield(.success(port)) }
+        let application: any Service
+        do throws(StationError) {
+            application = try makeApplication { port in announce.yield(.success(port)) }
+        } catch {
+            server.finished(generation: generation)
+            throw error
+        }
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: application)], gracefulShutdownSignals: [], cancellationSignals: [],
             logger: configuration.effectiveLogger)
@@ -223,7 +244,7 @@ public final class Station: Sendable {
         }
         switch outcome {
         case .success(let port):
-            let url = Self.rootURL(host: configuration.host, port: port)
+            let url = Self.rootURL(host: configuration.host, port: port, secure: tlsConfiguration != nil)
             server.didBind(url, generation: generation)
             return url
         case .failure(let error):
@@ -305,29 +326,45 @@ public final class Station: Sendable {
         }
     }
 
-    private func makeApplication(onBound: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+    private func makeApplication(onBound: @escaping @Sendable (Int) -> Void) throws(StationError) -> some ApplicationProtocol {
         let server = self.server
         let host = configuration.host
         let configuredPort = configuration.port
+        let secure = tlsConfiguration != nil
         let router = StationRouter.make(
-            services: services, observer: configuration.onRequest,
-            fallbackBase: { server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort).absoluteString })
-        return Application(
-            router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler()])),
-            configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
-            onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
-            logger: configuration.effectiveLogger)
+            services: services, observer: configuration.onRequest, scheme: secure ? "https" : "http",
+            fallbackBase: {
+                server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort, secure: secure).absoluteString
+            })
+        guard let tlsConfiguration else {
+            return Application(
+                router: router, server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler()])),
+                configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
+                onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
+                logger: configuration.effectiveLogger)
+        }
+        // Hummingbird wraps each accepted connection in NIOSSL's server handler.
+        do {
+            return Application(
+                router: router,
+                server: try .tls(.http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler()])),
+                                 tlsConfiguration: tlsConfiguration),
+                configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
+                onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
+                logger: configuration.effectiveLogger)
+        } catch {
+            throw .tlsMismatch(certificate: configuration.tls?.certificate.path ?? "", key: configuration.tls?.key.path ?? "")
+        }
     }
 
-    /// `http://host:port`, with a wildcard bind address replaced by loopback (a client
-    /// cannot connect to `0.0.0.0`) and IPv6 literals bracketed.
-    static func rootURL(host: String, port: Int) -> URL {
+    /// `http://host:port` (`https://` when `secure`), with a wildcard bind address replaced
+    /// by loopback (a client cannot connect to `0.0.0.0`) and IPv6 literals bracketed.
+    static func rootURL(host: String, port: Int, secure: Bool = false) -> URL {
         var name = host
         if name.isEmpty || name == "0.0.0.0" { name = "127.0.0.1" }
         if name == "::" { name = "::1" }
         if name.contains(":") { name = "[\(name)]" }
-        return URL(string: "http://\(name):\(port)")!
+        return URL(string: "\(secure ? "https" : "http")://\(name):\(port)")!
     }
 
     /// A one-line reason for a server failure (NIO's bind errors name the call and errno).

@@ -61,11 +61,16 @@ extension StationAPI {
     }
 
     /// `POST /j/login`: the form body (docs/PROTOCOL.md §5.2); on success `user_info` and
-    /// the session cookies.
+    /// the session cookies. An address the ``LoginGuard`` refuses gets
+    /// ``WebLoginAnswer/tooManyAttempts`` without its captcha or password being checked.
     func webLogin(body: Data, origin: RequestOrigin) async -> StationReply {
         let form = WebLoginForm(pairs: FormEncoding.decode(String(decoding: body, as: UTF8.self)))
+        if services.loginGuard.verdict(for: origin.address) == .refused {
+            return JSONResponse.reply(WebLoginAnswer.tooManyAttempts)
+        }
         do throws(StationError) {
             let answer = try await services.accounts.webLogin(form, captchas: services.captchas)
+            if answer.isFailedAttempt { services.loginGuard.recordFailure(from: origin.address) }
             var reply = JSONResponse.reply(answer)
             if case .success(_, let session) = answer {
                 reply.cookies = WebCookies.login(session, remember: form.remember, now: Int(Date().timeIntervalSince1970))

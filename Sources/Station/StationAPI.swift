@@ -60,11 +60,18 @@ struct StationAPI: Sendable {
     }
 
     /// `POST /j/app/login`: the form fields from the query string and the body alike
-    /// (linq/doubanfm sent them in the query of a POST).
-    func login(query: String?, body: Data) async -> StationReply {
+    /// (linq/doubanfm sent them in the query of a POST). An address the ``LoginGuard``
+    /// refuses gets `{"r":1,"err":"too_many_attempts"}` without its password being
+    /// checked; one it holds to a captcha is asked for one as a name past its threshold is.
+    func login(query: String?, body: Data, origin: RequestOrigin) async -> StationReply {
         let pairs = (query.map { FormEncoding.decode($0) } ?? []) + FormEncoding.decode(String(decoding: body, as: UTF8.self))
+        let verdict = services.loginGuard.verdict(for: origin.address)
+        if verdict == .refused { return JSONResponse.reply(LoginAnswer.refused("too_many_attempts")) }
         do throws(StationError) {
-            return JSONResponse.reply(try await services.accounts.login(LoginForm(pairs: pairs), captchas: services.captchas))
+            let answer = try await services.accounts.login(LoginForm(pairs: pairs), captchas: services.captchas,
+                                                           captchaRequired: verdict == .captchaRequired)
+            if answer.isFailedAttempt { services.loginGuard.recordFailure(from: origin.address) }
+            return JSONResponse.reply(answer)
         } catch {
             return JSONResponse.error("internal_error", status: 500)
         }
@@ -100,7 +107,7 @@ struct StationAPI: Sendable {
         case ("GET", "/j/app/radio/people"), ("POST", "/j/app/radio/people"):
             return await people(request, origin: origin, links: links)
         case ("GET", "/j/app/radio/liked_songs"): return await likedSongs(request, origin: origin, links: links)
-        case ("POST", "/j/app/login"): return await login(query: query, body: body)
+        case ("POST", "/j/app/login"): return await login(query: query, body: body, origin: origin)
         case ("GET", "/j/new_captcha"): return newCaptcha(origin: origin)
         case ("GET", "/misc/captcha"): return captchaImage(request) ?? JSONResponse.error("not_found", status: 404)
         case ("GET", "/j/mine/playlist"): return await webPlaylist(request, family: .classic, origin: origin, links: links)

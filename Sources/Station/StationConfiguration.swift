@@ -16,6 +16,9 @@ public struct StationConfiguration: Sendable {
     public var host: String
     /// The port to bind; `0` asks the kernel for a free one (the embedded default).
     public var port: Int
+    /// The certificate and key to serve HTTPS with; `nil` serves plain HTTP (the default,
+    /// and what the embedded station uses). Checked when the station is created.
+    public var tls: StationTLS?
     /// Seeds every random choice (song picks), so tests see the same lists on every run.
     /// `nil` draws a fresh seed.
     public var seed: UInt64?
@@ -31,6 +34,9 @@ public struct StationConfiguration: Sendable {
     /// How the station holds off an address that keeps presenting wrong tokens (see
     /// ``TokenGuard``); tests make the limits small.
     var tokenGuard = TokenGuard.Limits()
+    /// How the station holds off an address that keeps failing to log in, in either family
+    /// (see ``LoginGuard``); tests make the limits small.
+    var loginGuard = LoginGuard.limits
     /// How often the library folder is rescanned while the station serves, so files added,
     /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.
     /// A rescan rereads only new and changed files.
@@ -47,6 +53,7 @@ public struct StationConfiguration: Sendable {
     ///   - dataDirectory: the station's own data directory.
     ///   - host: the address to bind (default `127.0.0.1`).
     ///   - port: the port to bind (default `0`, ephemeral).
+    ///   - tls: the certificate and key for HTTPS, or `nil` for plain HTTP.
     ///   - seed: fixed seed for deterministic song choices.
     ///   - onRequest: observer of every request received.
     ///   - logger: where to log; see ``logger``.
@@ -55,7 +62,7 @@ public struct StationConfiguration: Sendable {
     ///   - shutdownGracePeriod: how long a stop waits for requests in flight (default
     ///     ``Station/shutdownGracePeriod``).
     public init(library: URL?, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0,
-                seed: UInt64? = nil, onRequest: (@Sendable (StationRequest) -> Void)? = nil,
+                tls: StationTLS? = nil, seed: UInt64? = nil, onRequest: (@Sendable (StationRequest) -> Void)? = nil,
                 logger: Logger? = nil, tokenLifetime: Duration = .seconds(180 * 86_400),
                 rescanInterval: Duration? = .seconds(60),
                 shutdownGracePeriod: Duration = Station.shutdownGracePeriod) {
@@ -63,6 +70,7 @@ public struct StationConfiguration: Sendable {
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port
+        self.tls = tls
         self.seed = seed
         self.onRequest = onRequest
         self.logger = logger

@@ -31,6 +31,11 @@ public enum StationError: Error, Sendable, Equatable {
     /// A password that cannot be stored: empty, or longer than bcrypt's 72 bytes (bcrypt
     /// would silently ignore the rest).
     case invalidPassword
+    /// The TLS certificate or key file at `path` cannot be read or holds no PEM
+    /// certificate or key (``StationTLS``).
+    case tlsUnreadable(path: String, reason: String)
+    /// The TLS key file `key` does not hold the private key of the certificate in `certificate`.
+    case tlsMismatch(certificate: String, key: String)
 }
 
 extension StationError {

@@ -44,6 +44,8 @@ enum StationRouter {
         var covers: CoverStore
         /// Wrong tokens per address.
         var tokenGuard: TokenGuard
+        /// Failed logins per address.
+        var loginGuard: LoginGuard
         /// Songs transcoded to MP3.
         var transcodes: TranscodeCache
     }
@@ -53,8 +55,10 @@ enum StationRouter {
     /// - Parameters:
     ///   - services: what the routes serve from.
     ///   - observer: the configuration's request observer.
+    ///   - scheme: `https` when the server speaks TLS, else `http`: song and cover links
+    ///     must come back the way the client came.
     ///   - fallbackBase: the bound server root, for requests without a usable `Host`.
-    static func make(services: Services, observer: (@Sendable (StationRequest) -> Void)?,
+    static func make(services: Services, observer: (@Sendable (StationRequest) -> Void)?, scheme: String = "http",
                      fallbackBase: @escaping @Sendable () -> String) -> Router<StationContext> {
         let router = Router(context: StationContext.self)
         router.middlewares.add(RequestObserverMiddleware(observer: observer))
@@ -77,7 +81,7 @@ enum StationRouter {
         // Every API route goes through StationAPI.respond, as in-process requests do: one
         // table of paths, so the two transports cannot drift apart.
         let handler: @Sendable (Request, StationContext) async throws -> Response = { request, context in
-            let base = mediaBase(authority: request.head.authority) ?? fallbackBase()
+            let base = mediaBase(authority: request.head.authority, scheme: scheme) ?? fallbackBase()
             let body = request.method == .post
                 ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
                 : Data()
@@ -137,15 +141,15 @@ enum StationRouter {
         return nil
     }
 
-    /// The server root as the client addressed it (`http://<Host>`), so song URLs work
+    /// The server root as the client addressed it (`<scheme>://<Host>`), so song URLs work
     /// through whatever name or port mapping the client used; `nil` when the header is
     /// missing or holds anything but a host name or address with an optional port (it is
     /// echoed into URLs, so nothing else may pass).
-    static func mediaBase(authority: String?) -> String? {
+    static func mediaBase(authority: String?, scheme: String = "http") -> String? {
         guard let authority, !authority.isEmpty, authority.count <= 255 else { return nil }
         let allowed = authority.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-:[]_".unicodeScalars.contains(scalar))
         }
-        return allowed ? "http://\(authority)" : nil
+        return allowed ? "\(scheme)://\(authority)" : nil
     }
 }

@@ -46,6 +46,15 @@ enum WebLoginAnswer: Sendable, Equatable, Encodable {
     static let wrongPassword = WebLoginAnswer.refused(number: 1012, message: "帐号和密码不匹配")
     /// mhz's refusal for an empty alias or password.
     static let missingFields = WebLoginAnswer.refused(number: 1001, message: "请输入帐号和密码")
+    /// mhz's refusal for an address that failed to log in too often (``LoginGuard``; Douban's
+    /// number for it is not recorded).
+    static let tooManyAttempts = WebLoginAnswer.refused(number: 1020, message: "登录尝试过多，请稍后再试")
+
+    /// Whether this answer is a failed guess the address is held to: a wrong captcha, or
+    /// an unknown account or wrong password.
+    var isFailedAttempt: Bool {
+        self == .wrongCaptcha || self == .wrongPassword
+    }
 
     private enum Keys: String, CodingKey { case r, err_no, err_msg, user_info }
 

@@ -127,6 +127,11 @@ package final class StationDatabase: Sendable {
         migrator.registerMigration("v3") { db in
             try db.execute(sql: "ALTER TABLE token ADD COLUMN check_code TEXT")
         }
+        // Tokens are found by their user and then compared in constant time, never looked
+        // up by their value (a B-tree search on a secret stops at its first differing byte).
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: "CREATE INDEX token_user ON token(user_id)")
+        }
         return migrator
     }
 }

@@ -26,6 +26,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to bind (0: any free port).")
     var port = 7650
 
+    /// `--tls-cert FILE`: the certificate chain (PEM) to serve HTTPS with; needs `--tls-key`.
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM); needs --tls-key.",
+                                                             valueName: "file"))
+    var tlsCert: String?
+
+    /// `--tls-key FILE`: the private key (PEM, unencrypted) of `--tls-cert`.
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key (PEM); needs --tls-cert.",
+                                                            valueName: "file"))
+    var tlsKey: String?
+
     /// `--add-user NAME`: create this account instead of serving.
     @Option(name: .customLong("add-user"), help: "Create an account with this name (asks for its password) and exit.")
     var addUser: String?
@@ -35,9 +45,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: "With --add-user: read the password from standard input.")
     var passwordStdin = false
 
-    /// Refuses `--password-stdin` without `--add-user` (a usage error, exit 2).
+    /// Refuses `--password-stdin` without `--add-user`, and one of `--tls-cert`/`--tls-key`
+    /// without the other (usage errors, exit 2).
     func validate() throws {
         if passwordStdin, addUser == nil { throw ValidationError("--password-stdin needs --add-user NAME") }
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together: give both or neither") }
+    }
+
+    /// The line printed (and so logged: `serve` logs to stderr) on every start that serves
+    /// plain HTTP beyond loopback.
+    static func clearTextWarning(host: String) -> String {
+        "mhz: warning: serving plain HTTP on \(host): passwords and tokens cross the network in clear;"
+            + " give --tls-cert/--tls-key to serve HTTPS\n"
     }
 
     /// Adds the user and exits, or serves until SIGINT or SIGTERM, then stops the station
@@ -49,16 +68,33 @@ struct ServeCommand: AsyncParsableCommand {
             return
         }
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        // The station's log is stderr too: quiet (warnings) unless MHZ_LOG_LEVEL asks for
+        // more, as for the radio; `debug` shows each request, its secrets redacted.
+        var logger = Logger(label: "mhz.station")
+        logger.logLevel = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
+            ?? .warning
         let home = URL(fileURLWithPath: NSHomeDirectory())
         let folder = URL(fileURLWithPath: Paths.expand(library ?? "~/Music", home: home), isDirectory: true)
+        let tls = tlsCert.flatMap { cert in
+            tlsKey.map { key in
+                StationTLS(certificate: URL(fileURLWithPath: Paths.expand(cert, home: home)),
+                           key: URL(fileURLWithPath: Paths.expand(key, home: home)))
+            }
+        }
         let station: Station
         let url: URL
         do {
+            // The certificate and key are read and checked first, before the library is
+            // scanned or anything binds.
             station = try await Station(configuration: StationConfiguration(
-                library: folder, dataDirectory: paths.stationDirectory, host: host, port: port))
+                library: folder, dataDirectory: paths.stationDirectory, host: host, port: port, tls: tls, logger: logger))
             url = try await station.start()
         } catch {
             throw CLIError.runtime(StationErrorText.describe(error)).exit()
+        }
+        // Before the "serving" line, so whoever waits for that line has seen the warning.
+        if tls == nil, !LoopbackHost.contains(host) {
+            FileHandle.standardError.write(Data(Self.clearTextWarning(host: host).utf8))
         }
         let info = station.libraryInfo
         FileHandle.standardError.write(Data("mhz: serving \(info.trackCount) songs from \(info.path.path) on \(url.absoluteString)\n".utf8))

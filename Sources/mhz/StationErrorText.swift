@@ -22,6 +22,10 @@ enum StationErrorText {
             "a user named \(name) exists already: choose another name"
         case .invalidPassword:
             "the password must be 1 to 72 bytes long"
+        case .tlsUnreadable(let path, let reason):
+            "cannot use \(path) for TLS (\(reason)): check --tls-cert and --tls-key"
+        case .tlsMismatch(let certificate, let key):
+            "the key \(key) is not the private key of the certificate \(certificate): check --tls-cert and --tls-key"
         }
     }
 }

@@ -27,9 +27,7 @@ public final class TLSTestServer: Sendable {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
         }
-        try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                          "-keyout", root.path("key.pem").path, "-out", root.path("cert.pem").path, "-days", "2",
-                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], in: root.url)
+        try Self.makeSelfSignedPair(certificate: root.path("cert.pem"), key: root.path("key.pem"))
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.currentDirectoryURL = root.url
@@ -84,6 +82,17 @@ public final class TLSTestServer: Sendable {
               let colon = text[start.upperBound..<end].lastIndex(of: ":")
         else { return nil }
         return Int(text[text.index(after: colon)..<end].trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Generates a fresh self-signed certificate for 127.0.0.1 (subject and
+    /// subjectAltName) and its P-256 key, both PEM, with the real openssl.
+    ///
+    /// - Throws: ``TestSupportError/toolFailed(_:)`` when openssl is missing or fails.
+    public static func makeSelfSignedPair(certificate: URL, key: URL) throws {
+        try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                     "-keyout", key.path, "-out", certificate.path, "-days", "2",
+                     "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                    in: certificate.deletingLastPathComponent())
     }
 
     private static func openssl(_ arguments: [String], in directory: URL) throws {

@@ -58,6 +58,14 @@ final class MhzRun: Sendable {
     /// Sends SIGTERM, as `kill` or a service manager would.
     func terminate() { process.terminate() }
 
+    /// Ends the process for sure (SIGKILL), for a test that failed before it could stop
+    /// it the ordinary way; nothing once it has ended.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// Writes a command line to stdin.
     func send(_ line: String) { input.write(Data((line + "\n").utf8)) }
 
