@@ -3,7 +3,7 @@
 // (script/check-architecture holds every target to that table): network (HTTP, RadioAPI)
 // and playback (Playback) never import each other, and only the `mhz` executable (the
 // composition root) sees everything. Sources/ holds the product alone; benchmarks live in
-// Benchmarks/, test helpers in Tests/.
+// Benchmarks/, test helpers in Tests/, libFuzzer harnesses in Fuzz/ (script/fuzz, not built here).
 import PackageDescription
 
 let package = Package(

@@ -79,7 +79,7 @@ struct PlaylistParserTests {
         }
     }
 
-    /// Inputs `script/fuzz-playlist` found crashing the parser, kept in `Fixtures/fuzz`.
+    /// Inputs `script/fuzz playlist` found crashing the parser, kept in `Fixtures/fuzz`.
     @Test func numbersPast64BitsAreRefusedNotTrapped() throws {
         let url = try #require(Bundle.module.url(forResource: "version-past-int64", withExtension: "m3u8", subdirectory: "Fixtures/fuzz"))
         let found = try Data(contentsOf: url)
