@@ -191,7 +191,8 @@ let package = Package(
             dependencies: [
                 "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
     ]
 )
