@@ -149,9 +149,11 @@ struct Config: Sendable, Equatable {
     /// instead of refusing (an abort, or undefined behaviour without assertions), so that it
     /// is refused before toml++ sees it: a table header whose name begins with neither a
     /// bare-key character nor a quote (`[=]`, `[#]`, `[` alone on its line), and a date-time
-    /// whose `T` is not followed by a digit (`1979-05-27T)7:32`). Neither is valid TOML.
-    /// Read outside strings and comments, by bytes as toml++ reads them (`\r\n` is one
-    /// Character).
+    /// whose `T` is not followed by a digit (`1979-05-27T)7:32`), and any character beyond
+    /// ASCII, which toml++ may read as whitespace ending a value it has begun
+    /// (`1879-06-21 0\u{FEFF}`). None is valid TOML: beyond ASCII, only strings and comments
+    /// may hold them. Read outside strings and comments, by bytes as toml++ reads them
+    /// (`\r\n` is one Character); a byte-order mark that begins the file is let through.
     static func abortingTOML(in text: String) -> (line: Int, problem: String)? {
         let bytes = Array(text.utf8)
         func byte(_ at: Int) -> UInt8? { at < bytes.count ? bytes[at] : nil }
@@ -175,7 +177,7 @@ struct Config: Sendable, Equatable {
         }
         // `depth` counts the brackets and braces of values left open: a line that begins with
         // `[` inside an array is an element, not a header.
-        var line = 1, index = 0, atLineStart = true, depth = 0
+        var line = 1, index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0, atLineStart = true, depth = 0
         while let current = byte(index) {
             switch current {
             case UInt8(ascii: "\n"):
@@ -222,6 +224,8 @@ struct Config: Sendable, Equatable {
                 depth = max(0, depth - 1)
                 atLineStart = false
                 index += 1
+            case 0x80...:
+                return (line, "only strings and comments may hold characters beyond ASCII: quote the value")
             default:
                 let time = index + 10
                 if isDate(at: index), byte(time) == UInt8(ascii: "T") || byte(time) == UInt8(ascii: "t"),

@@ -79,9 +79,10 @@ struct ConfigurationTests {
     }
 
     /// Inputs `script/fuzz config` found crashing the parser, kept in `Fixtures/fuzz`: a
-    /// table header that begins with a control character, and a date-time whose `T` is
-    /// followed by `)`. toml++ 3.4 (under TOMLKit) asserts on both, an abort, so mhz refuses
-    /// them before it, naming the line; the same text in a string or a comment still reads.
+    /// table header that begins with a control character, a date-time whose `T` is followed
+    /// by `)`, and a date-time cut by a byte-order mark. toml++ 3.4 (under TOMLKit) asserts
+    /// on all three, an abort, so mhz refuses them before it, naming the line; the same text
+    /// in a string or a comment still reads.
     @Test func tomlThatAbortsTOMLPlusPlusIsRefusedNotAnAbort() throws {
         func found(_ name: String) throws -> String {
             let url = try #require(Bundle.module.url(forResource: name, withExtension: "toml", subdirectory: "Fixtures/fuzz"))
@@ -95,6 +96,14 @@ struct ConfigurationTests {
         #expect(throws: CLIError.configInvalid("t.toml", line: 1, dateTime)) {
             try Config.parse(try found("date-time-without-time"), path: "t.toml")
         }
+        let beyondASCII = "only strings and comments may hold characters beyond ASCII: quote the value"
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1, beyondASCII)) {
+            try Config.parse(try found("date-time-then-byte-order-mark"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 2, beyondASCII)) {
+            try Config.parse("# 私人兆赫\nchannel = 私人", path: "t.toml")
+        }
+        #expect(try Config.parse("\u{FEFF}channel = \"私人\" # 兆赫", path: "t.toml").channel == "私人")
         for (text, line, problem) in [("[=]", 1, header), ("a = 1\n[#]", 2, header), ("[[ ,]]", 1, header),
                                       ("[[ [a]]", 1, header), ("[\r\n", 1, header), ("x = 1\r\n  [ \u{7F}]", 2, header),
                                       ("a = \"\"\"\nx\n\"\"\"\nb = [1979-05-27tx:1]", 4, dateTime)] {
