@@ -151,7 +151,8 @@ struct Config: Sendable, Equatable {
     /// bare-key character nor a quote (`[=]`, `[#]`, `[` alone on its line), and a date-time
     /// whose `T` is not followed by a digit (`1979-05-27T)7:32`), and any character beyond
     /// ASCII, which toml++ may read as whitespace ending a value it has begun
-    /// (`1879-06-21 0\u{FEFF}`). None is valid TOML: beyond ASCII, only strings and comments
+    /// (`1879-06-21 0\u{FEFF}`), and a `}` that closes no inline table (`[1, }]`, where
+    /// toml++ asks for a value). None is valid TOML: beyond ASCII, only strings and comments
     /// may hold them. Read outside strings and comments, by bytes as toml++ reads them
     /// (`\r\n` is one Character); a byte-order mark that begins the file is let through.
     static func abortingTOML(in text: String) -> (line: Int, problem: String)? {
@@ -175,9 +176,9 @@ struct Config: Sendable, Equatable {
         func isDate(at start: Int) -> Bool {
             (0..<10).allSatisfy { offset in offset == 4 || offset == 7 ? byte(start + offset) == UInt8(ascii: "-") : isDigit(start + offset) }
         }
-        // `depth` counts the brackets and braces of values left open: a line that begins with
-        // `[` inside an array is an element, not a header.
-        var line = 1, index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0, atLineStart = true, depth = 0
+        // `open` holds the brackets and braces of values left open, innermost last: a line
+        // that begins with `[` inside an array is an element, not a header.
+        var line = 1, index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0, atLineStart = true, open: [UInt8] = []
         while let current = byte(index) {
             switch current {
             case UInt8(ascii: "\n"):
@@ -208,7 +209,7 @@ struct Config: Sendable, Equatable {
                     }
                 }
                 atLineStart = false
-            case UInt8(ascii: "[") where atLineStart && depth == 0:
+            case UInt8(ascii: "[") where atLineStart && open.isEmpty:
                 var name = skipBlanks(index + 1)
                 if byte(name) == UInt8(ascii: "[") { name = skipBlanks(name + 1) }
                 if let first = byte(name), !beginsName(first) {
@@ -217,11 +218,13 @@ struct Config: Sendable, Equatable {
                 atLineStart = false
                 index = name
             case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
+                open.append(current)
                 atLineStart = false
                 index += 1
+            case UInt8(ascii: "}") where open.last != UInt8(ascii: "{"):
+                return (line, "a } must close an inline table's {")
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
-                depth = max(0, depth - 1)
+                _ = open.popLast()
                 atLineStart = false
                 index += 1
             case 0x80...:

@@ -80,9 +80,9 @@ struct ConfigurationTests {
 
     /// Inputs `script/fuzz config` found crashing the parser, kept in `Fixtures/fuzz`: a
     /// table header that begins with a control character, a date-time whose `T` is followed
-    /// by `)`, and a date-time cut by a byte-order mark. toml++ 3.4 (under TOMLKit) asserts
-    /// on all three, an abort, so mhz refuses them before it, naming the line; the same text
-    /// in a string or a comment still reads.
+    /// by `)`, a date-time cut by a byte-order mark, and an array closed by `}`. toml++ 3.4
+    /// (under TOMLKit) asserts on all four, an abort, so mhz refuses them before it, naming
+    /// the line; the same text in a string or a comment still reads.
     @Test func tomlThatAbortsTOMLPlusPlusIsRefusedNotAnAbort() throws {
         func found(_ name: String) throws -> String {
             let url = try #require(Bundle.module.url(forResource: name, withExtension: "toml", subdirectory: "Fixtures/fuzz"))
@@ -99,6 +99,12 @@ struct ConfigurationTests {
         let beyondASCII = "only strings and comments may hold characters beyond ASCII: quote the value"
         #expect(throws: CLIError.configInvalid("t.toml", line: 1, beyondASCII)) {
             try Config.parse(try found("date-time-then-byte-order-mark"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1, "a } must close an inline table's {")) {
+            try Config.parse(try found("array-closed-by-brace"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 3, "a } must close an inline table's {")) {
+            try Config.parse("a = {b = [1]}\nc = [\n  2, }]", path: "t.toml")
         }
         #expect(throws: CLIError.configInvalid("t.toml", line: 2, beyondASCII)) {
             try Config.parse("# 私人兆赫\nchannel = 私人", path: "t.toml")
@@ -126,6 +132,7 @@ struct ConfigurationTests {
         #expect(config.downloads.liked && config.hooks.timeout == 2)
         #expect(config.keys == ["skip": "n", "volume 90": "[=] 1979-05-27Tx:1"])
         #expect(Config.abortingTOML(in: "a = [\n  [+1],\n  [\n    1\n  ],\n]\nb = 1979-05-27T07:32:00Z\n") == nil)
+        #expect(Config.abortingTOML(in: "a = {b = 1}\nc = [{d = [1]}, {}]\n[e]\nf = \"}\" # }\n") == nil)
     }
 
     @Test func theControlSocketIsOnePerDataDirectoryUnderTheRuntimeDirectory() throws {
