@@ -104,6 +104,20 @@ struct PlaylistParserTests {
         #expect(huge.choose(.kbps(1))?.variant.bandwidth == 2000)
     }
 
+    /// `script/fuzz playlist` found ICU, under ISO8601DateFormatter, dividing by zero on an
+    /// `EXT-X-PROGRAM-DATE-TIME` with a 107-digit fraction of a second (`Fixtures/fuzz`):
+    /// the fraction is cut to nanoseconds before the formatter sees it.
+    @Test func aLongFractionOfASecondIsCutNotACrash() throws {
+        let url = try #require(Bundle.module.url(forResource: "program-date-time-long-fraction", withExtension: "m3u8",
+                                                 subdirectory: "Fixtures/fuzz"))
+        let found = try Data(contentsOf: url)
+        _ = try? PlaylistParser.parse(found, url: Self.base)  // read or refused, but not a crash
+        let long = ProgramDateTime.parse("2014-08-13T13:36:33." + String(repeating: "8", count: 40) + "+00:00")
+        #expect(long != nil)
+        #expect(long == ProgramDateTime.parse("2014-08-13T13:36:33.888888888+00:00"))
+        #expect(ProgramDateTime.parse("2014-08-13T13:36:33.25Z") != nil)
+    }
+
     @Test func encryptionADownloaderCannotUndoIsRefusedByName() throws {
         let cases: [(String, PlaylistError)] = [
             ("#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\"", .unsupportedEncryption(method: "SAMPLE-AES", keyFormat: nil)),
