@@ -80,9 +80,10 @@ struct ConfigurationTests {
 
     /// Inputs `script/fuzz config` found crashing the parser, kept in `Fixtures/fuzz`: a
     /// table header that begins with a control character, a date-time whose `T` is followed
-    /// by `)`, a date-time cut by a byte-order mark, and an array closed by `}`. toml++ 3.4
-    /// (under TOMLKit) asserts on all four, an abort, so mhz refuses them before it, naming
-    /// the line; the same text in a string or a comment still reads.
+    /// by `)`, a date-time cut by a byte-order mark, an array closed by `}`, and a blank
+    /// then a digit after `1979-e0-5l`. toml++ 3.4 (under TOMLKit) asserts on all five, an
+    /// abort, so mhz refuses them before it, naming the line; the same text in a string or
+    /// a comment still reads.
     @Test func tomlThatAbortsTOMLPlusPlusIsRefusedNotAnAbort() throws {
         func found(_ name: String) throws -> String {
             let url = try #require(Bundle.module.url(forResource: name, withExtension: "toml", subdirectory: "Fixtures/fuzz"))
@@ -105,6 +106,10 @@ struct ConfigurationTests {
         }
         #expect(throws: CLIError.configInvalid("t.toml", line: 3, "a } must close an inline table's {")) {
             try Config.parse("a = {b = [1]}\nc = [\n  2, }]", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 2,
+                                               "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")) {
+            try Config.parse(try found("blank-digit-after-no-date"), path: "t.toml")
         }
         #expect(throws: CLIError.configInvalid("t.toml", line: 2, beyondASCII)) {
             try Config.parse("# 私人兆赫\nchannel = 私人", path: "t.toml")
@@ -133,6 +138,7 @@ struct ConfigurationTests {
         #expect(config.keys == ["skip": "n", "volume 90": "[=] 1979-05-27Tx:1"])
         #expect(Config.abortingTOML(in: "a = [\n  [+1],\n  [\n    1\n  ],\n]\nb = 1979-05-27T07:32:00Z\n") == nil)
         #expect(Config.abortingTOML(in: "a = {b = 1}\nc = [{d = [1]}, {}]\n[e]\nf = \"}\" # }\n") == nil)
+        #expect(Config.abortingTOML(in: "a = 1979-05-27 07:32:00\nb = [1 , 2]\nc . d = 3 # 4 5\n") == nil)
     }
 
     @Test func theControlSocketIsOnePerDataDirectoryUnderTheRuntimeDirectory() throws {
