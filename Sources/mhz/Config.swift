@@ -152,8 +152,8 @@ struct Config: Sendable, Equatable {
     /// whose `T` is not followed by a digit (`1979-05-27T)7:32`), and any character beyond
     /// ASCII, which toml++ may read as whitespace ending a value it has begun
     /// (`1879-06-21 0\u{FEFF}`), and a `}` that closes no inline table (`[1, }]`, where
-    /// toml++ asks for a value), and a blank then a digit after a value's character that
-    /// ends no date (`1979-e0-5l 2`). None is valid TOML: beyond ASCII, only strings and comments
+    /// toml++ asks for a value), and a blank then a digit after a value's character, but for
+    /// a date then its time (`1979-e0-5l 2`, `1879-04-21 0 -0`). None is valid TOML: beyond ASCII, only strings and comments
     /// may hold them. Read outside strings and comments, by bytes as toml++ reads them
     /// (`\r\n` is one Character); a byte-order mark that begins the file is let through.
     static func abortingTOML(in text: String) -> (line: Int, problem: String)? {
@@ -191,9 +191,10 @@ struct Config: Sendable, Equatable {
                 index += 1
             case UInt8(ascii: " "), UInt8(ascii: "\t"):
                 // Between a value's characters, a blank and a digit only continue a date into a
-                // date-time: toml++ rescans anything else of the kind and asserts
-                // (`1979-e0-5l 2 =`).
-                if index > 0, isAlphanumeric(bytes[index - 1]), isDigit(index + 1), index < 10 || !isDate(at: index - 10) {
+                // date-time (`hh:`): toml++ rescans anything else of the kind and asserts
+                // (`1979-e0-5l 2 =`, `1879-04-21 0 -0`).
+                if index > 0, isAlphanumeric(bytes[index - 1]), isDigit(index + 1),
+                   index < 10 || !isDate(at: index - 10) || !isDigit(index + 2) || byte(index + 3) != UInt8(ascii: ":") {
                     return (line, "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")
                 }
                 index += 1

@@ -81,7 +81,7 @@ struct ConfigurationTests {
     /// Inputs `script/fuzz config` found crashing the parser, kept in `Fixtures/fuzz`: a
     /// table header that begins with a control character, a date-time whose `T` is followed
     /// by `)`, a date-time cut by a byte-order mark, an array closed by `}`, and a blank
-    /// then a digit after `1979-e0-5l`. toml++ 3.4 (under TOMLKit) asserts on all five, an
+    /// then a digit after `1979-e0-5l` or before no time. toml++ 3.4 (under TOMLKit) asserts on all five, an
     /// abort, so mhz refuses them before it, naming the line; the same text in a string or
     /// a comment still reads.
     @Test func tomlThatAbortsTOMLPlusPlusIsRefusedNotAnAbort() throws {
@@ -98,8 +98,13 @@ struct ConfigurationTests {
             try Config.parse(try found("date-time-without-time"), path: "t.toml")
         }
         let beyondASCII = "only strings and comments may hold characters beyond ASCII: quote the value"
-        #expect(throws: CLIError.configInvalid("t.toml", line: 1, beyondASCII)) {
+        // Refused first for the blank and the digit that make no time, before the mark.
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1,
+                                               "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")) {
             try Config.parse(try found("date-time-then-byte-order-mark"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1, beyondASCII)) {
+            try Config.parse("channel = 1879-06-21 07:00\u{FEFF}", path: "t.toml")
         }
         #expect(throws: CLIError.configInvalid("t.toml", line: 1, "a } must close an inline table's {")) {
             try Config.parse(try found("array-closed-by-brace"), path: "t.toml")
@@ -110,6 +115,10 @@ struct ConfigurationTests {
         #expect(throws: CLIError.configInvalid("t.toml", line: 2,
                                                "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")) {
             try Config.parse(try found("blank-digit-after-no-date"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1,
+                                               "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")) {
+            try Config.parse(try found("date-blank-digit-not-a-time"), path: "t.toml")
         }
         #expect(throws: CLIError.configInvalid("t.toml", line: 2, beyondASCII)) {
             try Config.parse("# 私人兆赫\nchannel = 私人", path: "t.toml")
