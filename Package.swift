@@ -3,7 +3,7 @@
 // (script/check-architecture holds every target to that table): network (HTTP, RadioAPI)
 // and playback (Playback) never import each other, and only the `mhz` executable (the
 // composition root) sees everything. Sources/ holds the product alone; benchmarks live in
-// Benchmarks/, test helpers in Tests/.
+// Benchmarks/, test helpers in Tests/, libFuzzer harnesses in Fuzz/ (script/fuzz, not built here).
 import PackageDescription
 
 let package = Package(
@@ -176,7 +176,8 @@ let package = Package(
                                                           "CTagLibPictures", "TestSupport"]),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"]),
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
                                                    "StationStorage", "RadioAPI", "HTTP", "TestSupport",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
@@ -196,7 +197,8 @@ let package = Package(
             dependencies: [
                 "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            resources: [.copy("Fixtures")]
         ),
     ]
 )

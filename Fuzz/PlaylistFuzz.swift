@@ -1,8 +1,9 @@
 // libFuzzer entry point for the HLS playlist parser (not part of `swift build` or `swift
-// test`): `script/fuzz-playlist` compiles it with Sources/HLSPlaylist and -sanitize=fuzzer.
+// test`): `script/fuzz playlist` compiles it with Sources/HLSPlaylist and -sanitize=fuzzer.
 // Any input may be refused with a PlaylistError; none may crash, hang or leak.
 import Foundation
 
+/// libFuzzer calls this with each input: one playlist, as fetched from `base`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPlaylist(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)

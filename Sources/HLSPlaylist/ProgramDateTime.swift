@@ -12,6 +12,13 @@ enum ProgramDateTime {
         {
             value.insert(":", at: value.index(sign, offsetBy: 3))
         }
+        // ICU, under ISO8601DateFormatter, divides by zero on a long fraction of a second
+        // (40 digits; found by script/fuzz playlist). Digits past nanoseconds say nothing,
+        // so they are cut.
+        if let dot = value.firstIndex(of: ".") {
+            let digits = value[value.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
+            if digits.count > 9 { value.removeSubrange(value.index(digits.startIndex, offsetBy: 9)..<digits.endIndex) }
+        }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: value) { return date }

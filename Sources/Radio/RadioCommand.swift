@@ -93,7 +93,10 @@ public enum RadioCommand: Sendable, Equatable {
     ///
     /// `seek 30` is absolute, `seek +10` / `seek -10` relative.
     public static func parse(_ line: String) throws(CommandParseError) -> RadioCommand {
-        let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        // Split on scalars, not Characters: a joiner or combining mark after a space makes one
+        // Character with it, so `channel \t\u{200D}` would read as `.channel("\u{200D}")`
+        // while its `line`, `channel \u{200D}`, would not split at all.
+        let tokens = line.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String(Substring($0)) }
         guard let first = tokens.first else { throw .empty }
         guard let word = CommandWord(parsing: first) else { throw .unknownWord(first) }
         let name = word.rawValue

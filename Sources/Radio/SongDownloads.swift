@@ -18,15 +18,3 @@ public protocol SongDownloads: Sendable {
     /// Every song the listener trashed on this station, read once at start.
     func trashedSids() -> Set<String>
 }
-
-/// What the listener can do to one download.
-public enum DownloadAction: String, Sendable, Equatable, CaseIterable {
-    /// Stop it, keeping its bytes.
-    case pause
-    /// Continue a paused one.
-    case resume
-    /// Stop it and delete its partial file.
-    case cancel
-    /// Start a failed or canceled one again.
-    case retry
-}

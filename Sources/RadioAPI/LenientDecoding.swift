@@ -16,16 +16,17 @@ extension KeyedDecodingContainer {
             String.self, .init(codingPath: codingPath + [key], debugDescription: "expected a string or a number"))
     }
 
-    /// Reads an integer, accepting a numeric string or a float (`"length": "228"`).
+    /// Reads an integer, accepting a numeric string or a float (`"length": "228"`). A
+    /// number past `Int`'s range is a type mismatch like any other, never a trap.
     func lenientInt(_ key: Key) throws -> Int? {
         guard contains(key), try !decodeNil(forKey: key) else { return nil }
         if let i = try? decode(Int.self, forKey: key) { return i }
-        if let d = try? decode(Double.self, forKey: key), d.isFinite { return Int(d.rounded()) }
+        if let d = try? decode(Double.self, forKey: key), let i = Int(exactly: d.rounded()) { return i }
         if let s = try? decode(String.self, forKey: key) {
             let t = s.trimmingCharacters(in: .whitespaces)
             if t.isEmpty { return nil }
             if let i = Int(t) { return i }
-            if let d = Double(t), d.isFinite { return Int(d.rounded()) }
+            if let d = Double(t), let i = Int(exactly: d.rounded()) { return i }
         }
         if let b = try? decode(Bool.self, forKey: key) { return b ? 1 : 0 }
         throw DecodingError.typeMismatch(

@@ -46,11 +46,15 @@ public struct ReportHistory: Sendable, Equatable {
 
     /// Parses the wire form back, tolerating the variants real clients sent: a missing
     /// leading `|`, empty sids (`|:e`) and unknown letters (skipped).
+    ///
+    /// Split on scalars, not Characters: a sid that starts with a combining mark makes one
+    /// Character with the `|` before it (and one that ends with a prepended mark, with the
+    /// `:` after it), so the wire form of such a sid would not read back.
     public static func parse(_ text: String) -> [Entry] {
-        text.split(separator: "|").compactMap { item in
+        text.unicodeScalars.split(separator: "|").compactMap { item in
             guard let colon = item.lastIndex(of: ":") else { return nil }
-            let sid = String(item[item.startIndex..<colon])
-            guard let type = ReportType(rawValue: String(item[item.index(after: colon)...])) else { return nil }
+            let sid = String(Substring(item[..<colon]))
+            guard let type = ReportType(rawValue: String(Substring(item[item.index(after: colon)...]))) else { return nil }
             return Entry(sid: sid, type: type)
         }
     }

@@ -1,6 +1,3 @@
-import ArgumentParser
-import Foundation
-
 /// Failures of the command line itself, each with the one line the user reads and the
 /// exit status the README promises (2 usage, 1 runtime).
 enum CLIError: Error, Equatable, CustomStringConvertible {
@@ -29,19 +26,5 @@ enum CLIError: Error, Equatable, CustomStringConvertible {
         case .runtime(let line):
             line
         }
-    }
-
-    /// Usage errors exit 2, everything else 1.
-    var exitCode: ExitCode {
-        switch self {
-        case .unsupportedAPI, .webNeedsServer, .invalidServer: Mhz.usageExitCode
-        default: ExitCode.failure
-        }
-    }
-
-    /// Prints the line on stderr as `mhz: …` and exits with the right status.
-    func exit() -> ExitCode {
-        FileHandle.standardError.write(Data("mhz: \(description)\n".utf8))
-        return exitCode
     }
 }

@@ -63,6 +63,7 @@ struct Config: Sendable, Equatable {
 
     /// Parses TOML text; errors name the file, the line where known, and the key.
     static func parse(_ text: String, path: String) throws(CLIError) -> Config {
+        if let (line, problem) = abortingTOML(in: text) { throw .configInvalid(path, line: line, problem) }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -142,6 +143,114 @@ struct Config: Sendable, Equatable {
             config.timeout = seconds
         }
         return config
+    }
+
+    /// The 1-based line of the first construct that toml++ 3.4, under TOMLKit, asserts on
+    /// instead of refusing (an abort, or undefined behaviour without assertions), so that it
+    /// is refused before toml++ sees it: a table header whose name begins with neither a
+    /// bare-key character nor a quote (`[=]`, `[#]`, `[` alone on its line), and a date-time
+    /// whose `T` is not followed by a digit (`1979-05-27T)7:32`), and any character beyond
+    /// ASCII, which toml++ may read as whitespace ending a value it has begun
+    /// (`1879-06-21 0\u{FEFF}`), and a `}` that closes no inline table (`[1, }]`, where
+    /// toml++ asks for a value), and a blank then a digit after a value's character, but for
+    /// a date then its time (`1979-e0-5l 2`, `1879-04-21 0 -0`). None is valid TOML: beyond ASCII, only strings and comments
+    /// may hold them. Read outside strings and comments, by bytes as toml++ reads them
+    /// (`\r\n` is one Character); a byte-order mark that begins the file is let through.
+    static func abortingTOML(in text: String) -> (line: Int, problem: String)? {
+        let bytes = Array(text.utf8)
+        func byte(_ at: Int) -> UInt8? { at < bytes.count ? bytes[at] : nil }
+        func isDigit(_ at: Int) -> Bool { byte(at).map { (0x30...0x39).contains($0) } ?? false }
+        func skipBlanks(_ at: Int) -> Int {
+            var next = at
+            while byte(next) == 0x20 || byte(next) == 0x09 { next += 1 }
+            return next
+        }
+        func beginsName(_ value: UInt8) -> Bool {
+            switch value {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+                 UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]"):
+                true
+            default: false
+            }
+        }
+        func isAlphanumeric(_ value: UInt8) -> Bool {
+            (0x30...0x39).contains(value) || (0x41...0x5A).contains(value) || (0x61...0x7A).contains(value)
+        }
+        func isDate(at start: Int) -> Bool {
+            (0..<10).allSatisfy { offset in offset == 4 || offset == 7 ? byte(start + offset) == UInt8(ascii: "-") : isDigit(start + offset) }
+        }
+        // `open` holds the brackets and braces of values left open, innermost last: a line
+        // that begins with `[` inside an array is an element, not a header.
+        var line = 1, index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0, atLineStart = true, open: [UInt8] = []
+        while let current = byte(index) {
+            switch current {
+            case UInt8(ascii: "\n"):
+                line += 1
+                atLineStart = true
+                index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                // Between a value's characters, a blank and a digit only continue a date into a
+                // date-time (`hh:`): toml++ rescans anything else of the kind and asserts
+                // (`1979-e0-5l 2 =`, `1879-04-21 0 -0`).
+                if index > 0, isAlphanumeric(bytes[index - 1]), isDigit(index + 1),
+                   index < 10 || !isDate(at: index - 10) || !isDigit(index + 2) || byte(index + 3) != UInt8(ascii: ":") {
+                    return (line, "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")
+                }
+                index += 1
+            case UInt8(ascii: "#"):
+                while let next = byte(index), next != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                // A string, skipped whole: what it holds is no header and no date.
+                let triple = byte(index + 1) == current && byte(index + 2) == current
+                index += triple ? 3 : 1
+                while let next = byte(index) {
+                    if next == UInt8(ascii: "\\"), current == UInt8(ascii: "\"") {
+                        if byte(index + 1) == UInt8(ascii: "\n") { line += 1 }
+                        index += 2
+                    } else if next == UInt8(ascii: "\n") {
+                        guard triple else { break }
+                        line += 1
+                        index += 1
+                    } else if next == current, !triple || (byte(index + 1) == current && byte(index + 2) == current) {
+                        index += triple ? 3 : 1
+                        break
+                    } else {
+                        index += 1
+                    }
+                }
+                atLineStart = false
+            case UInt8(ascii: "[") where atLineStart && open.isEmpty:
+                var name = skipBlanks(index + 1)
+                if byte(name) == UInt8(ascii: "[") { name = skipBlanks(name + 1) }
+                if let first = byte(name), !beginsName(first) {
+                    return (line, "a table header must begin with a name: a letter, digit, _, - or a quote")
+                }
+                atLineStart = false
+                index = name
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                open.append(current)
+                atLineStart = false
+                index += 1
+            case UInt8(ascii: "}") where open.last != UInt8(ascii: "{"):
+                return (line, "a } must close an inline table's {")
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                _ = open.popLast()
+                atLineStart = false
+                index += 1
+            case 0x80...:
+                return (line, "only strings and comments may hold characters beyond ASCII: quote the value")
+            default:
+                let time = index + 10
+                if isDate(at: index), byte(time) == UInt8(ascii: "T") || byte(time) == UInt8(ascii: "t"),
+                   byte(time + 1) != nil, !isDigit(time + 1) {
+                    return (line, "a date-time must have a time after its T, e.g. 1979-05-27T07:32:00")
+                }
+                atLineStart = false
+                index += 1
+            }
+        }
+        return nil
     }
 
     /// The 1-based line where `key = …` is written inside `[keys]`, if it can be found.

@@ -79,7 +79,7 @@ struct PlaylistParserTests {
         }
     }
 
-    /// Inputs `script/fuzz-playlist` found crashing the parser, kept in `Fixtures/fuzz`.
+    /// Inputs `script/fuzz playlist` found crashing the parser, kept in `Fixtures/fuzz`.
     @Test func numbersPast64BitsAreRefusedNotTrapped() throws {
         let url = try #require(Bundle.module.url(forResource: "version-past-int64", withExtension: "m3u8", subdirectory: "Fixtures/fuzz"))
         let found = try Data(contentsOf: url)
@@ -102,6 +102,20 @@ struct PlaylistParserTests {
         let huge = MasterPlaylist(variants: [Variant(uri: Self.base, bandwidth: Int.max), Variant(uri: Self.base, bandwidth: 2000)])
         #expect(huge.choose(.kbps(Int.max))?.variant.bandwidth == Int.max)
         #expect(huge.choose(.kbps(1))?.variant.bandwidth == 2000)
+    }
+
+    /// `script/fuzz playlist` found ICU, under ISO8601DateFormatter, dividing by zero on an
+    /// `EXT-X-PROGRAM-DATE-TIME` with a 107-digit fraction of a second (`Fixtures/fuzz`):
+    /// the fraction is cut to nanoseconds before the formatter sees it.
+    @Test func aLongFractionOfASecondIsCutNotACrash() throws {
+        let url = try #require(Bundle.module.url(forResource: "program-date-time-long-fraction", withExtension: "m3u8",
+                                                 subdirectory: "Fixtures/fuzz"))
+        let found = try Data(contentsOf: url)
+        _ = try? PlaylistParser.parse(found, url: Self.base)  // read or refused, but not a crash
+        let long = ProgramDateTime.parse("2014-08-13T13:36:33." + String(repeating: "8", count: 40) + "+00:00")
+        #expect(long != nil)
+        #expect(long == ProgramDateTime.parse("2014-08-13T13:36:33.888888888+00:00"))
+        #expect(ProgramDateTime.parse("2014-08-13T13:36:33.25Z") != nil)
     }
 
     @Test func encryptionADownloaderCannotUndoIsRefusedByName() throws {

@@ -78,6 +78,78 @@ struct ConfigurationTests {
         }
     }
 
+    /// Inputs `script/fuzz config` found crashing the parser, kept in `Fixtures/fuzz`: a
+    /// table header that begins with a control character, a date-time whose `T` is followed
+    /// by `)`, a date-time cut by a byte-order mark, an array closed by `}`, and a blank
+    /// then a digit after `1979-e0-5l` or before no time. toml++ 3.4 (under TOMLKit) asserts on all five, an
+    /// abort, so mhz refuses them before it, naming the line; the same text in a string or
+    /// a comment still reads.
+    @Test func tomlThatAbortsTOMLPlusPlusIsRefusedNotAnAbort() throws {
+        func found(_ name: String) throws -> String {
+            let url = try #require(Bundle.module.url(forResource: name, withExtension: "toml", subdirectory: "Fixtures/fuzz"))
+            return String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        }
+        let header = "a table header must begin with a name: a letter, digit, _, - or a quote"
+        let dateTime = "a date-time must have a time after its T, e.g. 1979-05-27T07:32:00"
+        #expect(throws: CLIError.configInvalid("t.toml", line: 2, header)) {
+            try Config.parse(try found("table-header-control-character"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1, dateTime)) {
+            try Config.parse(try found("date-time-without-time"), path: "t.toml")
+        }
+        let beyondASCII = "only strings and comments may hold characters beyond ASCII: quote the value"
+        // Refused first for the blank and the digit that make no time, before the mark.
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1,
+                                               "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")) {
+            try Config.parse(try found("date-time-then-byte-order-mark"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1, beyondASCII)) {
+            try Config.parse("channel = 1879-06-21 07:00\u{FEFF}", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1, "a } must close an inline table's {")) {
+            try Config.parse(try found("array-closed-by-brace"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 3, "a } must close an inline table's {")) {
+            try Config.parse("a = {b = [1]}\nc = [\n  2, }]", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 2,
+                                               "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")) {
+            try Config.parse(try found("blank-digit-after-no-date"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 1,
+                                               "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")) {
+            try Config.parse(try found("date-blank-digit-not-a-time"), path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: 2, beyondASCII)) {
+            try Config.parse("# 私人兆赫\nchannel = 私人", path: "t.toml")
+        }
+        #expect(try Config.parse("\u{FEFF}channel = \"私人\" # 兆赫", path: "t.toml").channel == "私人")
+        for (text, line, problem) in [("[=]", 1, header), ("a = 1\n[#]", 2, header), ("[[ ,]]", 1, header),
+                                      ("[[ [a]]", 1, header), ("[\r\n", 1, header), ("x = 1\r\n  [ \u{7F}]", 2, header),
+                                      ("a = \"\"\"\nx\n\"\"\"\nb = [1979-05-27tx:1]", 4, dateTime)] {
+            #expect(throws: CLIError.configInvalid("t.toml", line: line, problem), "\(text)") {
+                try Config.parse(text, path: "t.toml")
+            }
+        }
+        // Headers that begin with a name, a quote or blanks, arrays of arrays, and the same
+        // text in strings and comments still read.
+        let config = try Config.parse("""
+            [ downloads ]
+            liked = true
+            ["hooks"]
+            timeout = 2
+            \t[ 'keys' ]
+            skip = "n"
+            "volume 90" = \"\"\"
+            [=] 1979-05-27Tx:1\"\"\" # [#] 1979-05-27T)
+            """, path: "t.toml")
+        #expect(config.downloads.liked && config.hooks.timeout == 2)
+        #expect(config.keys == ["skip": "n", "volume 90": "[=] 1979-05-27Tx:1"])
+        #expect(Config.abortingTOML(in: "a = [\n  [+1],\n  [\n    1\n  ],\n]\nb = 1979-05-27T07:32:00Z\n") == nil)
+        #expect(Config.abortingTOML(in: "a = {b = 1}\nc = [{d = [1]}, {}]\n[e]\nf = \"}\" # }\n") == nil)
+        #expect(Config.abortingTOML(in: "a = 1979-05-27 07:32:00\nb = [1 , 2]\nc . d = 3 # 4 5\n") == nil)
+    }
+
     @Test func theControlSocketIsOnePerDataDirectoryUnderTheRuntimeDirectory() throws {
         let home = ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/1000"]
         let standard = Paths(options: try GlobalOptions.parse([]), environment: home)

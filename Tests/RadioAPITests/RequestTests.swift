@@ -48,6 +48,22 @@ struct RequestTests {
         #expect(ReportHistory.parse("1:p|2:x|3:s") == [.init(sid: "1", type: .playing), .init(sid: "3", type: .skip)])
     }
 
+    /// Inputs `script/fuzz station` found breaking `h`, kept in `Fixtures/fuzz`: a history
+    /// whose first sid starts with a combining mark (U+0301). Read by Characters, its wire
+    /// form `|\u{301}…` read back with the `|` inside the sid, which had made one Character
+    /// with the mark; the outbox and the station read `h` back, so it must survive.
+    @Test func historyWithMarksAtItsSeparatorsReadsBack() throws {
+        let found = String(decoding: try Fixture.data("fuzz/history-combining-mark.txt"), as: UTF8.self)
+        let entries = ReportHistory.parse(found)
+        #expect(entries == [.init(sid: "\u{301}\0\0h=1", type: .skip), .init(sid: "2_jame=radi@o_", type: .ban),
+                            .init(sid: "3:", type: .unrate)])
+        #expect(ReportHistory.parse(ReportHistory.wireForm(entries)) == entries)
+        // A mark that prepends (U+0600) would make one Character with the `:` after it.
+        let marked: [ReportHistory.Entry] = [.init(sid: "\u{301}1", type: .end), .init(sid: "2\u{600}", type: .rate),
+                                             .init(sid: "\u{200D}", type: .skip)]
+        #expect(ReportHistory.parse(ReportHistory.wireForm(marked)) == marked)
+    }
+
     @Test func formDecodingReversesEncoding() {
         let pairs = [("h", "|1:s"), ("q", "a b&c=d"), ("中", "文")]
         let decoded = FormEncoding.decode(FormEncoding.encode(pairs))

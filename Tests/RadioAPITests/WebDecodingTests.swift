@@ -72,4 +72,23 @@ struct WebDecodingTests {
             try APIDecoder.channels(Data(#"{"chls":[]}"#.utf8))
         }
     }
+
+    /// Inputs `script/fuzz api` found crashing the decoders, kept in `Fixtures/fuzz`: a web
+    /// login refusal whose `err_no` is past `Int`'s range. It read as a float, and the float
+    /// was converted to `Int` with a trap; every lenient integer (`r`, `length`, `kbps`,
+    /// `seq_id`) went the same way.
+    @Test func integersPastIntAreMalformedNotTrapped() throws {
+        let found = try Fixture.data("fuzz/web-login-err-no-past-int64.json")
+        #expect(throws: APIError.malformed("wrong type at .err_no: expected an integer")) { try APIDecoder.webLogin(found) }
+        for (json, path) in [(#"{"r":1e300}"#, ".r"), (#"{"r":"-9.3e18"}"#, ".r"),
+                             (#"{"song":[{"sid":"1","url":"u","length":9223372036854775808}]}"#, ".song[0].length"),
+                             (#"{"song":[{"sid":"1","url":"u","kbps":"1e19"}]}"#, ".song[0].kbps")] {
+            #expect(throws: APIError.malformed("wrong type at \(path): expected an integer"), "\(json)") { try playlist(json) }
+        }
+        #expect(throws: APIError.malformed("wrong type at .channels[0].seq_id: expected an integer")) {
+            try APIDecoder.channels(Data(#"{"channels":[{"channel_id":1,"seq_id":-1e19}]}"#.utf8))
+        }
+        // The largest floats that are integers still read.
+        #expect(try playlist(#"{"song":[{"sid":"1","url":"u","length":9.2e18}]}"#).songs.first?.length == 9_200_000_000_000_000_000)
+    }
 }

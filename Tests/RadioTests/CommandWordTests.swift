@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Radio
 
@@ -39,6 +40,26 @@ struct CommandWordTests {
         }
         #expect(RadioCommand.seek(.relative(10)).line == "seek +10")
         #expect(RadioCommand.seek(.absolute(7.25)).line == "seek 7.25")
+    }
+
+    /// Inputs `script/fuzz command` found breaking the parser, kept in `Fixtures/fuzz`.
+    /// `  CHANNEL\t\u{200D}`: a tab, then a zero-width joiner. Split by Characters, the tab
+    /// stood alone and the joiner became the id, but in the line written back, `channel
+    /// \u{200D}`, the joiner joined the space into one Character and the line did not split.
+    @Test func aJoinerAfterTheSeparatorIsAnArgumentThatReadsBack() throws {
+        let url = try #require(Bundle.module.url(forResource: "channel-tab-joiner", withExtension: "txt",
+                                                 subdirectory: "Fixtures/fuzz"))
+        let found = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        let command = try RadioCommand.parse(found)
+        #expect(command == .channel("\u{200D}"))
+        #expect(try RadioCommand.parse(command.line) == command)
+        for id in ["\u{301}x", "\u{200D}\u{200D}", "\u{FE0F}", "a\u{301}"] {
+            let channel = RadioCommand.channel(id)
+            #expect(try RadioCommand.parse(channel.line) == channel, "\(channel.line.unicodeScalars.map(\.value))")
+        }
+        #expect(throws: CommandParseError.invalidArgument(word: "seek", argument: "\u{301}")) {
+            try RadioCommand.parse("seek \u{301}")
+        }
     }
 
     @Test func errorsNameWhatIsWrong() {
