@@ -75,9 +75,14 @@ struct ResumeTests {
                                    configuration: .init(longItemSeconds: 600))
         await session.start(channelID: "0")
         #expect(await eventually { player.loads.count == 1 })
+        // Each step waits for the one before it: the player's events reach the session on a
+        // stream of their own, so a skip sent before `started` was taken finds nothing queued.
+        #expect(await eventually { player.queuedURL == mix.url })
         player.emit(.started(player.lastItem, duration: 1200))
         await session.send(.skip)
+        #expect(await eventually { player.played.count == 2 })
         player.emit(.started(player.lastItem, duration: 3600))
+        #expect(await eventually { player.queuedURL == t(2).url })
         await session.send(.skip)
         #expect(await eventually { player.played.count == 3 })
         // The finished episode (loaded) and the short song start over; the mix, queued
