@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+import TestSupport
 
 /// Skip latency of headless mhz: `skip` written to its standard input → the `playing`
 /// event of the next song, which mhz emits when mpv reports the new file's first audio
@@ -95,18 +96,8 @@ private final class ControlConnection {
     /// Connects to the socket at `path` (without XDG_RUNTIME_DIR it is `mhz.sock` in the
     /// data directory).
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard status == 0 else { throw BenchError.tool("cannot connect to mhz's control socket \(path)") }
+        guard let fd = connectUnixSocket(path) else { throw BenchError.tool("cannot connect to mhz's control socket \(path)") }
+        self.fd = fd
     }
 
     /// Writes one command line.

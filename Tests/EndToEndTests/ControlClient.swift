@@ -10,21 +10,10 @@ final class ControlClient: @unchecked Sendable {
 
     /// Connects to `path`.
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard status == 0 else {
-            close(fd)
+        guard let fd = connectUnixSocket(path) else {
             throw TestSupportError.timeout("cannot connect to \(path): errno \(errno)")
         }
+        self.fd = fd
     }
 
     /// Writes `bytes` as they are.
