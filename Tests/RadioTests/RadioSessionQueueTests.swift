@@ -72,6 +72,8 @@ struct RadioSessionQueueTests {
     @Test func aSkipWhenThePlayerHasNothingQueuedLoadsTheSongInstead() async throws {
         let service = FakeService(lists: [[t(1), t(2), t(3)]])
         let player = FakePlayer()
+        service.hold(.skip)  // its (empty) answer would take song 3 back from the player
+        defer { service.release(.skip) }
         let session = RadioSession(service: service, player: player, store: nil)
         await session.start(channelID: "0")
         #expect(await eventually { player.queuedURL == t(2).url })

@@ -71,6 +71,10 @@ struct ResumeTests {
         try database.savePosition(PlaybackPosition(sid: "2", channel: "1", position: 20, duration: 30, url: t(2).url))
         let player = FakePlayer()
         let service = FakeService(lists: [[done, mix, t(2)]])
+        // A skip's answer replaces the queue; held back, it cannot take song 2 out of the
+        // player between the two skips, whenever the courier gets to it.
+        service.hold(.skip)
+        defer { service.release(.skip) }
         let session = RadioSession(service: service, player: player, store: database,
                                    configuration: .init(longItemSeconds: 600))
         await session.start(channelID: "0")
