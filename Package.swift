@@ -135,8 +135,9 @@ let package = Package(
         ),
 
         // MARK: Benchmarks (not tests). BenchKit is what they share: the mpv command line
-        // and its IPC socket, percentiles, the HTTP load client, the station's benchmark.
-        .target(name: "BenchKit", dependencies: ["Station", "MusicLibrary"], path: "Benchmarks/BenchKit"),
+        // and its IPC socket, percentiles, the HTTP load client (its socket from
+        // TestSupport's LoopbackSocket), the station's benchmark.
+        .target(name: "BenchKit", dependencies: ["Station", "MusicLibrary", "TestSupport"], path: "Benchmarks/BenchKit"),
         // `swift run -c release StationBench`: scan rate and playlist latency under load.
         .executableTarget(name: "StationBench", dependencies: ["BenchKit"], path: "Benchmarks/StationBench"),
         // `mhz-bench`: the built mhz binary beside mpv (cold start, skips, CPU with the UI in

@@ -31,7 +31,7 @@ struct ServeCommandTests {
         #expect(empty.stderr == "mhz: no password on standard input: pipe one line to --password-stdin\n")
 
         let server = try MhzRun(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
-        let base = try await Self.servedURL(server)
+        let base = try await server.servedURL()
         #expect(base.host == "127.0.0.1")
 
         let wrong = try await Self.post(base, "/j/app/login", "app_name=radio_android&version=100&username=dana&password=other")
@@ -59,19 +59,6 @@ struct ServeCommandTests {
 
         server.terminate()
         #expect(try await server.exit() == 0)
-    }
-
-    /// The URL `mhz serve` announces on stderr: `mhz: serving N songs from DIR on URL`.
-    private static func servedURL(_ server: MhzRun) async throws -> URL {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline {
-            if let line = server.stderr.split(separator: "\n").first(where: { $0.hasPrefix("mhz: serving ") }),
-               let range = line.range(of: " on "), let url = URL(string: String(line[range.upperBound...])) {
-                return url
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw TestSupportError.timeout("mhz serve did not announce its URL; stderr: \(server.stderr)")
     }
 
     /// The project's libcurl client, once, without retries (URLSession watches its sockets

@@ -18,7 +18,7 @@ struct ServeTLSTests {
                                  "--host", "0.0.0.0", "--tls-cert", setup.cert.path, "--tls-key", setup.key.path],
                                 home: setup.home.url, environment: ["MHZ_LOG_LEVEL": "trace"])
         defer { server.kill() }
-        let base = try await Self.servedURL(server)
+        let base = try await server.servedURL()
         #expect(base.scheme == "https" && base.host == "127.0.0.1")
         // TLS on a wildcard address: no warning.
         #expect(!server.stderr.contains("warning"))
@@ -76,7 +76,7 @@ struct ServeTLSTests {
             let server = try MhzRun(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
                                      "--host", "0.0.0.0"], home: setup.home.url)
             defer { server.kill() }
-            let base = try await Self.servedURL(server)
+            let base = try await server.servedURL()
             #expect(base.scheme == "http")
             let lines = server.stderr.split(separator: "\n").map(String.init)
             #expect(lines.count == 2)
@@ -89,7 +89,7 @@ struct ServeTLSTests {
             let server = try MhzRun(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
                                      "--host", host], home: setup.home.url)
             defer { server.kill() }
-            _ = try await Self.servedURL(server)
+            _ = try await server.servedURL()
             #expect(!server.stderr.contains("warning"), "--host \(host): \(server.stderr)")
             server.terminate()
             #expect(try await server.exit() == 0)
@@ -122,18 +122,5 @@ struct ServeTLSTests {
             guard added.status == 0 else { throw TestSupportError.toolFailed("add-user: \(added.stderr)") }
             return setup
         }
-    }
-
-    /// The URL `mhz serve` announces on stderr: `mhz: serving N songs from DIR on URL`.
-    private static func servedURL(_ server: MhzRun) async throws -> URL {
-        let deadline = ContinuousClock.now + .seconds(120)
-        while ContinuousClock.now < deadline {
-            if let line = server.stderr.split(separator: "\n").first(where: { $0.hasPrefix("mhz: serving ") }),
-               let range = line.range(of: " on "), let url = URL(string: String(line[range.upperBound...])) {
-                return url
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw TestSupportError.timeout("mhz serve did not announce its URL; stderr: \(server.stderr)")
     }
 }

@@ -77,6 +77,8 @@ public enum TestSupportError: Error, CustomStringConvertible {
     case toolFailed(String)
     /// Something did not happen in time.
     case timeout(String)
+    /// A socket call failed; carries the call and errno's words.
+    case socketFailed(String)
 
     public var description: String {
         switch self {
@@ -84,6 +86,7 @@ public enum TestSupportError: Error, CustomStringConvertible {
         case .serverFailed(let why): "test server did not start: \(why)"
         case .toolFailed(let s): "tool failed: \(s)"
         case .timeout(let s): "timed out: \(s)"
+        case .socketFailed(let s): "socket failed: \(s)"
         }
     }
 }

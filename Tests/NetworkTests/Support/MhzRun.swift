@@ -10,11 +10,20 @@ final class MhzRun: Sendable {
     private let err = Locked<Data>(Data())
 
     /// Starts `mhz arguments…`. Proxy variables of the test's own environment are removed
-    /// so only what a test sets reaches libcurl.
-    init(_ arguments: [String], home: URL, environment: [String: String] = [:], stdin: String? = nil) throws {
+    /// so only what a test sets reaches libcurl. With `openFileSoftLimit`, `mhz` starts
+    /// with that soft `RLIMIT_NOFILE` (set by the shell, which then execs it: the process
+    /// is `mhz` itself), as on a system whose default is lower than the test's.
+    init(_ arguments: [String], home: URL, environment: [String: String] = [:], stdin: String? = nil,
+         openFileSoftLimit: Int? = nil) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProduct.path("mhz"))
-        process.arguments = arguments
+        if let openFileSoftLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -Sn \(openFileSoftLimit) && exec \"$0\" \"$@\"", BuiltProduct.path("mhz")]
+                + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: BuiltProduct.path("mhz"))
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") }
         env["HOME"] = home.path
         env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
@@ -53,6 +62,23 @@ final class MhzRun: Sendable {
                 return nil
             }
         }
+    }
+
+    /// The process id, to read its `/proc` entries.
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The URL `mhz serve` announces on stderr (`mhz: serving N songs from DIR on URL`),
+    /// once it has.
+    func servedURL(within limit: Duration = .seconds(120)) async throws -> URL {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("mhz: serving ") }),
+               let range = line.range(of: " on "), let url = URL(string: String(line[range.upperBound...])) {
+                return url
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw TestSupportError.timeout("mhz serve did not announce its URL; stderr: \(stderr)")
     }
 
     /// Sends SIGTERM, as `kill` or a service manager would.
