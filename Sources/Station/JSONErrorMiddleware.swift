@@ -2,7 +2,8 @@ import Hummingbird
 
 /// Turns errors thrown by the routes and the file middleware into JSON bodies with their
 /// HTTP status (`{"r":1,"err":"not_found"}` with 404), so no client ever sees an empty body
-/// or an internal message.
+/// or an internal message. A body too large for the web family's login is refused in that
+/// family's shape (``WebLoginAnswer/tooLarge``).
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Passes the request on and converts a thrown error into a JSON error response.
     func handle(_ request: Request, context: Context,
@@ -10,6 +11,10 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as any HTTPResponseError {
+            // The web family's login reads refusals from `err_no`/`err_msg` alone.
+            if error.status == .contentTooLarge, request.uri.path == "/j/login" {
+                return Response(JSONResponse.reply(WebLoginAnswer.tooLarge, status: 413))
+            }
             return JSONResponse.error(Self.word(for: error.status), status: error.status)
         } catch {
             context.logger.error("unhandled error", metadata: ["error.type": .string("\(type(of: error))")])

@@ -3,7 +3,8 @@ import Hummingbird
 /// Refuses oversized requests before any handler sees them: a request target longer than
 /// ``maximumTargetLength`` (414) and a declared body larger than ``maximumBodySize``
 /// (413). No route of the station takes more than a login form, and bodies without a
-/// declared length are capped where they are read (``StationRouter``'s login route).
+/// declared length are capped where they are read (``StationRouter``'s login route). The
+/// rest of a refused body is not read: ``OversizedBodyHandler`` closes the connection.
 struct RequestLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The longest path and query accepted, in bytes: a playlist request with a full `h`
     /// history is well under 2 KB.

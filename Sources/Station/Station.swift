@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTLS
 import MusicLibrary
+import NIOCore
 import Recommender
 import ServiceLifecycle
 import StationStorage
@@ -336,9 +337,18 @@ public final class Station: Sendable {
             fallbackBase: {
                 server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort, secure: secure).absoluteString
             })
+        // One set of handlers per connection (the closure runs for each one). The idle
+        // timeout is Hummingbird's: its timer starts when the connection opens and restarts
+        // with each request part read and each answer written, but partial request heads
+        // are no parts, so headers sent a byte at a time never restart it.
+        let linger = configuration.lingerAfterRefusal
+        let handlers: @Sendable () -> [any RemovableChannelHandler] = {
+            [MalformedRequestHandler(), OversizedBodyHandler(linger: linger)]
+        }
+        let idle = TimeAmount(configuration.idleTimeout)
         guard let tlsConfiguration else {
             return Application(
-                router: router, server: .http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler()])),
+                router: router, server: .http1(configuration: .init(additionalChannelHandlers: handlers(), idleTimeout: idle)),
                 configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
                 onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
                 logger: configuration.effectiveLogger)
@@ -347,7 +357,7 @@ public final class Station: Sendable {
         do {
             return Application(
                 router: router,
-                server: try .tls(.http1(configuration: .init(additionalChannelHandlers: [MalformedRequestHandler()])),
+                server: try .tls(.http1(configuration: .init(additionalChannelHandlers: handlers(), idleTimeout: idle)),
                                  tlsConfiguration: tlsConfiguration),
                 configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
                 onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },

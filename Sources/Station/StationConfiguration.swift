@@ -37,6 +37,14 @@ public struct StationConfiguration: Sendable {
     /// How the station holds off an address that keeps failing to log in, in either family
     /// (see ``LoginGuard``); tests make the limits small.
     var loginGuard = LoginGuard.limits
+    /// How long a connection may go without a complete request while no answer is being
+    /// written before the station closes it: a client that connects and sends nothing,
+    /// headers that never end (one byte a second), a keep-alive connection left open.
+    /// ``idleTimeoutDefault`` unless tests shorten it.
+    var idleTimeout = StationConfiguration.idleTimeoutDefault
+    /// How long a connection refused as too large (413) is still read before it is closed
+    /// (``OversizedBodyHandler``); tests shorten it.
+    var lingerAfterRefusal = OversizedBodyHandler.lingerPeriod
     /// How often the library folder is rescanned while the station serves, so files added,
     /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.
     /// A rescan rereads only new and changed files.
@@ -78,6 +86,13 @@ public struct StationConfiguration: Sendable {
         self.rescanInterval = rescanInterval
         self.shutdownGracePeriod = shutdownGracePeriod
     }
+
+    /// The default of ``idleTimeout``: 30 seconds, as long as a client on a slow line needs
+    /// to send a request's head, and short enough that a slow client holds a connection
+    /// for half a minute rather than for good. An answer being written (a song streaming
+    /// to a paused player) is never cut by it: Hummingbird's `HTTPConnectionStateHandler`
+    /// times out only "if we've read the request and are [not] still responding".
+    static let idleTimeoutDefault: Duration = .seconds(30)
 
     /// The folder the demo library is synthesized into.
     public var demoLibraryDirectory: URL {

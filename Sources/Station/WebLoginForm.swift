@@ -49,6 +49,9 @@ enum WebLoginAnswer: Sendable, Equatable, Encodable {
     /// mhz's refusal for an address that failed to log in too often (``LoginGuard``; Douban's
     /// number for it is not recorded).
     static let tooManyAttempts = WebLoginAnswer.refused(number: 1020, message: "登录尝试过多，请稍后再试")
+    /// mhz's refusal, with HTTP 413, for a form larger than any login
+    /// (``RequestLimitMiddleware/maximumBodySize``).
+    static let tooLarge = WebLoginAnswer.refused(number: 1021, message: "请求内容过大")
 
     /// Whether this answer is a failed guess the address is held to: a wrong captcha, or
     /// an unknown account or wrong password.

@@ -81,6 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
                            key: URL(fileURLWithPath: Paths.expand(key, home: home)))
             }
         }
+        // Each connection is a descriptor: as many as the system allows (OpenFileLimit).
+        OpenFileLimit.raiseToHard()
         let station: Station
         let url: URL
         do {

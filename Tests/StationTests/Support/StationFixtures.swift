@@ -61,16 +61,17 @@ enum StationFixtures {
 
     /// Runs `body` against a started station over the shared demo library (or `library`),
     /// with a data directory of its own, and stops the station afterwards (also when `body`
-    /// throws).
+    /// throws). `adjust` changes the configuration further (shorter timeouts).
     static func withDemoStation(seed: UInt64? = 7, library: URL? = nil,
                                 tokenLifetime: Duration = .seconds(3600),
                                 tokenGuard: TokenGuard.Limits = .init(),
                                 loginGuard: TokenGuard.Limits = LoginGuard.limits,
                                 onRequest: (@Sendable (StationRequest) -> Void)? = nil,
+                                adjust: (inout StationConfiguration) -> Void = { _ in },
                                 _ body: (Station, URL) async throws -> Void) async throws {
         try await withStation(data: try await freshDataDirectory(), seed: seed, library: library,
                               tokenLifetime: tokenLifetime, tokenGuard: tokenGuard, loginGuard: loginGuard,
-                              onRequest: onRequest, body)
+                              onRequest: onRequest, adjust: adjust, body)
     }
 
     /// Runs `body` against a started station over the generated library, whose data
@@ -78,18 +79,20 @@ enum StationFixtures {
     static func withGeneratedStation(seed: UInt64? = 7, _ body: (Station, URL) async throws -> Void) async throws {
         try await withStation(data: try await GeneratedLibrary.scannedDataDirectory(), seed: seed,
                               library: try await GeneratedLibrary.root, tokenLifetime: .seconds(3600),
-                              tokenGuard: .init(), loginGuard: LoginGuard.limits, onRequest: nil, body)
+                              tokenGuard: .init(), loginGuard: LoginGuard.limits, onRequest: nil, adjust: { _ in }, body)
     }
 
     private static func withStation(data: TemporaryDirectory, seed: UInt64?, library: URL?, tokenLifetime: Duration,
                                     tokenGuard: TokenGuard.Limits, loginGuard: TokenGuard.Limits,
                                     onRequest: (@Sendable (StationRequest) -> Void)?,
+                                    adjust: (inout StationConfiguration) -> Void,
                                     _ body: (Station, URL) async throws -> Void) async throws {
         var configuration = StationConfiguration(
             library: library, dataDirectory: data.url, seed: seed, onRequest: onRequest,
             tokenLifetime: tokenLifetime, rescanInterval: nil)
         configuration.tokenGuard = tokenGuard
         configuration.loginGuard = loginGuard
+        adjust(&configuration)
         let station = try await Station(configuration: configuration)
         let url = try await station.start()
         do {
