@@ -29,6 +29,9 @@ extension ErrorText {
             return "Wrong password — type it again."
         case .unknownAccount:
             return "The station has no such account — check the e-mail address or user name."
+        case .tooManyAttempts:
+            return "Too many failed logins from this address — the station refuses logins for now; "
+                + "wait about 15 minutes, then try again."
         case .wrongCaptcha(let reason):
             return "The captcha was wrong\(detail(reason)) — type the letters of the new one."
         case .noSession:

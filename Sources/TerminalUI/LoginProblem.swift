@@ -12,6 +12,10 @@ public enum LoginProblem: Error, Sendable, Equatable {
     case unknownAccount
     /// The captcha's letters were wrong; carries the station's words, if any.
     case wrongCaptcha(String)
+    /// The station refuses every login from this address for a while, after too many
+    /// failed ones (mhz's station: the app family's `too_many_attempts`, the web family's
+    /// error 1020; a quarter of an hour without another try lifts it).
+    case tooManyAttempts
     /// The station refused for another reason; carries its words (`wrong_version`,
     /// a web `err_msg`).
     case refused(String)

@@ -109,6 +109,8 @@ final class DialogLogin: LoginService {
             return .wrongPassword
         case .refused("invalidate_email"), .refused("wrong_email"), .refused("invalid_user_name"):
             return .unknownAccount
+        case .refused("too_many_attempts"), .refusedWithMessage(1020, _):
+            return .tooManyAttempts
         case .refused(let word):
             return .refused(word)
         case .refusedWithMessage(1011, let message):

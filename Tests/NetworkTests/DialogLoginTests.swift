@@ -69,6 +69,32 @@ struct DialogLoginTests {
         #expect(!seam.exists("session.json"))
     }
 
+    /// The station's answers to an address it holds off (docs/PROTOCOL.md §9), byte for byte
+    /// as `LoginGuardTests` sees mhz's station send them.
+    static let appTooManyAttempts = #"{"err":"too_many_attempts","r":1}"#
+    static let webTooManyAttempts = #"{"err_msg":"登录尝试过多，请稍后再试","err_no":1020,"r":1}"#
+
+    @Test func anAddressHeldOffComesBackAsTooManyAttemptsInBothFamilies() async throws {
+        let seam = try await Seam()
+        defer { seam.server.stop() }
+        let (appClient, app) = try Self.wire(seam, .app)
+        seam.server.script("/j/app/login", [.status(200, body: Self.appTooManyAttempts)])
+        await #expect(throws: LoginProblem.tooManyAttempts) {
+            try await app.logIn(LoginAnswers(account: Account.email, password: Account.password))
+        }
+        let (webClient, web) = try Self.wire(seam, .web)
+        _ = try await web.captcha(columns: 60, rows: 10)
+        seam.server.script("/j/login", [.status(200, body: Self.webTooManyAttempts)])
+        await #expect(throws: LoginProblem.tooManyAttempts) {
+            try await web.logIn(LoginAnswers(account: Account.name, password: Account.password,
+                                             captcha: Account.captchaSolution))
+        }
+        #expect(seam.server.calls(to: "/j/app/login").count == 1 && seam.server.calls(to: "/j/login").count == 1,
+                "never retried")
+        #expect(appClient.session.login == .anonymous && webClient.session.login == .anonymous)
+        #expect(!seam.exists("session.json"))
+    }
+
     @Test func webLoginShowsTheCaptchasFileTakesItsAnswerAndCarriesTheCookie() async throws {
         let seam = try await Seam()
         defer { seam.server.stop() }

@@ -103,6 +103,25 @@ struct LoginTests {
         #expect(!seam.exists("session.json"))
     }
 
+    @Test func anAddressHeldOffIsToldToWaitAQuarterOfAnHour() async throws {
+        let seam = try await Seam()
+        defer { seam.server.stop() }
+        let server = seam.server.baseURL.absoluteString
+        seam.server.script("/j/app/login", [.status(200, body: DialogLoginTests.appTooManyAttempts)])
+        await #expect(throws: CLIError.runtime(
+            "\(server) refused the login: too many failed logins from this address (too_many_attempts): "
+                + "wait a quarter of an hour, then run `mhz login` again")) {
+            try await seam.logIn(.app)
+        }
+        seam.server.script("/j/login", [.status(200, body: DialogLoginTests.webTooManyAttempts)])
+        await #expect(throws: CLIError.runtime(
+            "\(server) refused the login: too many failed logins from this address (登录尝试过多，请稍后再试, error 1020): "
+                + "wait a quarter of an hour, then run `mhz login` again")) {
+            try await seam.logIn(.web)
+        }
+        #expect(!seam.exists("session.json"))
+    }
+
     @Test func aFailedWebLoginKeepsTheSessionThereWas() async throws {
         let seam = try await Seam()
         defer { seam.server.stop() }

@@ -115,6 +115,33 @@ struct TerminalDialogLoginTests {
         try await pane.send("q")
     }
 
+    @Test func anAddressHeldOffIsToldToWaitAndTheDialogStaysOpen() async throws {
+        let server = try await DoubanTestServer()
+        defer { server.stop() }
+        server.script("/j/app/login", [.status(200, body: DialogLoginTests.appTooManyAttempts)])
+        let home = try TemporaryDirectory(prefix: "mhz-dialog-held-off")
+        let pane = try Self.start(server, api: "app", home: home, path: "/usr/bin:/bin")
+        try await pane.wait(for: "needs a login")
+        try await pane.send("L")
+        try await pane.wait(for: " Log in to \(server.baseURL.absoluteString)")
+        try await pane.send("listener")
+        try await pane.send("Tab")
+        try await pane.send(Account.password)
+        try await pane.send("Enter")
+        let screen = try await pane.wait(for: "Too many failed logins")
+        // The words wrap below the fields; the dialog stays open for another try later.
+        let words = screen.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .drop { !$0.hasPrefix("Too many failed logins") }.prefix { !$0.hasPrefix("Enter log in") }
+            .joined(separator: " ")
+        #expect(words == "Too many failed logins from this address — the station refuses logins for now; "
+            + "wait about 15 minutes, then try again.", "\(screen.joined(separator: "\n"))")
+        #expect(screen[0] == " Log in to \(server.baseURL.absoluteString)")
+        #expect(server.calls(to: "/j/app/login").count == 1)
+        try await pane.send("Escape")
+        try await pane.wait(for: "space toggle")
+        try await pane.send("q")
+    }
+
     @Test func anExpiredSessionSaysWhichKeyLogsInAgain() async throws {
         let server = try await DoubanTestServer()
         defer { server.stop() }

@@ -11,6 +11,9 @@ import Testing
             == "The station has no such account — check the e-mail address or user name.")
         #expect(ErrorText.describe(login: .wrongCaptcha("验证码\n不正确"))
             == "The captcha was wrong (验证码 不正确) — type the letters of the new one.")
+        #expect(ErrorText.describe(login: .tooManyAttempts)
+            == "Too many failed logins from this address — the station refuses logins for now; "
+            + "wait about 15 minutes, then try again.")
         #expect(ErrorText.describe(login: .refused("wrong_version"))
             == "Station refused the login (wrong_version) — check the account and password, then try again.")
         #expect(ErrorText.describe(login: .service(.unreachable("Connection refused")))
