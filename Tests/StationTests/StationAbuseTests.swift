@@ -46,6 +46,10 @@ struct StationAbuseTests {
     func silentConnections() async throws {
         try await StationFixtures.withDemoStation { _, base in
             let port = try #require(base.port)
+            // Both ends of every connection are in this process: 1000 descriptors and more,
+            // past the usual soft limit of 1024. Raised as `mhz serve` raises its own.
+            let limit = try #require(OpenFileLimit.raiseToHard())
+            #expect(limit >= 1100, "the hard limit on descriptors (\(limit)) is below what the test needs")
             let (channels, before) = try await Self.baseline(base)
             let idle = try await offPool { try IdleConnections(port: port, count: 500) }
             defer { idle.close() }
