@@ -91,7 +91,8 @@ public struct StationConfiguration: Sendable {
     /// to send a request's head, and short enough that a slow client holds a connection
     /// for half a minute rather than for good. An answer being written (a song streaming
     /// to a paused player) is never cut by it: Hummingbird's `HTTPConnectionStateHandler`
-    /// times out only "if we've read the request and are [not] still responding".
+    /// leaves such a connection be ("if we've read the request and are still responding do
+    /// nothing").
     static let idleTimeoutDefault: Duration = .seconds(30)
 
     /// The folder the demo library is synthesized into.
