@@ -26,13 +26,20 @@ final class MhzProcess: Sendable {
     static var executable: URL { URL(fileURLWithPath: BuiltProduct.path("mhz")) }
 
     /// Starts `mhz arguments…`; with `fileSizeLimitKiB`, under that file-size limit
-    /// (`ulimit -f`, set by a shell that then becomes mhz).
-    init(arguments: [String], environment: [String: String] = [:], fileSizeLimitKiB: Int? = nil) throws {
+    /// (`ulimit -f`), and with `prelude`, after those shell commands (a `mount`), both run
+    /// by a bash that then becomes mhz. `launcher` runs that bash (`unshare --mount …`), so
+    /// the process id is mhz's all the same (neither forks).
+    init(arguments: [String], environment: [String: String] = [:], fileSizeLimitKiB: Int? = nil,
+         prelude: String? = nil, launcher: [String] = []) throws {
         process = Process()
-        if let limit = fileSizeLimitKiB {
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            // bash counts `ulimit -f` in 1024-byte blocks.
-            process.arguments = ["-c", "ulimit -f \(limit) && exec \"$0\" \"$@\"", Self.executable.path] + arguments
+        // bash counts `ulimit -f` in 1024-byte blocks.
+        let steps = [fileSizeLimitKiB.map { "ulimit -f \($0)" }, prelude].compactMap { $0 }
+        if !steps.isEmpty || !launcher.isEmpty {
+            let shell = ["/bin/bash", "-c", (steps + ["exec \"$0\" \"$@\""]).joined(separator: " && "),
+                         Self.executable.path] + arguments
+            let command = launcher + shell
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
         } else {
             process.executableURL = Self.executable
             process.arguments = arguments
@@ -120,6 +127,9 @@ final class MhzProcess: Sendable {
 
     /// Sends a signal.
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// mhz's process id (the launcher and the shell before it became mhz).
+    var pid: Int32 { process.processIdentifier }
 
     deinit { if process.isRunning { process.terminate() } }
 }
