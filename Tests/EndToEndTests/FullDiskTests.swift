@@ -36,7 +36,6 @@ struct FullDiskTests {
             prelude: "mount -t tmpfs -o size=4m mhz-full-disk '\(data.path)'",
             launcher: ["/usr/bin/unshare", "--mount", "--map-root-user"])
         defer { mhz.signal(SIGKILL) }
-        defer { server.stop() }
         let playing = try await mhz.waitFor("playing")
         let sid = try #require(playing.event["sid"])
 
@@ -45,7 +44,7 @@ struct FullDiskTests {
         let filler = "/proc/\(mhz.pid)/root\(data.path)/filler"
         let filled = Self.fill(filler)
         #expect(filled.errno == ENOSPC, "filled \(filled.bytes) bytes")
-        server.stop()
+        await server.shutDown()
         mhz.send("like")
         let full = try await mhz.waitFor("error", after: playing.index) { ($0["message"] ?? "").hasPrefix("The disk is full") }
         #expect(full.event["message"] == "The disk is full: could not save progress or reports — playback goes on "
@@ -80,5 +79,6 @@ struct FullDiskTests {
         #expect(feedback == ["r \(sid)", "s \(sid)"])
         mhz.send("quit")
         #expect(try await mhz.waitForExit() == 0)
+        await server.shutDown()
     }
 }

@@ -21,6 +21,8 @@ final class MhzProcess: Sendable {
     private let events = Locked<[Event]>([])
     private let stderrText = Locked<String>("")
     private let rawLines = Locked<[String]>([])
+    /// How many of stdout and stderr were read to their end.
+    private let outputsEnded = Locked(0)
 
     /// The built `mhz` next to the test bundle.
     static var executable: URL { URL(fileURLWithPath: BuiltProduct.path("mhz")) }
@@ -53,6 +55,7 @@ final class MhzProcess: Sendable {
         process.standardError = stderr
         input = stdin.fileHandleForWriting
         let events = self.events, rawLines = self.rawLines, stderrText = self.stderrText
+        let outputsEnded = self.outputsEnded
         let buffer = Locked<Data>(Data())
         // Started first: a launch that fails leaves no reader blocked on the pipe.
         try process.run()
@@ -72,9 +75,13 @@ final class MhzProcess: Sendable {
                     events.withLock { $0.append(Event(fields: object)) }
                 }
             }
+        } onEnd: {
+            outputsEnded.withLock { $0 += 1 }
         }
         PipeReader.drain(stderr.fileHandleForReading, name: "mhz-stderr") { chunk in
             stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        } onEnd: {
+            outputsEnded.withLock { $0 += 1 }
         }
     }
 
@@ -109,7 +116,9 @@ final class MhzProcess: Sendable {
         throw TestSupportError.timeout("no \"\(name)\" event; got: \(lines.suffix(12).joined(separator: "\n")) stderr: \(errorOutput)")
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit and returns its status, once what it wrote is read:
+    /// `lines` and `errorOutput` are complete then (unless a child it left holds the pipes
+    /// open past the deadline).
     func waitForExit(timeout: Double = 15) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
@@ -119,6 +128,7 @@ final class MhzProcess: Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+        while outputsEnded.value < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         return process.terminationStatus
     }
 

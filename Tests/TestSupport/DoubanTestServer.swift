@@ -89,6 +89,7 @@ public final class DoubanTestServer: Sendable {
     public let baseURL: URL
     let state = Locked(State())
     private let task: Task<Void, any Error>
+    private let running: TestServerLaunch.Running
 
     struct State {
         var calls: [Call] = []
@@ -118,11 +119,20 @@ public final class DoubanTestServer: Sendable {
         // Cancelled rather than shut down gracefully: tests stop it to find the address
         // refusing at once, and start another on the same port.
         self.task = running.task
+        self.running = running
         baseURL = URL(string: "http://127.0.0.1:\(running.port)")!
     }
 
     /// Stops the server at once.
     public func stop() { task.cancel() }
+
+    /// Stops the server gracefully while clients may be connecting (the radio retrying):
+    /// it stops accepting, serves or closes what it accepted, and returns once it ended.
+    /// `stop()` there could trap in SwiftNIO on a connection accepted as it was cancelled.
+    public func shutDown() async {
+        running.stop()
+        _ = await running.task.result
+    }
 
     deinit { task.cancel() }
 
