@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "NetworkTests",
             dependencies: [
-                "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
+                "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]

@@ -62,7 +62,7 @@ struct ServeCommandTests {
     }
 
     /// The URL `mhz serve` announces on stderr: `mhz: serving N songs from DIR on URL`.
-    private static func servedURL(_ server: MhzRun) async throws -> URL {
+    static func servedURL(_ server: MhzRun) async throws -> URL {
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let line = server.stderr.split(separator: "\n").first(where: { $0.hasPrefix("mhz: serving ") }),
@@ -78,13 +78,13 @@ struct ServeCommandTests {
     /// with libdispatch sources, which a full run's churn can crash: see PipeReader).
     private static let http = HTTPClient(configuration: HTTPConfiguration(totalTimeout: 60, retry: .never))
 
-    private static func post(_ base: URL, _ path: String, _ form: String) async throws -> Data {
+    static func post(_ base: URL, _ path: String, _ form: String) async throws -> Data {
         try await http.perform(HTTPRequest(
             method: "POST", url: URL(string: base.absoluteString + path)!,
             headers: [.init("Content-Type", "application/x-www-form-urlencoded")], body: Data(form.utf8))).body
     }
 
-    private static func get(_ base: URL, _ path: String) async throws -> Data {
+    static func get(_ base: URL, _ path: String) async throws -> Data {
         try await http.perform(HTTPRequest(url: URL(string: base.absoluteString + path)!)).body
     }
 }
