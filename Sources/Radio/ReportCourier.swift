@@ -11,10 +11,10 @@ import Store
 /// Each report is written to the outbox before it is sent (by the session, before the radio
 /// tells anyone of the like or trash it carries) and removed when the station answers. A
 /// report that could not be written (a full disk) is kept in memory, sent all the same, and
-/// written at the courier's next try while it still waits. A transient failure (no answer, or "not now": 429, 502, 503…) stops the line
-/// and retries later with backoff, or at once when ``kick()`` says the station answered
-/// something else; a refusal (the station will never accept it) drops that report and
-/// goes on.
+/// written at the courier's next try while it still waits. A transient failure (no answer,
+/// or "not now": 429, 502, 503…) stops the line and retries later with backoff, or at once
+/// when ``kick()`` says the station answered something else; a refusal (the station will
+/// never accept it) drops that report and goes on.
 ///
 /// Delivery is exactly once as long as the process lives; across a crash it is at least
 /// once: a crash between the station's answer and the removal sends that one report again
