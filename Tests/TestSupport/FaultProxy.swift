@@ -1,0 +1,163 @@
+import Foundation
+
+/// A TCP proxy on an ephemeral 127.0.0.1 port in front of an HTTP server on 127.0.0.1 (the
+/// fake station ``DoubanTestServer``, a media server such as ``FaultyMediaServer``), which
+/// injects the network's faults between a real client and a real server: dropped and reset
+/// connections, stalls, error bursts, truncated bodies, latency and trickling bodies
+/// (``FaultMode``). The mode can be changed at any moment from any thread while the client
+/// runs, and the proxy counts what it did (``counts``, ``records``) so a test can assert the
+/// faults were really injected.
+///
+/// Each connection carries one request: the proxy sends `Connection: close` both ways, so
+/// a client that keeps connections alive (libcurl, ffmpeg) opens a new one per request and
+/// every request meets the mode of its moment. Blocking POSIX sockets, one plain thread per
+/// connection (a stall then holds only its own thread), all close-on-exec since tests spawn
+/// mhz. ``stop()`` closes every socket and waits for every thread it started.
+public final class FaultProxy: Sendable {
+    /// `http://127.0.0.1:<port>` of the proxy.
+    public let baseURL: URL
+    /// The proxy's port.
+    public let port: Int
+    /// The upstream's port on 127.0.0.1.
+    public let upstreamPort: Int
+    let listener: Int32
+    let state = Locked(State())
+
+    struct State {
+        var mode: FaultMode = .passThrough
+        /// Requests of the current `answer` burst still to be answered.
+        var burstLeft = 0
+        /// The delays of the current `latency` mode.
+        var latency = LatencySequence(milliseconds: 0, jitter: 0, seed: 0)
+        var counts = FaultCounts()
+        var records: [FaultRecord] = []
+        /// Every socket a connection thread holds open, so stop() can wake it.
+        var sockets: Set<Int32> = []
+        /// Threads started and not yet finished (the accept thread included).
+        var threads = 0
+        var stopped = false
+        var listenerClosed = false
+    }
+
+    /// Starts a proxy in front of `upstream` (`http://127.0.0.1:<port>`), passing through.
+    /// - Throws: `TestSupportError.serverDidNotStart` when no port can be bound or the URL
+    ///   names no port.
+    public init(upstream: URL) throws {
+        guard let upstreamPort = upstream.port else { throw TestSupportError.serverDidNotStart }
+        self.upstreamPort = upstreamPort
+        (listener, port) = try LoopbackSocket.listen(backlog: 64)
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        start("fault-proxy-accept") { [self] in acceptLoop() }
+    }
+
+    deinit { stop() }
+
+    /// The current mode.
+    public var mode: FaultMode { state.value.mode }
+
+    /// Changes the mode; connections held by a stall carry on under the new one.
+    public func setMode(_ mode: FaultMode) {
+        state.withLock { state in
+            state.mode = mode
+            if case .answer(_, _, let count) = mode {
+                state.burstLeft = count
+                if count <= 0 { state.mode = .passThrough }
+            }
+            if case .latency(let milliseconds, let jitter, let seed) = mode {
+                state.latency = LatencySequence(milliseconds: milliseconds, jitter: jitter, seed: seed)
+            }
+        }
+    }
+
+    /// What the proxy did so far.
+    public var counts: FaultCounts { state.value.counts }
+
+    /// Every drop, self-answered and forwarded request so far, in order.
+    public var records: [FaultRecord] { state.value.records }
+
+    /// Stops accepting, closes every socket (a held or relaying connection ends at once)
+    /// and waits until every thread the proxy started has finished (5 s at most, then
+    /// it stops waiting: a wedged thread must fail the test, not hang it).
+    public func stop() {
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.stopped = true
+            // shutdown wakes the threads blocked in accept and recv; they close what they own.
+            if !state.listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
+            for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while state.value.threads > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
+    /// Runs `body` on a thread of its own, counted until it returns.
+    private func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.threads += 1 }
+        let thread = Thread { [state] in
+            body()
+            state.withLock { $0.threads -= 1 }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    private func acceptLoop() {
+        defer {
+            state.withLock { state in
+                state.listenerClosed = true
+                close(listener)
+            }
+        }
+        while true {
+            let client = LoopbackSocket.accept(listener)
+            guard client >= 0, track(client) else { return }
+            state.withLock { $0.counts.connections += 1 }
+            start("fault-proxy-connection") { [self] in serve(client) }
+        }
+    }
+
+    /// Registers a socket a thread now owns; false (and the socket closed) once stopped.
+    func track(_ socket: Int32) -> Bool {
+        let open = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.sockets.insert(socket)
+            return true
+        }
+        if !open { close(socket) }
+        return open
+    }
+
+    /// Forgets and closes a socket, under the lock, so stop() never shuts down a number
+    /// that was closed and perhaps reused by another test's socket. `reset` closes with RST.
+    func release(_ socket: Int32, reset: Bool = false) {
+        state.withLock { state in
+            guard state.sockets.remove(socket) != nil else { return }
+            if reset { LoopbackSocket.closeWithReset(socket) } else { close(socket) }
+        }
+    }
+
+    /// Waits `milliseconds` in short slices; false when the proxy stopped meanwhile.
+    func pause(milliseconds: Int) -> Bool {
+        let end = ContinuousClock.now + .milliseconds(milliseconds)
+        while ContinuousClock.now < end {
+            if state.value.stopped { return false }
+            Thread.sleep(forTimeInterval: min(0.01, Double(milliseconds) / 1000))
+        }
+        return !state.value.stopped
+    }
+
+    /// Waits while the mode is `.stall`; returns the mode it ended with, nil when the proxy
+    /// stopped. `held` is set the first time this connection is held, and counted once.
+    func waitOutStall(held: inout Bool) -> FaultMode? {
+        while true {
+            let (mode, stopped) = state.withLock { ($0.mode, $0.stopped) }
+            if stopped { return nil }
+            guard mode == .stall else { return mode }
+            if !held {
+                held = true
+                state.withLock { $0.counts.stalled += 1 }
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+    }
+}
