@@ -27,7 +27,7 @@ extension FaultProxy {
     func serve(_ client: Int32) {
         var resetClient = false
         defer { release(client, reset: resetClient) }
-        if case .drop(let reset) = mode {
+        if case .drop(let reset) = state.withLock({ mode(for: nil, in: $0) }) {
             record(path: nil, query: "", .dropped) { $0.dropped += 1 }
             resetClient = reset
             return
@@ -37,8 +37,8 @@ extension FaultProxy {
               let request = HTTPHead(head), readBody(client, length: request.contentLength, into: &buffer)
         else { return }
         var held = false
-        guard let current = waitOutStall(held: &held) else { return }
-        switch plan(current, request) {
+        guard waitOutStall(path: request.path, held: &held) != nil else { return }
+        switch plan(request) {
         case .drop(let reset):
             resetClient = reset
         case .answer(let status, let retryAfter):
@@ -53,10 +53,10 @@ extension FaultProxy {
     }
 
     /// Decides (and counts) what the mode of this moment does to a request.
-    private func plan(_ mode: FaultMode, _ request: HTTPHead) -> Plan {
+    private func plan(_ request: HTTPHead) -> Plan {
         state.withLock { state -> Plan in
             let plan: Plan
-            switch state.mode {
+            switch mode(for: request.path, in: state) {
             case .drop(let reset):
                 state.counts.dropped += 1
                 plan = .drop(reset: reset)
@@ -122,7 +122,7 @@ extension FaultProxy {
                 return false
             }
             if pending.isEmpty, !SocketIO.receive(upstream, into: &pending) { return false }
-            guard let pacing = waitOutStall(held: &held) else { return false }
+            guard let pacing = waitOutStall(path: request.path, held: &held) else { return false }
             var piece = pending.count
             var gap = 0
             if case .trickle(let bytes, let every) = pacing { (piece, gap) = (min(piece, max(1, bytes)), every) }

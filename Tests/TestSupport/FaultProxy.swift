@@ -25,6 +25,8 @@ public final class FaultProxy: Sendable {
 
     struct State {
         var mode: FaultMode = .passThrough
+        /// Only requests whose path starts with this meet the mode; nil: every request.
+        var scope: String?
         /// Requests of the current `answer` burst still to be answered.
         var burstLeft = 0
         /// The delays of the current `latency` mode.
@@ -55,10 +57,14 @@ public final class FaultProxy: Sendable {
     /// The current mode.
     public var mode: FaultMode { state.value.mode }
 
-    /// Changes the mode; connections held by a stall carry on under the new one.
-    public func setMode(_ mode: FaultMode) {
+    /// Changes the mode; connections held by a stall carry on under the new one. With
+    /// `pathPrefix`, only requests whose path starts with it meet the mode (the others pass
+    /// through), so a test can fault the playlist and not the channel list: the proxy then
+    /// reads each request before it drops one.
+    public func setMode(_ mode: FaultMode, onlyFor pathPrefix: String? = nil) {
         state.withLock { state in
             state.mode = mode
+            state.scope = pathPrefix
             if case .answer(_, _, let count) = mode {
                 state.burstLeft = count
                 if count <= 0 { state.mode = .passThrough }
@@ -146,11 +152,19 @@ public final class FaultProxy: Sendable {
         return !state.value.stopped
     }
 
-    /// Waits while the mode is `.stall`; returns the mode it ended with, nil when the proxy
-    /// stopped. `held` is set the first time this connection is held, and counted once.
-    func waitOutStall(held: inout Bool) -> FaultMode? {
+    /// The mode a request for `path` meets now: the mode, or `.passThrough` outside its scope.
+    func mode(for path: String?, in state: State) -> FaultMode {
+        guard let scope = state.scope else { return state.mode }
+        guard let path else { return .passThrough }
+        return path.hasPrefix(scope) ? state.mode : .passThrough
+    }
+
+    /// Waits while the mode `path` meets is `.stall`; returns the mode it ended with, nil
+    /// when the proxy stopped. `held` is set the first time this connection is held, and
+    /// counted once.
+    func waitOutStall(path: String, held: inout Bool) -> FaultMode? {
         while true {
-            let (mode, stopped) = state.withLock { ($0.mode, $0.stopped) }
+            let (mode, stopped) = state.withLock { (self.mode(for: path, in: $0), $0.stopped) }
             if stopped { return nil }
             guard mode == .stall else { return mode }
             if !held {
