@@ -7,8 +7,11 @@ import TestSupport
 /// environment comes between them). Songs' audio comes straight from the station unless
 /// the scenario puts its own proxy in front of it.
 final class FaultScenario: Sendable {
+    /// The fake station; it records every request.
     let station: DoubanTestServer
+    /// The proxy mhz talks to the station through.
     let proxy: FaultProxy
+    /// mhz's home, config and data directory.
     let home: TemporaryDirectory
 
     /// Starts the station and its proxy (passing through).

@@ -8,15 +8,21 @@ import Testing
 /// `config.toml`, never waited out.
 @Suite(.serialized)
 struct FaultScenarioTests {
+    /// The station goes down (every connection dropped, with a FIN or an RST) and up
+    /// three times while the listener likes, skips and trashes: libcurl's quick retries
+    /// give up, the reports wait in the outbox (`status` says how many), and once the
+    /// station is back each reaches it exactly once, in the order made, also after one
+    /// more retry wait has passed.
     @Test func aFlappingStationGetsEveryReportOnceAndInOrder() async throws {
         let world = try await FaultScenario()
         defer { world.stop() }
         let mhz = try world.startMhz(settings: ["timeout = 2"])
-        defer { mhz.signal(SIGKILL) }
+        defer { if mhz.isRunning { mhz.signal(SIGKILL) } }
         var index = try await mhz.waitFor("playing").index + 1
         var made: [String] = []
         var pendingSeen: [Int] = []
-        /// Sends `command` and returns the report it makes, as `type sid`.
+        /// Sends `command`, waits for its event (and the next song after a skip or trash),
+        /// and notes the report it makes as `type sid`.
         func act(_ command: String) async throws {
             let (event, type) = ["like": ("liked", "r"), "skip": ("skipped", "s"), "trash": ("trashed", "b")][command]!
             mhz.send(command)
@@ -82,7 +88,7 @@ struct FaultScenarioTests {
         let trickle = FaultMode.trickle(bytes: 2000, everyMilliseconds: 100)
         media.setMode(trickle)
         let mhz = try world.startMhz(settings: ["timeout = 2", "stream_timeout = 1"])
-        defer { mhz.signal(SIGKILL) }
+        defer { if mhz.isRunning { mhz.signal(SIGKILL) } }
         let playing = try await mhz.waitFor("playing")
         let sid = try #require(playing.event["sid"])
         let before = try await mhz.status(after: playing.index) { ($0.number("position") ?? 0) >= 2 }
@@ -119,7 +125,7 @@ struct FaultScenarioTests {
         let playlist = "/j/app/radio/people"
         world.proxy.setMode(.trickle(bytes: 1, everyMilliseconds: 400), onlyFor: playlist)
         let mhz = try world.startMhz(settings: ["timeout = 1"])
-        defer { mhz.signal(SIGKILL) }
+        defer { if mhz.isRunning { mhz.signal(SIGKILL) } }
         let error = try await mhz.waitFor("error")
         let message = try #require(error.event["message"])
         #expect(message.wholeMatch(of: /Station unreachable \(Operation timed out after 1000 milliseconds with \d+ out of \d+ bytes received\) — check --server or your network; retrying\./) != nil, "\(message)")
@@ -146,7 +152,7 @@ struct FaultScenarioTests {
         let playlist = "/j/app/radio/people"
         world.proxy.setMode(.answer(status: 429, retryAfter: nil, count: 6), onlyFor: playlist)
         let mhz = try world.startMhz(settings: ["timeout = 2"])
-        defer { mhz.signal(SIGKILL) }
+        defer { if mhz.isRunning { mhz.signal(SIGKILL) } }
         let playing = try await mhz.waitFor("playing")
         let limiting = "Station is limiting requests (HTTP 429) — mhz waits and tries again; nothing to do."
         #expect(mhz.all[...playing.index].map { $0.name == "error" ? $0["message"] ?? "" : $0.name }

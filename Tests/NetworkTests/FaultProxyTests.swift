@@ -9,9 +9,13 @@ import Testing
 struct FaultProxyTests {
     /// A 100 000-byte file of a repeating pattern behind a proxy.
     final class Fixture: Sendable {
+        /// The served folder.
         let directory: TemporaryDirectory
+        /// The server behind the proxy, which records what reached it.
         let upstream: FaultyMediaServer
+        /// The proxy under test.
         let proxy: FaultProxy
+        /// The bytes of `/data.bin`.
         let file: Data
 
         init() throws {
@@ -22,6 +26,7 @@ struct FaultProxyTests {
             proxy = try FaultProxy(upstream: URL(string: upstream.baseURL)!)
         }
 
+        /// GETs `path` through the proxy on a raw socket.
         func get(_ path: String = "/data.bin", silence: Double = 10) async throws -> RawExchange {
             let port = proxy.port
             return try await offPool { try RawExchange.run(port: port, request: RawExchange.get(path), silence: silence) }
@@ -142,6 +147,21 @@ struct FaultProxyTests {
         let limited = try await fixture.get()
         #expect(limited.head == "HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\nConnection: close")
         #expect(limited.body.isEmpty)
+    }
+
+    @Test func aScopedModeFaultsOnlyThePathsUnderItsPrefix() async throws {
+        let fixture = try Fixture()
+        try Data("other".utf8).write(to: fixture.directory.path("other.bin"))
+        fixture.proxy.setMode(.answer(status: 502, retryAfter: nil, count: 1), onlyFor: "/data")
+        #expect(try await fixture.get("/other.bin").body == Data("other".utf8))
+        #expect(try await fixture.get().status == 502)
+        #expect(try await fixture.get().body == fixture.file, "the burst of one is over")
+        fixture.proxy.setMode(.drop(reset: false), onlyFor: "/data")
+        #expect(try await fixture.get("/other.bin").status == 200)
+        let dropped = try await fixture.get()
+        #expect(dropped.bytes.isEmpty && dropped.ending != .silent)
+        #expect(fixture.proxy.records.map(\.action) == [.forwarded, .answered(502), .forwarded, .forwarded, .dropped])
+        #expect(fixture.upstream.requests.map(\.path) == ["/other.bin", "/data.bin", "/other.bin"])
     }
 
     @Test func answerBurstSendsRetryAfter() async throws {

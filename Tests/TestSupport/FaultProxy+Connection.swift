@@ -10,6 +10,7 @@ extension FaultProxy {
         /// FIN after this many body bytes.
         case truncate(Int)
 
+        /// The body bytes relayed before the cut.
         var limit: Int {
             switch self {
             case .reset(let bytes), .truncate(let bytes): max(0, bytes)
@@ -19,11 +20,15 @@ extension FaultProxy {
 
     /// What to do with one request that was read.
     enum Plan {
+        /// Close unanswered (with an RST when `reset`).
         case drop(reset: Bool)
+        /// Answer by itself.
         case answer(status: Int, retryAfter: Int?)
+        /// Forward after a delay, cutting the answer's body if asked.
         case forward(delayMilliseconds: Int, cut: Cut?)
     }
 
+    /// Serves one accepted connection to its end, on the connection's own thread.
     func serve(_ client: Int32) {
         var resetClient = false
         defer { release(client, reset: resetClient) }

@@ -20,10 +20,14 @@ public final class FaultProxy: Sendable {
     public let port: Int
     /// The upstream's port on 127.0.0.1.
     public let upstreamPort: Int
+    /// The listening socket; the accept thread closes it when it leaves.
     let listener: Int32
+    /// Everything the threads share.
     let state = Locked(State())
 
+    /// The mode, the counts and the sockets and threads in use.
     struct State {
+        /// What the proxy does now.
         var mode: FaultMode = .passThrough
         /// Only requests whose path starts with this meet the mode; nil: every request.
         var scope: String?
@@ -31,13 +35,17 @@ public final class FaultProxy: Sendable {
         var burstLeft = 0
         /// The delays of the current `latency` mode.
         var latency = LatencySequence(milliseconds: 0, jitter: 0, seed: 0)
+        /// What it did, counted.
         var counts = FaultCounts()
+        /// What it did, in order.
         var records: [FaultRecord] = []
         /// Every socket a connection thread holds open, so stop() can wake it.
         var sockets: Set<Int32> = []
         /// Threads started and not yet finished (the accept thread included).
         var threads = 0
+        /// stop() was called.
         var stopped = false
+        /// The accept thread closed the listener (its number may be reused from then on).
         var listenerClosed = false
     }
 
