@@ -108,10 +108,10 @@ struct FaultScenarioTests {
         let story = mhz.all[playing.index...on.index].filter { $0.name != "status" }
             .map { "\($0.name) \($0["sid"] ?? "") \($0["attempt"] ?? "")/\($0["of"] ?? "")" }
         #expect(story == ["playing \(sid) /", "reconnecting \(sid) 1/4", "reconnected \(sid) /"], "\(story)")
-        // The stall was real, and ffmpeg's own reconnects (from a byte offset) met it first.
+        // The stall was real: the song's connection and at least one reconnect of ffmpeg's
+        // were held, and none of those reached the server once given up on.
         #expect(media.counts.stalled >= 2, "\(media.counts)")
-        #expect(server.requests(to: "/media/\(sid).wav").contains { ($0.rangeStart ?? 0) > 0 },
-                "\(server.requests.map { "\($0.path) \($0.rangeStart ?? -1)" })")
+        #expect(media.counts.connections > media.counts.forwarded, "reconnects given up on: \(media.counts)")
         mhz.send("quit")
         #expect(try await mhz.waitForExit() == 0)
     }
@@ -128,7 +128,10 @@ struct FaultScenarioTests {
         defer { if mhz.isRunning { mhz.signal(SIGKILL) } }
         let error = try await mhz.waitFor("error")
         let message = try #require(error.event["message"])
-        #expect(message.wholeMatch(of: /Station unreachable \(Operation timed out after 1000 milliseconds with \d+ out of \d+ bytes received\) — check --server or your network; retrying\./) != nil, "\(message)")
+        let words = /Station unreachable \(Operation timed out after (\d+) milliseconds with \d+ out of \d+ bytes received\) — check --server or your network; retrying\./
+        let waited = try #require(message.wholeMatch(of: words).flatMap { Int($0.1) }, "\(message)")
+        // libcurl's own count of the wait: the configured second, give or take its clock.
+        #expect((1000..<1500).contains(waited), "\(message)")
         // One request and libcurl's two retries, each cut at the timeout.
         let tries = world.proxy.records.filter { $0.path == playlist }
         #expect(tries.count == 3 && tries.allSatisfy { $0.action == .forwarded }, "\(tries)")

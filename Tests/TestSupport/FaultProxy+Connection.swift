@@ -42,7 +42,7 @@ extension FaultProxy {
               let request = HTTPHead(head), readBody(client, length: request.contentLength, into: &buffer)
         else { return }
         var held = false
-        guard waitOutStall(path: request.path, held: &held) != nil else { return }
+        guard waitOutStall(path: request.path, client: client, held: &held) != nil else { return }
         switch plan(request) {
         case .drop(let reset):
             resetClient = reset
@@ -127,7 +127,7 @@ extension FaultProxy {
                 return false
             }
             if pending.isEmpty, !SocketIO.receive(upstream, into: &pending) { return false }
-            guard let pacing = waitOutStall(path: request.path, held: &held) else { return false }
+            guard let pacing = waitOutStall(path: request.path, client: client, held: &held) else { return false }
             var piece = pending.count
             var gap = 0
             if case .trickle(let bytes, let every) = pacing { (piece, gap) = (min(piece, max(1, bytes)), every) }

@@ -168,9 +168,10 @@ public final class FaultProxy: Sendable {
     }
 
     /// Waits while the mode `path` meets is `.stall`; returns the mode it ended with, nil
-    /// when the proxy stopped. `held` is set the first time this connection is held, and
-    /// counted once.
-    func waitOutStall(path: String, held: inout Bool) -> FaultMode? {
+    /// when the proxy stopped or the client hung up meanwhile (a held request its client
+    /// gave up on is never forwarded later). `held` is set the first time this connection
+    /// is held, and counted once.
+    func waitOutStall(path: String, client: Int32, held: inout Bool) -> FaultMode? {
         while true {
             let (mode, stopped) = state.withLock { (self.mode(for: path, in: $0), $0.stopped) }
             if stopped { return nil }
@@ -179,7 +180,23 @@ public final class FaultProxy: Sendable {
                 held = true
                 state.withLock { $0.counts.stalled += 1 }
             }
-            Thread.sleep(forTimeInterval: 0.01)
+            if Self.hungUp(client, waitingMilliseconds: 10) { return nil }
         }
+    }
+
+    /// Whether the peer of `socket` closed or reset it, waiting up to `waitingMilliseconds`
+    /// for a sign; bytes it sent are left unread.
+    static func hungUp(_ socket: Int32, waitingMilliseconds: Int32) -> Bool {
+        var watch = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&watch, 1, waitingMilliseconds) > 0 else { return false }
+        if watch.revents & Int16(POLLHUP | POLLERR) != 0 { return true }
+        var byte: UInt8 = 0
+        let peeked = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if peeked > 0 {
+            // Bytes waiting (a request sent ahead) keep poll from waiting: wait here instead.
+            Thread.sleep(forTimeInterval: Double(waitingMilliseconds) / 1000)
+            return false
+        }
+        return peeked == 0 || (errno != EAGAIN && errno != EINTR)
     }
 }
