@@ -193,19 +193,3 @@ final class FakePlayer: AudioPlayer {
 
     var position: AudioPlayerPosition? { livePosition }
 }
-
-/// Polls until `condition` holds or 15 s pass.
-func eventually(_ condition: () -> Bool) async -> Bool {
-    await eventually { () async -> Bool in condition() }
-}
-
-/// Polls until `condition` (which may ask an actor) holds or 15 s pass.
-func eventually(_ condition: () async -> Bool) async -> Bool {
-    // 15 s: only a failure waits that long; a full run on two busy cores has starved this
-    // loop's task for several seconds.
-    for _ in 0..<1500 {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}

@@ -4,6 +4,7 @@ import Testing
 import RadioAPI
 import Store
 import Synchronization
+import TestSupport
 
 /// The real database behind a switch that makes every write fail as SQLite does on a full
 /// disk (`SQLITE_FULL`), and succeed again once room is made.

@@ -97,6 +97,7 @@ public final class DoubanTestServer: Sendable {
         var sessionsValid = true
         var webLoggedOut = false
         var mediaSeconds = 30
+        var mediaBase: String?
     }
 
     /// Starts the server and returns once the port is bound.
@@ -153,6 +154,11 @@ public final class DoubanTestServer: Sendable {
 
     /// Whether the web session was ended with a valid `/partner/logout`.
     public var webLoggedOut: Bool { state.value.webLoggedOut }
+
+    /// From now on, songs' `url`s point at `base` (e.g. a ``FaultProxy`` in front of a media
+    /// server) instead of the host the playlist request named, so a test can fault the
+    /// media alone, or the API alone.
+    public func serveMedia(from base: URL) { state.withLock { $0.mediaBase = base.absoluteString } }
 
     /// The URL of a song's audio.
     public func mediaURL(_ sid: String) -> String { baseURL.absoluteString + "/media/\(sid).wav" }

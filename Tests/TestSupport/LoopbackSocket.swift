@@ -1,16 +1,16 @@
 import Foundation
 
-/// A listening TCP socket on an ephemeral 127.0.0.1 port, for the raw-socket test servers
-/// (``SilentListener`` and the HTTP tests' own), which each decide what to do with it.
+/// TCP sockets on 127.0.0.1 for the raw-socket test servers (``SilentListener``,
+/// ``FaultyMediaServer``, ``FaultProxy`` and the HTTP tests' own), which each decide what
+/// to do with them. Every descriptor is close-on-exec: tests start the real mhz, and a
+/// listener inherited by that child would keep accepting after the test closed its copy.
 public enum LoopbackSocket {
     /// Binds 127.0.0.1 on a port the kernel picks and listens with `backlog`.
     /// - Returns: the descriptor (the caller owns and closes it) and the port.
     /// - Throws: `TestSupportError.serverDidNotStart` when the socket cannot be set up.
     public static func listen(backlog: Int32) throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
@@ -24,4 +24,54 @@ public enum LoopbackSocket {
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
+
+    /// Takes the next connection of `listener`, close-on-exec; retries when a signal
+    /// interrupted the wait. Returns -1 once the listener is shut down or closed.
+    public static func accept(_ listener: Int32) -> Int32 {
+        while true {
+            let connection = systemAccept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+            if connection < 0, errno == EINTR { continue }
+            return connection
+        }
+    }
+
+    /// A blocking, close-on-exec connection to 127.0.0.1:`port`, or nil when it is refused.
+    public static func connect(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Closes `fd` with an RST instead of a FIN (SO_LINGER with a zero timeout): the peer's
+    /// next read fails with ECONNRESET, as when a server or middlebox crashes mid-answer.
+    public static func closeWithReset(_ fd: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(fd)
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return address
+    }
 }
+
+/// glibc's accept4(2), which Glibc's module map hides (it is declared under _GNU_SOURCE
+/// only): accept and close-on-exec in one step, with no window in which a concurrently
+/// spawned mhz could inherit the connection, as it could between accept and fcntl.
+@_silgen_name("accept4")
+private func systemAccept4(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?,
+                           _ length: UnsafeMutablePointer<socklen_t>?, _ flags: Int32) -> Int32
