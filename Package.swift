@@ -188,7 +188,7 @@ let package = Package(
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport",
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
                                                      .product(name: "Logging", package: "swift-log")]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
@@ -196,7 +196,7 @@ let package = Package(
         .testTarget(
             name: "NetworkTests",
             dependencies: [
-                "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport",
+                "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]

@@ -48,11 +48,8 @@ public final class LoadClient {
     }
 
     private func connect() throws {
-        do {
-            socket = try LoopbackSocket.connect(port: port)
-        } catch {
-            throw BenchError.socket("connect")
-        }
+        guard let connected = LoopbackSocket.connect(port: port) else { throw BenchError.socket("connect") }
+        socket = connected
         var one: Int32 = 1
         setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         pending = []

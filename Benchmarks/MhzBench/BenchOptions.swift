@@ -24,7 +24,8 @@ struct BenchOptions {
     let concurrency = [1, 16, 64]
 
     /// The one-line synopsis, for `--help` and mistakes.
-    static let usage = "usage: mhz-bench [--quick] [--mhz PATH] [--work DIR]"
+    static let usage = "usage: mhz-bench [--quick] [--mhz PATH] [--work DIR]\n"
+        + "       mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]"
 
     /// Parses the arguments after the program name.
     init(_ arguments: [String]) throws(BenchUsage) {

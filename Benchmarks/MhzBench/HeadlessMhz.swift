@@ -17,11 +17,11 @@ final class HeadlessMhz: @unchecked Sendable {
     /// When the process was spawned (just before `posix_spawn`).
     let spawned: ContinuousClock.Instant
 
-    /// Starts mhz.
-    init(_ install: MhzInstall) throws {
+    /// Starts mhz, with `extraArguments` after the install's own (e.g. `--server URL`).
+    init(_ install: MhzInstall, extraArguments: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: install.binary)
-        process.arguments = install.arguments(headless: true)
+        process.arguments = install.arguments(headless: true) + extraArguments
         process.environment = install.environment
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
@@ -61,6 +61,12 @@ final class HeadlessMhz: @unchecked Sendable {
 
     /// How many events have arrived.
     var count: Int { events.count }
+
+    /// Every event so far, in order.
+    var all: [MhzEvent] { events.all }
+
+    /// The process id, for sampling it from `/proc`.
+    var pid: Int32 { process.processIdentifier }
 
     /// Waits for the first event after `index` that `match` accepts.
     func wait(after index: Int = 0, timeout: Duration = .seconds(30), what: String,
@@ -111,6 +117,9 @@ private final class EventLog: Sendable {
 
     /// How many events so far.
     var count: Int { events.withLock { $0.count } }
+
+    /// Every event so far.
+    var all: [MhzEvent] { events.withLock { $0 } }
 
     /// The latest event, for error messages.
     var last: MhzEvent? { events.withLock { $0.last } }

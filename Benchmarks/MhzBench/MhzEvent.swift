@@ -8,6 +8,8 @@ struct MhzEvent: Sendable {
     let sid: String?
     /// `position` of a `status` answer (seconds, rounded to 0.1 by mhz).
     let position: Double?
+    /// `pending_reports` of a `status` answer: reports waiting in the outbox (0 when absent).
+    let pendingReports: Int
     /// The whole line, for error messages.
     let line: String
     /// When it was read from mhz's standard output.
@@ -20,6 +22,7 @@ struct MhzEvent: Sendable {
         self.name = name
         sid = object["sid"] as? String
         position = (object["position"] as? Double) ?? (object["position"] as? Int).map(Double.init)
+        pendingReports = (object["pending_reports"] as? Int) ?? 0
         self.line = line
         at = instant
     }

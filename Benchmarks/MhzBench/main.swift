@@ -3,6 +3,7 @@
 //
 //   swift build -c release --product mhz && swift build -c release --product mhz-bench
 //   .build/release/mhz-bench [--quick] [--mhz PATH] [--work DIR]
+//   .build/release/mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]   (Soak.swift)
 //
 // It installs nothing: a missing mpv, tmux or ffmpeg is named in the table instead of a
 // number. Progress goes to stderr, the table to stdout.
@@ -13,8 +14,14 @@ import TestSupport
 signal(SIGPIPE, SIG_IGN)
 let options: BenchOptions
 do {
-    options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
-} catch {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "soak" {
+        let soak = try Soak.Options(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
+        try await Soak.run(soak) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
+        exit(0)
+    }
+    options = try BenchOptions(arguments)
+} catch let error as BenchUsage {
     if error.help { print(error.message) } else { FileHandle.standardError.write(Data((error.message + "\n").utf8)) }
     exit(error.help ? 0 : 2)
 }

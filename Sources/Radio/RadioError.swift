@@ -16,6 +16,10 @@ public enum RadioError: Error, Sendable, Equatable {
     /// mhz's own database could not save (disk full, permissions); playback goes on.
     /// Carries SQLite's words.
     case storage(String)
+    /// mhz's own database could not save because the disk is full; playback goes on, and
+    /// what could not be written is written again later (reports wait in memory until
+    /// then). Carries SQLite's words.
+    case diskFull(String)
     /// mhz's database file was damaged at start: it was moved aside (kept under the file
     /// name `kept`) and replaced with a new one, so saved positions and unsent reports
     /// begin empty. Carries SQLite's words for the damage.

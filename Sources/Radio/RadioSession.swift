@@ -18,9 +18,11 @@ public actor RadioSession {
     private let store: (any RadioStore)?
     private let downloads: (any SongDownloads)?
     private let courier: ReportCourier
-    private let courierInbox: AsyncStream<(Report, Int)>.Continuation
-    private let courierStream: AsyncStream<(Report, Int)>
+    /// Reports on their way to the courier: the report, its request id and its outbox row.
+    private let courierInbox: AsyncStream<(Report, Int, Int64?)>.Continuation
+    private let courierStream: AsyncStream<(Report, Int, Int64?)>
     private let retry: Backoff
+    private let clock: RetryClock
     private var courierTask: Task<Void, Never>?
     private let onSnapshot: @Sendable (RadioSnapshot) -> Void
     /// The machine's ticket for each player item handed over by an effect.
@@ -39,10 +41,12 @@ public actor RadioSession {
 
     /// Creates a session. `onSnapshot` is called (on the session's executor) whenever what
     /// a front end would draw changed. Without `downloads`, `download` and the offline
-    /// channel have nothing to work with (the offline channel stays empty).
+    /// channel have nothing to work with (the offline channel stays empty). Retries (of
+    /// reports and of list fetches) wait on `clock`.
     public init(service: any RadioService, player: any AudioPlayer, store: (any RadioStore)?,
                 downloads: (any SongDownloads)? = nil,
                 configuration: RadioMachine.Configuration = .init(), volume: Int = 100,
+                clock: RetryClock = .system,
                 onSnapshot: @escaping @Sendable (RadioSnapshot) -> Void = { _ in }) {
         self.downloads = downloads
         self.machine = RadioMachine(configuration: configuration, volume: volume)
@@ -52,8 +56,9 @@ public actor RadioSession {
         self.onSnapshot = onSnapshot
         (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         retry = configuration.retry
-        courier = ReportCourier(service: service, store: store, backoff: configuration.retry)
-        (courierStream, courierInbox) = AsyncStream<(Report, Int)>.makeStream(bufferingPolicy: .unbounded)
+        self.clock = clock
+        courier = ReportCourier(service: service, store: store, backoff: configuration.retry, clock: clock)
+        (courierStream, courierInbox) = AsyncStream<(Report, Int, Int64?)>.makeStream(bufferingPolicy: .unbounded)
     }
 
     /// Starts listening: loads the channel list, then plays `channelID`, or the channel
@@ -68,15 +73,9 @@ public actor RadioSession {
         if courierTask == nil {
             let courier = self.courier, inbox = courierStream
             // One consumer, so reports reach the courier in the order the machine made them.
-            courierTask = Task { [weak self] in
-                for await (report, id) in inbox {
-                    do throws(StoreError) {
-                        try await courier.submit(report, requestID: id)
-                    } catch {
-                        await self?.storageFailed(error)
-                        // Not stored, but still worth sending once.
-                        await self?.deliverDirectly(report, id)
-                    }
+            courierTask = Task {
+                for await (report, id, rowID) in inbox {
+                    await courier.submit(report, requestID: id, rowID: rowID)
                 }
             }
         }
@@ -169,14 +168,6 @@ public actor RadioSession {
 
     private func courierRetries(at date: Date) { handle(.retryScheduled(at: date)) }
 
-    private func deliverDirectly(_ report: Report, _ id: Int) async {
-        do throws(ServiceFailure) {
-            answered(id, try await service.send(report))
-        } catch {
-            handle(.failed(requestID: id, error))
-        }
-    }
-
     /// Translates a player event into the machine's input about the song (ticket) the
     /// item was created for; the machine decides whether that song still matters.
     private func playerEvent(_ event: AudioPlayerEvent) {
@@ -240,11 +231,26 @@ public actor RadioSession {
         }
     }
 
+    /// Writes `report` to the outbox; nil (and the failure narrated) when that failed: the
+    /// courier then keeps it in memory and writes it at its next try.
+    private func keep(_ report: Report) -> Int64? {
+        guard let store else { return nil }
+        do throws(StoreError) {
+            return try store.keepReport(report)
+        } catch {
+            storageFailed(error)
+            return nil
+        }
+    }
+
     private func storageFailed(_ error: StoreError) {
         let words: String
         switch error {
         case .cannotOpen(let path, let reason), .damaged(let path, let reason): words = "\(path): \(reason)"
         case .migrationFailed(let reason), .operationFailed(let reason): words = reason
+        case .diskFull(let reason):
+            eventContinuation.yield(.error(.diskFull(reason)))
+            return
         }
         eventContinuation.yield(.error(.storage(words)))
     }
@@ -265,7 +271,9 @@ public actor RadioSession {
         case .deliver(let id, let report):
             // A song downloaded from a plain URL is no station's: its feedback stays here.
             guard report.channel != SongSource.offlineChannel.id else { return }
-            courierInbox.yield((report, id))
+            // Written here, in the same turn, so the outbox holds the report before the
+            // like or trash it carries is narrated (a kill -9 after the event keeps it).
+            courierInbox.yield((report, id, keep(report)))
         case .play(let track, let startAt, let ticket):
             load(track, at: startAt, ticket: ticket)
         case .queueNext(let track, let startAt, let ticket):
@@ -298,8 +306,9 @@ public actor RadioSession {
         case .scheduleRetry(let nominal, let token):
             let delay = retry.jittered(nominal)
             handle(.retryScheduled(at: Date().addingTimeInterval(delay)))
+            let clock = self.clock
             Task {
-                try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                try? await clock.sleep(seconds: delay)
                 self.handle(.retryTimer(token: token))
             }
         case .fetchDownloads(let id):

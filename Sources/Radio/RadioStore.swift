@@ -69,17 +69,6 @@ extension MhzDatabase: ReportOutboxStore {
     }
 }
 
-extension ReportType {
-    /// Feedback the outbox keeps until the station has it: every report about a song the
-    /// listener heard or acted on (`e r u s b`); fetches (`n p`) are never kept.
-    var isFeedback: Bool {
-        switch self {
-        case .end, .rate, .unrate, .skip, .ban: true
-        case .new, .playing: false
-        }
-    }
-}
-
 /// Setting keys the radio uses.
 public enum RadioSettingKey {
     /// The channel listened to last; where the next start begins.

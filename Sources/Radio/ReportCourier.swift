@@ -8,11 +8,13 @@ import Store
 /// a trash made while it is unreachable reaches it when it returns: in order, once, also
 /// after a restart.
 ///
-/// Each report is written to the outbox before it is sent and removed when the station
-/// answers. A transient failure (no answer, or "not now": 429, 502, 503…) stops the line
-/// and retries later with backoff, or at once when ``kick()`` says the station answered
-/// something else; a refusal (the station will never accept it) drops that report and
-/// goes on.
+/// Each report is written to the outbox before it is sent (by the session, before the radio
+/// tells anyone of the like or trash it carries) and removed when the station answers. A
+/// report that could not be written (a full disk) is kept in memory, sent all the same, and
+/// written at the courier's next try while it still waits. A transient failure (no answer,
+/// or "not now": 429, 502, 503…) stops the line and retries later with backoff, or at once
+/// when ``kick()`` says the station answered something else; a refusal (the station will
+/// never accept it) drops that report and goes on.
 ///
 /// Delivery is exactly once as long as the process lives; across a crash it is at least
 /// once: a crash between the station's answer and the removal sends that one report again
@@ -31,11 +33,14 @@ actor ReportCourier {
         var rowID: Int64?
         var report: Report
         var requestID: Int?
+        /// Writing it to the outbox failed: written again at the next try while it waits.
+        var unsaved = false
     }
 
     private let service: any RadioService
     private let store: (any ReportOutboxStore)?
     private let backoff: Backoff
+    private let clock: RetryClock
     private var outcome: Outcome = { _, _ in }
     private var onCount: @Sendable (Int) async -> Void = { _ in }
     private var onRetry: @Sendable (Date) async -> Void = { _ in }
@@ -47,12 +52,13 @@ actor ReportCourier {
     /// The failure that blocks the line, once the session has been told of it.
     private var blockage: ServiceFailure?
 
-    /// Creates a courier that sends through `service`, keeps reports in `store` until
-    /// answered, and waits by `backoff` between tries of a blocked line.
-    init(service: any RadioService, store: (any ReportOutboxStore)?, backoff: Backoff) {
+    /// Creates a courier that sends through `service`, forgets reports from `store` once
+    /// answered, and waits by `backoff` on `clock` between tries of a blocked line.
+    init(service: any RadioService, store: (any ReportOutboxStore)?, backoff: Backoff, clock: RetryClock) {
         self.service = service
         self.store = store
         self.backoff = backoff
+        self.clock = clock
     }
 
     /// Connects the courier to its session and takes over the reports an earlier run left.
@@ -67,9 +73,12 @@ actor ReportCourier {
         self.onRetry = onRetry
         self.onUnreadable = onUnreadable
         var carried: [Item] = []
+        let submitted = Set(line.compactMap(\.rowID))
         for row in try store?.waitingReports() ?? [] {
             switch row {
             case .readable(let id, let report):
+                // A row submitted in this run already is in line with its request.
+                guard !submitted.contains(id) else { continue }
                 carried.append(Item(rowID: id, report: report, requestID: nil))
             case .unreadable(let id, let type):
                 try store?.forgetReport(id: id)
@@ -81,17 +90,18 @@ actor ReportCourier {
         await drain()
     }
 
-    /// Queues a report behind the ones already waiting and delivers what it can.
-    func submit(_ report: Report, requestID: Int) async throws(StoreError) {
-        let rowID = try store?.keepReport(report)
+    /// Queues a report behind the ones already waiting and delivers what it can. `rowID` is
+    /// its outbox row, nil when writing it failed (it is written again at the next try).
+    func submit(_ report: Report, requestID: Int, rowID: Int64?) async {
+        let unsaved = rowID == nil && store != nil
         if let blockage, report.type.expectsList {
             // The line is blocked: the list this report asks for will not come soon.
-            line.append(Item(rowID: rowID, report: report, requestID: nil))
+            line.append(Item(rowID: rowID, report: report, requestID: nil, unsaved: unsaved))
             await onCount(line.count)
             await outcome(requestID, .failure(blockage))
             return
         }
-        line.append(Item(rowID: rowID, report: report, requestID: requestID))
+        line.append(Item(rowID: rowID, report: report, requestID: requestID, unsaved: unsaved))
         await onCount(line.count)
         await drain()
     }
@@ -114,6 +124,7 @@ actor ReportCourier {
         guard !draining, retry == nil else { return }
         draining = true
         defer { draining = false }
+        saveUnsaved()
         while let head = line.first {
             let result: Result<[Track], ServiceFailure>
             do throws(ServiceFailure) {
@@ -151,12 +162,24 @@ actor ReportCourier {
     private func scheduleRetry() -> Date {
         let delay = backoff.wait(attempt: attempt)
         attempt += 1
+        let clock = self.clock
         retry = Task { [weak self] in
-            try? await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+            do { try await clock.sleep(seconds: delay) } catch { return }
             guard !Task.isCancelled else { return }
             await self?.retryFired()
         }
         return Date().addingTimeInterval(delay)
+    }
+
+    /// Writes the reports whose outbox write failed, oldest first, stopping at the first
+    /// that fails again (the disk is still full): a crash from here on keeps them.
+    private func saveUnsaved() {
+        guard let store else { return }
+        for index in line.indices where line[index].unsaved {
+            guard let rowID = try? store.keepReport(line[index].report) else { return }
+            line[index].rowID = rowID
+            line[index].unsaved = false
+        }
     }
 
     private func retryFired() async {

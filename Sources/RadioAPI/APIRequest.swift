@@ -21,6 +21,11 @@ public struct APIRequest: Sendable, Equatable {
     public var body: Data?
     /// Whether it carries a password: such requests are never retried and never logged.
     public var isLogin: Bool
+    /// Whether the station records it each time it arrives (a like, a skip: `e r u s b`).
+    /// Never retried at once by the HTTP layer: a try whose answer was lost on the way back
+    /// has been recorded, and every further try would be recorded again. The radio's
+    /// report outbox tries it again, later, as one report.
+    public var isFeedback: Bool
 
     /// One request header.
     public struct Header: Sendable, Equatable {
@@ -37,12 +42,14 @@ public struct APIRequest: Sendable, Equatable {
     }
 
     /// Creates a request.
-    public init(method: Method, url: URL, headers: [Header] = [], body: Data? = nil, isLogin: Bool = false) {
+    public init(method: Method, url: URL, headers: [Header] = [], body: Data? = nil, isLogin: Bool = false,
+                isFeedback: Bool = false) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.isLogin = isLogin
+        self.isFeedback = isFeedback
     }
 }
 

@@ -44,7 +44,7 @@ public struct AppEndpoints: Sendable, Equatable {
         if let pt = report.playedTime { q.append(("pt", String(format: "%.1f", max(0, pt)))) }
         if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
         if let kbps { q.append(("kbps", String(kbps))) }
-        return APIRequest(method: .get, url: url("/j/app/radio/people", query: q))
+        return APIRequest(method: .get, url: url("/j/app/radio/people", query: q), isFeedback: report.type.isFeedback)
     }
 
     /// `POST /j/app/login` with a form body. `account` containing `@` goes as `email`,

@@ -32,4 +32,15 @@ public enum ReportType: String, Sendable, CaseIterable, Codable {
         case .end, .rate, .unrate: return false
         }
     }
+
+    /// Feedback: a report about a song the listener heard or acted on (`e r u s b`), which
+    /// the station records each time it arrives; the radio's outbox keeps it until the
+    /// station has it. Fetches (`n p`) are neither.
+    public var isFeedback: Bool {
+        switch self {
+        case .end, .rate, .unrate, .skip, .ban: true
+        case .new, .playing: false
+        }
+    }
 }
+

@@ -47,7 +47,8 @@ public struct WebEndpoints: Sendable, Equatable {
         q.append(("pb", String(kbps)))
         q.append(("from", from))
         if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
-        return APIRequest(method: .get, url: url("/j/v2/playlist", query: q), headers: ajaxHeaders)
+        return APIRequest(method: .get, url: url("/j/v2/playlist", query: q), headers: ajaxHeaders,
+                          isFeedback: report.type.isFeedback)
     }
 
     /// `GET /j/new_captcha`: the answer is a JSON string, the captcha id; it also sets the

@@ -310,11 +310,17 @@ public final class MhzDatabase: Sendable {
     // MARK: - Plumbing
 
     private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try writer.read(body) } catch { throw .operationFailed(Self.words(error)) }
+        do { return try writer.read(body) } catch { throw Self.failure(error) }
     }
 
     private func write(_ body: (Database) throws -> Void) throws(StoreError) {
-        do { try writer.write(body) } catch { throw .operationFailed(Self.words(error)) }
+        do { try writer.write(body) } catch { throw Self.failure(error) }
+    }
+
+    /// A full disk is told apart: the radio says so and writes again later.
+    private static func failure(_ error: any Error) -> StoreError {
+        if let db = error as? DatabaseError, db.resultCode == .SQLITE_FULL { return .diskFull(words(error)) }
+        return .operationFailed(words(error))
     }
 
     private static func words(_ error: any Error) -> String {

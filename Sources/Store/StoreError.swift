@@ -11,4 +11,8 @@ public enum StoreError: Error, Sendable, Equatable {
     case migrationFailed(String)
     /// A read or write failed. Carries SQLite's words.
     case operationFailed(String)
+    /// A write failed because the disk (or the file system's quota) is full: SQLite's
+    /// `SQLITE_FULL`. Nothing was written; the same write can succeed once there is room.
+    /// Carries SQLite's words.
+    case diskFull(String)
 }

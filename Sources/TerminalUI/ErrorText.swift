@@ -49,6 +49,9 @@ public enum ErrorText {
         case .storage(let reason):
             return "Could not save progress\(detail(reason)) — playback goes on; check free space and "
                 + "permissions of the data directory (--data-dir)."
+        case .diskFull:
+            return "The disk is full: could not save progress or reports — playback goes on and mhz "
+                + "saves again when there is room; free some space on the data directory's disk."
         case .databaseReplaced(let kept, let reason):
             return "The database was damaged\(detail(reason)): kept as \(kept) and started anew — "
                 + "saved positions, unsent reports and the download list begin empty."

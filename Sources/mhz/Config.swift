@@ -29,6 +29,9 @@ struct Config: Sendable, Equatable {
     var appName: String?
     /// Seconds a request may take in all.
     var timeout: Double?
+    /// Seconds a song's stream may send nothing before the player gives up on that
+    /// connection and reconnects (mpv's `network-timeout`); absent: the player's 10 s.
+    var streamTimeout: Double?
     /// The `User-Agent` header.
     var userAgent: String?
     /// `[downloads]`: where songs go, how many fetch at once, whether a like downloads.
@@ -48,7 +51,7 @@ struct Config: Sendable, Equatable {
 
     /// Every top-level key the file may hold, besides the `[keys]` table; others are errors.
     static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
-                       "proxy", "verify_tls", "kbps", "app_name", "timeout", "user_agent", "notify", "mpris"]
+                       "proxy", "verify_tls", "kbps", "app_name", "timeout", "stream_timeout", "user_agent", "notify", "mpris"]
 
     /// Reads the file; a missing file is an empty configuration unless it was named
     /// explicitly.
@@ -141,6 +144,12 @@ struct Config: Sendable, Equatable {
                 throw .configInvalid(path, line: nil, "\"timeout\" must be a number of seconds from 1 to 600")
             }
             config.timeout = seconds
+        }
+        if let value = table["stream_timeout"] {
+            guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 1, seconds <= 600 else {
+                throw .configInvalid(path, line: nil, "\"stream_timeout\" must be a number of seconds from 1 to 600")
+            }
+            config.streamTimeout = seconds
         }
         return config
     }

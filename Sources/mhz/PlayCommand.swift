@@ -83,7 +83,8 @@ struct PlayCommand: AsyncParsableCommand {
         defer { control.stop() }
         let volume = settings.config.volume ?? 100
         let playerOptions = Self.playerOptions(audioOutput: audioOutput ?? settings.config.audioOutput, video: video,
-                                               volume: volume, http: RadioRuntime.httpConfiguration(settings.config))
+                                               volume: volume, http: RadioRuntime.httpConfiguration(settings.config),
+                                               streamTimeout: settings.config.streamTimeout)
         // libmpv starts (tens of milliseconds: its options, audio chain, threads) while the
         // station does; neither needs the other until the first song is loaded.
         let startingPlayer = Task.detached { try PlayerController(options: playerOptions) }
@@ -222,8 +223,13 @@ extension PlayCommand {
     /// web family's session cookie would leak there. Douban's media links carry their own
     /// time-limited hash in the path (docs/PROTOCOL.md §4.2, the song's `url`) and need no
     /// cookie. The probe for refused links sends the same and no more (``CurlMediaProbe``).
-    static func playerOptions(audioOutput: String?, video: Bool, volume: Int, http: HTTPConfiguration) -> PlayerOptions {
-        PlayerOptions(audioOutput: audioOutput, video: video, userAgent: http.userAgent, initialVolume: volume,
-                      statusProbe: CurlMediaProbe(configuration: http))
+    /// `streamTimeout` (config `stream_timeout`) is mpv's `network-timeout`; nil keeps the
+    /// player's default.
+    static func playerOptions(audioOutput: String?, video: Bool, volume: Int, http: HTTPConfiguration,
+                              streamTimeout: Double? = nil) -> PlayerOptions {
+        var options = PlayerOptions(audioOutput: audioOutput, video: video, userAgent: http.userAgent,
+                                    initialVolume: volume, statusProbe: CurlMediaProbe(configuration: http))
+        if let streamTimeout { options.networkTimeout = streamTimeout }
+        return options
     }
 }

@@ -24,7 +24,7 @@ struct StationTransport: APITransport {
         let httpRequest = HTTPRequest(
             method: request.method.rawValue, url: request.url,
             headers: request.headers.map { HTTPRequest.Header($0.name, $0.value) }, body: request.body,
-            idempotent: !request.isLogin)
+            idempotent: !request.isLogin && !request.isFeedback)
         let line = LogRedaction.describe(request)
         let started = ContinuousClock.now
         let response: HTTPResponse

@@ -10,9 +10,10 @@ import TestSupport
         let address = "unix:path=\(directory.path("bus").path)"
         let started = ContinuousClock.now
         #expect(throws: DesktopError.connectionFailed(address: address, errno: ENOENT)) {
-            try DesktopBus.open(address: address)
+            try DesktopBus.open(address: address, timeout: .seconds(60))
         }
-        #expect(ContinuousClock.now - started < .milliseconds(500))
+        // At once means without waiting out the answer timeout: well under its 60 s.
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     @Test func aSocketNobodyListensOnIsRefused() throws {

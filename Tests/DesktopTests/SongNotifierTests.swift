@@ -86,7 +86,9 @@ import TestSupport
         let started = ContinuousClock.now
         notifier.notify(Self.first, coverFile: nil)
         notifier.notify(Self.second, coverFile: nil)
-        #expect(ContinuousClock.now - started < .milliseconds(100))
+        // Nothing hangs on the missing server (the daemon answers ServiceUnknown): a bound
+        // for a loaded machine, below the bus's 20 s answer timeout.
+        #expect(ContinuousClock.now - started < .seconds(10))
         // The bus daemon answers ServiceUnknown to both; the notifier keeps going.
         try await Self.settle(notifier)
         #expect(bus.isOpen)

@@ -98,7 +98,8 @@ struct ControlSocketTests {
             let pausedObject = try #require(try JSONSerialization.jsonObject(with: Data(paused.stdout[0].utf8)) as? [String: Any])
             #expect(pausedObject["paused"] as? Bool == true)
             #expect(pausedObject["volume"] as? Int == 40)
-            #expect(try await running.ctl(["seek", "-10"]).stdout == [#"{"command":"seek -10","ok":true}"#])
+            let seek = try await running.ctl(["seek", "-10"])
+            #expect(seek.stdout == [#"{"command":"seek -10","ok":true}"#], "\(seek.stderr)")
             #expect(try await running.ctl(["channel", "-3"]).stdout == [#"{"command":"channel -3","ok":true}"#])
 
             // A word that is not a command: exit 1, one line saying what and which words exist.

@@ -276,7 +276,9 @@ struct HeadlessRadioTests {
         // Play on until the song is past 6 s (two saves at least), then kill without warning.
         var position = 0.0
         var last = playing.index
+        let deadline = ContinuousClock.now + .seconds(60)
         while position <= 6.2 {
+            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("the song never got past 6 s: \(position)") }
             try await Task.sleep(for: .milliseconds(400))
             first.send("status")
             let status = try await first.waitFor("status", after: last + 1)

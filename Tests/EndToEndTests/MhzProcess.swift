@@ -21,18 +21,27 @@ final class MhzProcess: Sendable {
     private let events = Locked<[Event]>([])
     private let stderrText = Locked<String>("")
     private let rawLines = Locked<[String]>([])
+    /// How many of stdout and stderr were read to their end.
+    private let outputsEnded = Locked(0)
 
     /// The built `mhz` next to the test bundle.
     static var executable: URL { URL(fileURLWithPath: BuiltProduct.path("mhz")) }
 
     /// Starts `mhz arguments…`; with `fileSizeLimitKiB`, under that file-size limit
-    /// (`ulimit -f`, set by a shell that then becomes mhz).
-    init(arguments: [String], environment: [String: String] = [:], fileSizeLimitKiB: Int? = nil) throws {
+    /// (`ulimit -f`), and with `prelude`, after those shell commands (a `mount`), both run
+    /// by a bash that then becomes mhz. `launcher` runs that bash (`unshare --mount …`), so
+    /// the process id is mhz's all the same (neither forks).
+    init(arguments: [String], environment: [String: String] = [:], fileSizeLimitKiB: Int? = nil,
+         prelude: String? = nil, launcher: [String] = []) throws {
         process = Process()
-        if let limit = fileSizeLimitKiB {
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            // bash counts `ulimit -f` in 1024-byte blocks.
-            process.arguments = ["-c", "ulimit -f \(limit) && exec \"$0\" \"$@\"", Self.executable.path] + arguments
+        // bash counts `ulimit -f` in 1024-byte blocks.
+        let steps = [fileSizeLimitKiB.map { "ulimit -f \($0)" }, prelude].compactMap { $0 }
+        if !steps.isEmpty || !launcher.isEmpty {
+            let shell = ["/bin/bash", "-c", (steps + ["exec \"$0\" \"$@\""]).joined(separator: " && "),
+                         Self.executable.path] + arguments
+            let command = launcher + shell
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
         } else {
             process.executableURL = Self.executable
             process.arguments = arguments
@@ -46,6 +55,7 @@ final class MhzProcess: Sendable {
         process.standardError = stderr
         input = stdin.fileHandleForWriting
         let events = self.events, rawLines = self.rawLines, stderrText = self.stderrText
+        let outputsEnded = self.outputsEnded
         let buffer = Locked<Data>(Data())
         // Started first: a launch that fails leaves no reader blocked on the pipe.
         try process.run()
@@ -65,9 +75,13 @@ final class MhzProcess: Sendable {
                     events.withLock { $0.append(Event(fields: object)) }
                 }
             }
+        } onEnd: {
+            outputsEnded.withLock { $0 += 1 }
         }
         PipeReader.drain(stderr.fileHandleForReading, name: "mhz-stderr") { chunk in
             stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+        } onEnd: {
+            outputsEnded.withLock { $0 += 1 }
         }
     }
 
@@ -102,7 +116,9 @@ final class MhzProcess: Sendable {
         throw TestSupportError.timeout("no \"\(name)\" event; got: \(lines.suffix(12).joined(separator: "\n")) stderr: \(errorOutput)")
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit and returns its status, once what it wrote is read:
+    /// `lines` and `errorOutput` are complete then (unless a child it left holds the pipes
+    /// open past the deadline).
     func waitForExit(timeout: Double = 15) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
@@ -112,6 +128,7 @@ final class MhzProcess: Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
+        while outputsEnded.value < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         return process.terminationStatus
     }
 
@@ -120,6 +137,9 @@ final class MhzProcess: Sendable {
 
     /// Sends a signal.
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// mhz's process id (the launcher and the shell before it became mhz).
+    var pid: Int32 { process.processIdentifier }
 
     deinit { if process.isRunning { process.terminate() } }
 }

@@ -38,6 +38,22 @@ struct OfflineRadioTests {
             return second
         }
 
+        /// Likes the song playing now and waits until the station has that like. Reports
+        /// go out on one line, in order, and a retry resends only its head: once this like
+        /// arrived, no report made before it can arrive again, whatever the retry schedule.
+        func likeGoesThrough() async throws {
+            let from = mhz.all.count
+            mhz.send("like")
+            let liked = try await mhz.waitFor("liked", after: from)
+            let sid = try #require(liked.event["sid"])
+            let deadline = ContinuousClock.now + .seconds(60)
+            func arrived() -> Bool {
+                log.value.contains { $0.path == "/j/app/radio/people" && $0.parameter("type") == "r" && $0.parameter("sid") == sid }
+            }
+            while !arrived(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(arrived(), "the like of \(sid) reached the station")
+        }
+
         private static func configuration(_ directory: URL, port: Int, seed: UInt64,
                                           log: Locked<[StationRequest]>) -> StationConfiguration {
             StationConfiguration(library: nil, dataDirectory: directory, port: port, seed: seed,
@@ -80,8 +96,8 @@ struct OfflineRadioTests {
         }
         let deadline = ContinuousClock.now + .seconds(60)
         while feedback().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
-        try await Task.sleep(for: .milliseconds(500))
-        let feedback = feedback()
+        try await world.likeGoesThrough()
+        let feedback = feedback().filter { $0.parameter("sid") == sid }
         #expect(feedback.map { "\($0.parameter("type") ?? "?") \($0.parameter("sid") ?? "?")" } == ["r \(sid)", "b \(sid)"])
         #expect(feedback.last?.parameter("h")?.hasSuffix("|\(sid):r|\(sid):b") == true)
 
@@ -135,7 +151,7 @@ struct OfflineRadioTests {
             try await Task.sleep(for: .milliseconds(500))
         }
         #expect(playingAgain, "playback goes on by itself once the station answers; last status \(String(describing: last))")
-        try await Task.sleep(for: .milliseconds(500))
+        try await world.likeGoesThrough()
         #expect(ends().map { $0.parameter("sid") } == [sid], "the natural end is reported once")
 
         mhz.send("quit")

@@ -32,7 +32,13 @@ struct TrashedSongTests {
                 index = try await mhz.waitFor("skipped", after: playing.index).index
             }
             #expect(!played.contains(trashedSid), "played \(played) after trashing \(trashedSid)")
-            let lists = server.calls(to: "/j/app/radio/people").filter { ["b", "s"].contains($0.parameter("type")) }
+            // The event comes first; its report follows through the outbox.
+            func reports() -> [DoubanTestServer.Call] {
+                server.calls(to: "/j/app/radio/people").filter { ["b", "s"].contains($0.parameter("type")) }
+            }
+            let deadline = ContinuousClock.now + .seconds(15)
+            while reports().count < 7, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            let lists = reports()
             #expect(lists.filter { $0.parameter("type") == "b" }.map { $0.parameter("sid") } == [trashedSid])
             #expect(lists.count == 7)
             mhz.send("quit")

@@ -80,6 +80,21 @@ struct BadAnswerTests {
         }
     }
 
+    /// A like answered 503 is tried once here: a try whose answer was lost would have been
+    /// recorded, so feedback is tried again only by the radio's outbox, later.
+    @Test(arguments: [APIFamily.app, .web])
+    func aFeedbackReportIsNotRetriedByTheHTTPLayer(_ family: APIFamily) async throws {
+        let seam = try await Seam()
+        defer { seam.server.stop() }
+        let path = family == .app ? "/j/app/radio/people" : "/j/v2/playlist"
+        seam.server.script(path, Array(repeating: .status(503), count: 3))
+        let client = try seam.client(family)
+        await #expect(throws: ServiceFailure.busy(503)) {
+            _ = try await client.send(Report(type: .rate, channel: "0", sid: "7", history: []))
+        }
+        #expect(seam.server.calls(to: path).map { $0.parameter("type") } == ["r"])
+    }
+
     @Test(arguments: [APIFamily.app, .web])
     func aRefusedConnectionIsUnreachable(_ family: APIFamily) async throws {
         let seam = try await Seam()

@@ -33,4 +33,21 @@ struct PlayerSettingsTests {
                                               http: RadioRuntime.httpConfiguration(Config()))
         #expect(plain.userAgent == HTTPConfiguration().userAgent)
     }
+
+    @Test func streamTimeoutIsThePlayersNetworkTimeout() throws {
+        let config = try Config.parse("stream_timeout = 2.5\n", path: "c.toml")
+        #expect(config.streamTimeout == 2.5)
+        let options = PlayCommand.playerOptions(audioOutput: "null", video: false, volume: 100,
+                                                http: RadioRuntime.httpConfiguration(config),
+                                                streamTimeout: config.streamTimeout)
+        #expect(options.networkTimeout == 2.5)
+        #expect(PlayCommand.playerOptions(audioOutput: nil, video: false, volume: 100,
+                                          http: HTTPConfiguration()).networkTimeout == 10, "the player's own default")
+        for text in ["stream_timeout = 0", "stream_timeout = 601", "stream_timeout = \"5\""] {
+            #expect(throws: CLIError.configInvalid("c.toml", line: nil,
+                                                   "\"stream_timeout\" must be a number of seconds from 1 to 600")) {
+                try Config.parse(text, path: "c.toml")
+            }
+        }
+    }
 }

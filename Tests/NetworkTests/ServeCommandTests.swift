@@ -65,13 +65,13 @@ struct ServeCommandTests {
     /// with libdispatch sources, which a full run's churn can crash: see PipeReader).
     private static let http = HTTPClient(configuration: HTTPConfiguration(totalTimeout: 60, retry: .never))
 
-    private static func post(_ base: URL, _ path: String, _ form: String) async throws -> Data {
+    static func post(_ base: URL, _ path: String, _ form: String) async throws -> Data {
         try await http.perform(HTTPRequest(
             method: "POST", url: URL(string: base.absoluteString + path)!,
             headers: [.init("Content-Type", "application/x-www-form-urlencoded")], body: Data(form.utf8))).body
     }
 
-    private static func get(_ base: URL, _ path: String) async throws -> Data {
+    static func get(_ base: URL, _ path: String) async throws -> Data {
         try await http.perform(HTTPRequest(url: URL(string: base.absoluteString + path)!)).body
     }
 }

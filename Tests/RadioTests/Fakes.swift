@@ -193,14 +193,3 @@ final class FakePlayer: AudioPlayer {
 
     var position: AudioPlayerPosition? { livePosition }
 }
-
-/// Polls until `condition` holds or 15 s pass.
-func eventually(_ condition: () -> Bool) async -> Bool {
-    // 15 s: only a failure waits that long; a full run on two busy cores has starved this
-    // loop's task for several seconds.
-    for _ in 0..<1500 {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

@@ -2,6 +2,7 @@ import Testing
 @testable import Radio
 import RadioAPI
 import Store
+import TestSupport
 
 /// Long items (mixes, episodes, videos: longer than `longItemSeconds`) resume where they
 /// were left whenever they are played again, until played past 95 %.

@@ -2,6 +2,7 @@ import Testing
 @testable import Radio
 import RadioAPI
 import Store
+import TestSupport
 
 /// A lost audio device (`PlayerFailure.unavailable`, from mpv's AO failure) is not the
 /// song's fault: the radio stops and pauses with the error shown, reports nothing, and plays

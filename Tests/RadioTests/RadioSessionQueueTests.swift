@@ -1,6 +1,7 @@
 import Testing
 @testable import Radio
 import RadioAPI
+import TestSupport
 
 /// The session keeps the player's queue in step with the radio's: natural ends hand over
 /// without a load, refused media leads to a fresh list, and reconnections reach the snapshot.

@@ -15,12 +15,27 @@ struct ReportOutboxTests {
             .map { "\($0.type.rawValue) \($0.sid ?? "-")" }
     }
 
+    /// Every report whose kind is `type`, as the station got it (answered or not).
+    func attempts(_ service: FakeService, _ type: ReportType) -> Int {
+        service.reports.filter { $0.type == type }.count
+    }
+
+    /// Runs the rest of the retry schedule on `clock` until nothing waits on it any more:
+    /// from then on no retry is left that could send anything again.
+    func runOutTheSchedule(_ clock: SteppedClock, _ session: RadioSession) async -> Bool {
+        await eventually {
+            clock.fire()
+            return clock.pending == 0
+        }
+    }
+
     @Test func reportsMadeWhileDownArriveInOrderOnceWhenTheStationReturns() async throws {
         let database = try MhzDatabase()
         let service = FakeService(lists: [[t(1), t(2), t(3), t(4)], [t(5), t(6)], [t(7)]])
         let player = FakePlayer()
+        let clock = SteppedClock()
         let session = RadioSession(service: service, player: player, store: database,
-                                   configuration: .init(retry: .constant(0.05)))
+                                   configuration: .init(retry: Backoff(initial: 1, cap: 8)), clock: clock.clock)
         await session.start(channelID: "0")
         #expect(await eventually { player.loads.count == 1 })
         player.emit(.started(player.lastItem, duration: 30))
@@ -32,16 +47,28 @@ struct ReportOutboxTests {
         player.emit(.started(player.lastItem, duration: 30))
         await session.send(.unlike)    // u 2
         #expect(await eventually { (try? database.pendingReports().count) == 3 })
-        #expect(await session.snapshot().pendingReports == 3)
+        // The count follows the courier, a step behind the outbox's write.
+        #expect(await eventually { await session.snapshot().pendingReports == 3 })
+        #expect(deliveredLine(service).isEmpty)
+        // Three turns of the blocked line's retry timer, each trying the like again.
+        for tries in 2...4 {
+            #expect(await eventually { clock.pending > 0 })
+            clock.fire()
+            #expect(await eventually { attempts(service, .rate) == tries }, "\(service.reports)")
+        }
         #expect(deliveredLine(service).isEmpty)
 
         service.setDown(false)
+        clock.fire()
         #expect(await eventually { (try? database.pendingReports().count) == 0 }, "\(service.reports)")
         #expect(deliveredLine(service) == ["r 1", "b 1", "u 2"])
         #expect(await session.snapshot().pendingReports == 0)
-        // Nothing is sent twice: each was delivered exactly once.
-        try await Task.sleep(for: .milliseconds(200))
+        // Past the whole schedule: no wait is left, and each report went once.
+        #expect(await runOutTheSchedule(clock, session))
         #expect(deliveredLine(service) == ["r 1", "b 1", "u 2"])
+        #expect(attempts(service, .rate) == 5, "four tries while down, one that was answered")
+        #expect(attempts(service, .ban) == 1 && attempts(service, .unrate) == 1, "\(service.reports)")
+        #expect(await session.snapshot().nextRetry == nil)
     }
 
     @Test func aBlockedLineSaysWhenItRetriesAndATrashBehindItDoesNotWaitForIt() async throws {
@@ -49,8 +76,9 @@ struct ReportOutboxTests {
         // Two queued behind the first song: nothing is fetched early until the trash.
         let service = FakeService(lists: [[t(1), t(2), t(3)], [t(4), t(5)], [t(6)]])
         let player = FakePlayer()
+        let clock = SteppedClock()
         let session = RadioSession(service: service, player: player, store: database,
-                                   configuration: .init(retry: .constant(0.3)))
+                                   configuration: .init(retry: .constant(0.3)), clock: clock.clock)
         let errors = Mutex(0)
         let narration = Task {
             for await event in session.events { if case .error = event { errors.withLock { $0 += 1 } } }
@@ -63,8 +91,9 @@ struct ReportOutboxTests {
         service.setDown(true)
         await session.send(.like)      // r 1 blocks the line
         #expect(await eventually { service.reports.contains { $0.type == .rate } })
+        #expect(await eventually { clock.pending == 1 }, "the line waits for its retry")
         var snapshot = await session.snapshot()
-        for _ in 0..<100 where snapshot.nextRetry == nil {
+        for _ in 0..<1500 where snapshot.nextRetry == nil {
             try await Task.sleep(for: .milliseconds(10))
             snapshot = await session.snapshot()
         }
@@ -85,10 +114,12 @@ struct ReportOutboxTests {
         #expect(deliveredLine(service).isEmpty)
 
         service.setDown(false)
+        clock.fire()
         #expect(await eventually { (try? database.pendingReports().count) == 0 }, "\(service.reports)")
         #expect(deliveredLine(service) == ["r 1", "b 1"])
-        try await Task.sleep(for: .milliseconds(400))
-        #expect(deliveredLine(service) == ["r 1", "b 1"], "each once")
+        #expect(await runOutTheSchedule(clock, session))
+        #expect(deliveredLine(service) == ["r 1", "b 1"], "each once, also past the whole retry schedule")
+        #expect(attempts(service, .ban) == 1, "the trash waited behind the like and went once")
         #expect(await session.snapshot().problem == nil)
     }
 

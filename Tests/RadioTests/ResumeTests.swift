@@ -3,6 +3,7 @@ import Testing
 @testable import Radio
 import RadioAPI
 import Store
+import TestSupport
 
 /// Where the listener was is never lost: a restart resumes the song at its position, and
 /// long items resume whenever they are played again.

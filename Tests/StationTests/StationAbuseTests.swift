@@ -67,7 +67,7 @@ struct StationAbuseTests {
             let idle = try await offPool { try IdleConnections(port: port, count: 50) }
             defer { idle.close() }
             // A keep-alive connection after one answer: idle from then on.
-            let kept = try await offPool { try LoopbackSocket.connect(port: port) }
+            let kept = try await offPool { try LoopbackSocket.connectOrFail(port: port) }
             defer { close(kept) }
             let request = Array("GET \(Self.channelsPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             #expect(send(kept, request, request.count, 0) == request.count)

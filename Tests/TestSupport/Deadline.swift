@@ -19,3 +19,20 @@ public func within<T: Sendable>(_ limit: Duration, _ what: String,
         return value
     }
 }
+
+/// Polls `condition` every 10 ms until it holds or `limit` passes; returns whether it held.
+/// 15 s by default: only a failure waits that long, and a full run on two busy cores has
+/// starved such a loop's task for several seconds.
+public func eventually(within limit: Duration = .seconds(15), _ condition: () -> Bool) async -> Bool {
+    await eventually(within: limit) { () async -> Bool in condition() }
+}
+
+/// ``eventually(within:_:)`` for a condition that may ask an actor.
+public func eventually(within limit: Duration = .seconds(15), _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}

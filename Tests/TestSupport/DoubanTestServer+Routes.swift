@@ -53,6 +53,13 @@ extension DoubanTestServer {
         }
     }
 
+    /// How a playlist names a song's audio: under the base set with `serveMedia(from:)`, else
+    /// on the host the request was sent to.
+    static func mediaURL(_ call: Call, state: Locked<State>) -> @Sendable (String) -> String {
+        let base = state.value.mediaBase ?? "http://\(call.headers["host"] ?? "127.0.0.1")"
+        return { sid in "\(base)/media/\(sid).wav" }
+    }
+
     static let channels = #"{"channels":[{"name":"私人兆赫","seq_id":0,"abbr_en":"My","channel_id":0,"name_en":"Personal Radio"},{"name":"华语","seq_id":1,"abbr_en":"CH","channel_id":"1","name_en":"Chinese"}]}"#
 
     static func song(_ sid: String, _ title: String, url: String, subtype: String = "", like: String = "0") -> String {
@@ -60,7 +67,7 @@ extension DoubanTestServer {
     }
 
     static func appPlaylist(_ call: Call, state: Locked<State>) -> Response {
-        let media = { (sid: String) in "http://\(call.headers["host"] ?? "127.0.0.1")/media/\(sid).wav" }
+        let media = mediaURL(call, state: state)
         guard let type = call.parameter("type"), ["n", "p", "e", "s", "b", "r", "u"].contains(type) else {
             return json(#"{"r":1,"err":"invalid_type"}"#)
         }
@@ -114,7 +121,7 @@ extension DoubanTestServer {
     }
 
     static func webPlaylist(_ call: Call, state: Locked<State>) -> Response {
-        let media = { (sid: String) in "http://\(call.headers["host"] ?? "127.0.0.1")/media/\(sid).wav" }
+        let media = mediaURL(call, state: state)
         let current = state.value
         let loggedIn = call.cookies["dbcl2"] == "\"\(Account.sessionCookie)\"" && current.sessionsValid
             && !current.webLoggedOut

@@ -89,6 +89,7 @@ public final class DoubanTestServer: Sendable {
     public let baseURL: URL
     let state = Locked(State())
     private let task: Task<Void, any Error>
+    private let running: TestServerLaunch.Running
 
     struct State {
         var calls: [Call] = []
@@ -96,6 +97,7 @@ public final class DoubanTestServer: Sendable {
         var sessionsValid = true
         var webLoggedOut = false
         var mediaSeconds = 30
+        var mediaBase: String?
     }
 
     /// Starts the server and returns once the port is bound.
@@ -118,11 +120,20 @@ public final class DoubanTestServer: Sendable {
         // Cancelled rather than shut down gracefully: tests stop it to find the address
         // refusing at once, and start another on the same port.
         self.task = running.task
+        self.running = running
         baseURL = URL(string: "http://127.0.0.1:\(running.port)")!
     }
 
     /// Stops the server at once.
     public func stop() { task.cancel() }
+
+    /// Stops the server gracefully while clients may be connecting (the radio retrying):
+    /// it stops accepting, serves or closes what it accepted, and returns once it ended.
+    /// `stop()` there could trap in SwiftNIO on a connection accepted as it was cancelled.
+    public func shutDown() async {
+        running.stop()
+        _ = await running.task.result
+    }
 
     deinit { task.cancel() }
 
@@ -143,6 +154,11 @@ public final class DoubanTestServer: Sendable {
 
     /// Whether the web session was ended with a valid `/partner/logout`.
     public var webLoggedOut: Bool { state.value.webLoggedOut }
+
+    /// From now on, songs' `url`s point at `base` (e.g. a ``FaultProxy`` in front of a media
+    /// server) instead of the host the playlist request named, so a test can fault the
+    /// media alone, or the API alone.
+    public func serveMedia(from base: URL) { state.withLock { $0.mediaBase = base.absoluteString } }
 
     /// The URL of a song's audio.
     public func mediaURL(_ sid: String) -> String { baseURL.absoluteString + "/media/\(sid).wav" }

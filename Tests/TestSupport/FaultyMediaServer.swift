@@ -64,22 +64,9 @@ public final class FaultyMediaServer: Sendable {
     /// - Throws: `TestSupportError.serverDidNotStart` when the socket cannot be set up.
     public init(root: URL) throws {
         self.root = root
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestSupportError.serverDidNotStart }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(socket, generic, length) == 0 && listen(socket, 64) == 0
-                    && getsockname(socket, generic, &length) == 0
-            }
-        }
-        guard bound else { close(socket); throw TestSupportError.serverDidNotStart }
+        let (socket, port) = try LoopbackSocket.listen(backlog: 64)
         listener = socket
-        baseURL = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        baseURL = "http://127.0.0.1:\(port)"
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "faulty-media-server"
         thread.start()
@@ -118,11 +105,8 @@ public final class FaultyMediaServer: Sendable {
             }
         }
         while !lifecycle.withLock({ $0.stopped }) {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else {
-                if errno == EINTR { continue }
-                return
-            }
+            let connection = LoopbackSocket.accept(listener)
+            guard connection >= 0 else { return }
             let thread = Thread { [self] in handle(connection) }
             thread.start()
         }
@@ -216,15 +200,8 @@ public final class FaultyMediaServer: Sendable {
     }
 
     private func readHead(_ connection: Int32) -> String? {
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        var received = Data()
-        while received.count < 65536 {
-            let count = recv(connection, &buffer, buffer.count, 0)
-            guard count > 0 else { return nil }
-            received.append(contentsOf: buffer[0..<count])
-            if let text = String(data: received, encoding: .utf8), text.contains("\r\n\r\n") { return text }
-        }
-        return nil
+        var buffer = Data()
+        return SocketIO.readHead(connection, buffer: &buffer).map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func parse(_ head: String) -> (path: String, rangeStart: Int?, rangeEnd: Int?) {
@@ -253,18 +230,7 @@ public final class FaultyMediaServer: Sendable {
         }
     }
 
-    private func send(_ connection: Int32, _ text: String) { _ = sendAll(connection, Data(text.utf8)) }
+    private func send(_ connection: Int32, _ text: String) { SocketIO.sendAll(connection, Data(text.utf8)) }
 
-    private func sendAll(_ connection: Int32, _ data: Data) -> Bool {
-        data.withUnsafeBytes { raw in
-            var sent = 0
-            while sent < raw.count {
-                // MSG_NOSIGNAL: a peer that hung up must not kill the test process with SIGPIPE.
-                let count = Glibc.send(connection, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                if count <= 0 { return false }
-                sent += count
-            }
-            return true
-        }
-    }
+    private func sendAll(_ connection: Int32, _ data: Data) -> Bool { SocketIO.sendAll(connection, data) }
 }

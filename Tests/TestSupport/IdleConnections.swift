@@ -15,7 +15,7 @@ public final class IdleConnections: Sendable {
         var opened: [Int32] = []
         opened.reserveCapacity(count)
         do {
-            for _ in 0..<count { opened.append(try LoopbackSocket.connect(port: port)) }
+            for _ in 0..<count { opened.append(try LoopbackSocket.connectOrFail(port: port)) }
         } catch {
             for fd in opened { Glibc.close(fd) }
             throw error

@@ -1,16 +1,16 @@
 import Foundation
 
-/// A listening TCP socket on an ephemeral 127.0.0.1 port, for the raw-socket test servers
-/// (``SilentListener`` and the HTTP tests' own), which each decide what to do with it.
+/// TCP sockets on 127.0.0.1 for the raw-socket test servers (``SilentListener``,
+/// ``FaultyMediaServer``, ``FaultProxy`` and the HTTP tests' own), which each decide what
+/// to do with them. Every descriptor is close-on-exec: tests start the real mhz, and a
+/// listener inherited by that child would keep accepting after the test closed its copy.
 public enum LoopbackSocket {
     /// Binds 127.0.0.1 on a port the kernel picks and listens with `backlog`.
     /// - Returns: the descriptor (the caller owns and closes it) and the port.
     /// - Throws: `TestSupportError.serverDidNotStart` when the socket cannot be set up.
     public static func listen(backlog: Int32) throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = loopback(port: 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
@@ -25,28 +25,57 @@ public enum LoopbackSocket {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
-    /// Connects a blocking TCP socket to 127.0.0.1:`port`.
-    /// - Returns: the descriptor; the caller owns and closes it.
-    /// - Throws: `TestSupportError.socketFailed` with errno's words when the socket cannot
-    ///   be made or the connection is refused.
-    public static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestSupportError.socketFailed("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    /// Takes the next connection of `listener`, close-on-exec; retries when a signal
+    /// interrupted the wait. Returns -1 once the listener is shut down or closed.
+    public static func accept(_ listener: Int32) -> Int32 {
+        while true {
+            let connection = systemAccept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+            if connection < 0, errno == EINTR { continue }
+            return connection
+        }
+    }
+
+    /// A blocking, close-on-exec connection to 127.0.0.1:`port`, or nil when it is refused.
+    public static func connect(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = loopback(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
             close(fd)
-            throw TestSupportError.socketFailed("connect to port \(port): \(reason)")
+            return nil
         }
         return fd
+    }
+
+    /// ``connect(port:)`` for callers that throw.
+    /// - Throws: `TestSupportError.socketFailed` naming the port and errno's words when
+    ///   the connection cannot be made.
+    public static func connectOrFail(port: Int) throws -> Int32 {
+        guard let fd = connect(port: port) else {
+            throw TestSupportError.socketFailed("connect to port \(port): \(String(cString: strerror(errno)))")
+        }
+        return fd
+    }
+
+    /// Closes `fd` with an RST instead of a FIN (SO_LINGER with a zero timeout): the peer's
+    /// next read fails with ECONNRESET, as when a server or middlebox crashes mid-answer.
+    public static func closeWithReset(_ fd: Int32) {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(fd)
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return address
     }
 
     /// Whether the peer has closed `fd` (an orderly end or a reset), without waiting and
@@ -65,3 +94,10 @@ public enum LoopbackSocket {
     /// Glibc module does not define: it is behind `_GNU_SOURCE`.
     private static let peerHungUp: Int16 = 0x2000
 }
+
+/// glibc's accept4(2), which Glibc's module map hides (it is declared under _GNU_SOURCE
+/// only): accept and close-on-exec in one step, with no window in which a concurrently
+/// spawned mhz could inherit the connection, as it could between accept and fcntl.
+@_silgen_name("accept4")
+private func systemAccept4(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>?,
+                           _ length: UnsafeMutablePointer<socklen_t>?, _ flags: Int32) -> Int32

@@ -38,7 +38,7 @@ public enum OversizedPost {
     ///   `TestSupportError.timeout` when no answer came within `deadline`.
     public static func send(port: Int, path: String, size: Int, framing: Framing = .declared,
                             closeWait: Duration = .seconds(10), deadline: Duration = .seconds(60)) throws -> Outcome {
-        let fd = try LoopbackSocket.connect(port: port)
+        let fd = try LoopbackSocket.connectOrFail(port: port)
         defer { close(fd) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         // A small send buffer: what is sent is what the server's side took, not a few

@@ -10,8 +10,10 @@ import Foundation
 /// way. A blocking read registers nothing with libdispatch.
 public enum PipeReader {
     /// Starts reading `handle` until end of file (the child closed its end). `onChunk` runs
-    /// on the reading thread, once per `read` that returned bytes, in order.
-    public static func drain(_ handle: FileHandle, name: String, onChunk: @escaping @Sendable (Data) -> Void) {
+    /// on the reading thread, once per `read` that returned bytes, in order; `onEnd` once
+    /// after the last chunk (a child's exit is seen before its last output is read).
+    public static func drain(_ handle: FileHandle, name: String, onChunk: @escaping @Sendable (Data) -> Void,
+                             onEnd: @escaping @Sendable () -> Void = {}) {
         let thread = Thread {
             // The handle is held until the loop ends, so its descriptor cannot be closed
             // (and its number reused) under the read.
@@ -28,6 +30,7 @@ public enum PipeReader {
                 }
             }
             withExtendedLifetime(handle) {}
+            onEnd()
         }
         thread.name = name
         thread.start()

@@ -30,7 +30,7 @@ public final class Slowloris: Sendable {
     public init(port: Int, request: String, interval: Duration = .seconds(1)) throws {
         // Before connecting: the server's timers cannot start before this.
         let start = ContinuousClock.now
-        let fd = try LoopbackSocket.connect(port: port)
+        let fd = try LoopbackSocket.connectOrFail(port: port)
         let bytes = Array(request.utf8)
         let thread = Thread { [state, stopping, ended] in
             Self.trickle(fd: fd, bytes: bytes, interval: interval, start: start, state: state, stopping: stopping)

@@ -94,11 +94,8 @@ final class RawHTTPServer: Sendable {
             }
         }
         while true {
-            let client = accept(fd, nil, nil)
-            if client < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            let client = LoopbackSocket.accept(fd)
+            if client < 0 { return }
             let index = state.withLock { state -> Int? in
                 guard !state.stopped else { return nil }
                 state.connections += 1
@@ -160,26 +157,8 @@ final class RawHTTPServer: Sendable {
     }
 
     private static func receive(_ client: Int32, into buffer: inout Data) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = recv(client, &chunk, chunk.count, 0)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer.append(contentsOf: chunk[0..<count])
-            return true
-        }
+        SocketIO.receive(client, into: &buffer)
     }
 
-    private static func write(_ client: Int32, _ data: Data) -> Bool {
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let sent = send(client, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent < 0, errno == EINTR { continue }
-                guard sent > 0 else { return false }
-                offset += sent
-            }
-            return true
-        }
-    }
+    private static func write(_ client: Int32, _ data: Data) -> Bool { SocketIO.sendAll(client, data) }
 }

@@ -8,6 +8,8 @@ final class MhzRun: Sendable {
     private let input: FileHandle
     private let out = Locked<Data>(Data())
     private let err = Locked<Data>(Data())
+    /// How many of stdout and stderr were read to their end.
+    private let outputsEnded = Locked(0)
 
     /// Starts `mhz arguments…`. Proxy variables of the test's own environment are removed
     /// so only what a test sets reaches libcurl. With `openFileSoftLimit`, `mhz` starts
@@ -34,11 +36,19 @@ final class MhzRun: Sendable {
         process.standardOutput = outPipe
         process.standardError = errPipe
         input = inPipe.fileHandleForWriting
-        let out = self.out, err = self.err
+        let out = self.out, err = self.err, outputsEnded = self.outputsEnded
         // Started first: a launch that fails leaves no reader blocked on the pipe.
         try process.run()
-        PipeReader.drain(outPipe.fileHandleForReading, name: "mhz-stdout") { chunk in out.withLock { $0.append(chunk) } }
-        PipeReader.drain(errPipe.fileHandleForReading, name: "mhz-stderr") { chunk in err.withLock { $0.append(chunk) } }
+        PipeReader.drain(outPipe.fileHandleForReading, name: "mhz-stdout") { chunk in
+            out.withLock { $0.append(chunk) }
+        } onEnd: {
+            outputsEnded.withLock { $0 += 1 }
+        }
+        PipeReader.drain(errPipe.fileHandleForReading, name: "mhz-stderr") { chunk in
+            err.withLock { $0.append(chunk) }
+        } onEnd: {
+            outputsEnded.withLock { $0 += 1 }
+        }
         if let stdin {
             input.write(Data(stdin.utf8))
             try? input.close()
@@ -129,8 +139,9 @@ final class MhzRun: Sendable {
             }
             try await Task.sleep(for: .milliseconds(25))
         }
-        // Let the pipes drain what the process wrote last.
-        try await Task.sleep(for: .milliseconds(50))
+        // What it wrote last is read once both pipes reached their end (unless a child it
+        // left holds them open past the deadline).
+        while outputsEnded.value < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         return process.terminationStatus
     }
 

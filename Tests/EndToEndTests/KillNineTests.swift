@@ -1,0 +1,122 @@
+import Foundation
+import SeededRandom
+import Store
+import TestSupport
+import Testing
+
+/// The built mhz killed with SIGKILL at seeded random instants while it writes (positions,
+/// the outbox, downloads, trashed songs), run after run, against the real station: after
+/// every kill the database opens and holds every report mhz had narrated that the station
+/// does not have yet; in the end every narrated report reached the station, and none went
+/// more often than asked but for one per kill: the report answered by the station but not
+/// yet struck from the outbox when the kill came, the one repeat the README admits.
+struct KillNineTests {
+    /// A report as the station's log and mhz's narration both name it: `type sid`.
+    typealias Key = String
+
+    /// What the runs asked for and what mhz narrated.
+    struct Ledger {
+        /// Reports mhz narrated (their event was read): each must reach the station.
+        var narrated: [Key: Int] = [:]
+        /// Reports asked for, narrated or not (a kill may fall between the command and its
+        /// event): the station may have these, and more only by the admitted repeats.
+        var asked: [Key: Int] = [:]
+        /// Songs whose download mhz narrated: each keeps its record.
+        var downloads: Set<String> = []
+        var kills = 0
+    }
+
+    static let reportOfEvent = ["liked": "r", "skipped": "s", "trashed": "b"]
+
+    static func count(_ keys: [Key]) -> [Key: Int] { keys.reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+
+    @Test func killNineAtRandomInstantsLosesNothingMhzHadNarrated() async throws {
+        var random = SplitMix64(seed: 16)
+        let station = try await HeadlessRadioTests.LiveStation()
+        defer { Task { await station.station.stop() } }
+        let data = try TemporaryDirectory(prefix: "mhz-kill9")
+        let arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+                         "--data-dir", data.url.path, "--channel", "0"]
+        let environment = ["XDG_CONFIG_HOME": data.url.path, "XDG_RUNTIME_DIR": data.path("run").path]
+        var ledger = Ledger()
+        func received() -> [Key: Int] {
+            Self.count(station.reports.compactMap { request in
+                guard let type = request.parameter("type"), ["r", "s", "b"].contains(type) else { return nil }
+                return "\(type) \(request.parameter("sid") ?? "-")"
+            })
+        }
+
+        for run in 0..<10 {
+            let mhz = try MhzProcess(arguments: arguments, environment: environment)
+            defer { mhz.signal(SIGKILL) }
+            var playing = try await mhz.waitFor("playing", timeout: 30)
+            let actions = Int.random(in: 1...4, using: &random)
+            for step in 0..<actions {
+                let sid = try #require(playing.event["sid"])
+                let word = ["like", "skip", "trash", "download"].randomElement(using: &random)!
+                let event = ["like": "liked", "skip": "skipped", "trash": "trashed", "download": "download"][word]!
+                if let type = Self.reportOfEvent[event] { ledger.asked["\(type) \(sid)", default: 0] += 1 }
+                mhz.send(word)
+                // The last command of a run is left to the kill, which may cut it off anywhere.
+                guard step < actions - 1 else { break }
+                let said = try await mhz.waitFor(event, after: playing.index) { $0["sid"] == sid }
+                if word == "skip" || word == "trash" { playing = try await mhz.waitFor("playing", after: said.index, timeout: 30) }
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...400, using: &random)))
+            mhz.signal(SIGKILL)
+            _ = try await mhz.waitForExit()
+            ledger.kills += 1
+            #expect(!mhz.all.contains { $0.name == "error" && ($0["message"] ?? "").hasPrefix("The database was damaged") },
+                    "run \(run): \(mhz.lines)")
+            try check(after: run, mhz, data, received(), &ledger)
+        }
+
+        // One more run, to the end: everything waiting goes out, and mhz quits cleanly.
+        let last = try MhzProcess(arguments: arguments, environment: environment)
+        defer { last.signal(SIGKILL) }
+        let playing = try await last.waitFor("playing", timeout: 30)
+        let deadline = ContinuousClock.now + .seconds(30)
+        func missing() -> [Key] {
+            let now = received()
+            return ledger.narrated.filter { now[$0.key, default: 0] < $0.value }.map(\.key)
+        }
+        while !missing().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(missing().isEmpty, "never reached the station: \(missing())")
+        var index = playing.index
+        var waiting: Double?
+        while waiting != 0, ContinuousClock.now < deadline {
+            last.send("status")
+            let status = try await last.waitFor("status", after: index)
+            index = status.index
+            waiting = status.event.number("pending_reports") ?? 0  // left out when none wait
+            if waiting != 0 { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(waiting == 0, "the outbox is empty")
+        last.send("quit")
+        #expect(try await last.waitForExit() == 0)
+
+        let final = received()
+        let repeats = final.reduce(0) { $0 + max(0, $1.value - ledger.asked[$1.key, default: 0]) }
+        #expect(repeats <= ledger.kills, "sent more than asked: \(final.filter { $0.value > ledger.asked[$0.key, default: 0] })")
+        #expect(ledger.narrated.values.reduce(0, +) >= 10, "the runs did something: \(ledger.narrated)")
+    }
+
+    /// After a kill: the database opens, and its outbox with what the station already has
+    /// covers every report narrated so far; every narrated download has its record.
+    func check(after run: Int, _ mhz: MhzProcess, _ data: TemporaryDirectory, _ received: [Key: Int],
+               _ ledger: inout Ledger) throws {
+        for event in mhz.all {
+            guard let sid = event["sid"] else { continue }
+            if let type = Self.reportOfEvent[event.name] { ledger.narrated["\(type) \(sid)", default: 0] += 1 }
+            if event.name == "download" { ledger.downloads.insert(sid) }
+        }
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        let waiting = Self.count(try database.pendingReports().map { "\($0.type) \($0.sid ?? "-")" })
+        for (key, count) in ledger.narrated {
+            #expect(received[key, default: 0] + waiting[key, default: 0] >= count,
+                    "run \(run): \(key) narrated \(count)×; the station has \(received[key, default: 0]), the outbox \(waiting[key, default: 0])")
+        }
+        let recorded = Set(try database.downloads().compactMap(\.sid))
+        #expect(ledger.downloads.isSubset(of: recorded), "run \(run): narrated downloads \(ledger.downloads), recorded \(recorded)")
+    }
+}
