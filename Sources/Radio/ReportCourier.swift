@@ -16,9 +16,11 @@ import Store
 /// when ``kick()`` says the station answered something else; a refusal (the station will
 /// never accept it) drops that report and goes on.
 ///
-/// Delivery is exactly once as long as the process lives; across a crash it is at least
-/// once: a crash between the station's answer and the removal sends that one report again
-/// on restart (the station's answer carries no id the courier could match it with).
+/// Delivery is at least once, and once wherever the courier can know: a report the station
+/// answered is never sent again. Two cases send one report twice, since a request carries
+/// no id by which the station could tell a repeat: an answer lost on its way back (the
+/// station recorded the try, the courier sees a failure and tries again later), and a crash
+/// between the station's answer and the removal (sent again on restart).
 ///
 /// While the line is blocked, the session hears of it once (the failure, and when the next
 /// try is), and a report that waits for a list (`s`, `b`) is answered as failed at once,
