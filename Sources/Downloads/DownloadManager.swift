@@ -176,7 +176,7 @@ public actor DownloadManager {
                         Task { await self.progressed(id, serial: serial, bytes: bytes, total: total) }
                     }
                 }
-                await self.transferEnded(id, serial: serial, outcome)
+                self.transferEnded(id, serial: serial, outcome)
             }
         case .stop(let id):
             serials[id] = nil
