@@ -100,7 +100,8 @@ public final class Station: Sendable {
         services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),
                                           loginGuard: LoginGuard(limits: configuration.loginGuard),
-                                          transcodes: TranscodeCache(directory: configuration.transcodeDirectory))
+                                          transcodes: TranscodeCache(directory: configuration.transcodeDirectory),
+                                          transcodeRangeWait: configuration.transcodeRangeWait)
     }
 
     /// Creates an account in the station database of `dataDirectory`, for `mhz serve

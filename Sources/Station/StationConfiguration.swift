@@ -45,6 +45,10 @@ public struct StationConfiguration: Sendable {
     /// How long a connection refused as too large (413) is still read before it is closed
     /// (``OversizedBodyHandler``); tests shorten it.
     var lingerAfterRefusal = OversizedBodyHandler.lingerPeriod
+    /// How long a request for a range of a transcode that starts ahead of its encoder waits
+    /// for the encoder to get there before it is answered 503 (``TranscodeStreaming``);
+    /// ``transcodeRangeWaitDefault`` unless tests change it.
+    var transcodeRangeWait = StationConfiguration.transcodeRangeWaitDefault
     /// How often the library folder is rescanned while the station serves, so files added,
     /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.
     /// A rescan rereads only new and changed files.
@@ -94,6 +98,10 @@ public struct StationConfiguration: Sendable {
     /// leaves such a connection be ("if we've read the request and are still responding do
     /// nothing").
     static let idleTimeoutDefault: Duration = .seconds(30)
+
+    /// The default of ``transcodeRangeWait``: 5 seconds, in which the encoder makes some
+    /// minutes of a song even on a busy machine; a seek further ahead is asked again.
+    static let transcodeRangeWaitDefault: Duration = .seconds(5)
 
     /// The folder the demo library is synthesized into.
     public var demoLibraryDirectory: URL {

@@ -73,7 +73,11 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "mhz.station")
         logger.logLevel = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
             ?? .warning
-        let home = URL(fileURLWithPath: NSHomeDirectory())
+        // FFmpeg writes its warnings to stderr itself; here they join the station's log
+        // (no libmpv in this process, whose own FFmpeg log callback this would replace).
+        Station.routeFFmpegLog(to: logger)
+        // `HOME` first, as Paths reads it: Foundation's NSHomeDirectory() ignores it for root.
+        let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
         let folder = URL(fileURLWithPath: Paths.expand(library ?? "~/Music", home: home), isDirectory: true)
         let tls = tlsCert.flatMap { cert in
             tlsKey.map { key in
