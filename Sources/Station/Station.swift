@@ -298,6 +298,12 @@ public final class Station: Sendable {
         await profiles.flush()
     }
 
+    /// Returns once the feedback of every report answered so far is in the database
+    /// (reports are answered before they are written, see ``FeedbackWriter``).
+    func feedbackWritten() async {
+        await profiles.flush()
+    }
+
     /// What the station has learned about `listener` (``ListenerProfiles/key(userID:)``).
     func profile(for listener: String) async throws(StationError) -> ListenerProfile {
         do throws(StorageError) { return try await profiles.profile(for: listener) } catch { throw StationError(database: error) }

@@ -191,6 +191,43 @@ struct WebFamilyTests {
         }
     }
 
+    @Test("a trash ends a like: the song leaves the red heart, liked_songs and the login's play_record.liked")
+    func trashEndsLike() async throws {
+        try await StationFixtures.withDemoStation { station, base in
+            let port = try #require(base.port)
+            let session = try await logIn("ivy", station, port)
+            let query = "&pt=3.0&channel=0&pb=64&from=mainsite"
+            let list = try json(try await get(port, "/j/mine/playlist?type=n&sid=" + query, cookie: session.cookieHeader))
+            let sids = try #require((list["song"] as? [[String: Any]])?.compactMap { $0["sid"] as? String })
+            let (trashed, kept) = (sids[0], sids[1])
+            for sid in [trashed, kept] {
+                #expect(try await get(port, "/j/mine/playlist?type=r&sid=\(sid)" + query, cookie: session.cookieHeader).status == 200)
+            }
+            #expect(try await get(port, "/j/mine/playlist?type=b&sid=\(trashed)" + query, cookie: session.cookieHeader).status == 200)
+
+            let hearts = try json(try await get(port, "/j/mine/playlist?from=mainsite&channel=-3&kbps=64&h=&sid=&type=n",
+                                                cookie: session.cookieHeader))
+            #expect((hearts["song"] as? [[String: Any]])?.map { $0["sid"] as? String } == [kept])
+            // The same account through the app family: its liked songs.
+            let login = try await HTTPFetch.post(base, "/j/app/login",
+                                                 form: "app_name=radio_android&version=100&email=ivy%40example.com&password=secret")
+            let credentials = try login.jsonObject()
+            let id = try #require(credentials["user_id"] as? String), token = try #require(credentials["token"] as? String)
+            let expire = try #require(credentials["expire"] as? String)
+            let liked = try await HTTPFetch.get(base, "/j/app/radio/liked_songs?app_name=radio_android&version=100"
+                + "&user_id=\(id)&expire=\(expire)&token=\(token)&count=10")
+            #expect(try #require(try liked.jsonObject()["songs"] as? [[String: Any]]).compactMap { $0["sid"] as? String } == [kept])
+
+            // A new login counts what the database holds: one like, one trash, two songs heard of.
+            await station.feedbackWritten()
+            let captcha = try await newCaptcha(station, port)
+            let again = try await postLogin(port, "source=radio&alias=ivy%40example.com&form_password=secret"
+                + "&captcha_solution=\(captcha.solution)&captcha_id=\(FormEncoding.escape(captcha.id))", cookie: "bid=\(captcha.bid)")
+            let info = try #require(try json(again)["user_info"] as? [String: Any])
+            #expect(info["play_record"] as? [String: NSNumber] == ["fav_chls_count": 0, "liked": 1, "banned": 1, "played": 2])
+        }
+    }
+
     @Test("logout with the session's ck ends it and clears the cookies; a wrong ck ends nothing")
     func logout() async throws {
         try await StationFixtures.withDemoStation { station, base in
