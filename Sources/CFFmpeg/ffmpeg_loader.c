@@ -8,7 +8,9 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 static struct {
     AVAudioFifo * (*av_audio_fifo_alloc)(enum AVSampleFormat sample_fmt, int channels, int nb_samples);
@@ -69,12 +71,35 @@ static struct {
     void (*av_channel_layout_default)(AVChannelLayout *ch_layout, int nb_channels);
     void (*av_log_set_level)(int level);
     const char * (*avcodec_get_name)(enum AVCodecID id);
+    void (*av_log_set_callback)(void (*callback)(void *, int, const char *, va_list));
+    int (*av_log_format_line2)(void *ptr, int level, const char *fmt, va_list vl, char *line, int line_size, int *print_prefix);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int loaded;
+static atomic_int loaded;
 static char load_error[512];
 static void *handles[2];
+
+/* Where FFmpeg's warnings and errors go once mhz_ffmpeg_route_log was called, and whether
+ * it was (so the libraries loaded later install the callback). */
+static _Atomic(mhz_ffmpeg_log_handler) log_handler;
+static atomic_int log_routed;
+
+/* The av_log callback of mhz_ffmpeg_route_log. av_log_set_callback: "The callback must be
+ * thread safe, even if the application does not use threads itself as some codecs are
+ * multithreaded." Messages at AV_LOG_WARNING or above reach the handler as one line, with
+ * the context's "[name @ 0x…] " prefix (av_log_format_line2); the rest are dropped. */
+static void route_log(void *context, int level, const char *format, va_list arguments) {
+    if (level > AV_LOG_WARNING) return;
+    mhz_ffmpeg_log_handler handler = atomic_load(&log_handler);
+    if (!handler) return;
+    char line[1024];
+    int prefix = 1;
+    if (api.av_log_format_line2(context, level, format, arguments, line, (int)sizeof line, &prefix) < 0) return;
+    size_t length = strlen(line);
+    while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r')) line[--length] = 0;
+    if (length > 0) handler(level, line);
+}
 
 static void *lookup(const char *name) {
     for (int i = 0; i < 2; i++) {
@@ -157,7 +182,12 @@ static void load(void) {
     if (!(api.av_channel_layout_default = lookup("av_channel_layout_default"))) return;
     if (!(api.av_log_set_level = lookup("av_log_set_level"))) return;
     if (!(api.avcodec_get_name = lookup("avcodec_get_name"))) return;
-    loaded = 1;
+    if (!(api.av_log_set_callback = lookup("av_log_set_callback"))) return;
+    if (!(api.av_log_format_line2 = lookup("av_log_format_line2"))) return;
+    /* Set before `log_routed` is read, as mhz_ffmpeg_route_log sets that flag before it
+     * reads `loaded`: whichever comes second installs the callback. */
+    atomic_store(&loaded, 1);
+    if (atomic_load(&log_routed)) api.av_log_set_callback(route_log);
 }
 
 static int ready(void) {
@@ -167,6 +197,12 @@ static int ready(void) {
 
 int mhz_ffmpeg_available(void) {
     return ready();
+}
+
+void mhz_ffmpeg_route_log(mhz_ffmpeg_log_handler handler) {
+    atomic_store(&log_handler, handler);
+    atomic_store(&log_routed, 1);
+    if (atomic_load(&loaded)) api.av_log_set_callback(route_log);
 }
 
 const char *mhz_ffmpeg_load_error(void) {

@@ -11,6 +11,8 @@ package struct Library: Sendable {
     package let root: URL
     /// Whether this is the synthesized demo library.
     package let isDemo: Bool
+    /// The music folder that held no songs, when the demo library is served in its place.
+    package let passedOver: URL?
     /// The channels over these tracks.
     package let catalog: ChannelCatalog
     /// The tracks' artists, albums and genres as integer ids, for the recommender.
@@ -19,10 +21,11 @@ package struct Library: Sendable {
     private let coverNames: Set<String>
 
     /// Indexes `tracks` and builds their channels with the pinned channel ids.
-    package init(tracks: [LibraryTrack], root: URL, isDemo: Bool, pins: [String: Int]) {
+    package init(tracks: [LibraryTrack], root: URL, isDemo: Bool, pins: [String: Int], passedOver: URL? = nil) {
         self.tracks = tracks
         self.root = root
         self.isDemo = isDemo
+        self.passedOver = passedOver
         catalog = ChannelCatalog(tracks: tracks, pins: pins)
         facets = LibraryFacets(tracks: tracks)
         positions = Dictionary(tracks.enumerated().map { ($1.sid, $0) }, uniquingKeysWith: { first, _ in first })
@@ -47,7 +50,7 @@ package struct Library: Sendable {
     /// The summary the public API exposes.
     package var info: LibraryInfo {
         LibraryInfo(trackCount: tracks.count, channels: catalog.channels, genres: catalog.genres,
-                    isDemo: isDemo, path: root)
+                    isDemo: isDemo, path: root, passedOver: passedOver)
     }
 }
 
@@ -63,13 +66,19 @@ public struct LibraryInfo: Sendable, Equatable {
     public var isDemo: Bool
     /// The folder the tracks come from.
     public var path: URL
+    /// The music folder that held no songs, when the demo library is served in its place:
+    /// the default folder (a folder the listener named is an error instead, see
+    /// `StationConfiguration.fallsBackToDemo`).
+    public var passedOver: URL?
 
     /// Creates a summary.
-    public init(trackCount: Int, channels: [Channel], genres: [String], isDemo: Bool, path: URL) {
+    public init(trackCount: Int, channels: [Channel], genres: [String], isDemo: Bool, path: URL,
+                passedOver: URL? = nil) {
         self.trackCount = trackCount
         self.channels = channels
         self.genres = genres
         self.isDemo = isDemo
         self.path = path
+        self.passedOver = passedOver
     }
 }

@@ -19,12 +19,16 @@ package struct LibraryIndex: Sendable {
     package let database: StationDatabase
     /// Where cover images are kept.
     package let covers: CoverStore
+    /// What reads the files TagLib cannot (see ``MediaTagReader``).
+    package let otherReader: (any MediaTagReader)?
 
-    /// An index of `root` with its cache in `database` and its covers in `covers`.
-    package init(root: URL, database: StationDatabase, covers: CoverStore) {
+    /// An index of `root` with its cache in `database` and its covers in `covers`, reading
+    /// the files TagLib cannot open with `otherReader`.
+    package init(root: URL, database: StationDatabase, covers: CoverStore, otherReader: (any MediaTagReader)? = nil) {
         self.root = root
         self.database = database
         self.covers = covers
+        self.otherReader = otherReader
     }
 
     /// The `meta` key recording which folder the cache describes.
@@ -38,7 +42,7 @@ package struct LibraryIndex: Sendable {
     ///   listed, ``LibraryError/storage(_:)`` when the cache cannot be read or written.
     package func update(after memory: IndexMemory? = nil) throws(LibraryError) -> IndexResult {
         let started = ContinuousClock.now
-        let scanner = LibraryScanner(root: root)
+        let scanner = LibraryScanner(root: root, otherReader: otherReader)
         let files = try scanner.playableFiles()
         // An empty folder leaves the cache alone: the station falls back to the demo
         // library, and recording the empty folder as the cache's root would make every

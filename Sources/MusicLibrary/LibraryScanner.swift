@@ -4,18 +4,28 @@ import StationStorage
 /// Walks a music folder and reads every playable file's tags and audio properties with
 /// TagLib, producing the tracks the station serves.
 ///
-/// Files are found by extension (mp3, ogg, opus, flac, m4a, wav, any case), recursively;
-/// WAVE files' RIFF INFO tags are read as well (see ``RIFFInfoTag``, TagLib's C API cannot);
-/// hidden files and folders (a leading `.`) are skipped, which also keeps the demo
-/// library's half-written temporary files out. A file TagLib cannot open, or in which it
-/// finds neither a tag nor audio properties, is skipped: it would most likely not play.
+/// Files are found by extension (``LibraryTrack/songExtensions``: audio files and music
+/// videos, any case), recursively; WAVE files' RIFF INFO tags are read as well (see
+/// ``RIFFInfoTag``, TagLib's C API cannot), and files TagLib cannot open (Matroska, WebM)
+/// through the ``MediaTagReader`` given, if any. Hidden files and folders (a leading `.`)
+/// are skipped, which also keeps the demo library's half-written temporary files out. A file
+/// neither can read, or in which TagLib finds neither a tag nor audio properties, is
+/// skipped: it would most likely not play.
 public struct LibraryScanner: Sendable {
     /// The folder being scanned.
     public let root: URL
+    /// What reads the files TagLib cannot.
+    let otherReader: (any MediaTagReader)?
 
-    /// Creates a scanner for `root`.
+    /// Creates a scanner for `root`; files TagLib cannot open are skipped.
     public init(root: URL) {
+        self.init(root: root, otherReader: nil)
+    }
+
+    /// Creates a scanner for `root` that reads the files TagLib cannot open with `otherReader`.
+    package init(root: URL, otherReader: (any MediaTagReader)?) {
         self.root = root
+        self.otherReader = otherReader
     }
 
     /// Scans the folder.
@@ -65,7 +75,7 @@ public struct LibraryScanner: Sendable {
         // a symbolic link (a `~/Music` linked to another disk) is walked where it leads;
         // links to folders below it are not followed, as the enumerator did not.
         let walked = root.resolvingSymlinksInPath().path
-        let playable = LibraryTrack.playableExtensions
+        let playable = LibraryTrack.songExtensions
         var found: [FileStamp] = []
         var folders: [String] = [""]
         while let folder = folders.popLast() {
@@ -111,9 +121,10 @@ public struct LibraryScanner: Sendable {
         }
     }
 
-    /// Reads one file's tags, audio properties and (when asked) embedded cover with TagLib.
+    /// Reads one file's tags, audio properties and (when asked) embedded cover with TagLib,
+    /// else (no cover) with the other reader.
     ///
-    /// - Returns: `nil` when TagLib cannot open the file or finds nothing valid in it.
+    /// - Returns: `nil` when neither can open the file or finds nothing valid in it.
     package func readMetadata(relativePath: String, withCover: Bool) -> TrackMetadata? {
         let file = root.appendingPathComponent(relativePath)
         let read = TagLibFile.open(file.path) { file in
@@ -121,7 +132,7 @@ public struct LibraryScanner: Sendable {
                           year: file.year, duration: file.durationSeconds, bitrate: file.bitrate,
                           cover: withCover ? file.frontCover : nil)
         }
-        guard var tags = read else { return nil }
+        guard var tags = read ?? otherReader?.metadata(of: file) else { return nil }
         // TagLib's C API sees only a WAVE file's ID3v2 tag; fill its gaps from INFO.
         if PathNames.fileExtension(of: relativePath).lowercased() == "wav",
            [tags.title, tags.artist, tags.album, tags.genre].contains(""),

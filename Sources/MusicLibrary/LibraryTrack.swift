@@ -15,7 +15,7 @@ public struct LibraryTrack: Sendable, Equatable {
     public var relativePath: String
     /// The file itself. Only the station's file provider opens it, by ``sid``.
     public var file: URL
-    /// The lowercased file extension (`mp3`, `ogg`, `opus`, `flac`, `m4a`, `wav`).
+    /// The lowercased file extension, one of ``songExtensions``.
     public var fileExtension: String
     /// Title from the tags, else from the file name.
     public var title: String
@@ -66,10 +66,13 @@ public struct LibraryTrack: Sendable, Equatable {
     /// the name so players that sniff by URL (and FileMiddleware's Content-Type) see it.
     public var mediaFileName: String { "\(sid).\(fileExtension)" }
 
-    /// The Content-Type the media route serves for an extension the scanner accepts.
+    /// The Content-Type the media route serves for an extension the scanner accepts: audio
+    /// files, and music videos (their sound is what an MP3 transcode carries; a player
+    /// given the original can show the picture).
     package static let mediaTypes: [String: String] = [
         "mp3": "audio/mpeg", "ogg": "audio/ogg", "opus": "audio/opus", "flac": "audio/flac",
         "m4a": "audio/mp4", "wav": "audio/wav",
+        "mp4": "video/mp4", "m4v": "video/x-m4v", "mkv": "video/x-matroska", "webm": "video/webm",
     ]
 
     /// The track's value for `facet` (the artist or genre lowercased, the album id), or nil
@@ -91,6 +94,6 @@ public struct LibraryTrack: Sendable, Equatable {
         return year / 10 * 10
     }
 
-    /// The file extensions the scanner picks up, lowercased.
-    package static var playableExtensions: Set<String> { Set(mediaTypes.keys) }
+    /// The file extensions the scanner picks up as songs, lowercased (any case matches).
+    public static var songExtensions: Set<String> { Set(mediaTypes.keys) }
 }

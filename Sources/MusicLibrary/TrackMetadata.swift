@@ -11,7 +11,7 @@ package struct FileStamp: Sendable, Equatable {
     package var modified: Int64
 }
 
-/// What TagLib reads from one file, before path names fill the gaps.
+/// What TagLib (or a ``MediaTagReader``) reads from one file, before path names fill the gaps.
 package struct TrackMetadata: Sendable, Equatable {
     /// Title tag, trimmed; may be empty.
     package var title: String
@@ -29,4 +29,17 @@ package struct TrackMetadata: Sendable, Equatable {
     package var bitrate: Int
     /// The embedded cover's bytes, when asked for and present.
     package var cover: Data?
+
+    /// Creates the metadata of one file.
+    package init(title: String, artist: String, album: String, genre: String, year: Int, duration: Int,
+                 bitrate: Int, cover: Data?) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.genre = genre
+        self.year = year
+        self.duration = duration
+        self.bitrate = bitrate
+        self.cover = cover
+    }
 }

@@ -6,7 +6,8 @@ import RadioAPI
 /// score per song and per artist, album and genre, and the songs heard most recently.
 ///
 /// The learning rules (``apply(_:to:)``), in the order of the issue that asked for them:
-/// a trashed song is never offered again; a like raises the song's artist, album and genre;
+/// a trashed song is never offered again (and is no longer liked); a like raises the
+/// song's artist, album and genre;
 /// a skip lowers the song, and its artist a little; a natural end is mild approval. Scores
 /// add up; ``score(of:)`` turns them into the weight ``Recommender`` draws with.
 package struct ListenerProfile: Sendable, Equatable {
@@ -136,6 +137,13 @@ package struct ListenerProfile: Sendable, Equatable {
             affinities[facet, default: [:]][value, default: 0] += delta
             change.facets.append(.init(facet: facet, value: value, delta: delta))
         }
+        func unlike() {
+            liked.removeAll { $0 == track.sid }
+            likedSet.remove(track.sid)
+            move(.artist, -Rules.likeArtist)
+            move(.album, -Rules.likeAlbum)
+            move(.genre, -Rules.likeGenre)
+        }
         switch type {
         case .rate where !likedSet.contains(track.sid):
             liked.append(track.sid)
@@ -145,15 +153,14 @@ package struct ListenerProfile: Sendable, Equatable {
             move(.genre, Rules.likeGenre)
         case .unrate where likedSet.contains(track.sid):
             // Taking the heart back takes back what it taught.
-            liked.removeAll { $0 == track.sid }
-            likedSet.remove(track.sid)
-            move(.artist, -Rules.likeArtist)
-            move(.album, -Rules.likeAlbum)
-            move(.genre, -Rules.likeGenre)
+            unlike()
         case .skip:
             songScores[track.sid, default: 0] += Rules.skipSong
             move(.artist, Rules.skipArtist)
         case .ban:
+            // A trash ends a like: the song leaves the red-heart channel and the liked
+            // songs, and what the like taught is taken back, as an unrate would.
+            if likedSet.contains(track.sid) { unlike() }
             trashed.insert(track.sid)
             move(.artist, Rules.trashArtist)
         case .end:

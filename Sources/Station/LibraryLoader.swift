@@ -5,14 +5,18 @@ import StationStorage
 import Synchronization
 
 /// Chooses and scans the library a station serves: the configured music folder when it
-/// holds playable files, else the demo library, synthesized on first use. Every scan,
-/// first or later, goes through the ``LibraryIndex``, so only new and changed files are
-/// read; a rescan that finds music in a folder that was empty switches from the demo to it.
+/// holds songs, else (for a folder nobody named, ``fallsBackToDemo``) the demo library,
+/// synthesized on first use. Every scan, first or later, goes through the ``LibraryIndex``,
+/// so only new and changed files are read; a rescan that finds music in a folder that was
+/// empty switches from the demo to it. Files TagLib cannot open are read by FFmpeg
+/// (``FFmpegTagReader``).
 ///
 /// Blocking (TagLib, file system, SQLite): ``Station`` calls it on its scan queue.
 final class LibraryLoader: Sendable {
     /// The folder asked for, or `nil`.
     let folder: URL?
+    /// Whether a missing or songless `folder` means the demo library rather than an error.
+    let fallsBackToDemo: Bool
     /// Where the demo library goes when needed.
     let demoDirectory: URL
     /// The cache and pins.
@@ -23,8 +27,9 @@ final class LibraryLoader: Sendable {
     private let memory = Mutex<[String: IndexMemory]>([:])
 
     /// Creates a loader.
-    init(folder: URL?, demoDirectory: URL, database: StationDatabase, covers: CoverStore) {
+    init(folder: URL?, fallsBackToDemo: Bool = true, demoDirectory: URL, database: StationDatabase, covers: CoverStore) {
         self.folder = folder
+        self.fallsBackToDemo = fallsBackToDemo
         self.demoDirectory = demoDirectory
         self.database = database
         self.covers = covers
@@ -34,17 +39,24 @@ final class LibraryLoader: Sendable {
     ///
     /// - Throws: ``StationError/libraryUnreadable(path:reason:)`` for a configured folder
     ///   that exists but cannot be listed (falling back to the demo would hide the mistake),
-    ///   ``StationError/demoSynthesisFailed(path:reason:)`` when the demo cannot be written,
-    ///   ``StationError/databaseFailed(path:reason:)`` when the cache cannot be used.
+    ///   or a named one that does not exist; ``StationError/noSongs(path:extensions:)`` for a
+    ///   named folder without songs; ``StationError/demoSynthesisFailed(path:reason:)`` when
+    ///   the demo cannot be written, ``StationError/databaseFailed(path:reason:)`` when the
+    ///   cache cannot be used.
     func load() throws(StationError) -> (library: Library, summary: ScanSummary) {
         if let folder, Self.isFolder(folder) {
             let scan = try index(folder)
             if !scan.tracks.isEmpty {
                 return (Library(tracks: scan.tracks, root: folder, isDemo: false, pins: scan.pins), scan.summary)
             }
+            guard fallsBackToDemo else {
+                throw .noSongs(path: folder.path, extensions: LibraryTrack.songExtensions.sorted())
+            }
         } else if let folder, FileManager.default.fileExists(atPath: folder.path) {
             // A file where a folder was expected is a mistake to report, not an empty library.
             throw .libraryUnreadable(path: folder.path, reason: "not a folder")
+        } else if let folder, !fallsBackToDemo {
+            throw .libraryUnreadable(path: folder.path, reason: "no such folder")
         }
         let demo = DemoLibrary(directory: demoDirectory)
         do throws(StorageError) {
@@ -57,7 +69,8 @@ final class LibraryLoader: Sendable {
             throw .demoSynthesisFailed(path: demo.directory.path,
                                        reason: "scanned \(scan.tracks.count) of \(DemoLibrary.pieces.count) tracks")
         }
-        return (Library(tracks: scan.tracks, root: demo.directory, isDemo: true, pins: scan.pins), scan.summary)
+        return (Library(tracks: scan.tracks, root: demo.directory, isDemo: true, pins: scan.pins, passedOver: folder),
+                scan.summary)
     }
 
     /// Scans one folder, handing it what the previous scan of that folder left.
@@ -65,7 +78,8 @@ final class LibraryLoader: Sendable {
         let previous = memory.withLock { $0[root.path] }
         let result: IndexResult
         do throws(LibraryError) {
-            result = try LibraryIndex(root: root, database: database, covers: covers).update(after: previous)
+            result = try LibraryIndex(root: root, database: database, covers: covers, otherReader: FFmpegTagReader())
+                .update(after: previous)
         } catch {
             throw StationError(error)
         }

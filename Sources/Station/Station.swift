@@ -79,8 +79,8 @@ public final class Station: Sendable {
         }
         self.database = database
         let covers = CoverStore(directory: configuration.coverDirectory)
-        loader = LibraryLoader(folder: configuration.library, demoDirectory: configuration.demoLibraryDirectory,
-                               database: database, covers: covers)
+        loader = LibraryLoader(folder: configuration.library, fallsBackToDemo: configuration.fallsBackToDemo,
+                               demoDirectory: configuration.demoLibraryDirectory, database: database, covers: covers)
         let loader = self.loader
         let first = try await Blocking.run(on: scans) { () throws(StationError) in try loader.load() }
         library = LiveLibrary(first.library)
@@ -100,7 +100,8 @@ public final class Station: Sendable {
         services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),
                                           loginGuard: LoginGuard(limits: configuration.loginGuard),
-                                          transcodes: TranscodeCache(directory: configuration.transcodeDirectory))
+                                          transcodes: TranscodeCache(directory: configuration.transcodeDirectory),
+                                          transcodeRangeWait: configuration.transcodeRangeWait)
     }
 
     /// Creates an account in the station database of `dataDirectory`, for `mhz serve
@@ -294,6 +295,12 @@ public final class Station: Sendable {
             await group.triggerGracefulShutdown()
             await task.value
         }
+        await profiles.flush()
+    }
+
+    /// Returns once the feedback of every report answered so far is in the database
+    /// (reports are answered before they are written, see ``FeedbackWriter``).
+    func feedbackWritten() async {
         await profiles.flush()
     }
 

@@ -6,11 +6,13 @@ import RadioAPI
 extension StationAPI {
     /// The two playlist endpoints of the web family.
     enum WebFamily: Sendable {
-        /// `/j/mine/playlist`: lists of up to five songs in the app's song shape; `e` is
-        /// acknowledged with the JSON string `"ok"` (ginuerzh/gofm).
+        /// `/j/mine/playlist`: lists of up to five songs in the app's song shape. `e` is
+        /// acknowledged with `{"r":0}`, as the other playlist routes are, not with the JSON
+        /// string `"ok"` gofm recorded: doubanfm.sh's web client pipes every answer to `jq
+        /// .song`, which fails on a string and left it silent at each song's end.
         case classic
         /// `/j/v2/playlist`: one song per answer in the v2 shape (fixture F11; taizilongxu/douban.fm
-        /// takes `song[0]`); `e` is acknowledged with `{"r":0}`.
+        /// takes `song[0]`); `e` is acknowledged with `{"r":0}` too.
         case v2
     }
 
@@ -34,7 +36,7 @@ extension StationAPI {
             let count = family == .v2 ? 1 : PlaylistResponder.listSize
             switch try await services.responder.answer(request, listener: listener, count: count) {
             case .acknowledged:
-                return family == .classic ? JSONResponse.reply("ok") : JSONResponse.reply(Acknowledgement())
+                return JSONResponse.reply(Acknowledgement())
             case .refused(let word):
                 return JSONResponse.reply(Playlist(error: word))
             case .list(let list):

@@ -4,9 +4,15 @@ import Logging
 /// Everything a ``Station`` needs to know before it starts: where the music is, where its
 /// own files live, where to listen, and who wants to watch the requests it receives.
 public struct StationConfiguration: Sendable {
-    /// The music folder to serve. `nil`, a missing folder or a folder without playable
-    /// files selects the demo library synthesized under ``dataDirectory``.
+    /// The music folder to serve. `nil` selects the demo library synthesized under
+    /// ``dataDirectory``; so does a missing folder or one without songs while
+    /// ``fallsBackToDemo`` holds.
     public var library: URL?
+    /// Whether a ``library`` that is missing or holds no song is served as the demo library
+    /// (the default folder, `~/Music`, that nobody asked for), or is an error
+    /// (``StationError/noSongs(path:extensions:)``, ``StationError/libraryUnreadable(path:reason:)``:
+    /// a folder the listener named). True unless told otherwise.
+    public var fallsBackToDemo: Bool
     /// The station's own data directory: its database (`station.sqlite`: accounts, tokens,
     /// feedback, scan cache), cover images (`covers/`) and the demo library
     /// (`demo-library/`).
@@ -45,6 +51,10 @@ public struct StationConfiguration: Sendable {
     /// How long a connection refused as too large (413) is still read before it is closed
     /// (``OversizedBodyHandler``); tests shorten it.
     var lingerAfterRefusal = OversizedBodyHandler.lingerPeriod
+    /// How long a request for a range of a transcode that starts ahead of its encoder waits
+    /// for the encoder to get there before it is answered 503 (``TranscodeStreaming``);
+    /// ``transcodeRangeWaitDefault`` unless tests change it.
+    var transcodeRangeWait = StationConfiguration.transcodeRangeWaitDefault
     /// How often the library folder is rescanned while the station serves, so files added,
     /// changed or removed show up without a restart; `nil` rescans only on ``Station/rescan()``.
     /// A rescan rereads only new and changed files.
@@ -58,6 +68,8 @@ public struct StationConfiguration: Sendable {
     ///
     /// - Parameters:
     ///   - library: the music folder, or `nil` for the demo library.
+    ///   - fallsBackToDemo: whether a missing or songless `library` means the demo library
+    ///     (true) or an error (false, for a folder the listener named).
     ///   - dataDirectory: the station's own data directory.
     ///   - host: the address to bind (default `127.0.0.1`).
     ///   - port: the port to bind (default `0`, ephemeral).
@@ -69,12 +81,13 @@ public struct StationConfiguration: Sendable {
     ///   - rescanInterval: how often to rescan while serving (default every minute).
     ///   - shutdownGracePeriod: how long a stop waits for requests in flight (default
     ///     ``Station/shutdownGracePeriod``).
-    public init(library: URL?, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0,
+    public init(library: URL?, fallsBackToDemo: Bool = true, dataDirectory: URL, host: String = "127.0.0.1", port: Int = 0,
                 tls: StationTLS? = nil, seed: UInt64? = nil, onRequest: (@Sendable (StationRequest) -> Void)? = nil,
                 logger: Logger? = nil, tokenLifetime: Duration = .seconds(180 * 86_400),
                 rescanInterval: Duration? = .seconds(60),
                 shutdownGracePeriod: Duration = Station.shutdownGracePeriod) {
         self.library = library
+        self.fallsBackToDemo = fallsBackToDemo
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port
@@ -94,6 +107,10 @@ public struct StationConfiguration: Sendable {
     /// leaves such a connection be ("if we've read the request and are still responding do
     /// nothing").
     static let idleTimeoutDefault: Duration = .seconds(30)
+
+    /// The default of ``transcodeRangeWait``: 5 seconds, in which the encoder makes some
+    /// minutes of a song even on a busy machine; a seek further ahead is asked again.
+    static let transcodeRangeWaitDefault: Duration = .seconds(5)
 
     /// The folder the demo library is synthesized into.
     public var demoLibraryDirectory: URL {

@@ -8,8 +8,12 @@ import StationStorage
 /// one line; the station itself never turns these into prose.
 public enum StationError: Error, Sendable, Equatable {
     /// The configured music folder exists but could not be listed (permissions, not a
-    /// folder, I/O error).
+    /// folder, I/O error), or a folder the listener named does not exist.
     case libraryUnreadable(path: String, reason: String)
+    /// A music folder the listener named holds no song: no file ending in one of
+    /// `extensions` (lowercased, without the dot, sorted) that could be read. Only the
+    /// default folder falls back to the demo library.
+    case noSongs(path: String, extensions: [String])
     /// The demo library could not be written or tagged at `path`.
     case demoSynthesisFailed(path: String, reason: String)
     /// The server could not listen on `address` (`host:port`), e.g. the port is taken or

@@ -23,6 +23,8 @@ import Transcoder
 /// - `GET /j/new_captcha` → a captcha id as a JSON string, with a `bid` cookie
 /// - `GET /misc/captcha?id=&size=` → the captcha as a PNG
 /// - `GET|HEAD /media/<sid>.<ext>` → the track's bytes, with Range support
+/// - `GET|HEAD /media/<sid>-<kbps>k.mp3` → its MP3 transcode, with its length and Range
+///   support while it is made (``TranscodeStreaming``), then as a file
 /// - `GET|HEAD /cover/<name>` → a cover image, with Range support
 enum StationRouter {
     /// The path prefix of the media route.
@@ -48,6 +50,8 @@ enum StationRouter {
         var loginGuard: LoginGuard
         /// Songs transcoded to MP3.
         var transcodes: TranscodeCache
+        /// How long a range ahead of a transcode's encoder waits for it.
+        var transcodeRangeWait: Duration = StationConfiguration.transcodeRangeWaitDefault
     }
 
     /// Builds the router.
@@ -97,33 +101,27 @@ enum StationRouter {
         for path in ["/j/app/radio/people", "/j/app/login", "/j/login"] {
             router.post(RouterPath(path), use: handler)
         }
-        // A transcode not in the cache yet: streamed while it is made, without a length. The
-        // file middleware serves what this route answers 404 (Hummingbird's FileMiddleware
-        // asks the routes first), so a finished transcode and every original file are
-        // served by it, with Range.
+        // A transcode not in the cache yet: streamed while it is made, with its exact length
+        // and Range (TranscodeStreaming). The file middleware serves what this route answers
+        // 404 (Hummingbird's FileMiddleware asks the routes first), so a finished transcode
+        // and every original file are served by it, with Range.
+        let rangeWait = services.transcodeRangeWait
         let stream: @Sendable (Request, StationContext) async throws -> Response = { request, context in
             guard let (track, kbps) = media.transcode(named: Substring(request.uri.path.dropFirst(mediaPrefix.count + 1))),
                   services.transcodes.cachedFile(of: track, kbps: kbps) == nil
             else { throw HTTPError(.notFound) }
             // Opening the input (and, the first time, loading FFmpeg) blocks: off the pool.
             let transcodes = services.transcodes
-            let job: TranscodeJob
+            let job: TranscodeJob?
             do {
                 job = try await Blocking.run { () throws(TranscodeError) in try transcodes.job(for: track, kbps: kbps) }
             } catch {
                 context.logger.warning("transcode failed", metadata: ["sid": .string(track.sid), "error": .string("\(error)")])
                 throw HTTPError(.notFound)
             }
-            let headers: HTTPFields = [.contentType: "audio/mpeg", .cacheControl: "no-cache"]
-            guard request.method == .get else { return Response(status: .ok, headers: headers) }
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-                var offset = 0
-                while let bytes = await job.read(from: offset) {
-                    try await writer.write(ByteBuffer(bytes: bytes))
-                    offset += bytes.count
-                }
-                try await writer.finish(nil)
-            })
+            // Finished since the look above: the file middleware serves it.
+            guard let job else { throw HTTPError(.notFound) }
+            return await TranscodeStreaming.response(to: request, from: job, rangeWait: rangeWait)
         }
         router.get("\(mediaPrefix)/:name", use: stream)
         router.head("\(mediaPrefix)/:name", use: stream)

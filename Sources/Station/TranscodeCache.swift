@@ -35,11 +35,12 @@ final class TranscodeCache: Sendable {
         return file
     }
 
-    /// The job transcoding `track` at `kbps`: the one running, or a new one.
+    /// The job transcoding `track` at `kbps`: the one running, or a new one; `nil` when the
+    /// finished file is there after all (a job ended since the caller looked): serve that.
     ///
     /// - Throws: ``TranscodeError`` when the file cannot be transcoded or the cache folder
     ///   cannot be written.
-    func job(for track: LibraryTrack, kbps: Int) throws(TranscodeError) -> TranscodeJob {
+    func job(for track: LibraryTrack, kbps: Int) throws(TranscodeError) -> TranscodeJob? {
         let name = ServedFormat.mp3(kbps: kbps).mediaFileName(of: track)
         if let running = jobs.withLock({ $0[name] }) { return running }
         do {
@@ -47,8 +48,10 @@ final class TranscodeCache: Sendable {
         } catch {
             throw .cannotWrite(path: directory.path, reason: "\(error.localizedDescription)")
         }
-        return try jobs.withLock { jobs throws(TranscodeError) -> TranscodeJob in
+        return try jobs.withLock { jobs throws(TranscodeError) -> TranscodeJob? in
             if let running = jobs[name] { return running }
+            // A job is removed from `jobs` only after its file is renamed into place.
+            if cachedFile(of: track, kbps: kbps) != nil { return nil }
             let job = try TranscodeJob(input: track.file, kbps: kbps, finalFile: directory.appendingPathComponent(name)) {
                 [weak self] job in self?.ended(job, name: name)
             }

@@ -9,6 +9,10 @@ import Transcoder
 /// encoder has them. Finished, the part file is renamed to its final name, which the
 /// media route then serves as a file, with Range.
 ///
+/// Its ``length`` is known from the start (the transcoder's): the part file grows to
+/// exactly that many bytes, so a listener can be given a `Content-Length` and a range
+/// before the bytes exist.
+///
 /// The job runs to the end even when every listener has gone: a listener that disconnects
 /// mid-song usually comes back for it (a player's reconnect, a resume by Range), and the
 /// rest of a song costs a fraction of a second of CPU.
@@ -27,6 +31,8 @@ final class TranscodeJob: Sendable {
     let partFile: URL
     /// The final file.
     let finalFile: URL
+    /// The bytes the finished file holds (``AudioTranscoder/length``).
+    let length: Int
     private let progress = Mutex(Progress.writing(0))
 
     /// Starts transcoding `input` to MP3 at `kbps` into `finalFile`, on a thread of its own,
@@ -39,6 +45,7 @@ final class TranscodeJob: Sendable {
         self.finalFile = finalFile
         partFile = finalFile.deletingLastPathComponent().appendingPathComponent(".\(finalFile.lastPathComponent).part")
         let transcoder = try AudioTranscoder(input: input, kbps: kbps, chunkSize: 16 * 1024)
+        length = transcoder.length
         let descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw .cannotWrite(path: partFile.path, reason: String(cString: strerror(errno)))
@@ -82,6 +89,34 @@ final class TranscodeJob: Sendable {
             idle += Self.poll
         }
         return nil
+    }
+
+    /// What became of a wait for a byte ahead of the encoder.
+    enum Arrival: Sendable, Equatable {
+        /// The byte is in the file.
+        case arrived
+        /// The job failed, or ended, before writing it.
+        case never
+        /// The time allowed passed first.
+        case late
+    }
+
+    /// Waits, for at most `limit`, until the byte at `offset` is written (polling as
+    /// ``read(from:upTo:)`` does): a range asked for just ahead of the encoder is answered
+    /// once the encoder gets there.
+    func waitFor(byte offset: Int, within limit: Duration) async -> Arrival {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            switch current {
+            case .writing(let count) where count > offset, .finished(let count) where count > offset:
+                return .arrived
+            case .finished, .failed:
+                return .never
+            case .writing:
+                guard ContinuousClock.now < deadline, !Task.isCancelled else { return .late }
+                try? await Task.sleep(for: Self.poll)
+            }
+        }
     }
 
     /// How often a reader waiting for more looks again.

@@ -132,6 +132,11 @@ package final class StationDatabase: Sendable {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: "CREATE INDEX token_user ON token(user_id)")
         }
+        // A trash ends a like: songs liked and later trashed before the station knew that
+        // are liked no more (what the like taught the facet scores stays).
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: "UPDATE song_mark SET liked = 0 WHERE liked = 1 AND trashed = 1")
+        }
         return migrator
     }
 }

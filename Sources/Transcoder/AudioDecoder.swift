@@ -73,6 +73,39 @@ final class AudioDecoder {
     /// The number of channels the stream declares.
     var channels: Int32 { codec?.pointee.ch_layout.nb_channels ?? 0 }
 
+    /// The audio's length in seconds as the file declares it: the audio stream's duration
+    /// (FLAC's STREAMINFO, Ogg's last granule, an MP4 track's, a Xing header's frame count),
+    /// else the container's (Matroska's segment), else `nil`.
+    var declaredDuration: Double? {
+        guard let format else { return nil }
+        let unknown = cffmpeg_nopts_value()
+        if let stream = format.pointee.streams[Int(streamIndex)], stream.pointee.duration != unknown,
+           stream.pointee.duration > 0, stream.pointee.time_base.den > 0 {
+            let base = stream.pointee.time_base
+            return Double(stream.pointee.duration) * Double(base.num) / Double(base.den)
+        }
+        if format.pointee.duration != unknown, format.pointee.duration > 0 {
+            return Double(format.pointee.duration) / Double(AV_TIME_BASE)
+        }
+        return nil
+    }
+
+    /// The audio's length in seconds found by decoding all of it, for a file that declares
+    /// none. Reads the file to its end: use a decoder of its own.
+    func decodedDuration() throws(TranscodeError) -> Double {
+        var seconds = 0.0
+        while try step({ frame in
+            if frame.pointee.sample_rate > 0 { seconds += Double(frame.pointee.nb_samples) / Double(frame.pointee.sample_rate) }
+        }) {}
+        return seconds
+    }
+
+    /// The audio stream's bit rate in bit/s as the file declares it, 0 when it does not.
+    var bitRate: Int64 {
+        guard let format, let stream = format.pointee.streams[Int(streamIndex)] else { return 0 }
+        return stream.pointee.codecpar.pointee.bit_rate
+    }
+
     /// The value of each of `keys` the input carries, container level first (FLAC, MP3,
     /// M4A keep tags there), then the audio stream's (Ogg and Opus keep their comments on
     /// the stream). Keys are matched without regard to case (`av_dict_get` without

@@ -77,9 +77,15 @@ final class MP3Muxer {
     /// Bytes written and not yet taken.
     var pending: Int { sink.bytes.count }
 
+    /// Bytes written since the start, the ID3v2 tag included.
+    var written: Int { sink.taken + sink.bytes.count }
+
     /// Hands out everything written so far.
     func take() -> [UInt8] {
-        defer { sink.bytes.removeAll(keepingCapacity: true) }
+        defer {
+            sink.taken += sink.bytes.count
+            sink.bytes.removeAll(keepingCapacity: true)
+        }
         return sink.bytes
     }
 
@@ -114,4 +120,6 @@ final class MP3Muxer {
 /// AVIOContext).
 private final class ByteSink {
     var bytes: [UInt8] = []
+    /// Bytes handed out before those in `bytes`.
+    var taken = 0
 }

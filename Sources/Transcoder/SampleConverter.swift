@@ -63,6 +63,22 @@ final class SampleConverter {
         while try convert(nil, count: 0) > 0 {}
     }
 
+    /// Appends `count` samples of silence to the FIFO: what makes a stream as long as it
+    /// was announced when the input ends short of its declared duration. Silence is all
+    /// zero bytes in both formats the encoder takes (planar float and planar 16-bit).
+    func appendSilence(_ count: Int32) throws(TranscodeError) {
+        guard count > 0, let fifo, let scratch else { return }
+        try reserve(count, in: scratch)
+        let bytesPerSample = output.sampleFormat == AV_SAMPLE_FMT_S16P ? 2 : 4
+        for channel in 0..<Int(output.channels) {
+            if let plane = scratch.pointee.extended_data[channel] {
+                plane.update(repeating: 0, count: Int(count) * bytesPerSample)
+            }
+        }
+        let planes = UnsafeMutableRawPointer(scratch.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+        try FFmpegStatus.check(mhz_av_audio_fifo_write(fifo, planes, count), .resample)
+    }
+
     /// Moves `count` samples from the FIFO into `frame`'s planes, which must hold that many.
     func read(into frame: UnsafeMutablePointer<AVFrame>, count: Int32) throws(TranscodeError) -> Int32 {
         guard let fifo else { return 0 }

@@ -169,13 +169,22 @@ struct RadioRuntime {
     /// library loaded and its rescans running, but no server. `mhz` needs none: it asks the
     /// station in-process and plays its files directly, which saves the server's threads,
     /// memory and start-up, and a network hop for every song.
+    ///
+    /// A folder the user named (`--library`, the config's `library`) must hold songs; only
+    /// the default one falls back to the demo library, and a line on stderr says so.
     private static func makeEmbeddedStation(paths: Paths, library: String?) async throws(CLIError) -> Station {
-        let home = URL(fileURLWithPath: NSHomeDirectory())
+        // `HOME` first, as Paths reads it: Foundation's NSHomeDirectory() ignores it for root.
+        let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
         let folder = library.map { URL(fileURLWithPath: Paths.expand($0, home: home), isDirectory: true) }
             ?? home.appendingPathComponent("Music", isDirectory: true)
         do {
             let station = try await Station(configuration: StationConfiguration(
-                library: folder, dataDirectory: paths.stationDirectory))
+                library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory))
+            if let empty = station.libraryInfo.passedOver {
+                let line = LibraryText.fellBack(from: empty, extensions: Station.songExtensions, serving: false)
+                FileHandle.standardError.write(Data(line.utf8))
+                Logger(label: "mhz").notice("\(line.dropFirst("mhz: ".count).dropLast())")
+            }
             station.beginRescans()
             return station
         } catch {

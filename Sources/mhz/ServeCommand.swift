@@ -73,7 +73,11 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "mhz.station")
         logger.logLevel = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
             ?? .warning
-        let home = URL(fileURLWithPath: NSHomeDirectory())
+        // FFmpeg writes its warnings to stderr itself; here they join the station's log
+        // (no libmpv in this process, whose own FFmpeg log callback this would replace).
+        Station.routeFFmpegLog(to: logger)
+        // `HOME` first, as Paths reads it: Foundation's NSHomeDirectory() ignores it for root.
+        let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
         let folder = URL(fileURLWithPath: Paths.expand(library ?? "~/Music", home: home), isDirectory: true)
         let tls = tlsCert.flatMap { cert in
             tlsKey.map { key in
@@ -88,8 +92,11 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             // The certificate and key are read and checked first, before the library is
             // scanned or anything binds.
+            // Only the default folder falls back to the demo library; one the user named
+            // must hold songs.
             station = try await Station(configuration: StationConfiguration(
-                library: folder, dataDirectory: paths.stationDirectory, host: host, port: port, tls: tls, logger: logger))
+                library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory,
+                host: host, port: port, tls: tls, logger: logger))
             url = try await station.start()
         } catch {
             throw CLIError.runtime(StationErrorText.describe(error)).exit()
@@ -99,6 +106,10 @@ struct ServeCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data(Self.clearTextWarning(host: host).utf8))
         }
         let info = station.libraryInfo
+        if let empty = info.passedOver {
+            FileHandle.standardError.write(Data(LibraryText.fellBack(from: empty, extensions: Station.songExtensions,
+                                                                     serving: true).utf8))
+        }
         FileHandle.standardError.write(Data("mhz: serving \(info.trackCount) songs from \(info.path.path) on \(url.absoluteString)\n".utf8))
         let stopped = AsyncStream<Int32>.makeStream()
         let trap = SignalTrap { stopped.continuation.yield($0) }

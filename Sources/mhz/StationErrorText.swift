@@ -6,6 +6,8 @@ enum StationErrorText {
         switch error {
         case .libraryUnreadable(let path, let reason):
             "cannot read the music folder \(path) (\(reason)): check --library"
+        case .noSongs(let path, let extensions):
+            LibraryText.noSongs(path: path, extensions: extensions)
         case .demoSynthesisFailed(let path, let reason):
             "cannot create the demo library in \(path) (\(reason)): check that the data directory is writable"
         case .bindFailed(let address, let reason):

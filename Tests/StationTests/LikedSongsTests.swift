@@ -1,7 +1,10 @@
 import Foundation
+import GRDB
 import RadioAPI
 @testable import Station
+import StationStorage
 import Testing
+import TestSupport
 
 /// `GET /j/app/radio/liked_songs`: a listener's red-heart songs, newest like first, paged by
 /// `count` and `exclude`; anonymous and dead tokens refused in Douban's error shape.
@@ -46,6 +49,26 @@ struct LikedSongsTests {
             #expect(try #require(try after.jsonObject()["songs"] as? [[String: Any]]).compactMap { $0["sid"] as? String }
                     == [liked[3], liked[2], liked[0]])
         }
+    }
+
+    @Test("a database that kept a like beside a later trash opens with the like ended; other likes stay")
+    func migrationEndsTrashedLikes() throws {
+        let data = try TemporaryDirectory(prefix: "mhz-station-v4")
+        let queue = try DatabaseQueue(path: data.path(StationDatabase.fileName).path)
+        try StationDatabase.migrator.migrate(queue, upTo: "v4")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO song_mark (listener, sid, liked, liked_at, trashed) VALUES
+                    ('user:1000001', '11', 1, 1.0, 1), ('user:1000001', '12', 1, 2.0, 0), ('anonymous', '11', 0, 0, 1)
+                """)
+        }
+        try queue.close()
+        let database = try StationDatabase(directory: data.url)
+        let rows = try database.access { db in
+            try Row.fetchAll(db, sql: "SELECT listener, sid, liked, trashed FROM song_mark ORDER BY listener, sid")
+                .map { "\($0["listener"] as String) \($0["sid"] as String) \($0["liked"] as Int) \($0["trashed"] as Int)" }
+        }
+        #expect(rows == ["anonymous 11 0 1", "user:1000001 11 0 1", "user:1000001 12 1 0"])
     }
 
     @Test("anonymous is need_login, a dead token expired, in Douban's {r, err} shape")

@@ -158,7 +158,7 @@ struct WebFamilyTests {
         }
     }
 
-    @Test("classic: lists in the app's song shape, e answers \"ok\", r answers a list, the anonymous red heart is F5b")
+    @Test("classic: lists in the app's song shape, e answers {\"r\":0} (an object: doubanfm.sh reads it with jq), r answers a list, the anonymous red heart is F5b")
     func classicPlaylist() async throws {
         try await StationFixtures.withDemoStation { station, base in
             let port = try #require(base.port)
@@ -174,7 +174,10 @@ struct WebFamilyTests {
             let sid = try #require(songs.first?["sid"] as? String)
             let end = try await get(port, "/j/mine/playlist?type=e&sid=\(sid)&pt=31.2&channel=0&pb=64&from=mainsite",
                                     cookie: session.cookieHeader)
-            #expect(String(decoding: end.body, as: UTF8.self) == #""ok""#)
+            #expect(end.status == 200 && end.values("content-type") == ["application/json; charset=utf-8"])
+            #expect(String(decoding: end.body, as: UTF8.self) == #"{"r":0}"#)
+            // mhz's own client reads it as the empty answer of a short report.
+            #expect(try APIDecoder.playlist(end.body, for: .end).songs.isEmpty)
             let liked = try json(try await get(port, "/j/mine/playlist?type=r&sid=\(sid)&pt=3.0&channel=0&pb=64&from=mainsite",
                                                cookie: session.cookieHeader))
             #expect((liked["song"] as? [Any])?.count == 5)
@@ -185,6 +188,43 @@ struct WebFamilyTests {
             let anonymous = try await get(port, "/j/mine/playlist?from=mainsite&channel=-3&kbps=64&h=&sid=&type=n")
             #expect(String(decoding: anonymous.body, as: UTF8.self)
                     == #"{"is_show_quick_start":1,"r":0,"song":[],"warning":"user_is_ananymous"}"#)
+        }
+    }
+
+    @Test("a trash ends a like: the song leaves the red heart, liked_songs and the login's play_record.liked")
+    func trashEndsLike() async throws {
+        try await StationFixtures.withDemoStation { station, base in
+            let port = try #require(base.port)
+            let session = try await logIn("ivy", station, port)
+            let query = "&pt=3.0&channel=0&pb=64&from=mainsite"
+            let list = try json(try await get(port, "/j/mine/playlist?type=n&sid=" + query, cookie: session.cookieHeader))
+            let sids = try #require((list["song"] as? [[String: Any]])?.compactMap { $0["sid"] as? String })
+            let (trashed, kept) = (sids[0], sids[1])
+            for sid in [trashed, kept] {
+                #expect(try await get(port, "/j/mine/playlist?type=r&sid=\(sid)" + query, cookie: session.cookieHeader).status == 200)
+            }
+            #expect(try await get(port, "/j/mine/playlist?type=b&sid=\(trashed)" + query, cookie: session.cookieHeader).status == 200)
+
+            let hearts = try json(try await get(port, "/j/mine/playlist?from=mainsite&channel=-3&kbps=64&h=&sid=&type=n",
+                                                cookie: session.cookieHeader))
+            #expect((hearts["song"] as? [[String: Any]])?.map { $0["sid"] as? String } == [kept])
+            // The same account through the app family: its liked songs.
+            let login = try await HTTPFetch.post(base, "/j/app/login",
+                                                 form: "app_name=radio_android&version=100&email=ivy%40example.com&password=secret")
+            let credentials = try login.jsonObject()
+            let id = try #require(credentials["user_id"] as? String), token = try #require(credentials["token"] as? String)
+            let expire = try #require(credentials["expire"] as? String)
+            let liked = try await HTTPFetch.get(base, "/j/app/radio/liked_songs?app_name=radio_android&version=100"
+                + "&user_id=\(id)&expire=\(expire)&token=\(token)&count=10")
+            #expect(try #require(try liked.jsonObject()["songs"] as? [[String: Any]]).compactMap { $0["sid"] as? String } == [kept])
+
+            // A new login counts what the database holds: one like, one trash, two songs heard of.
+            await station.feedbackWritten()
+            let captcha = try await newCaptcha(station, port)
+            let again = try await postLogin(port, "source=radio&alias=ivy%40example.com&form_password=secret"
+                + "&captcha_solution=\(captcha.solution)&captcha_id=\(FormEncoding.escape(captcha.id))", cookie: "bid=\(captcha.bid)")
+            let info = try #require(try json(again)["user_info"] as? [String: Any])
+            #expect(info["play_record"] as? [String: NSNumber] == ["fav_chls_count": 0, "liked": 1, "banned": 1, "played": 2])
         }
     }
 

@@ -31,6 +31,18 @@
 int mhz_ffmpeg_available(void);
 const char *mhz_ffmpeg_load_error(void);
 
+/* FFmpeg's own messages, which av_log's default callback writes to stderr: after this
+ * call no FFmpeg message reaches stderr (the callback is installed now if the libraries are
+ * loaded, else as soon as they are; the call does not load them). Warnings and errors are
+ * handed to `handler` instead, one line each with its "[context @ 0x…] " prefix, on
+ * whatever thread logged them; NULL drops them. Failures reach callers as return codes
+ * regardless.
+ * The callback is process-wide and libavutil is shared with every other user of FFmpeg in
+ * the process: libmpv sets its own callback to read FFmpeg's network errors, so a process
+ * that plays through libmpv must never call this. */
+typedef void (*mhz_ffmpeg_log_handler)(int level, const char *line);
+void mhz_ffmpeg_route_log(mhz_ffmpeg_log_handler handler);
+
 AVAudioFifo * mhz_av_audio_fifo_alloc(enum AVSampleFormat sample_fmt, int channels, int nb_samples);
 void mhz_av_audio_fifo_free(AVAudioFifo *af);
 int mhz_av_audio_fifo_read(AVAudioFifo *af, void **data, int nb_samples);
