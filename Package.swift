@@ -197,6 +197,7 @@ let package = Package(
             name: "NetworkTests",
             dependencies: [
                 "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
+                "Downloads", "Store",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]

@@ -64,7 +64,9 @@ struct HLSJob {
             if Task.isCancelled { return .stopped }
             return .failed(error, bytes: saved?.bytes ?? 0)
         }
-        if media.segments.isEmpty, !media.isLive { return .failed(.emptyPlaylist, bytes: 0) }
+        if media.segments.isEmpty, !media.isLive {
+            return .failed(.playlist(url: mediaURL.absoluteString, reason: .emptyPlaylist), bytes: 0)
+        }
         var row = saved ?? HLSProgress(downloadID: id, playlistURL: mediaURL.absoluteString,
                                        nextSequence: media.segments.first?.sequence ?? media.mediaSequence,
                                        segmentsDone: 0, bytes: 0, recordedSeconds: 0)

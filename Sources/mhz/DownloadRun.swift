@@ -35,7 +35,7 @@ enum DownloadRun {
         await showing.value
         let failed = tasks.filter { $0.state != .completed }
         for task in failed {
-            let why = task.state.error.map(DownloadText.describe)
+            let why = DownloadText.reason(task)
                 ?? "stopped (\(task.state.name)): `mhz downloads resume \(task.id)` continues it"
             FileHandle.standardError.write(Data("mhz: download \(task.id) (\(DownloadText.name(task))): \(why)\n".utf8))
         }

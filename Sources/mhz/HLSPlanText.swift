@@ -15,10 +15,12 @@ enum HLSPlanText {
         do throws(DownloadError) {
             let plan = try await planner.plan(url, quality: quality, audioLanguage: audioLanguage)
             do { try plan.media.checkDecryptable() } catch { throw HLSPlanner.failure(error) }
-            if plan.media.segments.isEmpty, !plan.media.isLive { throw .emptyPlaylist }
+            if plan.media.segments.isEmpty, !plan.media.isLive {
+                throw .playlist(url: plan.mediaURL.absoluteString, reason: .emptyPlaylist)
+            }
             return plan
         } catch {
-            throw .runtime("\(url.absoluteString): \(DownloadText.describe(error))")
+            throw .runtime(DownloadText.describe(error, origin: .link))
         }
     }
 

@@ -134,7 +134,9 @@ struct HLSDownloadCommandTests {
         #expect(!line.contains("\n") && line.contains("not an HLS playlist"), "\(line)")
         let plan = try mhz(["download", "--plan", server.url("missing/index.m3u8")])
         #expect(try await plan.waitForExit(timeout: 30) == 1)
-        #expect(plan.errorOutput.contains("HTTP 404"), "\(plan.errorOutput)")
+        #expect(plan.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            == "mhz: the playlist \(server.url("missing/index.m3u8")) is gone (HTTP 404): check the URL, or get a new link to the stream",
+            "\(plan.errorOutput)")
         let list = try mhz(["downloads", "--json"])
         #expect(try await list.waitForExit(timeout: 30) == 0)
         #expect(list.lines.isEmpty, "\(list.lines)")
