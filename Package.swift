@@ -115,7 +115,7 @@ let package = Package(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Desktop",
+                "Desktop", "Transcoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

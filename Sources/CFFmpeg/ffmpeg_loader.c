@@ -69,6 +69,10 @@ static struct {
     void (*av_channel_layout_default)(AVChannelLayout *ch_layout, int nb_channels);
     void (*av_log_set_level)(int level);
     const char * (*avcodec_get_name)(enum AVCodecID id);
+    AVFormatContext * (*avformat_alloc_context)(void);
+    const AVCodec * (*avcodec_find_encoder)(enum AVCodecID id);
+    int (*avcodec_parameters_copy)(AVCodecParameters *dst, const AVCodecParameters *src);
+    int64_t (*av_rescale_q)(int64_t a, AVRational bq, AVRational cq);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -157,6 +161,10 @@ static void load(void) {
     if (!(api.av_channel_layout_default = lookup("av_channel_layout_default"))) return;
     if (!(api.av_log_set_level = lookup("av_log_set_level"))) return;
     if (!(api.avcodec_get_name = lookup("avcodec_get_name"))) return;
+    if (!(api.avformat_alloc_context = lookup("avformat_alloc_context"))) return;
+    if (!(api.avcodec_find_encoder = lookup("avcodec_find_encoder"))) return;
+    if (!(api.avcodec_parameters_copy = lookup("avcodec_parameters_copy"))) return;
+    if (!(api.av_rescale_q = lookup("av_rescale_q"))) return;
     loaded = 1;
 }
 
@@ -404,4 +412,20 @@ void mhz_av_log_set_level(int level) {
 
 const char * mhz_avcodec_get_name(enum AVCodecID id) {
     return ready() ? api.avcodec_get_name(id) : NULL;
+}
+
+AVFormatContext * mhz_avformat_alloc_context(void) {
+    return ready() ? api.avformat_alloc_context() : NULL;
+}
+
+const AVCodec * mhz_avcodec_find_encoder(enum AVCodecID id) {
+    return ready() ? api.avcodec_find_encoder(id) : NULL;
+}
+
+int mhz_avcodec_parameters_copy(AVCodecParameters *dst, const AVCodecParameters *src) {
+    return ready() ? api.avcodec_parameters_copy(dst, src) : AVERROR(ENOSYS);
+}
+
+int64_t mhz_av_rescale_q(int64_t a, AVRational bq, AVRational cq) {
+    return ready() ? api.av_rescale_q(a, bq, cq) : 0;
 }

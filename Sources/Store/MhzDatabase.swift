@@ -182,6 +182,13 @@ public final class MhzDatabase: Sendable {
                 t.column("updated_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v8-hls-period-starts") { db in
+            // Where each discontinuity's period starts in the partial file, for the repair
+            // that makes the finished file one stream.
+            try db.alter(table: HLSProgress.databaseTableName) { t in
+                t.add(column: "period_starts", .text).notNull().defaults(to: "[]")
+            }
+        }
         do {
             try migrator.migrate(writer)
         } catch {
