@@ -190,7 +190,13 @@ public final class MhzDatabase: Sendable {
             }
         }
         do {
+            let pending = try writer.read { db in try !migrator.hasCompletedMigrations(db) }
             try migrator.migrate(writer)
+            // Each migration is a transaction whose pages the WAL keeps until a checkpoint
+            // (at 1000 pages): a new database's would otherwise hold some fifty pages of
+            // schema, which a nearly full disk or a file-size limit must then find room for
+            // before the first download's state can be written.
+            if pending { try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
         } catch {
             throw .migrationFailed((Self.isDamage(error) ? Self.damageMark : "") + Self.words(error))
         }
