@@ -73,6 +73,10 @@ static struct {
     const char * (*avcodec_get_name)(enum AVCodecID id);
     void (*av_log_set_callback)(void (*callback)(void *, int, const char *, va_list));
     int (*av_log_format_line2)(void *ptr, int level, const char *fmt, va_list vl, char *line, int line_size, int *print_prefix);
+    AVFormatContext * (*avformat_alloc_context)(void);
+    const AVCodec * (*avcodec_find_encoder)(enum AVCodecID id);
+    int (*avcodec_parameters_copy)(AVCodecParameters *dst, const AVCodecParameters *src);
+    int64_t (*av_rescale_q)(int64_t a, AVRational bq, AVRational cq);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -184,6 +188,10 @@ static void load(void) {
     if (!(api.avcodec_get_name = lookup("avcodec_get_name"))) return;
     if (!(api.av_log_set_callback = lookup("av_log_set_callback"))) return;
     if (!(api.av_log_format_line2 = lookup("av_log_format_line2"))) return;
+    if (!(api.avformat_alloc_context = lookup("avformat_alloc_context"))) return;
+    if (!(api.avcodec_find_encoder = lookup("avcodec_find_encoder"))) return;
+    if (!(api.avcodec_parameters_copy = lookup("avcodec_parameters_copy"))) return;
+    if (!(api.av_rescale_q = lookup("av_rescale_q"))) return;
     /* Set before `log_routed` is read, as mhz_ffmpeg_route_log sets that flag before it
      * reads `loaded`: whichever comes second installs the callback. */
     atomic_store(&loaded, 1);
@@ -440,4 +448,20 @@ void mhz_av_log_set_level(int level) {
 
 const char * mhz_avcodec_get_name(enum AVCodecID id) {
     return ready() ? api.avcodec_get_name(id) : NULL;
+}
+
+AVFormatContext * mhz_avformat_alloc_context(void) {
+    return ready() ? api.avformat_alloc_context() : NULL;
+}
+
+const AVCodec * mhz_avcodec_find_encoder(enum AVCodecID id) {
+    return ready() ? api.avcodec_find_encoder(id) : NULL;
+}
+
+int mhz_avcodec_parameters_copy(AVCodecParameters *dst, const AVCodecParameters *src) {
+    return ready() ? api.avcodec_parameters_copy(dst, src) : AVERROR(ENOSYS);
+}
+
+int64_t mhz_av_rescale_q(int64_t a, AVRational bq, AVRational cq) {
+    return ready() ? api.av_rescale_q(a, bq, cq) : 0;
 }

@@ -50,6 +50,12 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
     case unsupportedEncryption(method: String, keyFormat: String?)
     /// An AES-128 key answered with an error status.
     case keyUnavailable(uri: String, status: Int)
+    /// An AES-128 key could not be fetched at all: `reason` is the network's failure (a
+    /// stall, a refused connection). An answer with an error status is ``keyUnavailable(uri:status:)``.
+    indirect case key(uri: String, reason: DownloadError)
+    /// The HLS playlist at `url` (the one asked for, a variant's or a rendition's) failed
+    /// for `reason`: its HTTP status, the network, or what came instead of a playlist.
+    indirect case playlist(url: String, reason: DownloadError)
     /// An AES-128 key that is not 16 bytes (an error page, a wrong URI).
     case badKey(uri: String, length: Int)
     /// A segment did not decrypt (its padding is wrong: the wrong key or IV).
@@ -70,7 +76,7 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
         switch self {
         case .network, .stalled, .shortBody, .rangeMismatch, .heldElsewhere: true
         case .httpStatus(let status), .keyUnavailable(_, let status): status == 408 || status == 429 || status >= 500
-        case .segment(_, let reason): reason.isTransient
+        case .segment(_, let reason), .playlist(_, let reason), .key(_, let reason): reason.isTransient
         default: false
         }
     }

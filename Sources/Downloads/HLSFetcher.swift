@@ -19,6 +19,10 @@ import Synchronization
 /// A live playlist (no `EXT-X-ENDLIST`) is recorded from the oldest segment it lists,
 /// reloaded as RFC 8216 §6.3.4 says, until the task's ``DownloadRecord/recordSeconds``
 /// of media are in, the stream ends, or ``finishRecordings()`` is called (Ctrl-C).
+///
+/// Where a segment after an `EXT-X-DISCONTINUITY` lands in the partial file is recorded in
+/// the progress row; when the last segment is in, a ``DiscontinuityRepair`` (when given)
+/// makes the periods one stream in `PATH.part-joined`, which is renamed into place instead.
 public final class HLSFetcher: DownloadFetcher {
     /// The client playlists, keys and segments go through.
     let http: HTTPClient
@@ -32,16 +36,19 @@ public final class HLSFetcher: DownloadFetcher {
     let defaultQuality: VariantQuality
     /// Fetches each segment into its piece.
     let segments: SegmentFetcher
+    /// Joins a finished file's periods when they do not continue one another.
+    let repair: (any DiscontinuityRepair)?
     private let logger: Logger
     private let finishing = Mutex<Set<Int64>>([])
     private let running = Mutex<Set<Int64>>([])
 
     /// Creates a fetcher. `segmentConcurrency` segments are fetched at once;
-    /// `defaultQuality` picks a variant for tasks that did not ask for one.
+    /// `defaultQuality` picks a variant for tasks that did not ask for one; `repair` joins
+    /// the periods of a finished file (without one, they are kept as they came).
     public init(http: HTTPClient, store: MhzDatabase, stallTimeout: Double = 30, segmentConcurrency: Int = 4,
                 defaultQuality: VariantQuality = .best, segmentAttempts: Int = 5,
                 segmentBackoff: Backoff = Backoff(initial: 0.5, cap: 8, jitter: 0.2),
-                logger: Logger = Logger(label: "mhz.downloads")) {
+                repair: (any DiscontinuityRepair)? = nil, logger: Logger = Logger(label: "mhz.downloads")) {
         self.http = http
         self.store = store
         self.stallTimeout = stallTimeout
@@ -49,6 +56,7 @@ public final class HLSFetcher: DownloadFetcher {
         self.defaultQuality = defaultQuality
         self.segments = SegmentFetcher(http: http, stallTimeout: stallTimeout, attempts: max(1, segmentAttempts),
                                        backoff: segmentBackoff)
+        self.repair = repair
         self.logger = logger
     }
 
@@ -56,6 +64,8 @@ public final class HLSFetcher: DownloadFetcher {
     static func piecePath(_ path: String, sequence: Int) -> String { SongFetcher.partPath(path) + "-seq\(sequence)" }
     /// The file an init segment is fetched into.
     static func mapPath(_ path: String) -> String { SongFetcher.partPath(path) + "-map" }
+    /// The file a repair writes the joined periods into.
+    static func joinedPath(_ path: String) -> String { SongFetcher.partPath(path) + "-joined" }
 
     public func bytesOnDisk(_ record: DownloadRecord) -> Int64 {
         var info = stat()

@@ -64,7 +64,9 @@ struct HLSJob {
             if Task.isCancelled { return .stopped }
             return .failed(error, bytes: saved?.bytes ?? 0)
         }
-        if media.segments.isEmpty, !media.isLive { return .failed(.emptyPlaylist, bytes: 0) }
+        if media.segments.isEmpty, !media.isLive {
+            return .failed(.playlist(url: mediaURL.absoluteString, reason: .emptyPlaylist), bytes: 0)
+        }
         var row = saved ?? HLSProgress(downloadID: id, playlistURL: mediaURL.absoluteString,
                                        nextSequence: media.segments.first?.sequence ?? media.mediaSequence,
                                        segmentsDone: 0, bytes: 0, recordedSeconds: 0)
@@ -84,7 +86,7 @@ struct HLSJob {
         var refreshedAt: Int?
         while true {
             if playlist.isLive, row.segmentsDone > 0, let first = playlist.segments.first, first.sequence > row.nextSequence {
-                return finish(row, or: .liveWindowPassed(missed: first.sequence - row.nextSequence))
+                return await finish(row, or: .liveWindowPassed(missed: first.sequence - row.nextSequence))
             }
             var pending = playlist.segments.filter { $0.sequence >= row.nextSequence }
             if playlist.isLive, let limit = record.recordSeconds {
@@ -110,17 +112,17 @@ struct HLSJob {
                 continue
             case .failed(let error): return .failed(error, bytes: row.bytes)
             case .stopped: return .stopped
-            case .finishing: return finish(row, or: nil)
+            case .finishing: return await finish(row, or: nil)
             case .done: break
             }
-            if !playlist.isLive { return finish(row, or: nil) }
-            if let limit = record.recordSeconds, row.recordedSeconds >= limit { return finish(row, or: nil) }
+            if !playlist.isLive { return await finish(row, or: nil) }
+            if let limit = record.recordSeconds, row.recordedSeconds >= limit { return await finish(row, or: nil) }
             // RFC 8216 §6.3.4: reload after the target duration once the playlist changed,
             // after half of it while it did not.
             let target = playlist.targetDuration ?? playlist.segments.last?.duration ?? 6
             let wait = unchangedReloads > 0 ? target / 2 : target
             switch await sleep(seconds: wait) {
-            case .finishing: return finish(row, or: nil)
+            case .finishing: return await finish(row, or: nil)
             case .stopped: return .stopped
             default: break
             }
@@ -169,6 +171,9 @@ struct HLSJob {
                 }
                 mapFile = file
             }
+            // A segment after a discontinuity starts a period (its init segment, when
+            // written, is part of it); the first segment appended starts the first.
+            let periodStart = segment.discontinuity && row.segmentsDone > 0 ? row.bytes : nil
             let written: Int64
             do {
                 written = try await writer.append(segment, file: piecePath, mapFile: mapFile)
@@ -185,6 +190,7 @@ struct HLSJob {
             row.segmentsDone += 1
             row.bytes += written
             row.recordedSeconds += segment.duration
+            if let periodStart { row.periodStarts.append(periodStart) }
             row.updatedAt = Date()
             do { try fetcher.store.saveHLSProgress(row) } catch {
                 await drain(inflight)
@@ -218,19 +224,51 @@ struct HLSJob {
     }
 
     /// Renames the partial file into place (a recording that stopped at a gap keeps what
-    /// it has and says why in the log; with nothing recorded it fails with `reason`).
-    private func finish(_ row: HLSProgress, or reason: DownloadError?) -> TransferOutcome {
+    /// it has and says why in the log; with nothing recorded it fails with `reason`); a
+    /// file of several periods is first made one stream by the fetcher's repair, whose
+    /// output is renamed in its place, the partial file staying as it was until then.
+    private func finish(_ row: HLSProgress, or reason: DownloadError?) async -> TransferOutcome {
         if let reason {
             guard row.segmentsDone > 0 else { return .failed(reason, bytes: 0) }
             fetcher.log("download \(id): \(reason); keeping the \(row.segmentsDone) segment(s) recorded")
         }
-        if row.segmentsDone == 0 { return .failed(.emptyPlaylist, bytes: 0) }
-        guard rename(part, record.path) == 0 else {
+        if row.segmentsDone == 0 { return .failed(.playlist(url: row.playlistURL, reason: .emptyPlaylist), bytes: 0) }
+        var source = part
+        if !row.periodStarts.isEmpty, let repair = fetcher.repair {
+            let joined = HLSFetcher.joinedPath(record.path), starts = row.periodStarts, part = self.part
+            let outcome = await Self.offThread { repair.repair(part, periodStarts: starts, output: joined) }
+            if Task.isCancelled {
+                unlink(joined)
+                return .stopped
+            }
+            switch outcome {
+            case .notNeeded:
+                unlink(joined)
+            case .repaired(let kept, let retimed, let reencoded):
+                source = joined
+                fetcher.log("download \(id): \(starts.count + 1) periods made one stream: the first \(kept) bytes kept, "
+                            + "\(retimed) period(s) retimed, \(reencoded) re-encoded")
+            case .failed(let why):
+                unlink(joined)
+                fetcher.log("download \(id): its \(starts.count + 1) periods kept as they came: \(why)")
+            }
+        }
+        guard rename(source, record.path) == 0 else {
             return .failed(SongFetcher.fileError(errno: errno, path: record.path), bytes: row.bytes)
         }
+        if source != part { unlink(part) }
         HLSFetcher.removePieces(of: record.path)
         try? fetcher.store.deleteHLSProgress(downloadID: id)
-        return .completed(bytes: row.bytes)
+        var info = stat()
+        return .completed(bytes: stat(record.path, &info) == 0 ? Int64(info.st_size) : row.bytes)
+    }
+
+    /// Runs blocking `work` on a thread of its own, so the cooperative pool's threads
+    /// (two on a two-core machine) keep running the other downloads meanwhile.
+    private static func offThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
     }
 
     /// The file's length, estimated from the bytes per second of media so far.

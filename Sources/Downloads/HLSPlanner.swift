@@ -50,12 +50,15 @@ public struct HLSPlanner: Sendable {
         case .media(let media):
             return HLSPlan(master: nil, choice: nil, mediaURL: finalURL, media: media)
         case .master(let master):
-            guard let choice = master.choose(quality, audioLanguage: audioLanguage) else { throw .emptyPlaylist }
+            guard let choice = master.choose(quality, audioLanguage: audioLanguage) else {
+                throw .playlist(url: url.absoluteString, reason: .emptyPlaylist)
+            }
             let target = choice.audio?.uri ?? choice.variant.uri
             let (inner, innerURL) = try await fetch(target)
             guard case .media(let media) = inner else {
                 // A master playlist naming another master: RFC 8216 has no such thing.
-                throw .malformedPlaylist(line: 0, text: target.absoluteString, reason: "variantIsMaster")
+                throw .playlist(url: target.absoluteString,
+                                reason: .malformedPlaylist(line: 0, text: target.absoluteString, reason: "variantIsMaster"))
             }
             return HLSPlan(master: master, choice: choice, mediaURL: innerURL, media: media)
         }
@@ -65,27 +68,34 @@ public struct HLSPlanner: Sendable {
     public func media(_ url: URL) async throws(DownloadError) -> (MediaPlaylist, URL) {
         let (playlist, finalURL) = try await fetch(url)
         guard case .media(let media) = playlist else {
-            throw .malformedPlaylist(line: 0, text: url.absoluteString, reason: "variantIsMaster")
+            throw .playlist(url: url.absoluteString,
+                            reason: .malformedPlaylist(line: 0, text: url.absoluteString, reason: "variantIsMaster"))
         }
         return (media, finalURL)
     }
 
     /// One playlist and the URL it came from after redirects (RFC 8216 §4.1 and RFC 3986
-    /// §5.1.3: relative URIs resolve against that one, not the URL first asked).
+    /// §5.1.3: relative URIs resolve against that one, not the URL first asked). A failure
+    /// names the playlist (``DownloadError/playlist(url:reason:)``): a master's variant
+    /// may fail where the master did not.
     func fetch(_ url: URL) async throws(DownloadError) -> (Playlist, URL) {
-        let response: HTTPResponse
-        do {
-            response = try await http.perform(HTTPRequest(url: url))
+        do throws(DownloadError) {
+            let response: HTTPResponse
+            do {
+                response = try await http.perform(HTTPRequest(url: url))
+            } catch {
+                throw .transport(error, stallTimeout: http.configuration.totalTimeout)
+            }
+            guard response.status == 200 else { throw .httpStatus(response.status) }
+            guard !response.body.isEmpty else { throw .emptyPlaylist }
+            let base = response.effectiveURL ?? url
+            do {
+                return (try PlaylistParser.parse(response.body, url: base), base)
+            } catch {
+                throw Self.failure(error)
+            }
         } catch {
-            throw .transport(error, stallTimeout: http.configuration.totalTimeout)
-        }
-        guard response.status == 200 else { throw .httpStatus(response.status) }
-        guard !response.body.isEmpty else { throw .emptyPlaylist }
-        let base = response.effectiveURL ?? url
-        do {
-            return (try PlaylistParser.parse(response.body, url: base), base)
-        } catch {
-            throw Self.failure(error)
+            throw .playlist(url: url.absoluteString, reason: error)
         }
     }
 

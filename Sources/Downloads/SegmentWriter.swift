@@ -75,7 +75,7 @@ final class SegmentWriter {
             do {
                 response = try await http.perform(HTTPRequest(url: uri))
             } catch {
-                throw .transport(error, stallTimeout: http.configuration.totalTimeout)
+                throw .key(uri: uri.absoluteString, reason: .transport(error, stallTimeout: http.configuration.totalTimeout))
             }
             guard response.status == 200 else { throw .keyUnavailable(uri: uri.absoluteString, status: response.status) }
             bytes = [UInt8](response.body)

@@ -1,17 +1,65 @@
 /// What to download from a master playlist: a variant, and the audio rendition to fetch
-/// in its place when its audio is a playlist of its own.
+/// in its place when its audio is a playlist of its own, with why (``AudioReason``).
 public struct VariantChoice: Sendable, Equatable {
     /// The variant.
     public var variant: Variant
-    /// The `EXT-X-MEDIA` audio rendition of the variant's `AUDIO` group chosen by language
-    /// (else the default, else the first), when the group's renditions have URIs; nil when
-    /// the audio is inside the variant's own segments.
-    public var audio: Rendition?
+    /// The `EXT-X-MEDIA` audio rendition the choice of audio rests on: the one in the
+    /// language asked for, else the one that plays by default (`DEFAULT=YES`, else
+    /// `AUTOSELECT=YES`, else the first of the group); nil when the variant has no audio
+    /// group or the group lists no audio rendition.
+    public var rendition: Rendition?
+    /// Why the audio comes from where it does.
+    public var reason: AudioReason
 
     /// Creates a choice.
-    public init(variant: Variant, audio: Rendition?) {
+    public init(variant: Variant, rendition: Rendition?, reason: AudioReason) {
         self.variant = variant
-        self.audio = audio
+        self.rendition = rendition
+        self.reason = reason
+    }
+
+    /// The rendition whose own media playlist is fetched instead of the variant's; nil when
+    /// the audio is the variant's own (inside its segments).
+    public var audio: Rendition? { reason.source == .rendition ? rendition : nil }
+}
+
+/// Where a download's audio comes from.
+public enum AudioSource: String, Sendable, Equatable {
+    /// The chosen variant's own segments (muxed with its video, or audio alone).
+    case variant
+    /// An `EXT-X-MEDIA` rendition's media playlist.
+    case rendition
+}
+
+/// Why a master playlist's audio is taken from the variant or from a rendition. A
+/// rendition's own playlist is taken only when the listener asked for its language, or
+/// when it is what a player would play by default; a rendition without a URI is inside the
+/// variant (RFC 8216 §4.3.4.1: "If the URI attribute is missing, the [rendition] is
+/// included in the Media Playlist of any EXT-X-STREAM-INF tag referencing this
+/// EXT-X-MEDIA tag").
+public enum AudioReason: Sendable, Equatable {
+    /// The variant names no `AUDIO` group: its audio is its own.
+    case noAudioGroup
+    /// The variant's `AUDIO` group lists no audio rendition: its audio is its own.
+    case emptyGroup
+    /// The rendition in the language asked for has a playlist of its own.
+    case languageHasPlaylist
+    /// The rendition in the language asked for has no URI: it is the variant's own audio.
+    case languageInVariant
+    /// The rendition that plays by default has a playlist of its own. `unmatchedLanguage`
+    /// is the language asked for that no rendition of the group has.
+    case defaultHasPlaylist(unmatchedLanguage: String?)
+    /// The rendition that plays by default has no URI: it is the variant's own audio, and
+    /// the group's other renditions (alternates a player would not pick) are left alone.
+    /// `unmatchedLanguage` is the language asked for that no rendition of the group has.
+    case defaultInVariant(unmatchedLanguage: String?)
+
+    /// Where the audio comes from for this reason.
+    public var source: AudioSource {
+        switch self {
+        case .languageHasPlaylist, .defaultHasPlaylist: .rendition
+        case .noAudioGroup, .emptyGroup, .languageInVariant, .defaultInVariant: .variant
+        }
     }
 }
 
@@ -67,7 +115,8 @@ extension MasterPlaylist {
             let enough = candidates.filter { meets($0, kbps) }
             variant = enough.isEmpty ? highest(candidates) : lowest(enough)
         }
-        return VariantChoice(variant: variant, audio: audioRendition(for: variant, language: audioLanguage))
+        let (rendition, reason) = audio(of: variant, language: audioLanguage)
+        return VariantChoice(variant: variant, rendition: rendition, reason: reason)
     }
 
     /// `a * b`, held at `Int.max` instead of trapping (an absurd BANDWIDTH or kbit/s).
@@ -76,16 +125,32 @@ extension MasterPlaylist {
         return overflow ? (a < 0) != (b < 0) ? Int.min : Int.max : value
     }
 
-    /// The audio rendition of `variant`'s group to fetch, if its renditions have URIs.
-    private func audioRendition(for variant: Variant, language: String?) -> Rendition? {
-        guard let group = variant.audioGroup else { return nil }
-        let own = renditions.filter { $0.type == .audio && $0.groupID == group && $0.uri != nil }
-        if let language = language?.lowercased(), !language.isEmpty,
-           let match = own.first(where: { ($0.language?.lowercased().hasPrefix(language) ?? false)
-               || $0.name.lowercased().hasPrefix(language) })
-        {
-            return match
+    /// The rendition `variant`'s audio choice rests on, and why: the rendition in
+    /// `language` when one matches (by `LANGUAGE` or `NAME` prefix, the one a player would
+    /// pick first among several), else the one a player plays by default (`DEFAULT=YES`,
+    /// else `AUTOSELECT=YES`, else the first). Its playlist is fetched only when it has a
+    /// URI; a default rendition without one means the variant carries the audio, and an
+    /// alternate that is neither asked for nor the default (Apple's bipbop example lists a
+    /// test tone as `AUTOSELECT=NO` audio beside it) is not fetched.
+    private func audio(of variant: Variant, language: String?) -> (Rendition?, AudioReason) {
+        guard let group = variant.audioGroup else { return (nil, .noAudioGroup) }
+        let own = renditions.filter { $0.type == .audio && $0.groupID == group }
+        guard !own.isEmpty else { return (nil, .emptyGroup) }
+        func playedFirst(_ list: [Rendition]) -> Rendition {
+            list.first(where: \.isDefault) ?? list.first(where: \.autoselect) ?? list[0]
         }
-        return own.first(where: \.isDefault) ?? own.first
+        var unmatched: String?
+        if let asked = language?.lowercased(), !asked.isEmpty {
+            let matching = own.filter { ($0.language?.lowercased().hasPrefix(asked) ?? false)
+                || $0.name.lowercased().hasPrefix(asked) }
+            if !matching.isEmpty {
+                let match = playedFirst(matching)
+                return (match, match.uri == nil ? .languageInVariant : .languageHasPlaylist)
+            }
+            unmatched = language
+        }
+        let fallback = playedFirst(own)
+        return (fallback, fallback.uri == nil ? .defaultInVariant(unmatchedLanguage: unmatched)
+            : .defaultHasPlaylist(unmatchedLanguage: unmatched))
     }
 }

@@ -23,18 +23,22 @@ public struct HLSProgress: Codable, Sendable, Equatable, FetchableRecord, Persis
     public var bytes: Int64
     /// Seconds of media appended (EXTINF durations), for a live recording's limit.
     public var recordedSeconds: Double
+    /// Where each period after the first starts in the partial file: the byte offset of
+    /// each appended segment that follows an `EXT-X-DISCONTINUITY` (stored as a JSON array).
+    public var periodStarts: [Int64]
     /// When it was last written.
     public var updatedAt: Date
 
     /// Creates a progress row.
     public init(downloadID: Int64, playlistURL: String, nextSequence: Int, segmentsDone: Int, bytes: Int64,
-                recordedSeconds: Double, updatedAt: Date = Date()) {
+                recordedSeconds: Double, periodStarts: [Int64] = [], updatedAt: Date = Date()) {
         self.downloadID = downloadID
         self.playlistURL = playlistURL
         self.nextSequence = nextSequence
         self.segmentsDone = segmentsDone
         self.bytes = bytes
         self.recordedSeconds = recordedSeconds
+        self.periodStarts = periodStarts
         self.updatedAt = updatedAt
     }
 
@@ -43,6 +47,7 @@ public struct HLSProgress: Codable, Sendable, Equatable, FetchableRecord, Persis
 
     enum CodingKeys: String, CodingKey {
         case downloadID = "download_id", playlistURL = "playlist_url", nextSequence = "next_sequence"
-        case segmentsDone = "segments_done", bytes, recordedSeconds = "recorded_seconds", updatedAt = "updated_at"
+        case segmentsDone = "segments_done", bytes, recordedSeconds = "recorded_seconds", periodStarts = "period_starts"
+        case updatedAt = "updated_at"
     }
 }

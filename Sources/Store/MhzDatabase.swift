@@ -182,8 +182,21 @@ public final class MhzDatabase: Sendable {
                 t.column("updated_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v8-hls-period-starts") { db in
+            // Where each discontinuity's period starts in the partial file, for the repair
+            // that makes the finished file one stream.
+            try db.alter(table: HLSProgress.databaseTableName) { t in
+                t.add(column: "period_starts", .text).notNull().defaults(to: "[]")
+            }
+        }
         do {
+            let pending = try writer.read { db in try !migrator.hasCompletedMigrations(db) }
             try migrator.migrate(writer)
+            // Each migration is a transaction whose pages the WAL keeps until a checkpoint
+            // (at 1000 pages): a new database's would otherwise hold some fifty pages of
+            // schema, which a nearly full disk or a file-size limit must then find room for
+            // before the first download's state can be written.
+            if pending { try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) } }
         } catch {
             throw .migrationFailed((Self.isDamage(error) ? Self.damageMark : "") + Self.words(error))
         }

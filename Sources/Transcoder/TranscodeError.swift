@@ -37,4 +37,20 @@ public enum TranscodeError: Error, Sendable, Equatable {
     case cannotWrite(path: String, reason: String)
     /// A step of the pipeline failed on the way.
     case failed(stage: Stage, reason: String)
+    /// The periods of a file cannot be made one stream by ``PeriodJoiner``: `obstacle`
+    /// says what stands in the way.
+    case unjoinable(JoinObstacle)
+}
+
+/// What keeps ``PeriodJoiner`` from joining a file's periods.
+public enum JoinObstacle: Sendable, Equatable {
+    /// A period carries video: only audio is re-encoded or given new timestamps.
+    case video
+    /// The container cannot have periods appended after its first bytes (MP4 keeps its
+    /// index in the init segment): the demuxer's name.
+    case container(String)
+    /// A period's audio carries no timestamps to continue from.
+    case noTimestamps
+    /// The period starts are not increasing offsets inside the file.
+    case badPeriods
 }

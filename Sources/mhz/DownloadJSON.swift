@@ -18,7 +18,7 @@ enum DownloadJSON {
             "title": .string(record.title),
             "artist": .string(record.artist),
             "sid": record.sid.map { .string($0) } ?? .null,
-            "error": task.state.error.map { .string(DownloadText.describe($0)) } ?? .null,
+            "error": DownloadText.reason(task).map { .string($0) } ?? .null,
         ]
         return EventJSON.serialize(object)
     }

@@ -71,7 +71,7 @@ final class DownloadProgressPrinter: @unchecked Sendable {
         }
         if task.state == .running, task.rate > 0 { line += "\(DownloadText.size(Int64(task.rate)))/s  " }
         line += DownloadText.name(task)
-        if let error = task.state.error { line += " — " + DownloadText.describe(error) }
+        if let reason = DownloadText.reason(task) { line += " — " + reason }
         return String(line.prefix(max(20, width - 1)))
     }
 
@@ -79,7 +79,7 @@ final class DownloadProgressPrinter: @unchecked Sendable {
     static func plain(_ task: DownloadTask) -> String {
         var line = "\(task.id) \(task.state.name): \(DownloadText.name(task))"
         if task.state == .completed { line += " → \(task.record.path)" }
-        if let error = task.state.error { line += " — " + DownloadText.describe(error) }
+        if let reason = DownloadText.reason(task) { line += " — " + reason }
         return line
     }
 

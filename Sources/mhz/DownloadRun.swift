@@ -1,5 +1,7 @@
 import Downloads
 import Foundation
+import Logging
+import Transcoder
 
 /// A download manager run in the foreground by `mhz download` and `mhz downloads resume`:
 /// its events shown on stdout, its tasks started, the ones asked for waited for, and one
@@ -11,6 +13,11 @@ enum DownloadRun {
     /// Returns whether one of them did not complete.
     static func run(_ manager: DownloadManager, json: Bool,
                     add: (DownloadManager) async throws(DownloadError) -> Set<Int64>) async throws(DownloadError) -> Bool {
+        // No libmpv runs in this process, so FFmpeg's own lines (a discontinuity's repair
+        // decodes and encodes) may go to the log rather than over the progress lines; a
+        // player's process leaves FFmpeg's log to libmpv, which reads it (see `FFmpegLog`).
+        let ffmpeg = Logger(label: "mhz.ffmpeg")
+        FFmpegLog.route { line in ffmpeg.notice("ffmpeg: \(line)") }
         let printer = DownloadProgressPrinter(style: DownloadProgressPrinter.style(json: json))
         let events = await manager.events()
         let showing = Task { for await event in events { printer.show(event) } }
@@ -35,7 +42,7 @@ enum DownloadRun {
         await showing.value
         let failed = tasks.filter { $0.state != .completed }
         for task in failed {
-            let why = task.state.error.map(DownloadText.describe)
+            let why = DownloadText.reason(task)
                 ?? "stopped (\(task.state.name)): `mhz downloads resume \(task.id)` continues it"
             FileHandle.standardError.write(Data("mhz: download \(task.id) (\(DownloadText.name(task))): \(why)\n".utf8))
         }

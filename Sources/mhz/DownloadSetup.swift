@@ -20,7 +20,7 @@ enum DownloadSetup {
         let files = SongFetcher(http: http, stallTimeout: settings.stallTimeout ?? 30, logger: logger)
         let streams = HLSFetcher(http: http, store: database, stallTimeout: settings.stallTimeout ?? 30,
                                  segmentConcurrency: settings.segmentConcurrency ?? 4,
-                                 defaultQuality: settings.quality ?? .best, logger: logger)
+                                 defaultQuality: settings.quality ?? .best, repair: PeriodJoinRepair(), logger: logger)
         let fetcher = MediaFetcher(files: files, streams: streams)
         var machine = DownloadMachine.Configuration(maxConcurrent: settings.maxConcurrent ?? 3)
         if control { machine.maxConcurrent = 0 }

@@ -1,21 +1,47 @@
 import Downloads
 import Foundation
+import Store
 
 /// Words for downloads, for the command line, headless events and the terminal UI: one
 /// line per reason, saying what happened and what to do.
 enum DownloadText {
-    /// The reason a task failed or waits.
-    static func describe(_ error: DownloadError) -> String {
+    /// Whose link a download follows, which decides what to try after a failure: a
+    /// station's song is downloaded again from the station (it gives a fresh link); a URL
+    /// the user gave, a file or an HLS stream, is theirs to check or renew.
+    enum Origin: Equatable {
+        /// A song a station gave (it has a song id).
+        case station
+        /// A URL given on the command line: a file or an HLS stream.
+        case link
+    }
+
+    /// The origin of a task's link.
+    static func origin(_ record: DownloadRecord) -> Origin { record.sid == nil ? .link : .station }
+
+    /// Why `task` failed or waits, in words for its origin; nil when it did neither.
+    static func reason(_ task: DownloadTask) -> String? {
+        task.state.error.map { describe($0, origin: origin(task.record)) }
+    }
+
+    /// The reason a task failed or waits: what failed (the file, a playlist, a segment by
+    /// its sequence number, a key) and what to try, which for a station's song is to
+    /// download it again from the station and for a URL is never the station.
+    static func describe(_ error: DownloadError, origin: Origin = .link) -> String {
+        let again = origin == .station ? "download the song again from the station" : nil
         switch error {
-        case .httpStatus(404), .httpStatus(410): return "the server has no such file (HTTP 404): the link is gone; download the song again from the station"
-        case .httpStatus(401), .httpStatus(403): return "the server refused the file (HTTP 403): the link may have expired; download the song again from the station"
+        case .httpStatus(let status) where status == 404 || status == 410:
+            return "the server has no such file (HTTP \(status)): the link is gone; \(again ?? "check the URL")"
+        case .httpStatus(let status) where status == 401 || status == 403:
+            return "the server refused the file (HTTP \(status)): the link may have expired"
+                + (again.map { "; \($0)" } ?? " or need a login; get a new link")
         case .httpStatus(429): return "the server is limiting requests (HTTP 429): mhz retries later"
         case .httpStatus(let status) where status >= 500: return "the server failed (HTTP \(status)): mhz retries later"
-        case .httpStatus(let status): return "the server answered HTTP \(status): check the URL"
+        case .httpStatus(let status): return "the server answered HTTP \(status): \(again ?? "check the URL")"
         case .notMedia(let type) where type.lowercased().contains("mpegurl"):
             return "the server sent an HLS playlist (\(type)), not a file: `mhz download --hls URL` downloads the stream"
         case .notMedia(let type):
-            return "the server sent a web page (\(type)) instead of audio: the link needs a login or has expired"
+            return "the server sent a web page (\(type)) instead of audio: the link needs a login or has expired; "
+                + (again ?? "get a new link")
         case .shortBody(let got, let expected):
             return "the connection ended after \(got) of \(expected) bytes: mhz continues from there"
         case .overlong(let got, let expected):
@@ -43,17 +69,56 @@ enum DownloadText {
             let drm = format.map { " with key format \($0)" } ?? ""
             return "the stream is encrypted with \(method)\(drm), which mhz cannot decrypt (DRM): it cannot be downloaded"
         case .keyUnavailable(let uri, let status):
-            return "the stream's key \(uri) answered HTTP \(status): \(status >= 500 || status == 429 ? "mhz retries later" : "the stream cannot be decrypted")"
+            let next = status >= 500 || status == 429 ? "mhz retries later"
+                : "the stream cannot be decrypted without it; " + (again ?? "get a new link to the stream")
+            return "the stream's key \(uri) answered HTTP \(status): \(next)"
+        case .key(let uri, let reason):
+            return "the stream's key \(uri) could not be fetched: \(describe(reason, origin: origin))"
         case .badKey(let uri, let length):
             return "the stream's key \(uri) is \(length) bytes, not 16: the key server sent something else"
         case .decryptionFailed(let sequence):
             return "segment \(sequence) does not decrypt with its key: the key or IV is wrong; nothing was kept of it"
         case .corruptSegment(let sequence):
             return "segment \(sequence) is not MPEG-TS: the server sent something else; nothing was kept of it"
+        case .playlist(let url, let reason):
+            return playlist(url, reason, again: again, origin: origin)
         case .segment(let sequence, let reason):
-            return "segment \(sequence): \(describe(reason))"
+            return segment(sequence, reason, again: again, origin: origin)
         case .liveWindowPassed(let missed):
             return "the live stream moved on \(missed) segment(s) before mhz fetched them: the recording stops there"
+        }
+    }
+
+    /// A playlist that failed, named, with what to try.
+    private static func playlist(_ url: String, _ reason: DownloadError, again: String?, origin: Origin) -> String {
+        let renew = again ?? "check the URL, or get a new link to the stream"
+        switch reason {
+        case .httpStatus(let status) where status == 404 || status == 410:
+            return "the playlist \(url) is gone (HTTP \(status)): \(renew)"
+        case .httpStatus(let status) where status == 401 || status == 403:
+            return "the playlist \(url) was refused (HTTP \(status)): the link may have expired or need a login; "
+                + (again ?? "get a new link to the stream")
+        case .notAPlaylist(let first):
+            return "\(url) is not an HLS playlist (it starts \"\(first.prefix(60))\"): \(renew)"
+        case .emptyPlaylist: return "the playlist \(url) lists nothing to download: \(renew)"
+        case .malformedPlaylist(let line, let text, let rule):
+            return "the playlist \(url) is broken at line \(line) (\(playlistRule(rule))): \"\(text.prefix(80))\""
+        default: return "the playlist \(url) could not be fetched: \(describe(reason, origin: origin))"
+        }
+    }
+
+    /// A segment that failed after its retries, by its sequence number, with what to try:
+    /// the segments before it are kept, and a resume starts at it.
+    private static func segment(_ sequence: Int, _ reason: DownloadError, again: String?, origin: Origin) -> String {
+        switch reason {
+        case .httpStatus(let status) where status == 404:
+            return "segment \(sequence) is not on the server (HTTP 404) though the playlist lists it: "
+                + "the segments before it are kept; resume the download to try it again"
+                + (again.map { ", or \($0)" } ?? "")
+        case .httpStatus(let status) where [401, 403, 410].contains(status):
+            return "segment \(sequence) was refused (HTTP \(status)) even after the playlist was fetched again: "
+                + "the stream's links have expired; " + (again ?? "get a new link to the stream")
+        default: return "segment \(sequence): \(describe(reason, origin: origin))"
         }
     }
 

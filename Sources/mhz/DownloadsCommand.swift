@@ -98,7 +98,7 @@ struct DownloadsCommand: AsyncParsableCommand {
             }
             line += DownloadText.name(task)
             if task.state == .completed { line += "  \(task.record.path)" }
-            if let error = task.state.error { line += " — " + DownloadText.describe(error) }
+            if let reason = DownloadText.reason(task) { line += " — " + reason }
             print(line)
         }
     }

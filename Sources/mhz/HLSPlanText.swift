@@ -15,16 +15,20 @@ enum HLSPlanText {
         do throws(DownloadError) {
             let plan = try await planner.plan(url, quality: quality, audioLanguage: audioLanguage)
             do { try plan.media.checkDecryptable() } catch { throw HLSPlanner.failure(error) }
-            if plan.media.segments.isEmpty, !plan.media.isLive { throw .emptyPlaylist }
+            if plan.media.segments.isEmpty, !plan.media.isLive {
+                throw .playlist(url: plan.mediaURL.absoluteString, reason: .emptyPlaylist)
+            }
             return plan
         } catch {
-            throw .runtime("\(url.absoluteString): \(DownloadText.describe(error))")
+            throw .runtime(DownloadText.describe(error, origin: .link))
         }
     }
 
-    /// One JSON object: `{"kind","variants","chosen","live","duration","segments"}`, the
-    /// segments with their byte range `[length, offset]`, key (`iv` as the 32 hex digits
-    /// that decrypt that segment) and init segment.
+    /// One JSON object: `{"kind","variants","chosen","audio","live","duration","segments"}`,
+    /// `audio` saying where a master playlist's audio comes from and why (`source`
+    /// `variant` or `rendition`, `reason` a fixed word, `why` in words, the `rendition` the
+    /// choice rests on), the segments with their byte range `[length, offset]`, key (`iv` as
+    /// the 32 hex digits that decrypt that segment) and init segment.
     static func json(_ plan: HLSPlan) -> String {
         let variants: [[String: Any]] = plan.master?.variants.map { variant in
             ["uri": variant.uri.absoluteString, "bandwidth": variant.bandwidth,
@@ -44,6 +48,7 @@ enum HLSPlanText {
         if let choice = plan.choice { chosen = (choice.audio?.uri ?? choice.variant.uri).absoluteString }
         let object: [String: Any] = [
             "kind": plan.master == nil ? "media" : "master", "variants": variants, "chosen": chosen,
+            "audio": plan.choice.map(audio) ?? NSNull(),
             "live": plan.media.isLive, "duration": plan.media.totalDuration, "segments": segments,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
@@ -59,14 +64,57 @@ enum HLSPlanText {
             let average = variant.averageBandwidth.map { " (average \($0))" } ?? ""
             lines.append("\(mark) \(variant.bandwidth) bit/s\(average) \(variant.codecs ?? "") \(variant.uri.absoluteString)")
         }
-        if let audio = plan.choice?.audio {
-            lines.append("audio: \(audio.name) \(audio.language ?? "") \(audio.uri?.absoluteString ?? "")")
+        if let choice = plan.choice {
+            let from = choice.audio.map { "the rendition \($0.uri?.absoluteString ?? "")" } ?? "the variant"
+            lines.append("audio: from \(from) — \(why(choice))")
         }
         let encrypted = plan.media.segments.contains { $0.key != nil } ? ", AES-128" : ""
         let live = plan.media.isLive ? "live, " : ""
         lines.append("\(plan.mediaURL.absoluteString): \(live)\(plan.media.segments.count) segments, "
                      + String(format: "%.1f s", plan.media.totalDuration) + encrypted)
         return lines.joined(separator: "\n")
+    }
+
+    /// Where the audio comes from and why, as the plan's `audio` object.
+    static func audio(_ choice: VariantChoice) -> [String: Any] {
+        let rendition: Any = choice.rendition.map { rendition -> Any in
+            ["name": rendition.name, "language": rendition.language.map { $0 as Any } ?? NSNull(),
+             "uri": rendition.uri.map { $0.absoluteString as Any } ?? NSNull(), "default": rendition.isDefault,
+             "autoselect": rendition.autoselect] as [String: Any]
+        } ?? NSNull()
+        return ["source": choice.reason.source.rawValue, "reason": code(choice.reason), "why": why(choice),
+                "rendition": rendition]
+    }
+
+    /// The reason as a fixed word for scripts.
+    static func code(_ reason: AudioReason) -> String {
+        switch reason {
+        case .noAudioGroup: "no-audio-group"
+        case .emptyGroup: "empty-group"
+        case .languageHasPlaylist: "language-has-playlist"
+        case .languageInVariant: "language-in-variant"
+        case .defaultHasPlaylist: "default-has-playlist"
+        case .defaultInVariant: "default-in-variant"
+        }
+    }
+
+    /// The reason in words.
+    static func why(_ choice: VariantChoice) -> String {
+        let name = choice.rendition.map { "\"\($0.name)\"" } ?? ""
+        let group = choice.variant.audioGroup ?? ""
+        func unmatched(_ language: String?) -> String {
+            language.map { "no rendition is in the language \"\($0)\"; " } ?? ""
+        }
+        switch choice.reason {
+        case .noAudioGroup: return "the variant names no audio group: its audio is its own"
+        case .emptyGroup: return "the variant's audio group \"\(group)\" lists no rendition: its audio is its own"
+        case .languageHasPlaylist: return "the rendition \(name) is in the language asked and has a playlist of its own"
+        case .languageInVariant: return "the rendition \(name) in the language asked has no URI: its audio is in the variant"
+        case .defaultHasPlaylist(let language):
+            return unmatched(language) + "the rendition \(name) plays by default and has a playlist of its own"
+        case .defaultInVariant(let language):
+            return unmatched(language) + "the default rendition \(name) has no URI: its audio is in the variant"
+        }
     }
 
     private static func range(_ range: ByteRange?) -> Any {

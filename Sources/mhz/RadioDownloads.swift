@@ -34,7 +34,7 @@ final class RadioDownloads: SongDownloads {
             do throws(DownloadError) {
                 _ = try await manager.add(request)
             } catch {
-                logger.error("cannot download \(track.sid): \(DownloadText.describe(error))")
+                logger.error("cannot download \(track.sid): \(DownloadText.describe(error, origin: .station))")
             }
         }
     }
@@ -119,7 +119,7 @@ final class RadioDownloads: SongDownloads {
         let items = tasks.values.sorted { $0.id < $1.id }.map { task in
             DownloadItem(id: task.id, title: task.record.title, artist: task.record.artist,
                          state: DownloadItem.State(rawValue: task.state.name) ?? .queued, bytes: task.bytes,
-                         total: task.total, rate: task.rate, reason: task.state.error.map(DownloadText.describe))
+                         total: task.total, rate: task.rate, reason: DownloadText.reason(task))
         }
         return DownloadsOverview(items: items, playable: playable)
     }

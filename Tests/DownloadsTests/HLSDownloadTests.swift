@@ -343,10 +343,22 @@ struct HLSDownloadTests {
     @Test func anHTMLPageInPlaceOfThePlaylistIsNotAPlaylist() async throws {
         server.script("/clear/master.m3u8") { _, _ in .html }
         let task = try await download("clear/master.m3u8")
-        guard case .failed(.notAPlaylist(let first)) = task.state else {
+        guard case .failed(.playlist(let url, .notAPlaylist(let first))) = task.state else {
             Issue.record("\(task.state)")
             return
         }
-        #expect(first.hasPrefix("<!DOCTYPE html>"))
+        #expect(url == server.url("clear/master.m3u8") && first.hasPrefix("<!DOCTYPE html>"))
+    }
+
+    @Test func aFailedPlaylistIsNamedTheMastersOrTheVariants() async throws {
+        let missing = try await download("missing/index.m3u8")
+        #expect(missing.state == .failed(.playlist(url: server.url("missing/index.m3u8"), reason: .httpStatus(404))),
+                "\(missing.state)")
+        // The master answers; the variant it names does not: the variant is the one named.
+        server.script("/clear/a128k/index.m3u8") { _, _ in .status(410) }
+        let variant = try await download("clear/master.m3u8", quality: "128")
+        #expect(variant.state == .failed(.playlist(url: server.url("clear/a128k/index.m3u8"), reason: .httpStatus(410))),
+                "\(variant.state)")
+        #expect(server.requests.allSatisfy { !$0.path.hasSuffix(".ts") })
     }
 }

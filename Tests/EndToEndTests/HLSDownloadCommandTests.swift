@@ -55,6 +55,48 @@ struct HLSDownloadCommandTests {
         #expect(sequences == (7794..<7800).map { $0 })
     }
 
+    @Test func theDefaultAudioInsideTheVariantIsDownloadedNotTheAlternateAndThePlanSaysWhy() async throws {
+        // Modelled on Apple's bipbop "advanced" master: the default audio has no URI (it is
+        // in the variants), the AUTOSELECT=NO alternate (a sine wave there) has its own.
+        let folder = streams.path("bipbop")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("""
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="bipbop_audio",LANGUAGE="eng",NAME="BipBop Audio 1",AUTOSELECT=YES,DEFAULT=YES
+            #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="bipbop_audio",LANGUAGE="eng",NAME="BipBop Audio 2",AUTOSELECT=NO,DEFAULT=NO,URI="../byterange/index.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=263851,CODECS="mp4a.40.2, avc1.4d400d",RESOLUTION=416x234,AUDIO="bipbop_audio"
+            ../clear/a128k/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=41457,CODECS="mp4a.40.2",AUDIO="bipbop_audio"
+            ../clear/a64k/index.m3u8
+
+            """.utf8).write(to: folder.appendingPathComponent("master.m3u8"))
+        let planned = try mhz(["download", "--plan", "--json", server.url("bipbop/master.m3u8")])
+        #expect(try await planned.waitForExit(timeout: 30) == 0, "\(planned.errorOutput)")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(planned.lines.joined().utf8)) as? [String: Any])
+        #expect(plan["chosen"] as? String == server.url("clear/a64k/index.m3u8"))
+        let audio = try #require(plan["audio"] as? [String: Any])
+        #expect(audio["source"] as? String == "variant" && audio["reason"] as? String == "default-in-variant")
+        #expect(audio["why"] as? String == "the default rendition \"BipBop Audio 1\" has no URI: its audio is in the variant")
+        let rendition = try #require(audio["rendition"] as? [String: Any])
+        #expect(rendition["name"] as? String == "BipBop Audio 1" && rendition["uri"] is NSNull && rendition["default"] as? Bool == true)
+
+        // Asked for by name, the alternate's own playlist is the one.
+        let alternate = try mhz(["download", "--plan", "--json", "--audio-language", "BipBop Audio 2", server.url("bipbop/master.m3u8")])
+        #expect(try await alternate.waitForExit(timeout: 30) == 0)
+        let other = try #require(try JSONSerialization.jsonObject(with: Data(alternate.lines.joined().utf8)) as? [String: Any])
+        #expect(other["chosen"] as? String == server.url("byterange/index.m3u8"))
+        #expect((other["audio"] as? [String: Any])?["source"] as? String == "rendition")
+
+        let run = try mhz(["download", server.url("bipbop/master.m3u8")])
+        #expect(try await run.waitForExit(timeout: 60) == 0, "\(run.errorOutput)")
+        let a64 = try (0..<6).reduce(into: Data()) {
+            $0.append(try Data(contentsOf: streams.path(String(format: "clear/a64k/seg%03d.ts", $1))))
+        }
+        #expect(FileManager.default.contents(atPath: downloads.appendingPathComponent("bipbop.ts").path) == a64)
+        #expect(server.requests.allSatisfy { !$0.path.hasPrefix("/byterange/") || $0.path.hasSuffix(".m3u8") },
+                "the alternate's media is never fetched: \(server.requests.map(\.path))")
+    }
+
     @Test func killedMidStreamItResumesAtTheNextSegmentAndTheFileIsIdentical() async throws {
         for n in 0..<6 {
             // ~65 kB each, four at once: the first four in about two seconds, the last two
@@ -134,7 +176,9 @@ struct HLSDownloadCommandTests {
         #expect(!line.contains("\n") && line.contains("not an HLS playlist"), "\(line)")
         let plan = try mhz(["download", "--plan", server.url("missing/index.m3u8")])
         #expect(try await plan.waitForExit(timeout: 30) == 1)
-        #expect(plan.errorOutput.contains("HTTP 404"), "\(plan.errorOutput)")
+        #expect(plan.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            == "mhz: the playlist \(server.url("missing/index.m3u8")) is gone (HTTP 404): check the URL, or get a new link to the stream",
+            "\(plan.errorOutput)")
         let list = try mhz(["downloads", "--json"])
         #expect(try await list.waitForExit(timeout: 30) == 0)
         #expect(list.lines.isEmpty, "\(list.lines)")

@@ -101,6 +101,10 @@ int mhz_av_channel_layout_check(const AVChannelLayout *channel_layout);
 void mhz_av_channel_layout_default(AVChannelLayout *ch_layout, int nb_channels);
 void mhz_av_log_set_level(int level);
 const char * mhz_avcodec_get_name(enum AVCodecID id);
+AVFormatContext * mhz_avformat_alloc_context(void);
+const AVCodec * mhz_avcodec_find_encoder(enum AVCodecID id);
+int mhz_avcodec_parameters_copy(AVCodecParameters *dst, const AVCodecParameters *src);
+int64_t mhz_av_rescale_q(int64_t a, AVRational bq, AVRational cq);
 
 /* Error codes are function-like macros (AVERROR(e) negates a POSIX errno, AVERROR_EOF and
  * AVERROR_INVALIDDATA are FFERRTAG four-character tags): Swift imports none of them. */
