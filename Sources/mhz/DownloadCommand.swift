@@ -109,7 +109,7 @@ struct DownloadCommand: AsyncParsableCommand {
     private func download() async throws(CLIError) -> Bool {
         var settings = try RadioRuntime.settings(options: global)
         let variant = quality.flatMap(VariantQuality.init) ?? settings.config.downloads.quality
-        if let variant { settings.config.kbps = DownloadSettings.stationKbps(variant) }
+        if let variant { settings.config.station.quality = DownloadSettings.stationQuality(variant) }
         if plan { return try await printPlan(config: settings.config, quality: variant ?? .best) }
         let paths = settings.paths
         do {

@@ -11,8 +11,9 @@ struct DownloadSettings: Sendable, Equatable {
     var maxConcurrent: Int?
     /// `liked`: download every song the moment it is liked.
     var liked = false
-    /// `quality`: kbit/s, `best` or `worst`: the bitrate asked of the station for its songs
-    /// and the HLS variant chosen (the lowest at or above it, else the highest).
+    /// `quality`: kbit/s, `best` or `worst`: what is asked of the station for its songs
+    /// (``stationQuality(_:)``, in place of `[station] quality`) and the HLS variant chosen
+    /// (the lowest at or above it, else the highest).
     var quality: VariantQuality?
     /// `stall_timeout`: seconds without a byte after which a transfer is retried (default 30).
     var stallTimeout: Double?
@@ -67,13 +68,13 @@ struct DownloadSettings: Sendable, Equatable {
         return settings
     }
 
-    /// The bitrate to ask a station for, for `quality`: the station's nearest at or above
-    /// it (64, 128, 192, 320), 320 for `best`, 64 for `worst`.
-    static func stationKbps(_ quality: VariantQuality) -> Int {
+    /// What to ask a station for, for `quality`: its nearest MP3 bit rate at or above it
+    /// (64, 128, 192), else the original file, which is also `best`; 64 for `worst`.
+    static func stationQuality(_ quality: VariantQuality) -> StationQuality {
         switch quality {
-        case .best: return 320
-        case .worst: return 64
-        case .kbps(let kbps): return [64, 128, 192, 320].first { $0 >= kbps } ?? 320
+        case .best: return .original
+        case .worst: return .kbps(StationSettings.bitrates[0])
+        case .kbps(let kbps): return StationSettings.bitrates.first { $0 >= kbps }.map(StationQuality.kbps) ?? .original
         }
     }
 

@@ -111,16 +111,18 @@ struct RadioRuntime {
         }
     }
 
-    /// The requests of this server's family, with the configured `kbps` and `app_name`.
+    /// The requests of this server's family, with the configured `[station] quality` and
+    /// `app_name`.
     var endpoints: StationEndpoints {
         switch family {
         case .app:
-            var app = AppEndpoints(baseURL: baseURL, kbps: config.kbps)
+            var app = AppEndpoints(baseURL: baseURL)
             if let name = config.appName { app.appName = name }
+            config.station.quality.apply(to: &app)
             return .app(app)
         case .web:
             var web = WebEndpoints(baseURL: baseURL)
-            if let kbps = config.kbps { web.kbps = kbps }
+            config.station.quality.apply(to: &web)
             return .web(web)
         }
     }
