@@ -49,6 +49,11 @@ struct Config: Sendable, Equatable {
     /// The file the settings came from, for messages.
     var path: String = ""
 
+    /// The volume at start when `volume` is absent.
+    static let defaultVolume = 100
+    /// The embedded station's music folder when neither `--library` nor `library` names one.
+    static let defaultLibrary = "~/Music"
+
     /// Every top-level key the file may hold, besides the tables; others are errors.
     static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
                        "proxy", "verify_tls", "app_name", "timeout", "stream_timeout", "user_agent", "notify", "mpris"]

@@ -173,8 +173,7 @@ struct RadioRuntime {
     /// memory and start-up, and a network hop for every song.
     private static func makeEmbeddedStation(paths: Paths, library: String?) async throws(CLIError) -> Station {
         let home = URL(fileURLWithPath: NSHomeDirectory())
-        let folder = library.map { URL(fileURLWithPath: Paths.expand($0, home: home), isDirectory: true) }
-            ?? home.appendingPathComponent("Music", isDirectory: true)
+        let folder = URL(fileURLWithPath: Paths.expand(library ?? Config.defaultLibrary, home: home), isDirectory: true)
         do {
             let station = try await Station(configuration: StationConfiguration(
                 library: folder, dataDirectory: paths.stationDirectory))

@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
             ?? .warning
         let home = URL(fileURLWithPath: NSHomeDirectory())
-        let folder = URL(fileURLWithPath: Paths.expand(library ?? "~/Music", home: home), isDirectory: true)
+        let folder = URL(fileURLWithPath: Paths.expand(library ?? Config.defaultLibrary, home: home), isDirectory: true)
         let tls = tlsCert.flatMap { cert in
             tlsKey.map { key in
                 StationTLS(certificate: URL(fileURLWithPath: Paths.expand(cert, home: home)),
