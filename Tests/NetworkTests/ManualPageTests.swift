@@ -117,7 +117,7 @@ struct ManualPageTests {
     /// Renders `file` with groff as mdoc: its exit status, its text and its warnings.
     static func groff(_ file: URL) throws -> (Int32, String, String) {
         let rendered = file.appendingPathExtension("txt")
-        FileManager.default.createFile(atPath: rendered.path, contents: nil)
+        try Data().write(to: rendered)
         let output = try FileHandle(forWritingTo: rendered)
         defer { try? output.close() }
         let process = Process()
