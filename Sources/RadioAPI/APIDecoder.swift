@@ -50,6 +50,21 @@ public enum APIDecoder {
                               email: answer.email ?? "")
     }
 
+    /// Decodes a page of `/j/app/radio/liked_songs`: `{"r":0,"songs":[…]}` (`r` may be
+    /// missing, as in the answers clients recorded from Douban).
+    ///
+    /// - Throws: ``APIError``: `.expired` for a dead token, `.server("need_login")` for an
+    ///   anonymous request, `.notJSON` for a web page (a station without the route).
+    public static func likedSongs(_ body: Data) throws(APIError) -> [Song] {
+        let json = try jsonBytes(body)
+        let answer = try decode(LikedSongsAnswer.self, from: json)
+        if answer.status != 0 {
+            let word = answer.error ?? "unknown_error"
+            throw word == "expired" ? .expired : .server(word)
+        }
+        return answer.songs
+    }
+
     /// Checks the envelope before JSON decoding: not empty, valid UTF-8, BOM removed, and
     /// starting like JSON (so an HTML page is named as such rather than as a parse error).
     static func jsonBytes(_ body: Data) throws(APIError) -> Data {
@@ -126,6 +141,27 @@ private struct AppLoginAnswer: Decodable {
         expire = try c.lenientString(.expire)
         userName = try c.lenientString(.userName)
         email = try c.lenientString(.email)
+    }
+}
+
+/// The answer of `/j/app/radio/liked_songs`: its status, error word and songs.
+private struct LikedSongsAnswer: Decodable {
+    /// `r`: 0, or absent, for a page.
+    var status: Int
+    /// `err`: the refusal's word (`need_login`, `expired`).
+    var error: String?
+    /// `songs`: the page, newest like first.
+    var songs: [Song]
+
+    /// The wire names.
+    enum CodingKeys: String, CodingKey { case status = "r", error = "err", songs }
+
+    /// `r` leniently, as everywhere; a refusal carries no `songs`.
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        status = try c.lenientInt(.status) ?? 0
+        error = try c.lenientString(.error)
+        songs = try c.decodeIfPresent([Song].self, forKey: .songs) ?? []
     }
 }
 

@@ -14,15 +14,20 @@ public struct AppEndpoints: Sendable, Equatable {
     public var credentials: AppCredentials?
     /// `kbps=`, only honoured for Pro accounts; omitted when `nil`.
     public var kbps: Int?
+    /// Whether lists ask for `format=original`: mhz's own parameter, with which mhz's
+    /// station links each song's file as it is instead of an MP3 transcode
+    /// (docs/PROTOCOL.md §9). Douban knows no such parameter and ignores it.
+    public var asksForOriginal: Bool
 
     /// Creates the endpoint set for a server.
     public init(baseURL: URL, appName: String = "radio_android", version: String = "100",
-                credentials: AppCredentials? = nil, kbps: Int? = nil) {
+                credentials: AppCredentials? = nil, kbps: Int? = nil, asksForOriginal: Bool = false) {
         self.baseURL = baseURL
         self.appName = appName
         self.version = version
         self.credentials = credentials
         self.kbps = kbps
+        self.asksForOriginal = asksForOriginal
     }
 
     /// `GET /j/app/radio/channels`: the channel list (no parameters).
@@ -31,20 +36,48 @@ public struct AppEndpoints: Sendable, Equatable {
     }
 
     /// `GET /j/app/radio/people`: a fetch or a report, with the parameters in hzqtc/fmd's order:
-    /// app_name, version, credentials, channel, type, sid, pt, h, kbps.
+    /// app_name, version, credentials, channel, type, sid, pt, h, kbps; then mhz's `format`.
     public func playlist(_ report: Report) -> APIRequest {
-        var q: [(String, String)] = [("app_name", appName), ("version", version)]
-        if let credentials {
-            q += [("user_id", credentials.userID), ("expire", credentials.expire), ("token", credentials.token)]
-        }
+        var q = identity
         q.append(("channel", report.channel))
         q.append(("type", report.type.rawValue))
         // `n` is sent with an empty sid (the Windows app's captured traffic "sid Empty"; zonyitoo/doubanfm-qt sends `sid=`).
         q.append(("sid", report.sid ?? ""))
         if let pt = report.playedTime { q.append(("pt", String(format: "%.1f", max(0, pt)))) }
         if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
-        if let kbps { q.append(("kbps", String(kbps))) }
+        q += quality
         return APIRequest(method: .get, url: url("/j/app/radio/people", query: q), isFeedback: report.type.isFeedback)
+    }
+
+    /// `GET /j/app/radio/liked_songs`: a page of the listener's red-heart songs, newest like
+    /// first (docs/PROTOCOL.md §7, §9; honnix/douban.fm `fetch_liked_songs`; qiuxiang/doubanfm.sh
+    /// asked `count=999` at once):
+    /// app_name, version, credentials, `count`, `exclude` (the sids of the pages already
+    /// read, `|` between them; omitted when empty), then kbps and `format` as the lists ask,
+    /// since the songs' links follow them.
+    public func likedSongs(count: Int, excluding sids: [String] = []) -> APIRequest {
+        var q = identity
+        q.append(("count", String(count)))
+        if !sids.isEmpty { q.append(("exclude", sids.joined(separator: "|"))) }
+        q += quality
+        return APIRequest(method: .get, url: url("/j/app/radio/liked_songs", query: q))
+    }
+
+    /// `app_name`, `version` and the credentials, which every radio call begins with.
+    private var identity: [(String, String)] {
+        var q: [(String, String)] = [("app_name", appName), ("version", version)]
+        if let credentials {
+            q += [("user_id", credentials.userID), ("expire", credentials.expire), ("token", credentials.token)]
+        }
+        return q
+    }
+
+    /// `kbps` when set, then `format=original` when asked.
+    private var quality: [(String, String)] {
+        var q: [(String, String)] = []
+        if let kbps { q.append(("kbps", String(kbps))) }
+        if asksForOriginal { q.append(("format", "original")) }
+        return q
     }
 
     /// `POST /j/app/login` with a form body. `account` containing `@` goes as `email`,

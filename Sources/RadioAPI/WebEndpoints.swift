@@ -17,16 +17,22 @@ public struct WebEndpoints: Sendable, Equatable {
     public var kbps: Int
     /// `from=`: `mainsite`, as douban.fm's own player sends it (ginuerzh/gofm).
     public var from: String
+    /// Whether lists ask for `format=original`: mhz's own parameter, with which mhz's
+    /// station links each song's file as it is instead of an MP3 transcode
+    /// (docs/PROTOCOL.md §9). Douban knows no such parameter and ignores it; `kbps` and `pb`
+    /// are sent all the same, as the family's requests always carry them.
+    public var asksForOriginal: Bool
 
     /// Creates the endpoint set for a server.
     public init(baseURL: URL, appName: String = "radio_website", client: String = "s:mainsite|y:3.0",
-                version: String = "100", kbps: Int = 128, from: String = "mainsite") {
+                version: String = "100", kbps: Int = 128, from: String = "mainsite", asksForOriginal: Bool = false) {
         self.baseURL = baseURL
         self.appName = appName
         self.client = client
         self.version = version
         self.kbps = kbps
         self.from = from
+        self.asksForOriginal = asksForOriginal
     }
 
     /// The channel list. The web family has no documented list of its own in the app's
@@ -38,7 +44,7 @@ public struct WebEndpoints: Sendable, Equatable {
 
     /// `GET /j/v2/playlist`: a fetch or a report. The fixed part is in chengzeyi/FM's order
     /// (`channel kbps client app_name version type`), then `sid` (omitted for `n`, as taizilongxu/douban.fm
-    /// does), `pt`, `pb`, `from` and `h` for long reports.
+    /// does), `pt`, `pb`, `from` and `h` for long reports; then mhz's `format` when asked.
     public func playlist(_ report: Report) -> APIRequest {
         var q: [(String, String)] = [("channel", report.channel), ("kbps", String(kbps)), ("client", client),
                                      ("app_name", appName), ("version", version), ("type", report.type.rawValue)]
@@ -47,6 +53,7 @@ public struct WebEndpoints: Sendable, Equatable {
         q.append(("pb", String(kbps)))
         q.append(("from", from))
         if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
+        if asksForOriginal { q.append(("format", "original")) }
         return APIRequest(method: .get, url: url("/j/v2/playlist", query: q), headers: ajaxHeaders,
                           isFeedback: report.type.isFeedback)
     }

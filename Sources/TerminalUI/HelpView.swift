@@ -3,8 +3,8 @@
 /// where it applies. Because it reads `Keymap.bindings`, a remapped or unbound key is
 /// documented exactly as it behaves.
 public enum HelpView {
-    /// Headings of the groups, in display order.
-    private static let sections: [(title: String, contexts: [KeyContext])] = [
+    /// Headings of the groups, in display order (the manual's KEYS section uses them too).
+    public static let sections: [(title: String, contexts: [KeyContext])] = [
         ("Playing", [.global, .song]),
         ("In the channel list", [.channelList]),
         ("In the downloads", [.downloads]),

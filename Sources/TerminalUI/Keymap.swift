@@ -143,10 +143,14 @@ public struct Keymap: Sendable, Equatable {
         return chosen.sorted { $0.offset < $1.offset }.map(\.text).joined(separator: separator)
     }
 
-    /// The short word for an action in the hint line: channel-list rows drop the prefix
-    /// (`list-choose` → `choose`) because the context already says "list".
+    /// The short word for an action in the hint line: the rows of the channel list and of
+    /// the downloads view drop their prefix (`list-choose` → `choose`, `downloads-pause` →
+    /// `pause`), because the screen already says where the key acts.
     private static func hintWord(_ action: String) -> String {
-        action.hasPrefix("list-") ? String(action.dropFirst("list-".count)) : action
+        for prefix in ["list-", "downloads-"] where action.hasPrefix(prefix) {
+            return String(action.dropFirst(prefix.count))
+        }
+        return action
     }
 }
 

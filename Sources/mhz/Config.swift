@@ -23,8 +23,6 @@ struct Config: Sendable, Equatable {
     var proxy: String?
     /// TLS certificate checks; only an explicit `verify_tls = false` turns them off.
     var verifyTLS: Bool?
-    /// Bitrate asked of the server (`kbps=`), honoured for Pro accounts only.
-    var kbps: Int?
     /// The app family's `app_name=` (default `radio_android`).
     var appName: String?
     /// Seconds a request may take in all.
@@ -42,6 +40,8 @@ struct Config: Sendable, Equatable {
     var mpris = true
     /// `[hooks]`: the command run on every event, and its time limit.
     var hooks = HookSettings()
+    /// `[station]`: what is asked of the station (the original file, or an MP3 bit rate).
+    var station = StationSettings()
     /// `[keys]`: action name → key(s), overriding the default key table.
     var keys: [String: String] = [:]
     /// The line of each `[keys]` entry, so a bad binding can be named by line.
@@ -49,9 +49,16 @@ struct Config: Sendable, Equatable {
     /// The file the settings came from, for messages.
     var path: String = ""
 
-    /// Every top-level key the file may hold, besides the `[keys]` table; others are errors.
+    /// The volume at start when `volume` is absent.
+    static let defaultVolume = 100
+    /// The embedded station's music folder when neither `--library` nor `library` names one.
+    static let defaultLibrary = "~/Music"
+
+    /// Every top-level key the file may hold, besides the tables; others are errors.
     static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
-                       "proxy", "verify_tls", "kbps", "app_name", "timeout", "stream_timeout", "user_agent", "notify", "mpris"]
+                       "proxy", "verify_tls", "app_name", "timeout", "stream_timeout", "user_agent", "notify", "mpris"]
+    /// The tables the file may hold: `[keys]`, `[downloads]`, `[hooks]`, `[station]`.
+    static let tables = ["keys", "downloads", "hooks", "station"]
 
     /// Reads the file; a missing file is an empty configuration unless it was named
     /// explicitly.
@@ -77,7 +84,11 @@ struct Config: Sendable, Equatable {
         }
         var config = Config()
         config.path = path
-        for key in table.keys where !["keys", "downloads", "hooks"].contains(key) {
+        for key in table.keys where !tables.contains(key) {
+            // The bit rate asked of the station is `[station] quality`, which also asks for the original.
+            if key == "kbps" {
+                throw .configInvalid(path, line: nil, "\"kbps\" is set as \"quality\" in [station]: one of \(StationSettings.acceptedQualities)")
+            }
             guard keys.contains(key) else { throw .configInvalid(path, line: nil, "unknown key \"\(key)\"") }
         }
         if let value = table["keys"] {
@@ -97,6 +108,10 @@ struct Config: Sendable, Equatable {
         if let value = table["hooks"] {
             guard let hooks = value.table else { throw .configInvalid(path, line: nil, "[hooks] must be a table") }
             config.hooks = try HookSettings.parse(hooks, path: path)
+        }
+        if let value = table["station"] {
+            guard let station = value.table else { throw .configInvalid(path, line: nil, "[station] must be a table") }
+            config.station = try StationSettings.parse(station, path: path)
         }
         for key in ["notify", "mpris"] {
             guard let value = table[key] else { continue }
@@ -132,12 +147,6 @@ struct Config: Sendable, Equatable {
         if let value = table["verify_tls"] {
             guard let flag = value.bool else { throw .configInvalid(path, line: nil, "\"verify_tls\" must be true or false") }
             config.verifyTLS = flag
-        }
-        if let value = table["kbps"] {
-            guard let v = value.int, [64, 128, 192, 320].contains(v) else {
-                throw .configInvalid(path, line: nil, "\"kbps\" must be 64, 128, 192 or 320")
-            }
-            config.kbps = v
         }
         if let value = table["timeout"] {
             guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 1, seconds <= 600 else {

@@ -28,8 +28,8 @@ struct DownloadCommand: AsyncParsableCommand {
     @Flag(help: "The song mhz is playing (or played last).")
     var current = false
 
-    /// The red-heart channel's songs.
-    @Flag(help: "The red-heart channel's songs (needs `mhz login`).")
+    /// Every liked song, from the station's list of them, else from the red-heart channel.
+    @Flag(help: "Your liked songs (needs `mhz login`): every one the station lists (liked_songs), else --count of the red-heart channel's.")
     var liked = false
 
     /// A channel whose songs to download. Parsed unconditionally: -3 would read as an option.
@@ -37,8 +37,8 @@ struct DownloadCommand: AsyncParsableCommand {
     var channel: String?
 
     /// How many songs of `--channel` and of `--liked`.
-    @Option(help: "How many songs of --channel or --liked (default 20).")
-    var count: Int = 20
+    @Option(help: "How many songs of --channel (default 20) or --liked (default: all the station lists, else 20).")
+    var count: Int?
 
     /// The bitrate asked of the station and the HLS variant; wins over `[downloads] quality`.
     @Option(help: ArgumentHelp("kbit/s, best or worst: the station's bitrate, and the HLS variant (the lowest at or above it, else the highest).",
@@ -79,7 +79,7 @@ struct DownloadCommand: AsyncParsableCommand {
         if urls.isEmpty, !current, !liked, channel == nil {
             throw ValidationError("nothing to download: give URLs, --current, --liked or --channel ID")
         }
-        if count < 1 { throw ValidationError("--count must be at least 1") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         if let quality, VariantQuality(quality) == nil {
             throw ValidationError("--quality must be kbit/s (e.g. 128), best or worst")
         }
@@ -109,7 +109,7 @@ struct DownloadCommand: AsyncParsableCommand {
     private func download() async throws(CLIError) -> Bool {
         var settings = try RadioRuntime.settings(options: global)
         let variant = quality.flatMap(VariantQuality.init) ?? settings.config.downloads.quality
-        if let variant { settings.config.kbps = DownloadSettings.stationKbps(variant) }
+        if let variant { settings.config.station.quality = DownloadSettings.stationQuality(variant) }
         if plan { return try await printPlan(config: settings.config, quality: variant ?? .best) }
         let paths = settings.paths
         do {
@@ -180,21 +180,29 @@ struct DownloadCommand: AsyncParsableCommand {
         }
     }
 
-    /// Songs of `--liked` and `--channel`, asked of the station until `--count` distinct
-    /// ones came or it has no new ones.
+    /// Songs of `--liked` (the station's list of them, else the red-heart channel) and
+    /// `--channel`, asked of the station until `--count` distinct ones came or it has no
+    /// new ones.
     private func stationSongs(settings: (paths: Paths, config: Config), station: String) async throws(CLIError)
         -> [DownloadRequest]
     {
         let runtime = try await RadioRuntime.make(options: global, library: library, settings: settings)
         let client = runtime.stationClient()
         var requests: [DownloadRequest] = []
-        var channels: [String] = []
-        if liked { channels.append(Channel.redHeartID) }
-        if let channel { channels.append(channel) }
         do throws(ServiceFailure) {
-            for id in channels {
-                for track in try await Self.songs(of: id, count: count, client: client) {
-                    requests.append(DownloadSetup.request(track, channel: id, station: station))
+            if liked {
+                let tracks: [Track]
+                if let listing = try await LikedSongs.all(client: client, limit: count) {
+                    if let notice = LikedSongs.notice(listing) { FileHandle.standardError.write(Data("mhz: \(notice)\n".utf8)) }
+                    tracks = listing.tracks
+                } else {
+                    tracks = try await Self.songs(of: Channel.redHeartID, count: count ?? Self.defaultCount, client: client)
+                }
+                requests += tracks.map { DownloadSetup.request($0, channel: Channel.redHeartID, station: station) }
+            }
+            if let channel {
+                for track in try await Self.songs(of: channel, count: count ?? Self.defaultCount, client: client) {
+                    requests.append(DownloadSetup.request(track, channel: channel, station: station))
                 }
             }
         } catch {
@@ -204,6 +212,9 @@ struct DownloadCommand: AsyncParsableCommand {
         await runtime.shutdown()
         return requests
     }
+
+    /// Songs of a channel when `--count` does not say.
+    static let defaultCount = 20
 
     /// `n`, then `p` after the last song, until `count` distinct songs came or three answers
     /// in a row brought none new.

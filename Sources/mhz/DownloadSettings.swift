@@ -7,17 +7,29 @@ struct DownloadSettings: Sendable, Equatable {
     /// `dir`: where downloaded songs go (`~/` expanded); default `downloads` in the data
     /// directory (`$XDG_DATA_HOME/mhz/downloads`).
     var directory: String?
-    /// `max_concurrent`: songs fetched at once (1–16, default 3).
+    /// `max_concurrent`: songs fetched at once (1–16, ``defaultMaxConcurrent`` when absent).
     var maxConcurrent: Int?
     /// `liked`: download every song the moment it is liked.
     var liked = false
-    /// `quality`: kbit/s, `best` or `worst`: the bitrate asked of the station for its songs
-    /// and the HLS variant chosen (the lowest at or above it, else the highest).
+    /// `quality`: kbit/s, `best` or `worst`: what is asked of the station for its songs
+    /// (``stationQuality(_:)``, in place of `[station] quality`) and the HLS variant chosen
+    /// (the lowest at or above it, else the highest).
     var quality: VariantQuality?
-    /// `stall_timeout`: seconds without a byte after which a transfer is retried (default 30).
+    /// `stall_timeout`: seconds without a byte after which a transfer is retried
+    /// (``defaultStallTimeout`` when absent).
     var stallTimeout: Double?
-    /// `segment_concurrency`: HLS segments fetched at once per download (1–16, default 4).
+    /// `segment_concurrency`: HLS segments fetched at once per download (1–16,
+    /// ``defaultSegmentConcurrency`` when absent).
     var segmentConcurrency: Int?
+
+    /// Songs fetched at once when `max_concurrent` is absent.
+    static let defaultMaxConcurrent = 3
+    /// Seconds without a byte before a transfer is retried, when `stall_timeout` is absent.
+    static let defaultStallTimeout = 30.0
+    /// HLS segments fetched at once per download when `segment_concurrency` is absent.
+    static let defaultSegmentConcurrency = 4
+    /// The quality when neither `--quality` nor `quality` says.
+    static let defaultQuality = VariantQuality.best
 
     /// The keys the table may hold.
     static let keys = ["dir", "max_concurrent", "liked", "quality", "stall_timeout", "segment_concurrency"]
@@ -67,13 +79,13 @@ struct DownloadSettings: Sendable, Equatable {
         return settings
     }
 
-    /// The bitrate to ask a station for, for `quality`: the station's nearest at or above
-    /// it (64, 128, 192, 320), 320 for `best`, 64 for `worst`.
-    static func stationKbps(_ quality: VariantQuality) -> Int {
+    /// What to ask a station for, for `quality`: its nearest MP3 bit rate at or above it
+    /// (64, 128, 192), else the original file, which is also `best`; 64 for `worst`.
+    static func stationQuality(_ quality: VariantQuality) -> StationQuality {
         switch quality {
-        case .best: return 320
-        case .worst: return 64
-        case .kbps(let kbps): return [64, 128, 192, 320].first { $0 >= kbps } ?? 320
+        case .best: return .original
+        case .worst: return .kbps(StationSettings.bitrates[0])
+        case .kbps(let kbps): return StationSettings.bitrates.first { $0 >= kbps }.map(StationQuality.kbps) ?? .original
         }
     }
 

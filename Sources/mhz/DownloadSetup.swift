@@ -17,12 +17,14 @@ enum DownloadSetup {
         let http = HTTPClient(configuration: RadioRuntime.httpConfiguration(config))
         let settings = config.downloads
         let logger = Logger(label: "mhz.downloads")
-        let files = SongFetcher(http: http, stallTimeout: settings.stallTimeout ?? 30, logger: logger)
-        let streams = HLSFetcher(http: http, store: database, stallTimeout: settings.stallTimeout ?? 30,
-                                 segmentConcurrency: settings.segmentConcurrency ?? 4,
-                                 defaultQuality: settings.quality ?? .best, repair: PeriodJoinRepair(), logger: logger)
+        let stallTimeout = settings.stallTimeout ?? DownloadSettings.defaultStallTimeout
+        let files = SongFetcher(http: http, stallTimeout: stallTimeout, logger: logger)
+        let streams = HLSFetcher(http: http, store: database, stallTimeout: stallTimeout,
+                                 segmentConcurrency: settings.segmentConcurrency ?? DownloadSettings.defaultSegmentConcurrency,
+                                 defaultQuality: settings.quality ?? DownloadSettings.defaultQuality,
+                                 repair: PeriodJoinRepair(), logger: logger)
         let fetcher = MediaFetcher(files: files, streams: streams)
-        var machine = DownloadMachine.Configuration(maxConcurrent: settings.maxConcurrent ?? 3)
+        var machine = DownloadMachine.Configuration(maxConcurrent: settings.maxConcurrent ?? DownloadSettings.defaultMaxConcurrent)
         if control { machine.maxConcurrent = 0 }
         return DownloadManager(store: database, fetcher: fetcher, directory: settings.folder(paths: paths),
                                configuration: machine)

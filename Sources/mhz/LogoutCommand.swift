@@ -71,9 +71,8 @@ struct LogoutCommand: AsyncParsableCommand {
         if stored.api == .web, let url = URL(string: stored.server) {
             let http = try RadioRuntime.makeHTTPClient(family: .web, config: config, store: store)
             if let jar = http.cookieJar {
-                var endpoints = WebEndpoints(baseURL: url)
-                if let kbps = config.kbps { endpoints.kbps = kbps }
-                let web = WebLogin(transport: StationTransport(http: http, logger: logger), endpoints: endpoints, jar: jar)
+                let web = WebLogin(transport: StationTransport(http: http, logger: logger),
+                                   endpoints: WebEndpoints(baseURL: url), jar: jar)
                 do {
                     try await web.logout()
                 } catch {

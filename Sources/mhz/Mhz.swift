@@ -32,6 +32,9 @@ struct Mhz: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         // A control client or a hook that hung up must end a write with EPIPE, not mhz.
         signal(SIGPIPE, SIG_IGN)
+        // script/install's step after generate-manual; not an option of the parser, so it
+        // shows in no help, completion or manual page.
+        if CommandLine.arguments.dropFirst().elementsEqual([ManualPage.option]) { ManualPage.run() }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

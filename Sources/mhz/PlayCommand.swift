@@ -81,7 +81,7 @@ struct PlayCommand: AsyncParsableCommand {
             throw .runtime(ControlText.describe(error, dataDirectory: paths.dataDirectory.path))
         }
         defer { control.stop() }
-        let volume = settings.config.volume ?? 100
+        let volume = settings.config.volume ?? Config.defaultVolume
         let playerOptions = Self.playerOptions(audioOutput: audioOutput ?? settings.config.audioOutput, video: video,
                                                volume: volume, http: RadioRuntime.httpConfiguration(settings.config),
                                                streamTimeout: settings.config.streamTimeout)

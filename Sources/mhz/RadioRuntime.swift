@@ -111,16 +111,18 @@ struct RadioRuntime {
         }
     }
 
-    /// The requests of this server's family, with the configured `kbps` and `app_name`.
+    /// The requests of this server's family, with the configured `[station] quality` and
+    /// `app_name`.
     var endpoints: StationEndpoints {
         switch family {
         case .app:
-            var app = AppEndpoints(baseURL: baseURL, kbps: config.kbps)
+            var app = AppEndpoints(baseURL: baseURL)
             if let name = config.appName { app.appName = name }
+            config.station.quality.apply(to: &app)
             return .app(app)
         case .web:
             var web = WebEndpoints(baseURL: baseURL)
-            if let kbps = config.kbps { web.kbps = kbps }
+            config.station.quality.apply(to: &web)
             return .web(web)
         }
     }
@@ -175,8 +177,7 @@ struct RadioRuntime {
     private static func makeEmbeddedStation(paths: Paths, library: String?) async throws(CLIError) -> Station {
         // `HOME` first, as Paths reads it: Foundation's NSHomeDirectory() ignores it for root.
         let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
-        let folder = library.map { URL(fileURLWithPath: Paths.expand($0, home: home), isDirectory: true) }
-            ?? home.appendingPathComponent("Music", isDirectory: true)
+        let folder = URL(fileURLWithPath: Paths.expand(library ?? Config.defaultLibrary, home: home), isDirectory: true)
         do {
             let station = try await Station(configuration: StationConfiguration(
                 library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory))

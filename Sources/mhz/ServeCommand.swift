@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         Station.routeFFmpegLog(to: logger)
         // `HOME` first, as Paths reads it: Foundation's NSHomeDirectory() ignores it for root.
         let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
-        let folder = URL(fileURLWithPath: Paths.expand(library ?? "~/Music", home: home), isDirectory: true)
+        let folder = URL(fileURLWithPath: Paths.expand(library ?? Config.defaultLibrary, home: home), isDirectory: true)
         let tls = tlsCert.flatMap { cert in
             tlsKey.map { key in
                 StationTLS(certificate: URL(fileURLWithPath: Paths.expand(cert, home: home)),

@@ -60,6 +60,38 @@ struct StationClient: RadioService {
         return playlist.songs.filter { !$0.isAdvertisement }.map(Self.track)
     }
 
+    /// A page of the listener's liked songs from `/j/app/radio/liked_songs`, newest like
+    /// first, leaving out `sids`; nil when the station has no such list: the web family,
+    /// or a station that answers the route with a 404 or with something that is not JSON
+    /// (a web page).
+    ///
+    /// - Throws: ``ServiceFailure/needsLogin(channel:)`` for the red-heart channel when
+    ///   nobody is logged in (a refused session ends first, as in ``send(_:)``), and the
+    ///   transport's failures.
+    func likedSongs(count: Int, excluding sids: [String]) async throws(ServiceFailure) -> [Track]? {
+        session.announcePendingExpiry()
+        let login = session.login
+        guard let request = endpoints.likedSongs(count: count, excluding: sids, as: login) else { return nil }
+        let body: Data
+        do {
+            body = try await transport.perform(request)
+        } catch .httpStatus(404) {
+            return nil
+        }
+        do {
+            return try APIDecoder.likedSongs(body).map(Self.track)
+        } catch .notJSON {
+            return nil
+        } catch .expired where login.isLoggedIn {
+            session.expire(login)
+            return try await likedSongs(count: count, excluding: sids)
+        } catch .server("need_login") {
+            throw .needsLogin(channel: Channel.redHeartID)
+        } catch {
+            throw StationTransport.failure(error)
+        }
+    }
+
     /// Ends the refused session and sends the same report anonymously.
     private func again(_ report: Report, after login: Login) async throws(ServiceFailure) -> [Track] {
         session.expire(login)

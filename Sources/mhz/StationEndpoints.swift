@@ -49,4 +49,12 @@ enum StationEndpoints: Sendable, Equatable {
             return endpoints.playlist(report)
         }
     }
+
+    /// A page of `/j/app/radio/liked_songs` as `login`; nil for the web family, whose
+    /// listener is its cookies, which that app-family route does not read.
+    func likedSongs(count: Int, excluding sids: [String], as login: Login) -> APIRequest? {
+        guard case .app(var endpoints) = self else { return nil }
+        if case .app(let credentials) = login { endpoints.credentials = credentials } else { endpoints.credentials = nil }
+        return endpoints.likedSongs(count: count, excluding: sids)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import mhz
 
 /// `script/install` with a private prefix: every file where a desktop looks for it, made
 /// from the binary installed (its completions and man page know `ctl`), and the unit that
@@ -55,10 +56,25 @@ struct InstallScriptTests {
         let fish = try String(contentsOfFile: config + "/fish/completions/mhz.fish", encoding: .utf8)
         #expect(fish.contains("-l 'follow' -d 'Print every event as a JSON line until mhz quits or you interrupt.'"))
 
-        // The man page is roff from the same definitions, with the ctl section.
+        // The man page is roff from the same definitions, with the ctl section, and the
+        // sections a radio's manual has (pianobar's), made from the key table, the
+        // configuration's reference and the paths in effect: each once, in that order,
+        // in place of generate-manual's generic exit status.
         let man = try String(contentsOfFile: prefix + "/share/man/man1/mhz.1", encoding: .utf8)
         #expect(man.contains(".Dt MHZ 1"))
         #expect(man.contains(".It Em ctl"))
+        let headers = man.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }.map { String($0.dropFirst(4)) }
+        #expect(Array(headers.drop { $0 != "KEYS" }.prefix(7))
+            == ["KEYS", "CONFIGURATION", "ENVIRONMENT", "FILES", "\"EXIT STATUS\"", "EXAMPLES", "\"SEE ALSO\""], "\(headers)")
+        #expect(Set(headers).count == headers.count, "\(headers)")
+        #expect(!man.contains(".Ex -std"))
+        #expect(man.contains(ManualSections.all().joined(separator: "\n") + "\n"))
+        for key in ConfigReference.parsedKeys.values.joined() {
+            #expect(man.contains(".It Cm \\&\(key) Ns = Ns Ar "), "\(key)")
+        }
+        for action in ["toggle", "skip", "like", "trash", "downloads-pause", "list-choose"] {
+            #expect(man.contains(".Pq Cm \\&\(action)\n"), "\(action)")
+        }
 
         let unit = try String(contentsOfFile: config + "/systemd/user/mhz-serve.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=\(prefix)/bin/mhz serve\n"))

@@ -73,13 +73,13 @@ struct CommandLineSessionTests {
         #expect(try await play.exit() == 0)
         let first = try #require(setup.server.calls(to: "/j/app/radio/people").first)
         #expect(first.rawQuery ==
-            "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=0&type=n&sid=&h=")
+            "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=0&type=n&sid=&h=&format=original")
 
         // The log names the requests, redacted; no secret anywhere in the data directory
         // but the token in the session file.
         let log = try #require(setup.file("mhz.log"))
         #expect(log.contains("POST \(setup.url)/j/app/login ("))
-        #expect(log.contains("&token=<redacted>&channel=0&type=n&sid=&h="))
+        #expect(log.contains("&token=<redacted>&channel=0&type=n&sid=&h=&format=original"))
         #expect(setup.files(containing: Account.token) == ["session.json"])
         #expect(setup.files(containing: Account.password).isEmpty)
 

@@ -24,7 +24,7 @@ struct ConfigurationTests {
         #expect(app.config.appName == "radio_android")
         let web = try profile("douban-web.toml")
         #expect(web.server?.absoluteString == "https://douban.fm" && web.family == .web)
-        #expect(web.config.kbps == 128)
+        #expect(web.config.station.quality == .kbps(128))
         let local = try profile("local.toml")
         #expect(local.server?.absoluteString == "http://127.0.0.1:7650" && local.family == .app)
         // The example documents every key and stays valid (everything is commented out).
@@ -38,7 +38,6 @@ struct ConfigurationTests {
             verify_tls = false
             timeout = 30
             user_agent = "radio/1"
-            kbps = 192
             app_name = "radio_desktop_mac"
             """, path: "t.toml")
         let http = RadioRuntime.httpConfiguration(config)
@@ -48,9 +47,6 @@ struct ConfigurationTests {
         #expect(http.userAgent == "radio/1")
         #expect(RadioRuntime.httpConfiguration(Config()).verifyTLS, "on unless the config turns it off")
         #expect(RadioRuntime.httpConfiguration(Config()).proxy == nil, "nil: libcurl reads the environment")
-        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "\"kbps\" must be 64, 128, 192 or 320")) {
-            try Config.parse("kbps = 100", path: "t.toml")
-        }
         #expect(throws: CLIError.configInvalid("t.toml", line: nil, "\"timeout\" must be a number of seconds from 1 to 600")) {
             try Config.parse("timeout = 0", path: "t.toml")
         }
@@ -185,9 +181,11 @@ struct ConfigurationTests {
         #expect(config.downloads == DownloadSettings(directory: "~/Music/offline", maxConcurrent: 5, liked: true,
                                                      quality: .kbps(192), stallTimeout: 12, segmentConcurrency: 6))
         #expect(try Config.parse("[downloads]\nquality = \"worst\"", path: "t.toml").downloads.quality == .worst)
-        #expect(DownloadSettings.stationKbps(.kbps(100)) == 128)
-        #expect(DownloadSettings.stationKbps(.kbps(500)) == 320)
-        #expect(DownloadSettings.stationKbps(.worst) == 64)
+        #expect(DownloadSettings.stationQuality(.kbps(100)) == .kbps(128))
+        #expect(DownloadSettings.stationQuality(.kbps(192)) == .kbps(192))
+        #expect(DownloadSettings.stationQuality(.kbps(500)) == .original)
+        #expect(DownloadSettings.stationQuality(.best) == .original)
+        #expect(DownloadSettings.stationQuality(.worst) == .kbps(64))
         #expect(throws: CLIError.configInvalid("t.toml", line: nil,
                                                "\"quality\" in [downloads] must be kbit/s (e.g. 128), \"best\" or \"worst\"")) {
             try Config.parse("[downloads]\nquality = \"high\"", path: "t.toml")

@@ -41,8 +41,8 @@ struct DialogLoginTests {
         let tracks = try await client.send(Self.redHeart)
         #expect(tracks.map(\.sid) == ["201", "202", "203"])
         #expect(seam.server.calls(to: "/j/app/radio/people").map(\.rawQuery) == [
-            "app_name=radio_android&version=100&channel=-3&type=n&sid=&h=",
-            "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=-3&type=n&sid=&h=",
+            "app_name=radio_android&version=100&channel=-3&type=n&sid=&h=&format=original",
+            "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=-3&type=n&sid=&h=&format=original",
         ])
         #expect(try SessionStore(directory: seam.data.url).load()?.app?.token == Account.token)
         #expect(try seam.mode("session.json") == 0o600)

@@ -25,7 +25,7 @@ struct StationClientTests {
                                       year: "2013", kbps: 64, length: 30, liked: false,
                                       url: seam.server.mediaURL("101"), picture: ""))
         #expect(seam.server.calls(to: "/j/app/radio/people").map(\.rawQuery) ==
-            ["app_name=radio_android&version=100&channel=0&type=n&sid=&h="])
+            ["app_name=radio_android&version=100&channel=0&type=n&sid=&h=&format=original"])
     }
 
     @Test(arguments: ReportType.allCases)
@@ -39,7 +39,7 @@ struct StationClientTests {
         let pt = type == .new ? "" : "&pt=12.3"
         let h = type.expectsList ? "&h=%7C201%3As%7C%3Ae" : ""
         #expect(seam.server.calls(to: "/j/app/radio/people").map(\.rawQuery) == [
-            "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=1&type=\(type.rawValue)&sid=\(sid)\(pt)\(h)",
+            "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=1&type=\(type.rawValue)&sid=\(sid)\(pt)\(h)&format=original",
         ])
     }
 
@@ -55,7 +55,7 @@ struct StationClientTests {
         let pt = type == .new ? "0.0" : "12.3"
         let h = type.expectsList ? "&h=%7C201%3As%7C%3Ae" : ""
         #expect(calls.map(\.rawQuery) == [
-            "channel=1&kbps=128&client=s%3Amainsite%7Cy%3A3.0&app_name=radio_website&version=100&type=\(type.rawValue)\(sid)&pt=\(pt)&pb=128&from=mainsite\(h)",
+            "channel=1&kbps=128&client=s%3Amainsite%7Cy%3A3.0&app_name=radio_website&version=100&type=\(type.rawValue)\(sid)&pt=\(pt)&pb=128&from=mainsite\(h)&format=original",
         ])
         #expect(calls.first?.cookies["dbcl2"] == "\"\(Account.sessionCookie)\"")
         #expect(calls.first?.cookies["ck"] == Account.check)

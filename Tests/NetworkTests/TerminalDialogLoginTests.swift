@@ -108,7 +108,7 @@ struct TerminalDialogLoginTests {
         let after = server.calls.dropFirst(callsBefore).filter { $0.path == "/j/app/radio/people" }
         let withSession = Array(after.drop { !($0.rawQuery.contains("token=")) })
         #expect(withSession.first?.rawQuery
-            == "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=-3&type=n&sid=&h=")
+            == "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)&channel=-3&type=n&sid=&h=&format=original")
         #expect(withSession.allSatisfy { $0.rawQuery.contains("token=\(Account.token)") })
         #expect(after.count - withSession.count <= 1, "at most the one retry in flight went out anonymously")
         Self.expectPasswordNeverShown(pane, home: home)

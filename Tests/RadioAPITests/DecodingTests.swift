@@ -89,6 +89,23 @@ struct DecodingTests {
         }
     }
 
+    @Test func likedSongsPagesDecodeAndRefusalsAreTyped() throws {
+        let page = try APIDecoder.likedSongs(Data(#"""
+            {"r":0,"songs":[{"sid":"9","title":"B","artist":"b","url":"http://s/media/9.flac","like":1},
+            {"sid":"4","title":"A","artist":"a","url":"http://s/media/4-64k.mp3","like":"1","kbps":"64"}]}
+            """#.utf8))
+        #expect(page.map(\.sid) == ["9", "4"])
+        #expect(page.map(\.url) == ["http://s/media/9.flac", "http://s/media/4-64k.mp3"])
+        #expect(page[1].kbps == 64)
+        // Douban's recorded answers carry no `r`.
+        #expect(try APIDecoder.likedSongs(Data(#"{"songs":[]}"#.utf8)) == [])
+        #expect(throws: APIError.server("need_login")) { try APIDecoder.likedSongs(Data(#"{"err":"need_login","r":1}"#.utf8)) }
+        #expect(throws: APIError.expired) { try APIDecoder.likedSongs(Data(#"{"err":"expired","r":1}"#.utf8)) }
+        #expect(throws: APIError.notJSON(prefix: "<!DOCTYPE html><title>Not Found</title>")) {
+            try APIDecoder.likedSongs(Data("<!DOCTYPE html><title>Not Found</title>".utf8))
+        }
+    }
+
     @Test func badBodiesAreNamed() {
         #expect(throws: APIError.emptyBody) { try APIDecoder.playlist(Data(), for: .new) }
         #expect(throws: APIError.emptyBody) { try APIDecoder.playlist(Data("  \n".utf8), for: .new) }

@@ -21,6 +21,32 @@ struct RequestTests {
             "http://127.0.0.1:7650/j/app/radio/people?app_name=radio_android&version=100&user_id=42&expire=99&token=abc&channel=-3&type=s&sid=280187&pt=12.3&h=%7C280187%3As")
     }
 
+    @Test func theOriginalIsAskedWithFormatAfterKbpsOnListsAndLikedSongs() {
+        var api = self.api
+        api.asksForOriginal = true
+        #expect(api.playlist(Report(type: .new, channel: "0")).url.absoluteString ==
+            "http://127.0.0.1:7650/j/app/radio/people?app_name=radio_android&version=100&channel=0&type=n&sid=&format=original")
+        api.kbps = 192
+        #expect(api.playlist(Report(type: .end, channel: "0", sid: "7", playedTime: 1)).url.absoluteString ==
+            "http://127.0.0.1:7650/j/app/radio/people?app_name=radio_android&version=100&channel=0&type=e&sid=7&pt=1.0&kbps=192&format=original")
+        api.asksForOriginal = false
+        api.kbps = 64
+        #expect(api.playlist(Report(type: .new, channel: "0")).url.absoluteString ==
+            "http://127.0.0.1:7650/j/app/radio/people?app_name=radio_android&version=100&channel=0&type=n&sid=&kbps=64")
+    }
+
+    @Test func likedSongsPagesCarryCredentialsCountExcludeAndQuality() {
+        var api = self.api
+        api.credentials = AppCredentials(userID: "42", token: "abc", expire: "99")
+        let first = api.likedSongs(count: 100)
+        #expect(first.method == .get && !first.isFeedback && !first.isLogin)
+        #expect(first.url.absoluteString ==
+            "http://127.0.0.1:7650/j/app/radio/liked_songs?app_name=radio_android&version=100&user_id=42&expire=99&token=abc&count=100")
+        api.asksForOriginal = true
+        #expect(api.likedSongs(count: 2, excluding: ["9", "4"]).url.absoluteString ==
+            "http://127.0.0.1:7650/j/app/radio/liked_songs?app_name=radio_android&version=100&user_id=42&expire=99&token=abc&count=2&exclude=9%7C4&format=original")
+    }
+
     @Test func channelsRequest() {
         #expect(api.channels().url.absoluteString == "http://127.0.0.1:7650/j/app/radio/channels")
     }

@@ -16,6 +16,13 @@ struct WebRequestTests {
         #expect(!request.isLogin)
     }
 
+    @Test func theOriginalIsAskedWithFormatAtTheEndAndKbpsStays() {
+        var endpoints = web
+        endpoints.asksForOriginal = true
+        #expect(endpoints.playlist(Report(type: .new, channel: "0", history: [])).url.absoluteString ==
+            "https://douban.fm/j/v2/playlist?channel=0&kbps=128&client=s%3Amainsite%7Cy%3A3.0&app_name=radio_website&version=100&type=n&pt=0.0&pb=128&from=mainsite&h=&format=original")
+    }
+
     @Test(arguments: ReportType.allCases)
     func everyReportTypeOfTheWebFamily(type: ReportType) {
         var endpoints = web

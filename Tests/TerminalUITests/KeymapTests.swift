@@ -127,7 +127,7 @@ import Testing
         #expect(Key(code: 0x9B) == nil)
     }
 
-    @Test func hintLineDropsWholeItemsLeastImportantFirst() {
+    @Test func hintLineDropsWholeItemsLeastImportantFirst() throws {
         let keymap = Keymap.standard
         #expect(keymap.hintLine(for: Self.main, columns: 76)
             == "space toggle  n skip  l like  b trash  c channels  ? help  q quit")
@@ -135,6 +135,9 @@ import Testing
         #expect(keymap.hintLine(for: Self.main, columns: 14) == "? help  q quit")
         #expect(keymap.hintLine(for: Self.main, columns: 5) == "")
         #expect(keymap.hintLine(for: [.channelList], columns: 80) == "↑ up  ↓ down  enter choose  esc close")
+        #expect(keymap.hintLine(for: [.downloads], columns: 80) == "p pause  x cancel  r retry  esc close")
+        #expect(try Keymap(overrides: ["downloads-retry": "R"]).hintLine(for: [.downloads], columns: 80)
+            == "p pause  x cancel  R retry  esc close")
     }
 
     @Test func helpListsEveryActionFromTheTable() throws {

@@ -111,6 +111,26 @@ struct TerminalAppTmuxTests {
     }
 
     @Test
+    func theDownloadsViewsFooterNamesWhatItsKeysDoInWords() async throws {
+        let log = Self.temporaryLog()
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let tmux = try TmuxDriver(command: try Self.childCommand(log: log, locale: "LANG=C.UTF-8"),
+                                  columns: 60, rows: 10)
+        #expect(try await tmux.waitForScreen(containing: "So What ♥"))
+        try tmux.send("D")
+        #expect(try await tmux.waitForScreen(containing: "No downloads yet"))
+        let screen = try tmux.capture()
+        #expect(screen[0] == DisplayWidth.spread(" Downloads", "0", to: 59), "\(screen)")
+        #expect(screen[1] == "  No downloads yet: press d while a song plays.")
+        #expect(screen[9] == "  p pause  x cancel  r retry  esc close", "\(screen)")
+        try tmux.send("Escape")
+        #expect(try await tmux.waitForScreen(containing: "So What ♥"))
+        #expect(try tmux.row(9) == "  space toggle  n skip  l like  c channels  ? help  q quit")
+        try tmux.send("q")
+        #expect(try await tmux.wait { try tmux.paneIsDead() })
+    }
+
+    @Test
     func sigtermQuitsAndRestoresUnderCLocale() async throws {
         let log = Self.temporaryLog()
         defer { try? FileManager.default.removeItem(atPath: log) }

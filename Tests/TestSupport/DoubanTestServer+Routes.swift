@@ -25,6 +25,12 @@ extension DoubanTestServer {
         }
         route(.get, "/j/app/radio/channels") { _, _ in json(channels) }
         route(.get, "/j/app/radio/people") { call, state in appPlaylist(call, state: state) }
+        // A station without the list of liked songs: a web server's 404 page. Routed so a
+        // test can script the list's pages.
+        route(.get, "/j/app/radio/liked_songs") { _, _ in
+            Response(status: .notFound, headers: [.contentType: "text/html"],
+                     body: ResponseBody(byteBuffer: ByteBuffer(string: "<html><body><h1>Not Found</h1></body></html>")))
+        }
         route(.post, "/j/app/login") { call, _ in appLogin(call) }
         route(.get, "/j/new_captcha") { _, _ in
             json("\"\(Account.captchaID)\"", cookies: ["bid=\(Account.browserID); path=/"])

@@ -9,7 +9,8 @@ import NIOCore
 /// what a client sent.
 ///
 /// - App family: `GET /j/app/radio/channels`, `GET /j/app/radio/people`,
-///   `POST /j/app/login`.
+///   `POST /j/app/login`; `GET /j/app/radio/liked_songs` answers a 404 page, as a station
+///   without that list (its pages can be scripted).
 /// - Web family: `GET /j/new_captcha` (sets `bid`), `GET /misc/captcha`,
 ///   `POST /j/login` (sets `dbcl2`, `ck`), `GET /j/v2/playlist`, `GET /partner/logout`.
 /// - `GET /media/<sid>.wav`: a few seconds of silence, for a real player.

@@ -13,12 +13,16 @@ final class Seam: Sendable {
     let server: DoubanTestServer
     let data: TemporaryDirectory
     let log = LogCapture()
+    /// Where the runtime's requests go when not to ``server`` (e.g. a proxy in front of a
+    /// real `mhz serve`).
+    let base: URL?
 
     /// Retries stay on but quick, so a bad-answer test does not wait for real backoff.
     static let quickRetry = RetryPolicy(maxRetries: 2, backoff: Backoff(initial: 0.05, cap: 1))
 
-    init(server: DoubanTestServer? = nil) async throws {
+    init(server: DoubanTestServer? = nil, base: URL? = nil) async throws {
         if let server { self.server = server } else { self.server = try await DoubanTestServer() }
+        self.base = base
         data = try TemporaryDirectory(prefix: "mhz-seam")
     }
 
@@ -32,8 +36,9 @@ final class Seam: Sendable {
         http.connectTimeout = timeout
         http.retry = Self.quickRetry
         let jar = family == .web ? try CookieJar(storage: CookieFile(url: SessionStore(directory: data.url).cookieFile)) : nil
-        return RadioRuntime(paths: Paths(options: options), config: config, family: family, baseURL: server.baseURL,
-                            sessionKey: RadioRuntime.sessionKey(server: server.baseURL), station: nil,
+        let url = base ?? server.baseURL
+        return RadioRuntime(paths: Paths(options: options), config: config, family: family, baseURL: url,
+                            sessionKey: RadioRuntime.sessionKey(server: url), station: nil,
                             http: HTTPClient(configuration: http, cookieJar: jar))
     }
 

@@ -10,7 +10,8 @@ public func fuzzConfig(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard let text = String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) else { return 0 }
     guard let config = try? Config.parse(text, path: "config.toml") else { return 0 }
     _ = config.downloads.folder(paths: paths, home: URL(fileURLWithPath: "/home/fuzz"))
-    _ = config.downloads.quality.map(DownloadSettings.stationKbps)
+    _ = config.downloads.quality.map(DownloadSettings.stationQuality)
+    _ = config.station.quality.text
     return 0
 }
 

@@ -1,0 +1,1 @@
+../../../../Sources/mhz/StationSettings.swift
