@@ -26,6 +26,13 @@ struct HeadlessRadioTests {
             url = try await station.start()
         }
 
+        /// Stops the station and removes its data: at the end of a test, awaited (a deferred
+        /// task may never run once the last test has returned).
+        func close() async {
+            await station.stop()
+            dataDirectory.remove()
+        }
+
         /// Requests to the playlist endpoint, in order.
         var reports: [StationRequest] { log.withLock { $0 }.filter { $0.path == "/j/app/radio/people" } }
 
@@ -42,7 +49,7 @@ struct HeadlessRadioTests {
 
     @Test func playsSkipsLikesTrashesAndSwitchesChannelsAgainstTheStation() async throws {
         let station = try await LiveStation()
-        defer { Task { await station.station.stop() } }
+        defer { Task { await station.close() } }
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
         let mhz = try MhzProcess(arguments: [
             "--headless", "--server", station.url.absoluteString, "--audio-output", "null",
@@ -131,6 +138,7 @@ struct HeadlessRadioTests {
         #expect(try await mhz.waitForExit() == 0)
         // Every stdout line was a JSON object.
         #expect(mhz.lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
+        await station.close()
     }
 
     @Test func endOfInputKeepsPlayingAndSigtermStopsCleanly() async throws {
@@ -146,7 +154,7 @@ struct HeadlessRadioTests {
     /// channel and the position playback had reached saved.
     func stopsCleanlyOnSignal(_ signal: Int32) async throws {
         let station = try await LiveStation()
-        defer { Task { await station.station.stop() } }
+        defer { Task { await station.close() } }
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
         let mhz = try MhzProcess(arguments: [
             "--headless", "--server", station.url.absoluteString, "--audio-output", "null",
@@ -171,6 +179,7 @@ struct HeadlessRadioTests {
         #expect(saved.position >= 1.0)
         #expect(saved.position > reached, "saved \(saved.position) s; status said \(reached) s 1.5 s before")
         #expect(try database.setting("radio.last_channel") == "0")
+        await station.close()
     }
 
     /// Asks `status` until the song has played on for a second past `saved`, and checks
@@ -198,7 +207,7 @@ struct HeadlessRadioTests {
 
     @Test func aRestartResumesTheSongAtItsPosition() async throws {
         let station = try await LiveStation()
-        defer { Task { await station.station.stop() } }
+        defer { Task { await station.close() } }
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
         let arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                          "--data-dir", data.url.path]
@@ -222,6 +231,7 @@ struct HeadlessRadioTests {
         try await expectPlaysOn(second, sid: sid, from: saved.position, after: resumed.index)
         second.send("quit")
         #expect(try await second.waitForExit() == 0)
+        await station.close()
     }
 
     /// The default mode: no `--server`, the embedded station answered in-process and its
@@ -265,7 +275,7 @@ struct HeadlessRadioTests {
     /// position (it is saved every 3 s of playback), and the restart resumes that song there.
     @Test func aKillDashNineLosesAtMostTheLastFewSecondsAndTheRestartResumesThere() async throws {
         let station = try await LiveStation()
-        defer { Task { await station.station.stop() } }
+        defer { Task { await station.close() } }
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
         let arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                          "--data-dir", data.url.path]
@@ -308,5 +318,6 @@ struct HeadlessRadioTests {
         try await expectPlaysOn(second, sid: sid, from: saved.position, after: status.index)
         second.send("quit")
         #expect(try await second.waitForExit() == 0)
+        await station.close()
     }
 }

@@ -33,7 +33,7 @@ struct KillNineTests {
     @Test func killNineAtRandomInstantsLosesNothingMhzHadNarrated() async throws {
         var random = SplitMix64(seed: 16)
         let station = try await HeadlessRadioTests.LiveStation()
-        defer { Task { await station.station.stop() } }
+        defer { Task { await station.close() } }
         let data = try TemporaryDirectory(prefix: "mhz-kill9")
         let arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                          "--data-dir", data.url.path, "--channel", "0"]
@@ -99,6 +99,7 @@ struct KillNineTests {
         let repeats = final.reduce(0) { $0 + max(0, $1.value - ledger.asked[$1.key, default: 0]) }
         #expect(repeats <= ledger.kills, "sent more than asked: \(final.filter { $0.value > ledger.asked[$0.key, default: 0] })")
         #expect(ledger.narrated.values.reduce(0, +) >= 10, "the runs did something: \(ledger.narrated)")
+        await station.close()
     }
 
     /// After a kill: the database opens, and its outbox with what the station already has

@@ -127,5 +127,7 @@ struct OfflineListeningTests {
         #expect(folder.count == 1, "\(folder)")
         mhz.send("quit")
         #expect(try await mhz.waitForExit() == 0)
+        await station.stop()
+        stationData.remove()
     }
 }

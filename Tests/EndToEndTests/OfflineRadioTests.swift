@@ -103,6 +103,7 @@ struct OfflineRadioTests {
 
         mhz.send("quit")
         #expect(try await mhz.waitForExit() == 0)
+        await second.stop()
     }
 
     @Test func theSongPlaysToItsEndWhileTheStationIsDownAndPlaybackGoesOnWhenItReturns() async throws {
@@ -156,5 +157,6 @@ struct OfflineRadioTests {
 
         mhz.send("quit")
         #expect(try await mhz.waitForExit() == 0)
+        await second.stop()
     }
 }

@@ -60,5 +60,7 @@ struct WebFamilyRadioTests {
         #expect(try await station.profile(for: "anonymous").likes(sid) == false)
         radio.send("quit")
         #expect(try await radio.waitForExit() == 0, "\(radio.errorOutput)")
+        await station.stop()
+        stationData.remove()
     }
 }

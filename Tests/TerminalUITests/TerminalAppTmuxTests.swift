@@ -15,9 +15,21 @@ struct TerminalAppTmuxTests {
         "exec env \(locale) MHZ_TUI_LOG='\(log)' '\(BuiltProduct.path("TUIHarness"))'"
     }
 
+    /// A log path of its own for one harness run, in a folder removed when the test process
+    /// exits: a harness hung up on after its test removed the log writes it again.
     static func temporaryLog() -> String {
-        NSTemporaryDirectory() + "mhz-tui-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+        logFolder.appendingPathComponent("\(UInt32.random(in: 0...UInt32.max)).log").path
     }
+
+    private static let logFolder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-tui-logs-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        atexit {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-tui-logs-\(getpid())")
+            try? FileManager.default.removeItem(at: folder)
+        }
+        return folder
+    }()
 
     static func logLines(_ path: String) -> [String] {
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)

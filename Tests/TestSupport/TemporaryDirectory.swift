@@ -1,6 +1,12 @@
 import Foundation
 
-/// A fresh directory under the system temp dir, removed when the value is deinitialised.
+/// A fresh directory under the system temp dir, removed by ``remove()`` or, at the latest,
+/// when the value is deinitialised.
+///
+/// A test whose directory a server or a child process writes into removes it itself once
+/// those have stopped (`script/check-leftovers` fails a run that leaves anything behind):
+/// a value kept alive by a task that the test process never gets to run would otherwise
+/// never be deinitialised.
 public final class TemporaryDirectory: Sendable {
     /// The directory.
     public let url: URL
@@ -15,5 +21,16 @@ public final class TemporaryDirectory: Sendable {
     /// A path inside the directory.
     public func path(_ name: String) -> URL { url.appendingPathComponent(name) }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    /// Removes the directory and what it holds; removing it again does nothing. A file
+    /// made inside while the tree is being removed (a database closing, say) makes one
+    /// pass fail with "not empty", so it tries a few times.
+    public func remove() {
+        for _ in 0..<5 {
+            guard FileManager.default.fileExists(atPath: url.path) else { return }
+            if (try? FileManager.default.removeItem(at: url)) != nil { return }
+            usleep(20_000)
+        }
+    }
+
+    deinit { remove() }
 }

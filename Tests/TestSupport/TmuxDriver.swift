@@ -8,11 +8,15 @@ public final class TmuxDriver {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
-    private let socket = "mhz-tui-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    /// The server's socket, in a folder of its own: tmux leaves a socket file behind when
+    /// its server exits, and the folder goes with the driver.
+    private let folder: TemporaryDirectory
+    private var socket: String { folder.path("tmux").path }
     private let session = "tui"
 
     /// Starts `command` (passed to `sh -c` by tmux) in a `columns` × `rows` window.
     public init(command: String, columns: Int, rows: Int) throws {
+        folder = try TemporaryDirectory(prefix: "mhz-tmux")
         try tmux(["new-session", "-d", "-s", session, "-x", "\(columns)", "-y", "\(rows)", command],
                  capturing: false)
         // Keep the pane after the program exits so its last screen and status can be read.
@@ -88,7 +92,7 @@ public final class TmuxDriver {
     /// returned here once the tmux server had forked off the client.
     @discardableResult
     private func tmux(_ arguments: [String], capturing: Bool = true) throws -> String {
-        let argv = ["tmux", "-u", "-L", socket, "-f", "/dev/null"] + arguments
+        let argv = ["tmux", "-u", "-S", socket, "-f", "/dev/null"] + arguments
         let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
         var cArguments = argv.map { strdup($0) } + [nil]
         var cEnvironment = environment.map { strdup($0) } + [nil]
