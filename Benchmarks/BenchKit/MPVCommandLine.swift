@@ -8,6 +8,10 @@ public struct MPVCommandLine: Sendable {
     public static let base = ["--no-config", "--load-scripts=no", "--ytdl=no", "--ao=null", "--no-video",
                        "--cache=yes", "--demuxer-max-bytes=16MiB", "--gapless-audio=yes", "--prefetch-playlist=yes"]
 
+    /// The least a listener would type: mpv's defaults (its own cache settings) without a
+    /// configuration, scripts or video, for the peak-RSS reference of an MP3 over HTTP.
+    public static let lean = ["--no-config", "--load-scripts=no", "--ytdl=no", "--ao=null", "--no-video"]
+
     /// The executable, found on PATH; nil when mpv is not installed.
     public let executable: String
 

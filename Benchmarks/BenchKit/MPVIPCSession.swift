@@ -14,16 +14,16 @@ public final class MPVIPCSession: @unchecked Sendable {
     /// When the process was spawned (just before `posix_spawn`).
     public let spawned: ContinuousClock.Instant
 
-    /// Starts mpv with `arguments` after the shared base options (by default idle, waiting
-    /// for commands) and connects to its socket, retrying every millisecond while mpv
+    /// Starts mpv with `arguments` after `base` (by default the shared base options; idle,
+    /// waiting for commands) and connects to its socket, retrying every millisecond while mpv
     /// starts, so a cold start can be timed from the spawn.
-    public init(_ mpv: MPVCommandLine, arguments: [String] = ["--idle=yes"]) throws {
+    public init(_ mpv: MPVCommandLine, arguments: [String] = ["--idle=yes"], base: [String] = MPVCommandLine.base) throws {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("mhz-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock").path
         socketPath = path
         unlink(path)
         process.executableURL = URL(fileURLWithPath: mpv.executable)
-        process.arguments = MPVCommandLine.base + ["--input-ipc-server=\(path)", "--really-quiet"] + arguments
+        process.arguments = base + ["--input-ipc-server=\(path)", "--really-quiet"] + arguments
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -46,6 +46,15 @@ struct PlaybackCost {
         return try measure(pid: session.pid, seconds: seconds, what: "mpv")
     }
 
+    /// `mpv` with only ``MPVCommandLine/lean`` options over `urls` (MP3s over HTTP, looping)
+    /// for `seconds` after its position first advanced: the leanest mpv a listener runs.
+    static func leanMPV(_ mpv: MPVCommandLine, urls: [String], seconds: Double) throws -> PlaybackCost {
+        let session = try MPVIPCSession(mpv, arguments: ["--loop-playlist=inf"] + urls, base: MPVCommandLine.lean)
+        defer { session.close() }
+        _ = try session.waitForPosition(atLeast: ColdStart.threshold, after: session.observePosition())
+        return try measure(pid: session.pid, seconds: seconds, what: "mpv (lean)")
+    }
+
     /// The CPU and peak RSS of `pid` over `seconds` from now.
     private static func measure(pid: Int32, seconds: Double, what: String) throws -> PlaybackCost {
         guard let before = ProcSample.read(pid) else { throw BenchError.tool("\(what) exited before measuring") }

@@ -125,6 +125,16 @@ let playSeconds = options.playbackSeconds
 progress(String(format: "playback: %.0f s of mhz with the UI in tmux, %.0f s of mpv", playSeconds, playSeconds))
 let costMhz = try tmux.map { _ in try PlaybackCost.mhz(install, seconds: playSeconds) }
 let costMPV = try mpv.map { try PlaybackCost.mpv($0, urls: urls, seconds: playSeconds) }
+// The same songs as MP3s over HTTP to the leanest mpv command line.
+var costLean: PlaybackCost?
+if let mpv {
+    let files = try await StaticFileServer(root: install.demoLibrary)
+    defer { files.stop() }
+    let served = urls.compactMap { URL(string: $0)?.path }.map { path in
+        files.url(String(path.dropFirst(install.demoLibrary.path.count + 1))).absoluteString
+    }
+    costLean = try PlaybackCost.leanMPV(mpv, urls: served, seconds: playSeconds)
+}
 let noTmux = "tmux not found"
 table.add(String(format: "CPU over %.0f s of playback", playSeconds) + " (mhz: UI drawing in tmux \(PlaybackCost.width)×\(PlaybackCost.height))",
           mhz: costMhz.map { String(format: "%.2f s", $0.cpuSeconds) } ?? noTmux,
@@ -138,6 +148,12 @@ table.add("peak RSS (VmHWM) at the end of that playback",
           ratio: costMhz == nil ? noTmux : costMPV.map { times(costMhz!.peakRSSMiB / $0.peakRSSMiB) } ?? missingMPV,
           target: costMhz != nil && costMPV != nil
               ? "≤ 1.3×: \(verdict(costMhz!.peakRSSMiB <= 1.3 * costMPV!.peakRSSMiB))" : "≤ 1.3×")
+table.add("… the same peak RSS beside the leanest mpv: an MP3 over HTTP",
+          mhz: costMhz.map { String(format: "%.1f MiB", $0.peakRSSMiB) } ?? noTmux,
+          reference: costLean.map { String(format: "%.1f MiB `mpv --no-config --load-scripts=no --ytdl=no --ao=null --no-video URL…`", $0.peakRSSMiB) } ?? missingMPV,
+          ratio: costMhz == nil ? noTmux : costLean.map { times(costMhz!.peakRSSMiB / $0.peakRSSMiB) } ?? missingMPV,
+          target: costMhz != nil && costLean != nil
+              ? "≤ 1.3×: \(verdict(costMhz!.peakRSSMiB <= 1.3 * costLean!.peakRSSMiB))" : "≤ 1.3×")
 await reference?.stop()
 
 // MARK: Downloads

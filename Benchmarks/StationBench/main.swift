@@ -3,6 +3,10 @@
 //
 //   swift build -c release --product StationBench
 //   .build/release/StationBench [--files 2000] [--requests 4000] [--concurrency 1,16,64] [--work DIR]
+//                               [--scans 5] [--hogs N]
+//
+// --hogs N runs N busy shell loops beside it for the whole run: the same measurements on a
+// machine that something else keeps busy.
 import BenchKit
 import Foundation
 
@@ -20,12 +24,22 @@ let music = work.appendingPathComponent("library", isDirectory: true)
 
 func format(_ value: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)f", value) }
 
-print("StationBench: \(fileCount) files, \(requestsPerLevel) requests per level, concurrency \(levels)")
+let hogCount = Int(option("--hogs", "0")) ?? 0
+print("StationBench: \(fileCount) files, \(requestsPerLevel) requests per level, concurrency \(levels), \(hogCount) busy loops beside it")
 try BenchLibrary.ensure(music, count: fileCount)
+let hogs: [Process] = try (0..<hogCount).map { _ in
+    let hog = Process()
+    hog.executableURL = URL(fileURLWithPath: "/bin/sh")
+    hog.arguments = ["-c", "while :; do :; done"]
+    try hog.run()
+    return hog
+}
+defer { for hog in hogs { hog.terminate(); hog.waitUntilExit() } }
 let (scan, loads) = try await StationBenchmark(music: music, work: work).run(
-    levels: levels, requestsPerLevel: requestsPerLevel, rescans: Int(option("--rescans", "9")) ?? 9)
+    levels: levels, requestsPerLevel: requestsPerLevel, rescans: Int(option("--rescans", "9")) ?? 9,
+    firstScans: Int(option("--scans", "5")) ?? 5)
 
-print("scan  first  \(format(scan.firstRate)) files/s (\(scan.firstRead) read; TagLib-only reference \(format(scan.referenceRate)) files/s, ratio \(format(scan.firstRate / scan.referenceRate, 2)))")
+print("scan  first  \(format(scan.firstRate)) files/s median (\(scan.firstRead) read; TagLib-only reference \(format(scan.referenceRate)) files/s, ratio \(format(scan.firstRate / scan.referenceRate, 2)))")
 print("scan  rescan \(format(scan.rescanRate)) files/s (\(scan.rescanRead) read; walk+stat reference \(format(scan.walkRate)) files/s, ratio \(format(scan.rescanRate / scan.walkRate, 2)); \(format(scan.rescanRate / scan.firstRate, 1))x the first scan)")
 for load in loads {
     let p = load.playlist, r = load.reference
