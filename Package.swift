@@ -107,10 +107,11 @@ let package = Package(
         ),
         // Offline listening: the download manager (a pure machine and the actor that runs
         // it), files and HLS streams fetched through HTTP, verified (and decrypted with
-        // libcrypto), tagged with TagLib, recorded in Store.
+        // libcrypto), recorded in Store; tagged through a port the composition root fills
+        // with MusicLibrary's TagLib door.
         .target(
             name: "Downloads",
-            dependencies: ["HTTP", "HLSPlaylist", "Store", "Backoff", "COpenSSL", "CTagLib", "CTagLibPictures",
+            dependencies: ["HTTP", "HLSPlaylist", "Store", "Backoff", "COpenSSL",
                            .product(name: "Logging", package: "swift-log")]),
         .target(name: "TerminalUI", dependencies: ["Radio", "CNcurses"]),
         // The radio on the desktop's bus, a front end beside the terminal: MPRIS (media keys,
@@ -120,7 +121,7 @@ let package = Package(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Desktop", "Transcoder",
+                "Desktop", "Transcoder", "MusicLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -188,8 +189,10 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "Backoff", "TestSupport"]),
-        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HTTP", "Store", "Backoff", "CTagLib",
-                                                          "CTagLibPictures", "TestSupport"]),
+        // A station's song is tagged through mhz's adapter (TagLibSongTagger) and read back
+        // with TagLib's C binding.
+        .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HTTP", "HLSPlaylist", "Store", "Backoff", "CTagLib",
+                                                          "CTagLibPictures", "TestSupport", "mhz"]),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"],

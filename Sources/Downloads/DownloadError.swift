@@ -1,3 +1,5 @@
+import Store
+
 /// Why a download failed or waits: the downloads layer's one error type. Each case is one
 /// reason a user can act on; the command line and the terminal UI put it into words.
 ///
@@ -33,8 +35,8 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
     case invalidURL(String)
     /// Another mhz process is downloading this task right now (it holds the partial file's lock).
     case heldElsewhere
-    /// mhz's database could not record the task.
-    case storage(String)
+    /// mhz's database could not record the task or how far it got.
+    case storage(StoreError)
     /// No task has this id.
     case noSuchTask(Int64)
     /// What came for an HLS playlist is not one: an HTML page, no `#EXTM3U`, binary.

@@ -254,7 +254,7 @@ public struct DownloadMachine: Sendable {
         case .paused: .paused
         case .completed: .completed
         case .canceled: .canceled
-        case .failed: .failed(record.reason.flatMap(decode) ?? .storage("reason not recorded"))
+        case .failed: .failed(record.reason.flatMap(decode) ?? .storage(.operationFailed("reason not recorded")))
         }
     }
 
@@ -263,9 +263,21 @@ public struct DownloadMachine: Sendable {
         (try? JSONEncoder().encode(error)).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// A stored reason read back.
+    /// A stored reason read back. A row written while storage failures were kept as text
+    /// (`{"storage":{"_0":"…"}}`) reads as ``StoreError/operationFailed(_:)`` with that text.
     static func decode(_ text: String) -> DownloadError? {
-        try? JSONDecoder().decode(DownloadError.self, from: Data(text.utf8))
+        let json = Data(text.utf8)
+        if let error = try? JSONDecoder().decode(DownloadError.self, from: json) { return error }
+        return (try? JSONDecoder().decode(StorageAsText.self, from: json)).map { .storage(.operationFailed($0.storage.text)) }
+    }
+
+    /// A storage failure as rows stored it before it was typed.
+    private struct StorageAsText: Decodable {
+        struct Words: Decodable {
+            var text: String
+            enum CodingKeys: String, CodingKey { case text = "_0" }
+        }
+        var storage: Words
     }
 }
 

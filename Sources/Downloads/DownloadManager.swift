@@ -4,9 +4,9 @@ import Logging
 import Store
 import Synchronization
 
-/// Carries out a ``DownloadMachine``: stores its decisions, runs the transfers it starts
-/// through a ``DownloadFetcher``, sets its retry timers and tells listeners what happened.
-/// It decides nothing.
+/// Carries out a ``DownloadMachine``: stores its decisions through a ``DownloadStore``, runs
+/// the transfers it starts through a ``DownloadFetcher`` (which alone knows where a task's
+/// bytes lie), sets its retry timers and tells listeners what happened. It decides nothing.
 ///
 /// Several processes may share one database (`mhz` playing, `mhz download`, `mhz downloads
 /// pause`): while some of its tasks are on their way, each manager looks at their stored
@@ -14,7 +14,7 @@ import Synchronization
 /// removed, finished).
 public actor DownloadManager {
     private var machine: DownloadMachine
-    private let store: MhzDatabase
+    private let store: any DownloadStore
     private let fetcher: any DownloadFetcher
     private let directory: URL
     private let logger: Logger
@@ -31,9 +31,12 @@ public actor DownloadManager {
     private var idleWaiters: [(ids: Set<Int64>, continuation: CheckedContinuation<Void, Never>)] = []
     private var watcher: Task<Void, Never>?
     private var rates: [Int64: RateMeter] = [:]
+    /// HLS plans made before their tasks were added (``DownloadRequest/plan``), each handed
+    /// to its task's first transfer.
+    private var plans: [Int64: HLSPlan] = [:]
 
     /// Creates a manager for the tasks in `store`, writing songs under `directory`.
-    public init(store: MhzDatabase, fetcher: any DownloadFetcher, directory: URL,
+    public init(store: any DownloadStore, fetcher: any DownloadFetcher, directory: URL,
                 configuration: DownloadMachine.Configuration = .init(), logger: Logger = Logger(label: "mhz.downloads")) {
         machine = DownloadMachine(configuration: configuration)
         self.store = store
@@ -46,7 +49,7 @@ public actor DownloadManager {
     /// follows changes made by other processes.
     public func start() throws(DownloadError) {
         let records: [DownloadRecord]
-        do { records = try store.downloads() } catch { throw .storage("\(error)") }
+        do throws(StoreError) { records = try store.downloads() } catch { throw .storage(error) }
         let onDisk = records.map { record -> DownloadRecord in
             var record = record
             if record.state != .completed { record.bytes = fetcher.bytesOnDisk(record) }
@@ -104,7 +107,7 @@ public actor DownloadManager {
             if let station = song.station, let sid = song.sid { return task.record.station == station && task.record.sid == sid }
             return task.record.sid == nil && task.record.url == song.url
         }
-        if let same, !(same.state == .completed && access(same.record.path, F_OK) != 0) {
+        if let same, !(same.state == .completed && !fetcher.isFinished(same.record.path)) {
             switch same.state {
             case .paused, .failed, .canceled: handle(.resume(same.id))
             case .queued, .running, .waiting, .completed: break
@@ -113,7 +116,9 @@ public actor DownloadManager {
         }
         var record = song.record(path: "")
         record.path = freePath(for: record, extension: song.resolvedExtension).path
-        do { record = try store.insertDownload(record) } catch { throw .storage("\(error)") }
+        do throws(StoreError) { record = try store.insertDownload(record) } catch { throw .storage(error) }
+        // Kept before the task is added: adding may start it at once.
+        if let id = record.id, let plan = song.plan { plans[id] = plan }
         handle(.add(record))
         return machine.tasks[record.id ?? 0] ?? DownloadTask(record: record, state: .queued)
     }
@@ -165,13 +170,14 @@ public actor DownloadManager {
             rates[id] = RateMeter()
             let ticker = ProgressTicker()
             let previous = stopping.removeValue(forKey: id)
+            let plan = plans.removeValue(forKey: id)
             let serial = nextSerial
             nextSerial += 1
             serials[id] = serial
             // The transfer holds the manager until it ends; shutdown() cancels and awaits it.
             transfers[id] = Task {
                 await previous?.value
-                let outcome = await fetcher.fetch(record) { bytes, total in
+                let outcome = await fetcher.fetch(record, plan: plan) { bytes, total in
                     ticker.report(bytes: bytes, total: total) { bytes, total in
                         Task { await self.progressed(id, serial: serial, bytes: bytes, total: total) }
                     }
@@ -193,14 +199,12 @@ public actor DownloadManager {
                 logger.error("download \(record.id ?? 0): cannot record its state: \(error)")
             }
         case .delete(let id):
+            plans[id] = nil
             do throws(StoreError) { try store.deleteDownload(id: id) } catch {
                 logger.error("download \(id): cannot forget it: \(error)")
             }
         case .removeFiles(let path, let finished):
-            unlink(SongFetcher.partPath(path))
-            unlink(SongFetcher.taggingPath(path))
-            HLSFetcher.removePieces(of: path)
-            if finished { unlink(path) }
+            fetcher.removeFiles(of: path, finished: finished)
         case .scheduleRetry(let id, let delay, let token):
             let wait = machine.configuration.retry.jittered(delay)
             Task { [weak self] in
@@ -243,7 +247,7 @@ public actor DownloadManager {
     private func followStore() {
         guard machine.tasks.values.contains(where: { !$0.state.isSettled }) else { return }
         let stored: [DownloadRecord]
-        do { stored = try store.downloads() } catch { return }
+        do throws(StoreError) { stored = try store.downloads() } catch { return }
         let byID = Dictionary(stored.compactMap { record in record.id.map { ($0, record) } }, uniquingKeysWith: { a, _ in a })
         for task in machine.ordered {
             let row = byID[task.id]
@@ -261,8 +265,7 @@ public actor DownloadManager {
         var n = 1
         while true {
             let candidate = directory.appendingPathComponent(SongFileName.numbered(name, n))
-            if !taken.contains(candidate.path), access(candidate.path, F_OK) != 0,
-               access(SongFetcher.partPath(candidate.path), F_OK) != 0 { return candidate }
+            if !taken.contains(candidate.path), !fetcher.isTaken(candidate.path) { return candidate }
             n += 1
         }
     }

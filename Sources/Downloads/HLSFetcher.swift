@@ -13,8 +13,8 @@ import Synchronization
 /// After each append the task's ``HLSProgress`` row records the next media sequence number
 /// and the bytes the file should hold; a resume (after a pause, a failure or a `kill -9`)
 /// cuts the file back to those bytes and continues there, and a segment fetched halfway
-/// continues by `Range` from its own file (`PATH.part-seqN`). The result is byte for byte
-/// what an uninterrupted download gives.
+/// continues by `Range` from its own file (`PATH.part-seqN`, see ``DownloadFiles``). The
+/// result is byte for byte what an uninterrupted download gives.
 ///
 /// A live playlist (no `EXT-X-ENDLIST`) is recorded from the oldest segment it lists,
 /// reloaded as RFC 8216 §6.3.4 says, until the task's ``DownloadRecord/recordSeconds``
@@ -27,9 +27,7 @@ public final class HLSFetcher: DownloadFetcher {
     /// The client playlists, keys and segments go through.
     let http: HTTPClient
     /// Where each task's ``HLSProgress`` row is kept.
-    let store: MhzDatabase
-    /// Seconds without a byte before a transfer counts as stalled.
-    let stallTimeout: Double
+    let store: any HLSProgressStore
     /// Segments fetched at once per task.
     let segmentConcurrency: Int
     /// The variant of tasks that did not ask for one.
@@ -42,36 +40,23 @@ public final class HLSFetcher: DownloadFetcher {
     private let finishing = Mutex<Set<Int64>>([])
     private let running = Mutex<Set<Int64>>([])
 
-    /// Creates a fetcher. `segmentConcurrency` segments are fetched at once;
-    /// `defaultQuality` picks a variant for tasks that did not ask for one; `repair` joins
-    /// the periods of a finished file (without one, they are kept as they came).
-    public init(http: HTTPClient, store: MhzDatabase, stallTimeout: Double = 30, segmentConcurrency: Int = 4,
+    /// Creates a fetcher. A segment's transfer stalls after `stallTimeout` seconds without a
+    /// byte, and a segment is tried `segmentAttempts` times with `segmentBackoff` between;
+    /// `segmentConcurrency` segments are fetched at once; `defaultQuality` picks a variant
+    /// for tasks that did not ask for one; `repair` joins the periods of a finished file
+    /// (without one, they are kept as they came).
+    public init(http: HTTPClient, store: any HLSProgressStore, stallTimeout: Double = 30, segmentConcurrency: Int = 4,
                 defaultQuality: VariantQuality = .best, segmentAttempts: Int = 5,
                 segmentBackoff: Backoff = Backoff(initial: 0.5, cap: 8, jitter: 0.2),
                 repair: (any DiscontinuityRepair)? = nil, logger: Logger = Logger(label: "mhz.downloads")) {
         self.http = http
         self.store = store
-        self.stallTimeout = stallTimeout
         self.segmentConcurrency = max(1, segmentConcurrency)
         self.defaultQuality = defaultQuality
         self.segments = SegmentFetcher(http: http, stallTimeout: stallTimeout, attempts: max(1, segmentAttempts),
                                        backoff: segmentBackoff)
         self.repair = repair
         self.logger = logger
-    }
-
-    /// The file a segment is fetched into before it is appended.
-    static func piecePath(_ path: String, sequence: Int) -> String { SongFetcher.partPath(path) + "-seq\(sequence)" }
-    /// The file an init segment is fetched into.
-    static func mapPath(_ path: String) -> String { SongFetcher.partPath(path) + "-map" }
-    /// The file a repair writes the joined periods into.
-    static func joinedPath(_ path: String) -> String { SongFetcher.partPath(path) + "-joined" }
-
-    public func bytesOnDisk(_ record: DownloadRecord) -> Int64 {
-        var info = stat()
-        if stat(SongFetcher.partPath(record.path), &info) == 0 { return Int64(info.st_size) }
-        if stat(record.path, &info) == 0 { return Int64(info.st_size) }
-        return 0
     }
 
     /// Asks every live recording running now to stop reloading and keep what it recorded
@@ -85,41 +70,25 @@ public final class HLSFetcher: DownloadFetcher {
         }
     }
 
-    public func fetch(_ record: DownloadRecord, progress: @escaping @Sendable (Int64, Int64?) -> Void) async
+    /// Fetches `record`'s stream, following `plan` when the caller already read its playlist
+    /// and no earlier attempt recorded which media playlist it follows.
+    public func fetch(_ record: DownloadRecord, plan: HLSPlan?, progress: @escaping @Sendable (Int64, Int64?) -> Void) async
         -> TransferOutcome
     {
-        let path = record.path, part = SongFetcher.partPath(path)
-        var info = stat()
-        if stat(path, &info) == 0, access(part, F_OK) != 0 { return .completed(bytes: Int64(info.st_size)) }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let made = SongFetcher.makeDirectories(directory)
-        guard made == 0 else { return .failed(SongFetcher.fileError(errno: made, path: directory), bytes: 0) }
-        let fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return .failed(SongFetcher.fileError(errno: errno, path: part), bytes: 0) }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return .failed(.heldElsewhere, bytes: 0) }
-        let id = record.id ?? 0
-        running.withLock { _ = $0.insert(id) }
-        defer {
-            running.withLock { _ = $0.remove(id) }
-            finishing.withLock { _ = $0.remove(id) }
+        await DownloadFiles(record.path).withLockedPart { fd in
+            let id = record.id ?? 0
+            running.withLock { _ = $0.insert(id) }
+            defer {
+                running.withLock { _ = $0.remove(id) }
+                finishing.withLock { _ = $0.remove(id) }
+            }
+            var job = HLSJob(fetcher: self, record: record, plan: plan, descriptor: fd, progress: progress)
+            return await job.run()
         }
-        var job = HLSJob(fetcher: self, record: record, descriptor: fd, progress: progress)
-        return await job.run()
     }
 
     /// Whether the user asked recording `id` to finish.
     func isFinishing(_ id: Int64) -> Bool { finishing.withLock { $0.contains(id) } }
-
-    /// Deletes the pieces of `path`'s download that are not its partial file.
-    static func removePieces(of path: String) {
-        let url = URL(fileURLWithPath: path)
-        let prefix = SongFetcher.partPath(url.lastPathComponent) + "-"
-        let folder = url.deletingLastPathComponent()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasPrefix(prefix) {
-            unlink(folder.appendingPathComponent(name).path)
-        }
-    }
 
     /// Writes `message` to the log (what a task does not say by its state).
     func log(_ message: String) { logger.notice("\(message)") }

@@ -10,6 +10,9 @@ struct HLSJob {
     let fetcher: HLSFetcher
     /// The task.
     let record: DownloadRecord
+    /// The plan its caller made before the task was added, followed instead of reading the
+    /// playlist again when no progress row names the media playlist.
+    let plan: HLSPlan?
     /// Its partial file, open for writing and locked.
     let descriptor: Int32
     /// Told the bytes in the partial file and the estimated total after each append.
@@ -28,12 +31,14 @@ struct HLSJob {
     }
 
     private var id: Int64 { record.id ?? 0 }
-    private var part: String { SongFetcher.partPath(record.path) }
+    private var files: DownloadFiles { DownloadFiles(record.path) }
 
-    /// A job for `record`, writing to `descriptor`.
-    init(fetcher: HLSFetcher, record: DownloadRecord, descriptor: Int32, progress: @escaping @Sendable (Int64, Int64?) -> Void) {
+    /// A job for `record` (following `plan`, when given), writing to `descriptor`.
+    init(fetcher: HLSFetcher, record: DownloadRecord, plan: HLSPlan?, descriptor: Int32,
+         progress: @escaping @Sendable (Int64, Int64?) -> Void) {
         self.fetcher = fetcher
         self.record = record
+        self.plan = plan
         self.descriptor = descriptor
         self.progress = progress
     }
@@ -42,19 +47,20 @@ struct HLSJob {
     /// is appended kept for the next attempt), or stopped (cancelled).
     mutating func run() async -> TransferOutcome {
         var saved: HLSProgress?
-        do { saved = try fetcher.store.hlsProgress(downloadID: id) } catch { return .failed(.storage("\(error)"), bytes: 0) }
-        var info = stat()
-        _ = fstat(descriptor, &info)
+        do throws(StoreError) { saved = try fetcher.store.hlsProgress(downloadID: id) } catch { return .failed(.storage(error), bytes: 0) }
         // A file shorter than the row says (deleted, or cut by a crash of the machine):
         // nothing of it can be trusted, so the download starts again.
-        if let row = saved, Int64(info.st_size) < row.bytes { saved = nil }
+        if let row = saved, Disk.size(of: descriptor) < row.bytes { saved = nil }
         let planner = HLSPlanner(http: fetcher.http)
         var media: MediaPlaylist, mediaURL: URL
         do throws(DownloadError) {
             if let saved, let url = URL(string: saved.playlistURL) {
                 (media, mediaURL) = try await planner.media(url)
+            } else if let plan {
+                (media, mediaURL) = (plan.media, plan.mediaURL)
             } else {
                 guard let url = URL(string: record.url) else { throw .invalidURL(record.url) }
+                // The row keeps the quality as its name (``VariantQuality/name``).
                 let quality = record.quality.flatMap(VariantQuality.init) ?? fetcher.defaultQuality
                 let plan = try await planner.plan(url, quality: quality, audioLanguage: record.audioLanguage)
                 (media, mediaURL) = (plan.media, plan.mediaURL)
@@ -75,9 +81,9 @@ struct HLSJob {
         _ = ftruncate(descriptor, off_t(row.bytes))
         _ = lseek(descriptor, off_t(row.bytes), SEEK_SET)
         if saved == nil {
-            do { try fetcher.store.saveHLSProgress(row) } catch { return .failed(.storage("\(error)"), bytes: 0) }
+            do throws(StoreError) { try fetcher.store.saveHLSProgress(row) } catch { return .failed(.storage(error), bytes: 0) }
         }
-        let writer = SegmentWriter(descriptor: descriptor, path: part, http: fetcher.http,
+        let writer = SegmentWriter(descriptor: descriptor, path: files.part, http: fetcher.http,
                                    lastMap: media.segments.last { $0.sequence < row.nextSequence }?.map)
         progress(row.bytes, estimate(row, media))
         var playlist = media
@@ -142,12 +148,12 @@ struct HLSJob {
     private func append(_ pending: [Segment], writer: SegmentWriter, row: inout HLSProgress,
                         media: MediaPlaylist) async -> Step {
         var inflight: [Int: Task<Result<Int64, DownloadError>, Never>] = [:]
-        let path = record.path, pieces = fetcher.segments
+        let files = self.files, pieces = fetcher.segments
         for (index, segment) in pending.enumerated() {
             for ahead in index..<min(pending.count, index + fetcher.segmentConcurrency) where inflight[ahead] == nil {
                 let next = pending[ahead]
                 let piece = SegmentFetcher.Piece(uri: next.uri, byteRange: next.byteRange,
-                                                 path: HLSFetcher.piecePath(path, sequence: next.sequence))
+                                                 path: files.piece(sequence: next.sequence))
                 inflight[ahead] = Task { await pieces.fetch(piece) }
             }
             let task = inflight.removeValue(forKey: index)!
@@ -160,10 +166,10 @@ struct HLSJob {
                 await drain(inflight)
                 return .failed(.segment(sequence: segment.sequence, reason: error))
             }
-            let piecePath = HLSFetcher.piecePath(path, sequence: segment.sequence)
+            let piecePath = files.piece(sequence: segment.sequence)
             var mapFile: String?
             if let map = segment.map, map != writer.lastMap {
-                let file = HLSFetcher.mapPath(path)
+                let file = files.map
                 unlink(file)
                 if case .failure(let error) = await pieces.fetch(.init(uri: map.uri, byteRange: map.byteRange, path: file)) {
                     await drain(inflight)
@@ -192,9 +198,9 @@ struct HLSJob {
             row.recordedSeconds += segment.duration
             if let periodStart { row.periodStarts.append(periodStart) }
             row.updatedAt = Date()
-            do { try fetcher.store.saveHLSProgress(row) } catch {
+            do throws(StoreError) { try fetcher.store.saveHLSProgress(row) } catch {
                 await drain(inflight)
-                return .failed(.storage("\(error)"))
+                return .failed(.storage(error))
             }
             unlink(piecePath)
             progress(row.bytes, estimate(row, media))
@@ -233,9 +239,10 @@ struct HLSJob {
             fetcher.log("download \(id): \(reason); keeping the \(row.segmentsDone) segment(s) recorded")
         }
         if row.segmentsDone == 0 { return .failed(.playlist(url: row.playlistURL, reason: .emptyPlaylist), bytes: 0) }
+        let part = files.part
         var source = part
         if !row.periodStarts.isEmpty, let repair = fetcher.repair {
-            let joined = HLSFetcher.joinedPath(record.path), starts = row.periodStarts, part = self.part
+            let joined = files.joined, starts = row.periodStarts
             let outcome = await Self.offThread { repair.repair(part, periodStarts: starts, output: joined) }
             if Task.isCancelled {
                 unlink(joined)
@@ -254,13 +261,12 @@ struct HLSJob {
             }
         }
         guard rename(source, record.path) == 0 else {
-            return .failed(SongFetcher.fileError(errno: errno, path: record.path), bytes: row.bytes)
+            return .failed(Disk.error(errno: errno, path: record.path), bytes: row.bytes)
         }
         if source != part { unlink(part) }
-        HLSFetcher.removePieces(of: record.path)
+        files.removePieces()
         try? fetcher.store.deleteHLSProgress(downloadID: id)
-        var info = stat()
-        return .completed(bytes: stat(record.path, &info) == 0 ? Int64(info.st_size) : row.bytes)
+        return .completed(bytes: Disk.size(of: record.path) ?? row.bytes)
     }
 
     /// Runs blocking `work` on a thread of its own, so the cooperative pool's threads

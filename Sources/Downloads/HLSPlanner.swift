@@ -5,7 +5,7 @@ import HTTP
 /// What an HLS download will fetch: the master playlist (when the URL was one), the
 /// variant and audio rendition chosen from it, and the media playlist whose segments
 /// become the file.
-public struct HLSPlan: Sendable {
+public struct HLSPlan: Sendable, Equatable {
     /// The master playlist, when the URL named one.
     public var master: MasterPlaylist?
     /// The variant (and audio rendition) chosen from the master playlist.
@@ -18,9 +18,7 @@ public struct HLSPlan: Sendable {
 
     /// The file extension of the joined segments: `m4a` for fragmented MP4 (an init
     /// segment), `aac` for packed audio, `ts` for MPEG-TS.
-    public var fileExtension: String { Self.fileExtension(of: media) }
-
-    static func fileExtension(of media: MediaPlaylist) -> String {
+    public var fileExtension: String {
         if media.segments.contains(where: { $0.map != nil }) { return "m4a" }
         switch media.segments.first?.uri.pathExtension.lowercased() {
         case "aac": return "aac"
@@ -80,13 +78,7 @@ public struct HLSPlanner: Sendable {
     /// may fail where the master did not.
     func fetch(_ url: URL) async throws(DownloadError) -> (Playlist, URL) {
         do throws(DownloadError) {
-            let response: HTTPResponse
-            do {
-                response = try await http.perform(HTTPRequest(url: url))
-            } catch {
-                throw .transport(error, stallTimeout: http.configuration.totalTimeout)
-            }
-            guard response.status == 200 else { throw .httpStatus(response.status) }
+            let response = try await http.document(url)
             guard !response.body.isEmpty else { throw .emptyPlaylist }
             let base = response.effectiveURL ?? url
             do {

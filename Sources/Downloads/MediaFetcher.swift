@@ -2,7 +2,7 @@ import Store
 
 /// The fetcher a manager runs: each task goes to the fetcher of its kind (a plain file to
 /// ``SongFetcher``, an HLS stream to ``HLSFetcher``), so the two share one manager, one
-/// set of states, events, commands and limits.
+/// set of states, events, commands and limits, and one layout of files on disk.
 public struct MediaFetcher: DownloadFetcher {
     /// Plain files.
     public let files: SongFetcher
@@ -15,19 +15,12 @@ public struct MediaFetcher: DownloadFetcher {
         self.streams = streams
     }
 
-    public func fetch(_ record: DownloadRecord, progress: @escaping @Sendable (Int64, Int64?) -> Void) async
+    public func fetch(_ record: DownloadRecord, plan: HLSPlan?, progress: @escaping @Sendable (Int64, Int64?) -> Void) async
         -> TransferOutcome
     {
         switch record.kind {
-        case .file: await files.fetch(record, progress: progress)
-        case .hls: await streams.fetch(record, progress: progress)
-        }
-    }
-
-    public func bytesOnDisk(_ record: DownloadRecord) -> Int64 {
-        switch record.kind {
-        case .file: files.bytesOnDisk(record)
-        case .hls: streams.bytesOnDisk(record)
+        case .file: await files.fetch(record, plan: plan, progress: progress)
+        case .hls: await streams.fetch(record, plan: plan, progress: progress)
         }
     }
 

@@ -71,14 +71,12 @@ final class SegmentWriter {
             guard let data = FileManager.default.contents(atPath: uri.path) else { throw .keyUnavailable(uri: uri.absoluteString, status: 404) }
             bytes = [UInt8](data)
         } else {
-            let response: HTTPResponse
-            do {
-                response = try await http.perform(HTTPRequest(url: uri))
+            do throws(DownloadError) {
+                bytes = [UInt8](try await http.document(uri).body)
             } catch {
-                throw .key(uri: uri.absoluteString, reason: .transport(error, stallTimeout: http.configuration.totalTimeout))
+                if case .httpStatus(let status) = error { throw .keyUnavailable(uri: uri.absoluteString, status: status) }
+                throw .key(uri: uri.absoluteString, reason: error)
             }
-            guard response.status == 200 else { throw .keyUnavailable(uri: uri.absoluteString, status: response.status) }
-            bytes = [UInt8](response.body)
         }
         guard bytes.count == 16 else { throw .badKey(uri: uri.absoluteString, length: bytes.count) }
         keys[uri] = bytes
@@ -93,14 +91,6 @@ final class SegmentWriter {
     }
 
     private func write(_ bytes: [UInt8]) throws(DownloadError) {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in Glibc.write(descriptor, raw.baseAddress! + done, raw.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SongFetcher.fileError(errno: errno, path: path)
-            }
-            done += n
-        }
+        if let code = bytes.withUnsafeBytes({ Disk.writeAll(descriptor, $0) }) { throw Disk.error(errno: code, path: path) }
     }
 }

@@ -30,8 +30,11 @@ public enum SongFileName {
     }
 
     /// The extension a media URL's path names (lowercased), when it is one mhz can tag or play.
-    public static func mediaExtension(of url: String) -> String? {
-        let ext = (URL(string: url)?.pathExtension ?? "").lowercased()
+    public static func mediaExtension(of url: String) -> String? { mediaExtension(of: URL(string: url)) }
+
+    /// The extension a parsed media URL's path names (lowercased), when it is one mhz can tag or play.
+    public static func mediaExtension(of link: URL?) -> String? {
+        let ext = (link?.pathExtension ?? "").lowercased()
         let known: Set<String> = ["mp3", "m4a", "mp4", "aac", "flac", "ogg", "oga", "opus", "wav", "wma", "webm", "mka"]
         return known.contains(ext) ? ext : nil
     }

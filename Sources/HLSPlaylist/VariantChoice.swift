@@ -82,6 +82,15 @@ public enum VariantQuality: Sendable, Equatable {
             self = .kbps(kbps)
         }
     }
+
+    /// `best`, `worst` or the kbit/s: the text ``init(_:)`` reads back.
+    public var name: String {
+        switch self {
+        case .best: "best"
+        case .worst: "worst"
+        case .kbps(let kbps): "\(kbps)"
+        }
+    }
 }
 
 extension MasterPlaylist {

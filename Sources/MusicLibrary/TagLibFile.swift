@@ -2,8 +2,10 @@ import CTagLib
 import CTagLibPictures
 import Foundation
 
-/// One audio file opened through TagLib's C binding (`tag_c.h`, TagLib 1.13): the only
-/// place in mhz that calls TagLib.
+/// One audio file opened through TagLib's C binding (`tag_c.h`, TagLib 1.13) and its C++
+/// picture API (`CTagLibPictures`): the only place in mhz that calls TagLib. The library
+/// scan reads through it, the demo library tags its tracks, and the command line writes a
+/// downloaded song's tags through it (the downloads' `SongTagging` port).
 ///
 /// TagLib's C API keeps process-wide state: the string encoding switch, the string
 /// management switch and, while management is on, one global list of every string handed
@@ -118,6 +120,31 @@ package final class TagLibFile {
         album.withCString { taglib_tag_set_album(tag, $0) }
         genre.withCString { taglib_tag_set_genre(tag, $0) }
         taglib_tag_set_year(tag, UInt32(clamping: year))
+    }
+
+    /// Sets the fields given and leaves the others as the file has them: an empty text or a
+    /// nil year is not written. Takes effect on ``save()``.
+    ///
+    /// - Returns: false when the file has no tag to write to.
+    package func update(title: String, artist: String, album: String, year: Int?) -> Bool {
+        guard let tag = taglib_file_tag(handle) else { return false }
+        if !title.isEmpty { title.withCString { taglib_tag_set_title(tag, $0) } }
+        if !artist.isEmpty { artist.withCString { taglib_tag_set_artist(tag, $0) } }
+        if !album.isEmpty { album.withCString { taglib_tag_set_album(tag, $0) } }
+        if let year { taglib_tag_set_year(tag, UInt32(clamping: year)) }
+        return true
+    }
+
+    /// Replaces the embedded pictures with one front cover (`data`, of `mimeType`:
+    /// `image/jpeg` or `image/png`). Takes effect on ``save()``.
+    ///
+    /// - Returns: whether the container took it ("0 when it has no place for one": WAV).
+    @discardableResult
+    package func setFrontCover(_ data: Data, mimeType: String) -> Bool {
+        data.withUnsafeBytes { raw in
+            mhz_taglib_set_front_cover(UnsafeMutableRawPointer(handle), raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                       raw.count, mimeType) == 1
+        }
     }
 
     /// Writes the tags to disk ("Saves the file to disk").

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 
 /// One download as mhz keeps it: what to fetch, the song it is, where it goes and how far
-/// it got. The bytes already fetched are not counted here but read from the partial file
-/// on disk, which is what a resume continues from: a row can never claim bytes that a
-/// kill -9 did not let reach the file.
+/// it got when its state last changed (``bytes``, for lists). What a resume continues from
+/// is the partial file on disk, measured again at each start: a row's count can lag behind
+/// the file, and never makes a resume trust bytes that a kill -9 did not let reach it.
 public struct DownloadRecord: Codable, Sendable, Equatable, TimestampedRecord, FetchableRecord, MutablePersistableRecord {
     /// The task's number, shown to the user and named by `mhz downloads pause ID`.
     public var id: Int64?
@@ -37,7 +37,7 @@ public struct DownloadRecord: Codable, Sendable, Equatable, TimestampedRecord, F
     public var sha256: String?
     /// The finished file's path. Bytes arrive in the same path with `.part` appended.
     public var path: String
-    /// Bytes fetched when last recorded (the partial file is the truth).
+    /// Bytes on disk when its state last changed (the partial file is the truth).
     public var bytes: Int64
     /// The file's full length, when the server said.
     public var total: Int64?

@@ -1,5 +1,6 @@
-/// What can go wrong with mhz's own database.
-public enum StoreError: Error, Sendable, Equatable {
+/// What can go wrong with mhz's own database. Codable: a download that failed on it keeps
+/// it in its row's reason (JSON).
+public enum StoreError: Error, Sendable, Equatable, Codable {
     /// The database file could not be opened or created (permissions, not a database,
     /// disk full). Carries the path and SQLite's words.
     case cannotOpen(path: String, reason: String)

@@ -87,7 +87,7 @@ enum ConfigReference {
                   summary: "Songs fetched at once."),
             Entry(table: "downloads", name: "liked", value: "true|false", fallback: String(DownloadSettings().liked),
                   summary: "Download every song the moment it is liked."),
-            Entry(table: "downloads", name: "quality", value: "KBPS|best|worst", fallback: DownloadCommand.text(DownloadSettings.defaultQuality),
+            Entry(table: "downloads", name: "quality", value: "KBPS|best|worst", fallback: DownloadSettings.defaultQuality.name,
                   summary: "What downloads ask of the station (best: the original; else its MP3 bit rate at or above) "
                       + "and the HLS variant (the lowest at or above it, else the highest); --quality wins."),
             Entry(table: "downloads", name: "stall_timeout", value: "SECONDS", fallback: number(DownloadSettings.defaultStallTimeout),

@@ -149,16 +149,17 @@ struct DownloadCommand: AsyncParsableCommand {
 
     /// The request for a URL argument. An HLS playlist is read first: a playlist that cannot
     /// be downloaded fails here, in one line, before any task is made, and the file gets
-    /// its container's extension.
+    /// its container's extension (``HLSPlan/fileExtension``).
     private func request(for url: String, config: Config, quality: VariantQuality?) async throws(CLIError)
         -> DownloadRequest
     {
-        var request = DownloadRequest(url: url, kind: hls ? .hls : nil, quality: quality.map(Self.text),
-                                      audioLanguage: audioLanguage, recordSeconds: duration)
-        guard request.kind == .hls, let link = URL(string: url) else { return request }
+        var request = DownloadRequest(url: url, kind: hls ? .hls : nil, quality: quality, audioLanguage: audioLanguage,
+                                      recordSeconds: duration)
+        guard request.kind == .hls, let link = request.link else { return request }
+        // The plan goes into the task: its first transfer does not read the playlist again.
         let planned = try await HLSPlanText.plan(link, config: config, quality: quality ?? .best,
                                                  audioLanguage: audioLanguage)
-        request.fileExtension = planned.fileExtension
+        request.plan = planned
         if !planned.media.isLive { request.recordSeconds = nil }
         return request
     }
@@ -169,15 +170,6 @@ struct DownloadCommand: AsyncParsableCommand {
         let planned = try await HLSPlanText.plan(link, config: config, quality: quality, audioLanguage: audioLanguage)
         print(json ? HLSPlanText.json(planned) : HLSPlanText.text(planned))
         return false
-    }
-
-    /// `best`, `worst` or the kbit/s, as a task stores it.
-    static func text(_ quality: VariantQuality) -> String {
-        switch quality {
-        case .best: "best"
-        case .worst: "worst"
-        case .kbps(let kbps): "\(kbps)"
-        }
     }
 
     /// Songs of `--liked` (the station's list of them, else the red-heart channel) and

@@ -18,7 +18,7 @@ enum DownloadSetup {
         let settings = config.downloads
         let logger = Logger(label: "mhz.downloads")
         let stallTimeout = settings.stallTimeout ?? DownloadSettings.defaultStallTimeout
-        let files = SongFetcher(http: http, stallTimeout: stallTimeout, logger: logger)
+        let files = SongFetcher(http: http, stallTimeout: stallTimeout, tagger: TagLibSongTagger(), logger: logger)
         let streams = HLSFetcher(http: http, store: database, stallTimeout: stallTimeout,
                                  segmentConcurrency: settings.segmentConcurrency ?? DownloadSettings.defaultSegmentConcurrency,
                                  defaultQuality: settings.quality ?? DownloadSettings.defaultQuality,

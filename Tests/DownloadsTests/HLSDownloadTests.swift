@@ -1,4 +1,5 @@
 import Foundation
+import HLSPlaylist
 import HTTP
 import Store
 import Testing
@@ -43,7 +44,8 @@ struct HLSDownloadTests {
         let database = try database ?? MhzDatabase(path: data.path("mhz-\(UUID().uuidString).sqlite"))
         let manager = manager(database)
         try await manager.start()
-        let task = try await manager.add(DownloadRequest(url: server.url(playlist), title: playlist, quality: quality))
+        let task = try await manager.add(DownloadRequest(url: server.url(playlist), title: playlist,
+                                                         quality: quality.flatMap(VariantQuality.init)))
         await manager.waitUntilSettled([task.id])
         let settled = try #require(await manager.task(task.id))
         await manager.shutdown()
@@ -151,6 +153,26 @@ struct HLSDownloadTests {
         }
     }
 
+    @Test func aPlanMadeBeforeTheTaskIsFollowedWithoutReadingThePlaylistsAgain() async throws {
+        let planner = HLSPlanner(http: HTTPClient(configuration: .init(retry: .never)))
+        let plan = try await planner.plan(URL(string: server.url("clear/master.m3u8"))!, quality: .kbps(128), audioLanguage: nil)
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        let manager = manager(database)
+        try await manager.start()
+        let task = try await manager.add(DownloadRequest(url: server.url("clear/master.m3u8"), title: "Planned",
+                                                         quality: .kbps(128), plan: plan))
+        await manager.waitUntilSettled([task.id])
+        let settled = try #require(await manager.task(task.id))
+        await manager.shutdown()
+        #expect(settled.state == .completed, "\(settled.state)")
+        #expect(settled.record.path == data.path("songs/Planned.ts").path)
+        #expect(settled.record.quality == "128")
+        #expect(FileManager.default.contents(atPath: settled.record.path) == (try clear128))
+        // The master and the variant's playlist were read once each: by the planner.
+        #expect(server.requests(to: "/clear/master.m3u8").count == 1)
+        #expect(server.requests(to: "/clear/a128k/index.m3u8").count == 1)
+    }
+
     @Test func anAudioRenditionIsDownloadedInItsLanguage() async throws {
         // A master whose variants carry video and whose audio is in renditions of its own.
         let folder = streams.path("alternate")
@@ -251,7 +273,7 @@ struct HLSDownloadTests {
         var kept: [Int: Int] = [:]
         var askedBefore: [Int: Int] = [:]
         for n in later {
-            let piece = HLSFetcher.piecePath(task.record.path, sequence: n)
+            let piece = DownloadFiles(task.record.path).piece(sequence: n)
             kept[n] = (try? FileManager.default.attributesOfItem(atPath: piece)[.size] as? Int) ?? 0
             askedBefore[n] = server.requests(to: String(format: "/clear/a128k/seg%03d.ts", n)).count
             #expect(askedBefore[n]! <= 1)

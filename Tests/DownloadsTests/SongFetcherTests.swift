@@ -6,6 +6,7 @@ import Store
 import Testing
 import TestSupport
 @testable import Downloads
+@testable import mhz
 
 /// The real fetcher against a real local server: the exact requests, the bytes on disk,
 /// and a clear reason for each way a download goes wrong.
@@ -32,8 +33,10 @@ struct SongFetcherTests {
         return record
     }
 
+    /// The fetcher with the tagger `mhz` gives it (TagLib, through the music library).
     func fetcher(stall: Double = 5) -> SongFetcher {
-        SongFetcher(http: HTTPClient(configuration: HTTPConfiguration(retry: .never)), stallTimeout: stall)
+        SongFetcher(http: HTTPClient(configuration: HTTPConfiguration(retry: .never)), stallTimeout: stall,
+                    tagger: TagLibSongTagger())
     }
 
     func onDisk(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
@@ -212,6 +215,13 @@ struct SongFetcherTests {
             return String(cString: raw)
         }
         return [text(taglib_tag_title), text(taglib_tag_artist), text(taglib_tag_album), String(taglib_tag_year(tag))]
+    }
+}
+
+extension SongFetcher {
+    /// Fetches a song's file (no plan: that is for HLS streams).
+    func fetch(_ record: DownloadRecord, progress: @escaping @Sendable (Int64, Int64?) -> Void) async -> TransferOutcome {
+        await fetch(record, plan: nil, progress: progress)
     }
 }
 

@@ -11,8 +11,9 @@ extern "C" {
 /* Copies the embedded front cover of a file opened with taglib_file_new() into a buffer
  * allocated with malloc(), which the caller frees with free().
  *
- * `file` is the TagLib_File pointer of the C binding. It must stay open for the call, and
- * the caller must hold the same lock it holds for every other TagLib call.
+ * `file` is the TagLib_File pointer of the C binding. It must stay open for the call, made
+ * on the thread that uses that file for every other TagLib call (TagLibFile in
+ * MusicLibrary).
  *
  * Looks at, by file type: MPEG and WAV ID3v2 APIC frames; FLAC picture blocks (and an ID3v2
  * tag if present); MP4 `covr` items; Ogg Vorbis and Opus METADATA_BLOCK_PICTURE comments.
@@ -24,7 +25,7 @@ int mhz_taglib_front_cover(void *file, unsigned char **data, size_t *size);
 
 /* Replaces the embedded pictures of a file opened with taglib_file_new() with one front
  * cover (`data`, `size` bytes of `mime`, "image/jpeg" or "image/png"); the caller then saves
- * with taglib_file_save(). Same locking rule as above.
+ * with taglib_file_save(). Same threading rule as above.
  *
  * Writes, by file type: MPEG ID3v2 APIC; FLAC picture block; MP4 `covr`; Ogg Vorbis and Opus
  * METADATA_BLOCK_PICTURE. Returns 1 when the container took the picture, 0 when it has no
