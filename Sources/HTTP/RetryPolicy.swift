@@ -55,7 +55,7 @@ public struct RetryPolicy: Sendable, Equatable {
     ///
     /// - Parameter retriesSoFar: how many retries already happened (0 after the first
     ///   attempt).
-    public func delay(after outcome: Result<HTTPResponse, HTTPError>, of request: HTTPRequest,
+    public func delay(after outcome: Result<HTTPResponse, HTTPError>, of request: some PerformableRequest,
                       retriesSoFar: Int) -> Double? {
         guard request.idempotent, retriesSoFar < maxRetries, Self.isTransient(outcome) else { return nil }
         let wait = backoff.wait(attempt: retriesSoFar)

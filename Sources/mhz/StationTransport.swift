@@ -21,15 +21,11 @@ struct StationTransport: APITransport {
     ///   and ``ServiceFailure/httpStatus(_:)`` for any other (see ``failure(status:)``),
     ///   ``ServiceFailure/malformed(_:)`` for an answer over the size cap.
     func perform(_ request: APIRequest) async throws(ServiceFailure) -> Data {
-        let httpRequest = HTTPRequest(
-            method: request.method.rawValue, url: request.url,
-            headers: request.headers.map { HTTPRequest.Header($0.name, $0.value) }, body: request.body,
-            idempotent: !request.isLogin && !request.isFeedback)
         let line = LogRedaction.describe(request)
         let started = ContinuousClock.now
         let response: HTTPResponse
         do {
-            response = try await http.perform(httpRequest)
+            response = try await http.perform(request)
         } catch {
             logger.warning("\(line) failed: \(error)")
             throw Self.failure(error)
