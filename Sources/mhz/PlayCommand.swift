@@ -150,7 +150,7 @@ struct PlayCommand: AsyncParsableCommand {
                 desktop.cover(track, file: file)
             },
             songStarted: { track, file in desktop.songStarted(track, cover: file) })
-        let session = RadioSession(service: service, player: player, store: database, downloads: downloads,
+        let session = RadioSession(service: service, player: player, store: RadioDatabase(database), downloads: downloads,
                                    configuration: radio, volume: volume, onSnapshot: { snapshot in
                                        frontEnd.show(snapshot)
                                        covers.show(snapshot)
