@@ -105,16 +105,6 @@ struct PlayCommand: AsyncParsableCommand {
             await runtime.shutdown()
             throw error
         }
-        if let station = runtime.station {
-            // A song saved by an mhz that served its embedded station over HTTP: move it to its file.
-            do throws(StoreError) {
-                if let moved = try EmbeddedStationBase.adopt(store: database, resolve: { station.mediaFile(sid: $0) }) {
-                    logger.info("resuming the embedded station's song from its file: \(moved)")
-                }
-            } catch {
-                logger.warning("cannot carry the saved position over to the embedded station's file: \(error)")
-            }
-        }
         let controller: PlayerController
         do {
             controller = try await startingPlayer.value
