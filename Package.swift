@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         // HLS playlists (RFC 8216), parsed from text: pure, it imports nothing of the project.
         .target(name: "HLSPlaylist"),
-        .target(name: "Radio", dependencies: ["RadioAPI", "Store", "Backoff"]),
+        .target(name: "Radio", dependencies: ["RadioAPI", "Backoff"]),
         // The station, one target per job (see docs/ARCHITECTURE.md): its database file, a
         // seeded generator, the music library, the recommender, the demo library's
         // synthesis, and the HTTP server with accounts and captchas that serves them.
@@ -195,7 +195,7 @@ let package = Package(
                                                           "CTagLibPictures", "TestSupport", "mhz"]),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"],
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "mhz"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
                                                    "StationStorage", "RadioAPI", "HTTP", "TestSupport",

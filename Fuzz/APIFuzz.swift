@@ -21,11 +21,11 @@ public func fuzzAnswers(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 /// The station answers with `JSONEncoder` over these models and the client reads that with
 /// `APIDecoder`, so whatever decodes must encode and decode back to itself. A rating that
 /// JSON cannot carry (`"rating_avg":"nan"`) makes the encoder throw; that is no round trip.
-private func checkRoundTrip(_ playlist: Playlist, type: ReportType) {
+private func checkRoundTrip(_ playlist: SongList, type: ReportType) {
     guard playlist.songs.allSatisfy({ $0.ratingAverage?.isFinite ?? true }),
           let encoded = try? JSONEncoder().encode(playlist)
     else { return }
-    let again: Playlist
+    let again: SongList
     do {
         again = try APIDecoder.playlist(encoded, for: type)
     } catch {

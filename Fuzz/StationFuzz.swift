@@ -1,6 +1,6 @@
 // libFuzzer entry point for the station's request parsing (not part of `swift build` or
 // `swift test`): `script/fuzz station` compiles it with StationRequest.swift and
-// LoginForm.swift against Sources/RadioAPI (FormEncoding, ReportHistory), all with
+// AppLoginForm.swift against Sources/RadioAPI (FormEncoding, ReportHistory), all with
 // -sanitize=fuzzer. The input is a query string or form body, as any client may send.
 // Nothing may crash, and the round trips the client and the station rely on must hold.
 import Foundation
@@ -18,7 +18,7 @@ public func fuzzRequest(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         fatalError("form pairs changed on the way back:\n\(pairs)\n\(again)")
     }
     let request = StationRequest(method: "GET", path: "/j/app/radio/people", rawQuery: text)
-    let form = LoginForm(pairs: pairs)
+    let form = AppLoginForm(pairs: pairs)
     _ = (form.isSupportedClient, form.account, request.nonEmptyParameter("channel"))
 
     // `h`, as the station reads it from the query and as the client's outbox reads back

@@ -31,11 +31,6 @@ package struct DemoLibrary: Sendable {
         directory.appendingPathComponent(piece.relativePath)
     }
 
-    /// Whether every piece's file is in place.
-    package var isComplete: Bool {
-        Self.pieces.allSatisfy { FileManager.default.fileExists(atPath: file(for: $0).path) }
-    }
-
     /// Synthesizes whatever is missing; files already in place are left untouched.
     ///
     /// - Throws: ``StorageError`` naming the file or folder that could not be written or

@@ -40,7 +40,7 @@ final class CurlEasy {
     ///   - stallTimeout: for a download (a body of any size, any duration): no overall
     ///     time limit and no compression (byte offsets must be the file's); `sink` stops
     ///     the transfer after this many seconds without a byte.
-    func perform(_ request: HTTPRequest, configuration c: HTTPConfiguration, jar: CookieJar?,
+    func perform(_ request: some PerformableRequest, configuration c: HTTPConfiguration, jar: CookieJar?,
                  sink: ResponseSink, stallTimeout: Double? = nil) throws(HTTPError) -> HTTPResponse
     {
         curl_easy_reset(handle)
@@ -50,7 +50,7 @@ final class CurlEasy {
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
-        for header in request.headers { headerList = curl_slist_append(headerList, "\(header.name): \(header.value)") }
+        for header in request.headerFields { headerList = curl_slist_append(headerList, "\(header.name): \(header.value)") }
         // An empty "Expect:" stops libcurl from waiting for 100-continue on POST bodies.
         headerList = curl_slist_append(headerList, "Expect:")
 
@@ -121,8 +121,8 @@ final class CurlEasy {
                             effectiveURL: effective.flatMap { URL(string: String(cString: $0)) })
     }
 
-    private func setMethod(_ request: HTTPRequest) throws(HTTPError) {
-        switch request.method.uppercased() {
+    private func setMethod(_ request: some PerformableRequest) throws(HTTPError) {
+        switch request.methodName.uppercased() {
         case "GET":
             try set(CURLOPT_HTTPGET, 1)
         case "HEAD":
@@ -130,7 +130,7 @@ final class CurlEasy {
         case "POST":
             try set(CURLOPT_POST, 1)
         default:
-            try set(CURLOPT_CUSTOMREQUEST, request.method)
+            try set(CURLOPT_CUSTOMREQUEST, request.methodName)
         }
         if let body = request.body {
             try set(CURLOPT_POSTFIELDSIZE, body.count)

@@ -38,7 +38,7 @@ public final class HTTPClient: Sendable {
     ///   response once the retries are used up.
     /// - Throws: ``HTTPError`` when no response came: transport failure, timeout, cap
     ///   exceeded, cancellation.
-    public func perform(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+    public func perform(_ request: some PerformableRequest) async throws(HTTPError) -> HTTPResponse {
         var retries = 0
         while true {
             let outcome = await performOnce(request)
@@ -55,7 +55,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// One attempt, on a thread of its own.
-    private func performOnce(_ request: HTTPRequest) async -> Result<HTTPResponse, HTTPError> {
+    private func performOnce(_ request: some PerformableRequest) async -> Result<HTTPResponse, HTTPError> {
         let sink = ResponseSink(limit: configuration.maxResponseBytes)
         let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -111,7 +111,7 @@ public final class HTTPClient: Sendable {
                                   restartedFromZero: file.restartedFromZero, sliced: file.sliced, unwrittenBody: file.kept)
     }
 
-    private func performBlocking(_ request: HTTPRequest, sink: ResponseSink,
+    private func performBlocking(_ request: some PerformableRequest, sink: ResponseSink,
                                  stallTimeout: Double? = nil) -> Result<HTTPResponse, HTTPError> {
         if sink.isCancelled { return .failure(.cancelled) }
         let reused = pool.withLock { $0.popLast()?.easy }

@@ -48,10 +48,6 @@ public struct CurlCode: RawRepresentable, Sendable, Hashable, CustomStringConver
     public static let couldNotConnect = CurlCode(CURLE_COULDNT_CONNECT)
     /// `CURLE_PARTIAL_FILE`: the connection closed before the announced length arrived.
     public static let partialFile = CurlCode(CURLE_PARTIAL_FILE)
-    /// `CURLE_WRITE_ERROR`: what the write callback's abort turns into.
-    public static let writeError = CurlCode(CURLE_WRITE_ERROR)
-    /// `CURLE_ABORTED_BY_CALLBACK`: the transfer was cancelled.
-    public static let aborted = CurlCode(CURLE_ABORTED_BY_CALLBACK)
     /// `CURLE_PEER_FAILED_VERIFICATION` (also spelt `CURLE_SSL_CACERT`): the server's
     /// certificate or host name did not verify.
     public static let peerFailedVerification = CurlCode(CURLE_PEER_FAILED_VERIFICATION)

@@ -1,8 +1,9 @@
 import Foundation
 
-/// A request for the HTTP layer to perform. Deliberately plain (method, URL, headers,
-/// body) so that it knows nothing of radio APIs: the composition root translates.
-public struct HTTPRequest: Sendable, Equatable {
+/// A request for the HTTP layer to perform, as its own callers (media probes, covers,
+/// downloads) make them. Deliberately plain (method, URL, headers, body) so that it knows
+/// nothing of radio APIs; those are performed as they are (``PerformableRequest``).
+public struct HTTPRequest: PerformableRequest, Equatable {
     /// `GET`, `POST`, `HEAD`, …
     public var method: String
     /// Absolute http(s) URL.
@@ -38,6 +39,12 @@ public struct HTTPRequest: Sendable, Equatable {
         self.body = body
         self.idempotent = idempotent ?? (method == "GET" || method == "HEAD")
     }
+
+    /// ``method``.
+    public var methodName: String { method }
+
+    /// ``headers`` as name/value pairs.
+    public var headerFields: [(name: String, value: String)] { headers.map { ($0.name, $0.value) } }
 }
 
 /// What came back.

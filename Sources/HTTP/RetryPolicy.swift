@@ -29,14 +29,10 @@ public struct RetryPolicy: Sendable, Equatable {
     /// and the gateway/availability errors of proxies and overloaded servers. 500 is not
     /// among them: an internal error usually repeats.
     ///
-    /// This is mhz's only classification of statuses. The composition root's seam
-    /// (StationTransport) hands exactly these to the radio as `ServiceFailure.busy`, which
-    /// is what the report outbox (Radio's ReportCourier) keeps a report for; any other
-    /// status reaches it as `httpStatus` and the report is dropped. So a 500 is neither
-    /// retried here nor kept there. (The outbox does keep a report after any failure in
-    /// which no answer came, also one this layer does not retry at once, such as a
-    /// certificate that does not verify: the station never saw that report, and the
-    /// listener may still fix what stopped it.)
+    /// This is mhz's only list of "not now" statuses. The composition root's seam
+    /// (StationTransport) hands exactly these to the radio as `ServiceFailure.busy` and
+    /// any other as `httpStatus`; what the radio does about either is decided by the
+    /// radio's own classification of its failures (`ServiceFailure`, in `Radio`).
     public static func isTransient(status: Int) -> Bool {
         [408, 429, 502, 503, 504].contains(status)
     }
@@ -55,7 +51,7 @@ public struct RetryPolicy: Sendable, Equatable {
     ///
     /// - Parameter retriesSoFar: how many retries already happened (0 after the first
     ///   attempt).
-    public func delay(after outcome: Result<HTTPResponse, HTTPError>, of request: HTTPRequest,
+    public func delay(after outcome: Result<HTTPResponse, HTTPError>, of request: some PerformableRequest,
                       retriesSoFar: Int) -> Double? {
         guard request.idempotent, retriesSoFar < maxRetries, Self.isTransient(outcome) else { return nil }
         let wait = backoff.wait(attempt: retriesSoFar)

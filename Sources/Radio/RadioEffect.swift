@@ -1,5 +1,4 @@
 import RadioAPI
-import Store
 
 /// What the state machine asks the world to do, in order.
 public enum RadioEffect: Sendable, Equatable {

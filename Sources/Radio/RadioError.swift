@@ -29,31 +29,6 @@ public enum RadioError: Error, Sendable, Equatable {
     case unreadableReport(type: String)
 }
 
-/// Why a call to the radio service failed, as the core needs to distinguish it.
-public enum ServiceFailure: Error, Sendable, Equatable {
-    /// No answer: connection refused, DNS, timeout, reset. Carries the transport's words.
-    case unreachable(String)
-    /// The server answered with an HTTP error status that will not go away by waiting
-    /// (4xx, 500, 501…).
-    case httpStatus(Int)
-    /// The server answered "not now" (408, 429, 502, 503, 504: the HTTP layer's transient
-    /// statuses, already retried there with backoff); the same request may succeed later.
-    /// The composition root classifies, so the radio and the report outbox need not.
-    case busy(Int)
-    /// The connection was made but the server's TLS certificate did not verify (self-signed,
-    /// expired, another host's). Carries the transport's words.
-    case untrusted(String)
-    /// The answer could not be understood (HTML page, broken JSON). Carries a description.
-    case malformed(String)
-    /// The server refused the request in-band (`r != 0`); carries its error word.
-    case rejected(String)
-    /// The login session expired: playback goes on anonymously until the user logs in.
-    case expired
-    /// The channel plays only for a logged-in listener (the red-heart channel, `-3`:
-    /// docs/PROTOCOL.md §7) and there is no login. Carries the channel id.
-    case needsLogin(channel: String)
-}
-
 /// Why the player failed.
 public enum PlayerFailure: Error, Sendable, Equatable {
     /// The media could not be loaded (bad URL, unsupported format); mpv's words.
@@ -66,4 +41,15 @@ public enum PlayerFailure: Error, Sendable, Equatable {
     case mediaUnavailable(status: Int)
     /// The stream broke mid-song and the player's reloads all failed.
     case connectionLost
+}
+
+/// Why mhz's own database could not keep or give back what the radio asked of it
+/// (``ProgressStore``, ``ReportOutboxStore``), as the radio needs to distinguish it.
+public enum StorageFailure: Error, Sendable, Equatable {
+    /// The disk (or the file system's quota) is full: nothing was written, and the same
+    /// write can succeed once there is room. Carries the database's words.
+    case diskFull(String)
+    /// Any other failure (permissions, a damaged file, a failed read). Carries words that
+    /// name it: the file and the database's words.
+    case failed(String)
 }

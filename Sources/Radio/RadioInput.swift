@@ -1,6 +1,5 @@
 import Foundation
 import RadioAPI
-import Store
 
 /// Everything that can happen to the radio: commands, answers from the station, player
 /// events, timers. The state machine turns each into effects.

@@ -1,5 +1,4 @@
 import RadioAPI
-import Store
 
 /// The station's side: answers, failures, retry timers and a new login.
 extension RadioMachine {
@@ -101,7 +100,7 @@ extension RadioMachine {
         }
         var effects = fail(.service(failure))
         guard let pending = listRequest, pending.id == id else { return effects }
-        if Self.meansUnreachable(failure), case .station = source, downloads.playable > 0, queue.isEmpty {
+        if failure.isStationDown, case .station = source, downloads.playable > 0, queue.isEmpty {
             return effects + fallBackToDownloads(asking: pending.type == .new ? .new : .playing)
         }
         let type: ReportType = pending.type == .new ? .new : .playing

@@ -1,5 +1,4 @@
 import RadioAPI
-import Store
 
 extension RadioMachine {
     // MARK: - Start
@@ -97,7 +96,7 @@ extension RadioMachine {
     }
 
     /// `nil` while the list is unknown; the red-heart channel is always allowed because
-    /// stations do not list it (docs/PROTOCOL.md §3).
+    /// stations do not list it (docs/PROTOCOL.md §6.1).
     func channelIsKnown(_ id: String) -> Bool? {
         if id == SongSource.offlineChannel.id { return true }
         if stationChannels.isEmpty { return nil }

@@ -10,15 +10,6 @@ import RadioAPI
 /// whenever the outbox gets an answer; the first list the station sends ends the fallback
 /// and replaces the downloads queued.
 extension RadioMachine {
-    /// Failures that say the station is not there (rather than that it refused).
-    static func meansUnreachable(_ failure: ServiceFailure) -> Bool {
-        switch failure {
-        case .unreachable, .busy: true
-        case .httpStatus(let status): status >= 500
-        default: false
-        }
-    }
-
     /// The channel a report about `sid` names: the channel playing, or offline, the
     /// channel the song was downloaded from (the station knows no offline channel). A song
     /// downloaded from a plain URL came from no station: its reports name the offline

@@ -1,10 +1,9 @@
 import Backoff
 import Foundation
 import RadioAPI
-import Store
 
 /// The radio as a pure state machine: `handle(input) -> [effect]`. It holds every rule of
-/// the report semantics (docs/PROTOCOL.md §4) and every decision about what plays, and is
+/// the report semantics (docs/PROTOCOL.md §2) and every decision about what plays, and is
 /// tested without curl or mpv; ``RadioSession`` performs its effects and nothing else.
 ///
 /// Rules: start and channel switch send `n`; a natural end sends `e` (acknowledged only)

@@ -1,7 +1,6 @@
 import Backoff
 import Foundation
 import RadioAPI
-import Store
 
 /// Runs a ``RadioMachine``: feeds it commands, station answers, player events and what the
 /// store remembers, and performs the effects it returns through the ports
@@ -79,7 +78,7 @@ public actor RadioSession {
                 }
             }
         }
-        do throws(StoreError) {
+        do throws(StorageFailure) {
             try await courier.start(
                 outcome: { [weak self] id, result in await self?.courierOutcome(id, result) },
                 onCount: { [weak self] count in await self?.outboxChanged(count) },
@@ -235,7 +234,7 @@ public actor RadioSession {
     /// courier then keeps it in memory and writes it at its next try.
     private func keep(_ report: Report) -> Int64? {
         guard let store else { return nil }
-        do throws(StoreError) {
+        do throws(StorageFailure) {
             return try store.keepReport(report)
         } catch {
             storageFailed(error)
@@ -243,16 +242,11 @@ public actor RadioSession {
         }
     }
 
-    private func storageFailed(_ error: StoreError) {
-        let words: String
+    private func storageFailed(_ error: StorageFailure) {
         switch error {
-        case .cannotOpen(let path, let reason), .damaged(let path, let reason): words = "\(path): \(reason)"
-        case .migrationFailed(let reason), .operationFailed(let reason): words = reason
-        case .diskFull(let reason):
-            eventContinuation.yield(.error(.diskFull(reason)))
-            return
+        case .diskFull(let reason): eventContinuation.yield(.error(.diskFull(reason)))
+        case .failed(let words): eventContinuation.yield(.error(.storage(words)))
         }
-        eventContinuation.yield(.error(.storage(words)))
     }
 
     private func perform(_ effect: RadioEffect) {
@@ -300,9 +294,9 @@ public actor RadioSession {
         case .emit(let event):
             eventContinuation.yield(event)
         case .savePosition(let position):
-            do throws(StoreError) { try store?.savePosition(position) } catch { storageFailed(error) }
+            do throws(StorageFailure) { try store?.savePosition(position) } catch { storageFailed(error) }
         case .saveChannel(let id):
-            do throws(StoreError) { try store?.setSetting(RadioSettingKey.lastChannel, id) } catch { storageFailed(error) }
+            do throws(StorageFailure) { try store?.setSetting(RadioSettingKey.lastChannel, id) } catch { storageFailed(error) }
         case .scheduleRetry(let nominal, let token):
             let delay = retry.jittered(nominal)
             handle(.retryScheduled(at: Date().addingTimeInterval(delay)))

@@ -1,7 +1,6 @@
 import Backoff
 import Foundation
 import RadioAPI
-import Store
 
 /// Delivers feedback reports (`e r u s b`) to the station one at a time, in the order they
 /// were made, and keeps them in the outbox until the station has answered, so a like or
@@ -11,10 +10,11 @@ import Store
 /// Each report is written to the outbox before it is sent (by the session, before the radio
 /// tells anyone of the like or trash it carries) and removed when the station answers. A
 /// report that could not be written (a full disk) is kept in memory, sent all the same, and
-/// written at the courier's next try while it still waits. A transient failure (no answer,
-/// or "not now": 429, 502, 503…) stops the line and retries later with backoff, or at once
-/// when ``kick()`` says the station answered something else; a refusal (the station will
-/// never accept it) drops that report and goes on.
+/// written at the courier's next try while it still waits. A failure that keeps the report
+/// (``ServiceFailure/keepsReport``: no answer, or "not now": 429, 502, 503…) stops the line
+/// and retries later with backoff, or at once when ``kick()`` says the station answered
+/// something else; any other (the station answered this report and would again) drops that
+/// report and goes on.
 ///
 /// Delivery is at least once, and once wherever the courier can know: a report the station
 /// answered is never sent again. Two cases send one report twice, since a request carries
@@ -69,7 +69,7 @@ actor ReportCourier {
     /// row is skipped and forgotten, never sent as something else).
     func start(outcome: @escaping Outcome, onCount: @escaping @Sendable (Int) async -> Void,
                onRetry: @escaping @Sendable (Date) async -> Void = { _ in },
-               onUnreadable: @escaping @Sendable (String) async -> Void = { _ in }) async throws(StoreError) {
+               onUnreadable: @escaping @Sendable (String) async -> Void = { _ in }) async throws(StorageFailure) {
         self.outcome = outcome
         self.onCount = onCount
         self.onRetry = onRetry
@@ -134,7 +134,7 @@ actor ReportCourier {
             } catch {
                 result = .failure(error)
             }
-            if case .failure(let failure) = result, Self.isTransient(failure) {
+            if case .failure(let failure) = result, failure.keepsReport {
                 // Tell the machine: always for a report it waits on (a skip's missing
                 // answer), else once per blockage, so the screen says the station is
                 // down. The report itself stays first in line.
@@ -187,25 +187,5 @@ actor ReportCourier {
     private func retryFired() async {
         retry = nil
         await drain()
-    }
-
-    /// Whether to keep the report and try again later rather than drop it.
-    ///
-    /// No status is classified here: the composition root's seam (StationTransport) turns
-    /// the HTTP layer's one classification (`RetryPolicy.isTransient(status:)`) into the
-    /// failure's case, and this only reads the case:
-    /// - `busy`: the station said "not now" (408, 429, 502, 503, 504): keep.
-    /// - `unreachable`, `untrusted`: the station never received the report: keep, also
-    ///   where HTTP does not retry at once (a certificate or URL the listener must fix
-    ///   first), because dropping it would lose feedback the station never saw.
-    /// - `httpStatus` (4xx, and 500 as HTTP does not retry it either), `malformed`,
-    ///   `rejected`, `expired`, `needsLogin`: the station answered this very report and
-    ///   would answer it the same again; keeping it would hold up every report behind it
-    ///   for good, so it is dropped.
-    static func isTransient(_ failure: ServiceFailure) -> Bool {
-        switch failure {
-        case .unreachable, .untrusted, .busy: return true
-        case .httpStatus, .malformed, .rejected, .expired, .needsLogin: return false
-        }
     }
 }

@@ -12,14 +12,14 @@ public enum APIDecoder {
     ///   empty playlist.
     /// - Throws: ``APIError``: `.expired` when the token is refused, `.server` for any
     ///   other in-band error, or a description of what is wrong with the bytes.
-    public static func playlist(_ body: Data, for type: ReportType) throws(APIError) -> Playlist {
+    public static func playlist(_ body: Data, for type: ReportType) throws(APIError) -> SongList {
         let json = try jsonBytes(body)
         // `e` is acknowledged with the JSON string "ok" (ginuerzh/gofm) or "OK" (the 2010 web player write-up).
         if let text = try? JSONDecoder().decode(String.self, from: json) {
-            if text.lowercased() == "ok" { return Playlist(songs: []) }
+            if text.lowercased() == "ok" { return SongList(songs: []) }
             throw .malformed("expected a playlist object, got the string \"\(text.prefix(40))\"")
         }
-        let playlist: Playlist = try decode(Playlist.self, from: json)
+        let playlist: SongList = try decode(SongList.self, from: json)
         if playlist.status != 0 {
             let word = playlist.error ?? "unknown_error"
             throw word == "expired" ? .expired : .server(word)

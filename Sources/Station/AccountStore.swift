@@ -20,8 +20,6 @@ final class AccountStore: Sendable {
     static let nameLimit = 64
     /// bcrypt reads at most this many password bytes and ignores the rest.
     static let passwordLimit = 72
-    /// The default bcrypt cost (2^12 rounds): a fraction of a second per login.
-    static let defaultCost: UInt8 = 12
 
     private let database: StationDatabase
     /// How long a login token is valid.
@@ -179,8 +177,8 @@ final class AccountStore: Sendable {
     ///
     /// - Parameter captchaRequired: a captcha is needed whatever the name's count (the
     ///   address has failed too often, ``LoginGuard``).
-    func login(_ form: LoginForm, captchas: CaptchaStore, captchaRequired: Bool = false) async throws(StationError)
-        -> LoginAnswer {
+    func login(_ form: AppLoginForm, captchas: CaptchaStore, captchaRequired: Bool = false) async throws(StationError)
+        -> AppLoginAnswer {
         guard form.isSupportedClient else { return .refused("wrong_version") }
         guard let account = form.account, account.count <= 254 else {
             return .refused(form.username != nil ? "invalid_user_name" : "invalidate_email")

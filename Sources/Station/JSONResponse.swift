@@ -47,7 +47,7 @@ enum JSONResponse {
     /// `{"r":1,"err":word}` with an HTTP error status, for failures outside the app API's
     /// in-band convention (unknown route, bad range, internal error).
     static func error(_ word: String, status: Int) -> StationReply {
-        reply(Playlist(error: word), status: status)
+        reply(SongList(error: word), status: status)
     }
 
     /// The same error as a Hummingbird response, for the middlewares.

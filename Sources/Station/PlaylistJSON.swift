@@ -6,12 +6,12 @@ import RadioAPI
 /// whole doubles without a fraction), at a fraction of Foundation's `JSONEncoder` cost on
 /// Linux, which dominated a playlist answer under load (BENCHMARKS.md).
 ///
-/// The shapes are those RadioAPI's `Playlist` and `Song` encoders write; the station tests
+/// The shapes are those RadioAPI's `SongList` and `Song` encoders write; the station tests
 /// compare both writers' output for every answer they check.
 enum PlaylistJSON {
     /// `{"logout":1,"r":0,"song":[…],"version_max":100}` and its variants (`warning`,
     /// `is_show_quick_start`), for a successful playlist.
-    static func encode(_ playlist: Playlist) -> Data {
+    static func encode(_ playlist: SongList) -> Data {
         var out = Writer()
         out.raw("{")
         var first = true

@@ -113,7 +113,8 @@ public final class Station: Sendable {
     ///     the account's e-mail address.
     ///   - password: 1 to 72 bytes; stored only as a bcrypt hash.
     ///   - email: an e-mail address to log in with as well, if any.
-    ///   - cost: bcrypt's cost, log2 of its rounds (default 12; tests use 4 to stay fast).
+    ///   - cost: bcrypt's cost, log2 of its rounds: by default 12 (2^12 rounds, a fraction of a
+    ///     second per login); tests use 4 to stay fast.
     ///   - dataDirectory: the station's data directory.
     /// - Returns: the new account's `user_id`.
     /// - Throws: ``StationError/invalidUserName(_:)``, ``StationError/invalidPassword``,

@@ -38,13 +38,13 @@ extension StationAPI {
             case .acknowledged:
                 return JSONResponse.reply(Acknowledgement())
             case .refused(let word):
-                return JSONResponse.reply(Playlist(error: word))
+                return JSONResponse.reply(SongList(error: word))
             case .list(let list):
                 let anonymous = list.isAnonymous
                 switch family {
                 case .classic:
                     let songs = list.picks.map { appSong($0, request: request, links: links) }
-                    var playlist = Playlist(songs: songs, versionMax: 100, loggedOut: lapsed,
+                    var playlist = SongList(songs: songs, versionMax: 100, loggedOut: lapsed,
                                             warning: anonymous ? "user_is_ananymous" : nil,
                                             showQuickStart: list.needsLogin ? 1 : 0)
                     if list.needsLogin { playlist.versionMax = nil }

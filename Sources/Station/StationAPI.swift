@@ -23,19 +23,19 @@ struct StationAPI: Sendable {
     func people(_ request: StationRequest, origin: RequestOrigin, links: MediaLinks) async -> StationReply {
         await guarded(origin) { () throws(StationError) -> StationReply in
             guard let listener = try await appListener(request, origin: origin) else {
-                return JSONResponse.reply(Playlist(error: "expired"))
+                return JSONResponse.reply(SongList(error: "expired"))
             }
             switch try await services.responder.answer(request, listener: listener) {
             case .list(let list):
                 if list.needsLogin {
                     return JSONResponse.reply(encoded: PlaylistJSON.encode(
-                        Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1)))
+                        SongList(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1)))
                 }
                 let songs = list.picks.map { appSong($0, request: request, links: links) }
                 return JSONResponse.reply(encoded: PlaylistJSON.encode(
-                    Playlist(songs: songs, versionMax: 100, loggedOut: list.isAnonymous)))
+                    SongList(songs: songs, versionMax: 100, loggedOut: list.isAnonymous)))
             case .acknowledged: return JSONResponse.reply(Acknowledgement())
-            case .refused(let word): return JSONResponse.reply(Playlist(error: word))
+            case .refused(let word): return JSONResponse.reply(SongList(error: word))
             }
         }
     }
@@ -47,9 +47,9 @@ struct StationAPI: Sendable {
     func likedSongs(_ request: StationRequest, origin: RequestOrigin, links: MediaLinks) async -> StationReply {
         await guarded(origin) { () throws(StationError) -> StationReply in
             guard let listener = try await appListener(request, origin: origin) else {
-                return JSONResponse.reply(Playlist(error: "expired"))
+                return JSONResponse.reply(SongList(error: "expired"))
             }
-            guard listener != .anonymous else { return JSONResponse.reply(Playlist(error: "need_login")) }
+            guard listener != .anonymous else { return JSONResponse.reply(SongList(error: "need_login")) }
             let count = min(max(Int(request.parameter("count") ?? "") ?? 20, 1), 1000)
             let excluded = Set((request.parameter("exclude") ?? "").split(whereSeparator: { $0 == "," || $0 == "|" })
                 .map(String.init))
@@ -66,9 +66,9 @@ struct StationAPI: Sendable {
     func login(query: String?, body: Data, origin: RequestOrigin) async -> StationReply {
         let pairs = (query.map { FormEncoding.decode($0) } ?? []) + FormEncoding.decode(String(decoding: body, as: UTF8.self))
         let verdict = services.loginGuard.verdict(for: origin.address)
-        if verdict == .refused { return JSONResponse.reply(LoginAnswer.refused("too_many_attempts")) }
+        if verdict == .refused { return JSONResponse.reply(AppLoginAnswer.refused("too_many_attempts")) }
         do throws(StationError) {
-            let answer = try await services.accounts.login(LoginForm(pairs: pairs), captchas: services.captchas,
+            let answer = try await services.accounts.login(AppLoginForm(pairs: pairs), captchas: services.captchas,
                                                            captchaRequired: verdict == .captchaRequired)
             if answer.isFailedAttempt { services.loginGuard.recordFailure(from: origin.address) }
             return JSONResponse.reply(answer)
@@ -145,7 +145,7 @@ struct StationAPI: Sendable {
     /// database failure is `{"r":1,"err":"internal_error"}` with status 500.
     func guarded(_ origin: RequestOrigin, _ body: () async throws(StationError) -> StationReply) async -> StationReply {
         switch services.tokenGuard.verdict(for: origin.address) {
-        case .refused: return JSONResponse.reply(Playlist(error: "too_many_attempts"))
+        case .refused: return JSONResponse.reply(SongList(error: "too_many_attempts"))
         case .slowed(let delay): try? await Task.sleep(for: delay)
         case .open: break
         }

@@ -87,7 +87,7 @@ public final class MhzDatabase: Sendable {
                 t.primaryKey("key", .text)
                 t.column("value", .text).notNull()
             }
-            try db.create(table: PlaybackPosition.databaseTableName) { t in
+            try db.create(table: PositionRecord.databaseTableName) { t in
                 t.primaryKey("sid", .text)
                 t.column("channel", .text).notNull()
                 t.column("position", .double).notNull()
@@ -110,7 +110,7 @@ public final class MhzDatabase: Sendable {
             }
         }
         migrator.registerMigration("v3-position-album") { db in
-            try db.alter(table: PlaybackPosition.databaseTableName) { t in
+            try db.alter(table: PositionRecord.databaseTableName) { t in
                 t.add(column: "album", .text).notNull().defaults(to: "")
             }
         }
@@ -224,18 +224,18 @@ public final class MhzDatabase: Sendable {
     // MARK: - Positions
 
     /// Saves (replacing) the position of a song.
-    public func savePosition(_ position: PlaybackPosition) throws(StoreError) {
+    public func savePosition(_ position: PositionRecord) throws(StoreError) {
         try write { db in try position.save(db) }
     }
 
     /// The most recently saved position, if any.
-    public func lastPosition() throws(StoreError) -> PlaybackPosition? {
-        try read { db in try PlaybackPosition.order(Column("saved_at").desc).fetchOne(db) }
+    public func lastPosition() throws(StoreError) -> PositionRecord? {
+        try read { db in try PositionRecord.order(Column("saved_at").desc).fetchOne(db) }
     }
 
     /// The saved position of one song, if any.
-    public func position(sid: String) throws(StoreError) -> PlaybackPosition? {
-        try read { db in try PlaybackPosition.fetchOne(db, key: sid) }
+    public func position(sid: String) throws(StoreError) -> PositionRecord? {
+        try read { db in try PositionRecord.fetchOne(db, key: sid) }
     }
 
     // MARK: - Report outbox

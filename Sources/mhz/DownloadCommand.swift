@@ -124,7 +124,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let (server, _) = try RadioRuntime.server(options: global, config: settings.config)
         let station = RadioRuntime.sessionKey(server: server)
         if current {
-            let position: PlaybackPosition?
+            let position: PositionRecord?
             do { position = try database.lastPosition() } catch {
                 throw .runtime("cannot read what mhz played: \(error) — check the data directory")
             }

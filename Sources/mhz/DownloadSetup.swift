@@ -38,7 +38,7 @@ enum DownloadSetup {
     }
 
     /// The request for the song a running (or the last) mhz saved as playing.
-    static func request(_ position: PlaybackPosition, station: String) -> DownloadRequest {
+    static func request(_ position: PositionRecord, station: String) -> DownloadRequest {
         DownloadRequest(url: position.url, title: position.title, artist: position.artist, album: position.album,
                         sid: position.sid, channel: position.channel, station: station)
     }

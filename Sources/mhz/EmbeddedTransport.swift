@@ -23,9 +23,9 @@ struct EmbeddedTransport: APITransport {
     ///   serve) or a 500 (its storage failed), as ``StationTransport`` would.
     func perform(_ request: APIRequest) async throws(ServiceFailure) -> Data {
         let line = LogRedaction.describe(request)
-        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        let reply = await station.respond(method: request.method.rawValue, path: components?.path ?? request.url.path,
-                                          query: components?.percentEncodedQuery, body: request.body ?? Data())
+        // The URL the endpoint parsed: its path and query are read off it, not parsed again.
+        let reply = await station.respond(method: request.method.rawValue, path: request.url.path(percentEncoded: false),
+                                          query: request.url.query(percentEncoded: true), body: request.body ?? Data())
         guard (200..<300).contains(reply.status) else {
             logger.warning("\(line) → \(reply.status) in process")
             throw StationTransport.failure(status: reply.status)

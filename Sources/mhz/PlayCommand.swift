@@ -105,16 +105,6 @@ struct PlayCommand: AsyncParsableCommand {
             await runtime.shutdown()
             throw error
         }
-        if let station = runtime.station {
-            // A song saved by an mhz that served its embedded station over HTTP: move it to its file.
-            do throws(StoreError) {
-                if let moved = try EmbeddedStationBase.adopt(store: database, resolve: { station.mediaFile(sid: $0) }) {
-                    logger.info("resuming the embedded station's song from its file: \(moved)")
-                }
-            } catch {
-                logger.warning("cannot carry the saved position over to the embedded station's file: \(error)")
-            }
-        }
         let controller: PlayerController
         do {
             controller = try await startingPlayer.value
@@ -150,7 +140,7 @@ struct PlayCommand: AsyncParsableCommand {
                 desktop.cover(track, file: file)
             },
             songStarted: { track, file in desktop.songStarted(track, cover: file) })
-        let session = RadioSession(service: service, player: player, store: database, downloads: downloads,
+        let session = RadioSession(service: service, player: player, store: RadioDatabase(database), downloads: downloads,
                                    configuration: radio, volume: volume, onSnapshot: { snapshot in
                                        frontEnd.show(snapshot)
                                        covers.show(snapshot)

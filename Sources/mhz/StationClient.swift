@@ -40,7 +40,7 @@ struct StationClient: RadioService {
         session.announcePendingExpiry()
         let login = session.login
         let body = try await transport.perform(endpoints.playlist(report, as: login))
-        let playlist: Playlist
+        let playlist: SongList
         do {
             playlist = try APIDecoder.playlist(body, for: report.type)
         } catch {

@@ -21,15 +21,11 @@ struct StationTransport: APITransport {
     ///   and ``ServiceFailure/httpStatus(_:)`` for any other (see ``failure(status:)``),
     ///   ``ServiceFailure/malformed(_:)`` for an answer over the size cap.
     func perform(_ request: APIRequest) async throws(ServiceFailure) -> Data {
-        let httpRequest = HTTPRequest(
-            method: request.method.rawValue, url: request.url,
-            headers: request.headers.map { HTTPRequest.Header($0.name, $0.value) }, body: request.body,
-            idempotent: !request.isLogin && !request.isFeedback)
         let line = LogRedaction.describe(request)
         let started = ContinuousClock.now
         let response: HTTPResponse
         do {
-            response = try await http.perform(httpRequest)
+            response = try await http.perform(request)
         } catch {
             logger.warning("\(line) failed: \(error)")
             throw Self.failure(error)
@@ -43,17 +39,19 @@ struct StationTransport: APITransport {
         return response.body
     }
 
-    /// The radio's name for a non-2xx status. The HTTP layer's classification
-    /// (``RetryPolicy/isTransient(status:)``) is the only one: what it calls transient
-    /// becomes ``ServiceFailure/busy(_:)``, which the radio's report outbox keeps a report
-    /// for; anything else becomes ``ServiceFailure/httpStatus(_:)``, whose report it drops.
+    /// The radio's name for a non-2xx status: what the HTTP layer calls transient
+    /// (``RetryPolicy/isTransient(status:)``, mhz's one list of "not now" statuses) becomes
+    /// ``ServiceFailure/busy(_:)``, anything else ``ServiceFailure/httpStatus(_:)``. What
+    /// the radio then does about each (fall back to downloads, keep a report) is decided
+    /// in one place, `ServiceFailure`'s classification in `Radio`.
     static func failure(status: Int) -> ServiceFailure {
         RetryPolicy.isTransient(status: status) ? .busy(status) : .httpStatus(status)
     }
 
     /// The radio's name for a transport failure. Every failure in which no answer came is
-    /// ``ServiceFailure/unreachable(_:)``, whether or not the HTTP layer retried it: the
-    /// station never saw the request, so the outbox keeps a report for it.
+    /// ``ServiceFailure/unreachable(_:)`` (a certificate that did not verify,
+    /// ``ServiceFailure/untrusted(_:)``), whether or not the HTTP layer retried it: the
+    /// station never saw the request.
     static func failure(_ error: HTTPError) -> ServiceFailure {
         switch error {
         case .transport(_, let detail): .unreachable(detail)

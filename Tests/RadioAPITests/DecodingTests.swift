@@ -133,7 +133,7 @@ struct DecodingTests {
 
     @Test func encodingRoundTripsAndUsesCanonicalTypes() throws {
         let song = Song(sid: "7", title: "T", artist: "A", url: "http://x/7.wav", length: 30, like: true, kbps: 352)
-        let data = try JSONEncoder().encode(Playlist(songs: [song]))
+        let data = try JSONEncoder().encode(SongList(songs: [song]))
         let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let encoded = try #require((object["song"] as? [[String: Any]])?.first)
         #expect(encoded["sid"] as? String == "7")

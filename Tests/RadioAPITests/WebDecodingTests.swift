@@ -4,7 +4,7 @@ import Testing
 
 /// The envelope and login variants the web family (and a dropped session) produce.
 struct WebDecodingTests {
-    func playlist(_ json: String, _ type: ReportType = .new) throws -> Playlist {
+    func playlist(_ json: String, _ type: ReportType = .new) throws -> SongList {
         try APIDecoder.playlist(Data(json.utf8), for: type)
     }
 

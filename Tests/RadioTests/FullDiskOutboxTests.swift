@@ -5,39 +5,44 @@ import RadioAPI
 import Store
 import Synchronization
 import TestSupport
+@testable import mhz
 
-/// The real database behind a switch that makes every write fail as SQLite does on a full
-/// disk (`SQLITE_FULL`), and succeed again once room is made.
+/// The real database (through mhz's adapter) behind a switch that makes every write fail
+/// as SQLite does on a full disk (`SQLITE_FULL`), and succeed again once room is made.
 final class FillableStore: RadioStore {
     let database: MhzDatabase
+    private let radio: RadioDatabase
     private let full = Mutex(false)
 
-    init(_ database: MhzDatabase) { self.database = database }
+    init(_ database: MhzDatabase) {
+        self.database = database
+        radio = RadioDatabase(database)
+    }
 
     /// Whether writes fail now.
     func setFull(_ value: Bool) { full.withLock { $0 = value } }
 
-    private func checkRoom() throws(StoreError) {
+    private func checkRoom() throws(StorageFailure) {
         if full.withLock({ $0 }) { throw .diskFull("database or disk is full") }
     }
 
-    func savePosition(_ position: PlaybackPosition) throws(StoreError) {
+    func savePosition(_ position: PlaybackPosition) throws(StorageFailure) {
         try checkRoom()
-        try database.savePosition(position)
+        try radio.savePosition(position)
     }
-    func lastPosition() throws(StoreError) -> PlaybackPosition? { try database.lastPosition() }
-    func position(sid: String) throws(StoreError) -> PlaybackPosition? { try database.position(sid: sid) }
-    func setSetting(_ key: String, _ value: String?) throws(StoreError) {
+    func lastPosition() throws(StorageFailure) -> PlaybackPosition? { try radio.lastPosition() }
+    func position(sid: String) throws(StorageFailure) -> PlaybackPosition? { try radio.position(sid: sid) }
+    func setSetting(_ key: String, _ value: String?) throws(StorageFailure) {
         try checkRoom()
-        try database.setSetting(key, value)
+        try radio.setSetting(key, value)
     }
-    func setting(_ key: String) throws(StoreError) -> String? { try database.setting(key) }
-    func keepReport(_ report: Report) throws(StoreError) -> Int64 {
+    func setting(_ key: String) throws(StorageFailure) -> String? { try radio.setting(key) }
+    func keepReport(_ report: Report) throws(StorageFailure) -> Int64 {
         try checkRoom()
-        return try database.keepReport(report)
+        return try radio.keepReport(report)
     }
-    func waitingReports() throws(StoreError) -> [StoredReport] { try database.waitingReports() }
-    func forgetReport(id: Int64) throws(StoreError) { try database.forgetReport(id: id) }
+    func waitingReports() throws(StorageFailure) -> [StoredReport] { try radio.waitingReports() }
+    func forgetReport(id: Int64) throws(StorageFailure) { try radio.forgetReport(id: id) }
 }
 
 /// A full disk loses nothing: the report that could not be written is said to be unsaved,

@@ -3,13 +3,14 @@ import Testing
 @testable import Radio
 import RadioAPI
 import Store
+@testable import mhz
 
 /// The position the radio answers `status` with and saves on quit and pause is the
 /// player's exact one at that moment (mpv's `time-pos`), not the last `progress`, which
 /// may be a quarter of a second old.
 struct LivePositionTests {
     /// A session playing song 1, whose last progress said 2 s.
-    func playing(store: MhzDatabase?) async throws -> (RadioSession, FakePlayer) {
+    func playing(store: RadioDatabase?) async throws -> (RadioSession, FakePlayer) {
         let player = FakePlayer()
         let session = RadioSession(service: FakeService(lists: [[t(1), t(2)]]), player: player, store: store)
         await session.start(channelID: "0")
@@ -54,7 +55,7 @@ struct LivePositionTests {
     }
 
     @Test func quitSavesThePlayersPositionNow() async throws {
-        let database = try MhzDatabase()
+        let database = RadioDatabase(try MhzDatabase())
         let (session, player) = try await playing(store: database)
         player.livePosition = AudioPlayerPosition(item: player.lastItem, seconds: 2.24)
         await session.send(.quit)
@@ -65,7 +66,7 @@ struct LivePositionTests {
     }
 
     @Test func pauseSavesWherePlaybackStopped() async throws {
-        let database = try MhzDatabase()
+        let database = RadioDatabase(try MhzDatabase())
         let (session, player) = try await playing(store: database)
         player.livePosition = AudioPlayerPosition(item: player.lastItem, seconds: 2.2)
         player.emit(.paused)

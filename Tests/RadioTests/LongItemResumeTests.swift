@@ -3,13 +3,14 @@ import Testing
 import RadioAPI
 import Store
 import TestSupport
+@testable import mhz
 
 /// Long items (mixes, episodes, videos: longer than `longItemSeconds`) resume where they
 /// were left whenever they are played again, until played past 95 %.
 struct LongItemResumeTests {
     /// Where the player was told to start `track`, with `saved` in the database.
     func start(of track: Track, saved: PlaybackPosition, longItemSeconds: Double = 600) async throws -> Double? {
-        let database = try MhzDatabase()
+        let database = RadioDatabase(try MhzDatabase())
         try database.savePosition(saved)
         let player = FakePlayer()
         let session = RadioSession(service: FakeService(lists: [[track]]), player: player, store: database,

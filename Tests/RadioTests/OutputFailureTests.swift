@@ -1,7 +1,6 @@
 import Testing
 @testable import Radio
 import RadioAPI
-import Store
 import TestSupport
 
 /// A lost audio device (`PlayerFailure.unavailable`, from mpv's AO failure) is not the

@@ -3,7 +3,6 @@ import Foundation
 import Testing
 @testable import Radio
 import RadioAPI
-import Store
 
 /// Every report rule (docs/PROTOCOL.md §2), driven through the pure state machine.
 struct RadioMachineTests {

@@ -3,6 +3,7 @@ import Testing
 @testable import Radio
 import RadioAPI
 import Store
+@testable import mhz
 
 /// The session performs the machine's effects through the ports, in the right order and
 /// without waiting for the network where it must not.
@@ -54,7 +55,7 @@ struct RadioSessionTests {
     }
 
     @Test func quitSavesThePositionAndTheChannel() async throws {
-        let database = try MhzDatabase()
+        let database = RadioDatabase(try MhzDatabase())
         let service = FakeService(lists: [[t(1), t(2), t(3)]])
         let player = FakePlayer()
         let session = RadioSession(service: service, player: player, store: database)
@@ -77,7 +78,7 @@ struct RadioSessionTests {
     }
 
     @Test func startResumesTheRememberedChannel() async throws {
-        let database = try MhzDatabase()
+        let database = RadioDatabase(try MhzDatabase())
         try database.setSetting(RadioSettingKey.lastChannel, "1")
         let service = FakeService(channels: [ChannelInfo(id: "0", name: "P"), ChannelInfo(id: "1", name: "Ambient")],
                                   lists: [[t(1)]])

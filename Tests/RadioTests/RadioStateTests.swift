@@ -1,5 +1,4 @@
 import Backoff
-import Store
 import Testing
 @testable import Radio
 import RadioAPI

@@ -6,6 +6,7 @@ import RadioAPI
 import Store
 import Synchronization
 import TestSupport
+@testable import mhz
 
 /// Nothing the listener says is lost while the station is unreachable: reports wait in the
 /// outbox and reach the station in order, once, also across a restart.
@@ -34,7 +35,7 @@ struct ReportOutboxTests {
         let service = FakeService(lists: [[t(1), t(2), t(3), t(4)], [t(5), t(6)], [t(7)]])
         let player = FakePlayer()
         let clock = SteppedClock()
-        let session = RadioSession(service: service, player: player, store: database,
+        let session = RadioSession(service: service, player: player, store: RadioDatabase(database),
                                    configuration: .init(retry: Backoff(initial: 1, cap: 8)), clock: clock.clock)
         await session.start(channelID: "0")
         #expect(await eventually { player.loads.count == 1 })
@@ -77,7 +78,7 @@ struct ReportOutboxTests {
         let service = FakeService(lists: [[t(1), t(2), t(3)], [t(4), t(5)], [t(6)]])
         let player = FakePlayer()
         let clock = SteppedClock()
-        let session = RadioSession(service: service, player: player, store: database,
+        let session = RadioSession(service: service, player: player, store: RadioDatabase(database),
                                    configuration: .init(retry: .constant(0.3)), clock: clock.clock)
         let errors = Mutex(0)
         let narration = Task {
@@ -134,7 +135,7 @@ struct ReportOutboxTests {
         }
         let database = try MhzDatabase(path: path)
         let service = FakeService(lists: [[t(1), t(2), t(3)]])
-        let session = RadioSession(service: service, player: FakePlayer(), store: database)
+        let session = RadioSession(service: service, player: FakePlayer(), store: RadioDatabase(database))
         await session.start(channelID: "0")
         #expect(await eventually { (try? database.pendingReports().isEmpty) == true })
         let first = try #require(service.reports.first)
@@ -150,10 +151,10 @@ struct ReportOutboxTests {
         _ = try database.enqueueReport(OutboxEntry(type: "n", channel: "0", sid: nil, history: nil, playedTime: nil))
         _ = try database.enqueueReport(OutboxEntry(type: "e", channel: "0", sid: nil, history: nil, playedTime: 9))
         _ = try database.enqueueReport(OutboxEntry(type: "u", channel: "0", sid: "43", history: nil, playedTime: 4))
-        #expect(try database.waitingReports().map(\.kind) == ["41 r", "unreadable x", "unreadable n", "unreadable e", "43 u"])
+        #expect(try RadioDatabase(database).waitingReports().map(\.kind) == ["41 r", "unreadable x", "unreadable n", "unreadable e", "43 u"])
 
         let service = FakeService(lists: [[t(1), t(2), t(3)]])
-        let session = RadioSession(service: service, player: FakePlayer(), store: database)
+        let session = RadioSession(service: service, player: FakePlayer(), store: RadioDatabase(database))
         let events = session.events
         await session.start(channelID: "0")
         #expect(await eventually { (try? database.pendingReports().isEmpty) == true })
@@ -176,7 +177,7 @@ struct ReportOutboxTests {
         let service = FakeService(lists: [[t(1), t(2), t(3)]])
         service.refuse(sid: "1")
         let player = FakePlayer()
-        let session = RadioSession(service: service, player: player, store: database)
+        let session = RadioSession(service: service, player: player, store: RadioDatabase(database))
         await session.start(channelID: "0")
         #expect(await eventually { player.loads.count == 1 })
         player.emit(.started(player.lastItem, duration: 30))

@@ -4,6 +4,7 @@ import Testing
 import RadioAPI
 import Store
 import TestSupport
+@testable import mhz
 
 /// Where the listener was is never lost: a restart resumes the song at its position, and
 /// long items resume whenever they are played again.
@@ -37,7 +38,7 @@ struct ResumeTests {
     }
 
     @Test func startResumesTheLastSongOfTheSameChannel() async throws {
-        let database = try MhzDatabase()
+        let database = RadioDatabase(try MhzDatabase())
         try database.setSetting(RadioSettingKey.lastChannel, "0")
         try database.savePosition(PlaybackPosition(sid: "5", channel: "0", position: 12.5, duration: 30,
                                                    url: t(5).url, title: "Song 5", artist: "Artist 5", album: "Album 5"))
@@ -52,7 +53,7 @@ struct ResumeTests {
     }
 
     @Test func aFinishedSongOrAnotherChannelStartsFresh() async throws {
-        let database = try MhzDatabase()
+        let database = RadioDatabase(try MhzDatabase())
         try database.savePosition(PlaybackPosition(sid: "5", channel: "0", position: 29, duration: 30, url: t(5).url))
         let player = FakePlayer()
         let session = RadioSession(service: FakeService(lists: [[t(1)]]), player: player, store: database)
@@ -62,7 +63,7 @@ struct ResumeTests {
     }
 
     @Test func longItemsResumeWheneverTheyArePlayedAgain() async throws {
-        let database = try MhzDatabase()
+        let database = RadioDatabase(try MhzDatabase())
         var mix = t(9)
         mix.length = 3600
         var done = t(8)

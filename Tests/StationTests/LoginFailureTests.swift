@@ -9,8 +9,8 @@ import TestSupport
 /// table without end, and old failures are forgotten.
 @Suite("Login failures")
 struct LoginFailureTests {
-    private func form(_ name: String, _ password: String) -> LoginForm {
-        LoginForm(pairs: [("app_name", "radio_android"), ("version", "100"), ("username", name), ("password", password)])
+    private func form(_ name: String, _ password: String) -> AppLoginForm {
+        AppLoginForm(pairs: [("app_name", "radio_android"), ("version", "100"), ("username", name), ("password", password)])
     }
 
     private func rows(_ database: StationDatabase) throws -> [String: Int] {

@@ -26,10 +26,10 @@ struct PlaylistJSONTests {
     @Test("every envelope the station sends, with escapes, non-ASCII, whole and fractional ratings")
     func sameBytes() throws {
         let playlists = [
-            Playlist(songs: Self.songs, versionMax: 100, loggedOut: true),
-            Playlist(songs: Self.songs, versionMax: 100),
-            Playlist(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1),
-            Playlist(songs: Self.songs, versionMax: 100, loggedOut: true, warning: "user_is_ananymous", showQuickStart: 0),
+            SongList(songs: Self.songs, versionMax: 100, loggedOut: true),
+            SongList(songs: Self.songs, versionMax: 100),
+            SongList(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1),
+            SongList(songs: Self.songs, versionMax: 100, loggedOut: true, warning: "user_is_ananymous", showQuickStart: 0),
         ]
         for playlist in playlists {
             let ours = PlaylistJSON.encode(playlist)

@@ -21,15 +21,15 @@ struct MhzDatabaseTests {
         let path = dir.path("nested/mhz.sqlite")
         do {
             let db = try MhzDatabase(path: path)
-            try db.savePosition(PlaybackPosition(sid: "1", channel: "0", position: 10, savedAt: Date(timeIntervalSince1970: 100)))
-            try db.savePosition(PlaybackPosition(sid: "2", channel: "0", position: 20, savedAt: Date(timeIntervalSince1970: 200)))
-            try db.savePosition(PlaybackPosition(sid: "1", channel: "0", position: 12.5, duration: 30,
+            try db.savePosition(PositionRecord(sid: "1", channel: "0", position: 10, savedAt: Date(timeIntervalSince1970: 100)))
+            try db.savePosition(PositionRecord(sid: "2", channel: "0", position: 20, savedAt: Date(timeIntervalSince1970: 200)))
+            try db.savePosition(PositionRecord(sid: "1", channel: "0", position: 12.5, duration: 30,
                                                  url: "http://s/1.wav", title: "T", artist: "A",
                                                  savedAt: Date(timeIntervalSince1970: 300)))
         }
         let reopened = try MhzDatabase(path: path)
         let last = try #require(try reopened.lastPosition())
-        #expect(last == PlaybackPosition(sid: "1", channel: "0", position: 12.5, duration: 30, url: "http://s/1.wav",
+        #expect(last == PositionRecord(sid: "1", channel: "0", position: 12.5, duration: 30, url: "http://s/1.wav",
                                          title: "T", artist: "A", savedAt: Date(timeIntervalSince1970: 300)))
         #expect(try reopened.position(sid: "2")?.position == 20)
     }
@@ -73,7 +73,7 @@ struct DatabaseTimestampTests {
     }
 
     @Test func recordsReadTheirDatesWithoutGRDBsCalendarAndOtherFormsWithIt() throws {
-        for strategy in [PlaybackPosition.databaseDateDecodingStrategy(for: "saved_at"),
+        for strategy in [PositionRecord.databaseDateDecodingStrategy(for: "saved_at"),
                          OutboxEntry.databaseDateDecodingStrategy(for: "created_at")] {
             guard case .custom(let decode) = strategy else { Issue.record("not the custom strategy"); continue }
             #expect(decode("2025-11-24 16:00:00.250".databaseValue) == Date(timeIntervalSince1970: 1_764_000_000.25))
@@ -83,7 +83,7 @@ struct DatabaseTimestampTests {
     }
 
     @Test func recordsWriteTheirDatesWithoutGRDBsFormatter() {
-        for strategy in [PlaybackPosition.databaseDateEncodingStrategy(for: "saved_at"),
+        for strategy in [PositionRecord.databaseDateEncodingStrategy(for: "saved_at"),
                          OutboxEntry.databaseDateEncodingStrategy(for: "created_at")] {
             guard case .custom(let encode) = strategy else { Issue.record("not the custom strategy"); continue }
             let date = Date(timeIntervalSince1970: 1_764_000_000.25)
@@ -94,7 +94,7 @@ struct DatabaseTimestampTests {
     @Test func aSavedPositionReadsBackAtTheSameMillisecond() throws {
         let db = try MhzDatabase()
         let saved = Date(timeIntervalSince1970: 1_764_000_000.25)
-        try db.savePosition(PlaybackPosition(sid: "9", channel: "0", position: 1, savedAt: saved))
+        try db.savePosition(PositionRecord(sid: "9", channel: "0", position: 1, savedAt: saved))
         #expect(try db.lastPosition()?.savedAt == saved)
     }
 }

@@ -1,18 +1,17 @@
 import Foundation
 import GRDB
 
-/// Where the listener was in a song: what it was, on which channel, and how far in.
-/// Saved every few seconds while playing and on pause and quit.
-public struct PlaybackPosition: Codable, Sendable, Equatable, TimestampedRecord, FetchableRecord, PersistableRecord {
+/// A row of `playback_position`: where the listener was in a song, what it was, on which
+/// channel, and how far in. The radio saves one every few seconds while playing and on
+/// pause and quit; the composition root turns the radio's own value into this row and back,
+/// so the radio does not depend on the database.
+public struct PositionRecord: Codable, Sendable, Equatable, TimestampedRecord, FetchableRecord, PersistableRecord {
     /// The song id.
     public var sid: String
     /// The channel it was playing on.
     public var channel: String
     /// Seconds played.
     public var position: Double
-
-    /// Whether it was played (nearly) to the end: past 95 % of a known duration.
-    public var isFinished: Bool { duration > 0 && position >= 0.95 * duration }
     /// Duration in seconds, when known (0 otherwise).
     public var duration: Double
     /// The audio URL it was played from (may have expired by the next start).
@@ -26,7 +25,7 @@ public struct PlaybackPosition: Codable, Sendable, Equatable, TimestampedRecord,
     /// When this was saved.
     public var savedAt: Date
 
-    /// Creates a position.
+    /// Creates a row.
     public init(sid: String, channel: String, position: Double, duration: Double = 0, url: String = "",
                 title: String = "", artist: String = "", album: String = "", savedAt: Date = Date()) {
         self.sid = sid

@@ -1,6 +1,8 @@
-/// The envelope of a playlist answer (docs/PROTOCOL.md §4.1): status, songs and the
-/// flags that tell the client about its session.
-public struct Playlist: Sendable, Equatable, Codable {
+/// The answer of a playlist request (`/j/app/radio/people`, `/j/mine/playlist`,
+/// `/j/v2/playlist`), as ``ChannelList`` is that of the channel list: the envelope
+/// (docs/PROTOCOL.md §4.1) with its status, songs and the flags that tell the client about
+/// its session. (An HLS playlist is another thing: `HLSPlaylist`'s `Playlist`.)
+public struct SongList: Sendable, Equatable, Codable {
     /// `0` means success; anything else is an error described by `err`.
     public var status: Int
     /// The error word when `status != 0` (`expired`, `wrong_version`, …).
@@ -16,7 +18,7 @@ public struct Playlist: Sendable, Equatable, Codable {
     /// Present in web answers; meaning unknown, kept for fidelity.
     public var showQuickStart: Int?
 
-    /// Creates a successful playlist.
+    /// Creates a successful answer.
     public init(songs: [Song], versionMax: Int? = 100, loggedOut: Bool = false, warning: String? = nil,
                 showQuickStart: Int? = nil) {
         self.status = 0

@@ -4,7 +4,7 @@ import RadioAPI
 /// `email` or `username`, `password`, and after repeated failures `captcha_id` and
 /// `captcha_solution`. Read from the form body and the query string alike (linq/doubanfm sent them
 /// in the query of a POST); the body wins when both carry a field.
-struct LoginForm: Sendable, Equatable {
+struct AppLoginForm: Sendable, Equatable {
     /// `app_name`.
     var appName: String
     /// `version`.

@@ -1,7 +1,7 @@
 /// The answer of `POST /j/app/login`: the F2 shape on success, all strings but `r`
 /// (`{"user_id","err":"ok","token","expire","r":0,"user_name","email"}`), else
 /// `{"r":1,"err":word}`.
-enum LoginAnswer: Sendable, Equatable, Encodable {
+enum AppLoginAnswer: Sendable, Equatable, Encodable {
     /// Logged in.
     case success(userID: String, token: String, expire: Int, userName: String, email: String)
     /// Refused with an error word: `wrong_version`, `invalidate_email`,
