@@ -1,111 +1,168 @@
-/// The command words of mhz, each with its aliases and its argument: the one table that
-/// keystrokes, headless stdin, `[keys]` bindings and (later) the control socket read.
-/// Parsing, the list of words, usage and examples are all derived from it.
-public enum CommandWord: String, Sendable, CaseIterable {
-    /// Pause playback.
-    case pause
-    /// Resume playback.
-    case resume
-    /// Pause when playing, resume when paused.
-    case toggle
-    /// Skip the current song.
-    case skip
-    /// Give the current song a red heart.
-    case like
-    /// Take the red heart away.
-    case unlike
-    /// Never play the current song again.
-    case trash
-    /// Switch channel.
-    case channel
-    /// Seek within the current song.
-    case seek
-    /// Set the volume.
-    case volume
-    /// Ask for a status event.
-    case status
-    /// Log in.
-    case login
-    /// Forget the session.
-    case logout
-    /// Download the current song.
-    case download
-    /// Pause, resume, cancel or retry a download by id.
-    case downloads
-    /// Stop cleanly.
-    case quit
+/// One word of the command vocabulary: a row of ``CommandWord/table``, the one table of
+/// commands. Headless stdin, the control socket (`mhz ctl`) and `[keys]` command lines
+/// parse by it; the terminal UI's key table takes each word's default keys and their help
+/// from it; the help screen, `mhz ctl --help`, error texts and the manual's KEYS section
+/// (its keys and its list of commands) show it. MPRIS's calls become the ``RadioCommand``
+/// values its rows stand for. Writing a command back as a line, usage, examples and
+/// whether a command needs a song are all taken from these rows.
+public struct CommandWord: Sendable, Equatable {
+    /// The word, as ``RadioCommand/line`` writes it.
+    public let word: String
+    /// Other spellings accepted for it (pianobar's and mpv's habits).
+    public let aliases: [String]
+    /// What the word stands for, and so what follows it on a line.
+    public let form: Form
+    /// Whether it acts on the song playing (the radio answers "nothing playing" without one).
+    public let needsSong: Bool
+    /// Whether only an interactive front end carries it out: the radio answers it as not
+    /// available (the terminal UI's login key opens its login dialog instead, and `mhz
+    /// login`/`mhz logout` do it from the shell), so `mhz ctl --help` leaves it out.
+    public let interactiveOnly: Bool
+    /// What the command does, in a few words (the manual's list of commands, and the help
+    /// line of a default key that sends it as is).
+    public let summary: String
+    /// The keys the terminal UI binds to the word unless `[keys]` says otherwise, in the
+    /// order the help screen lists them; empty for a word no key sends by default.
+    public let keys: [DefaultKey]
 
-    /// What follows a word on a command line.
-    public enum Argument: Sendable, Equatable {
-        /// Nothing.
-        case none
-        /// A channel id, as the station spells it (`-3`, `dj`).
+    /// What a word stands for: one command, or a kind of command made from its argument.
+    public enum Form: Sendable, Equatable {
+        /// Nothing follows: the word is this command.
+        case bare(RadioCommand)
+        /// A channel id, as the station spells it (`-3`, `dj`): ``RadioCommand/channel(_:)``.
         case channelID
-        /// `30` (seconds from the start) or `+10`/`-10` (relative).
+        /// `30` (seconds from the start) or `+10`/`-10` (relative): ``RadioCommand/seek(_:)``.
         case seekTarget
-        /// An integer 0–100.
+        /// An integer 0–100: ``RadioCommand/volume(_:)``.
         case percent
-        /// `pause|resume|cancel|retry <id>`.
+        /// `pause|resume|cancel|retry <id>`: ``RadioCommand/downloadControl(_:id:)``.
         case downloadAction
     }
 
-    /// Other words accepted for it (pianobar's and mpv's habits).
-    public var aliases: [String] {
-        switch self {
-        case .resume: ["play"]
-        case .skip: ["next"]
-        case .trash: ["ban"]
-        case .quit: ["exit"]
-        default: []
-        }
+    /// A row. `keys` are keys that send the word's command, named by the word and helped
+    /// by `keyHelp` (else the summary); `steps` are keys of their own that move the
+    /// word's argument.
+    init(_ word: String, _ form: Form, aliases: [String] = [], needsSong: Bool = false, interactiveOnly: Bool = false,
+         summary: String, keys: [String] = [], keyHelp: String? = nil, steps: [DefaultKey] = []) {
+        self.word = word
+        self.aliases = aliases
+        self.form = form
+        self.needsSong = needsSong
+        self.interactiveOnly = interactiveOnly
+        self.summary = summary
+        self.keys = (keys.isEmpty ? [] : [DefaultKey(word, keys, help: keyHelp ?? summary)]) + steps
     }
 
-    /// What it takes after the word.
-    public var argument: Argument {
-        switch self {
-        case .channel: .channelID
-        case .seek: .seekTarget
-        case .volume: .percent
-        case .downloads: .downloadAction
-        default: .none
+    /// Every word, in the order lists of commands show them.
+    public static let table: [CommandWord] = [
+        CommandWord("pause", .bare(.pause), summary: "pause playback"),
+        CommandWord("resume", .bare(.resume), aliases: ["play"], summary: "resume playback"),
+        CommandWord("toggle", .bare(.toggle), summary: "pause or resume", keys: ["space"]),
+        CommandWord("skip", .bare(.skip), aliases: ["next"], needsSong: true, summary: "skip to the next song",
+                    keys: ["n"]),
+        // The key toggles: the screen shows whether the song is liked.
+        CommandWord("like", .bare(.like), needsSong: true, summary: "give the song a red heart (♥)",
+                    keys: ["l"], keyHelp: "like the song, or unlike it if liked (♥)"),
+        CommandWord("unlike", .bare(.unlike), needsSong: true, summary: "take the song's red heart away"),
+        CommandWord("trash", .bare(.trash), aliases: ["ban"], needsSong: true, summary: "never play this song again",
+                    keys: ["b"]),
+        CommandWord("channel", .channelID, summary: "switch to the channel of this id"),
+        CommandWord("seek", .seekTarget, needsSong: true,
+                    summary: "go to this second of the song, or this many seconds on or back (+10, -10)",
+                    steps: [DefaultKey("seek-forward", ["right"], step: 10, help: "forward 10 seconds"),
+                            DefaultKey("seek-back", ["left"], step: -10, help: "back 10 seconds")]),
+        CommandWord("volume", .percent, summary: "set the volume",
+                    steps: [DefaultKey("volume-up", ["+", "="], step: 5, help: "volume up 5"),
+                            DefaultKey("volume-down", ["-"], step: -5, help: "volume down 5")]),
+        CommandWord("status", .bare(.status),
+                    summary: "tell the state: the song and where it is, paused or not, the volume, the channel"),
+        CommandWord("login", .bare(.login), interactiveOnly: true,
+                    summary: "log in (or again, after the session expired)", keys: ["L"]),
+        CommandWord("logout", .bare(.logout), interactiveOnly: true, summary: "forget the session"),
+        CommandWord("download", .bare(.download), needsSong: true, summary: "download the song for offline listening",
+                    keys: ["d"]),
+        CommandWord("downloads", .downloadAction, summary: "pause, resume, cancel or retry the download of this id"),
+        CommandWord("quit", .bare(.quit), aliases: ["exit"], summary: "quit, saving where you were", keys: ["q"]),
+    ]
+
+    /// The row of `form`: the word of a command that takes no argument, or of a kind of
+    /// argument (`.percent` is `volume`). Every command has one; a test holds the table to it.
+    public static func row(for form: Form) -> CommandWord {
+        guard let row = table.first(where: { $0.form == form }) else {
+            preconditionFailure("\(form) has no row in CommandWord.table")
         }
+        return row
     }
 
-    /// Whether it acts on the song playing (the radio answers "nothing playing" without one).
-    public var needsSong: Bool {
-        switch self {
-        case .skip, .like, .unlike, .trash, .seek, .download: true
-        default: false
-        }
+    /// The row named by `text`, its word or an alias, ignoring case.
+    public init?(parsing text: String) {
+        self.init(parsing: text, in: Self.table)
+    }
+
+    /// The row of `table` named by `text`, its word or an alias, ignoring case.
+    init?(parsing text: String, in table: [CommandWord]) {
+        let lowered = text.lowercased()
+        guard let row = table.first(where: { $0.word == lowered || $0.aliases.contains(lowered) }) else { return nil }
+        self = row
     }
 
     /// How it is written, with its argument: `channel <id>`, `seek <±s|s>`, `volume <0-100>`.
     public var usage: String {
-        switch argument {
-        case .none: rawValue
-        case .channelID: "\(rawValue) <id>"
-        case .seekTarget: "\(rawValue) <±s|s>"
-        case .percent: "\(rawValue) <0-100>"
-        case .downloadAction: "\(rawValue) <pause|resume|cancel|retry> <id>"
+        switch form {
+        case .bare: word
+        case .channelID: "\(word) <id>"
+        case .seekTarget: "\(word) <±s|s>"
+        case .percent: "\(word) <0-100>"
+        case .downloadAction: "\(word) <pause|resume|cancel|retry> <id>"
         }
     }
 
     /// A complete example line.
     public var example: String {
-        switch argument {
-        case .none: rawValue
-        case .channelID: "\(rawValue) 1"
-        case .seekTarget: "\(rawValue) 30 or \(rawValue) +10"
-        case .percent: "\(rawValue) 60 (0–100)"
-        case .downloadAction: "\(rawValue) pause 3"
+        switch form {
+        case .bare: word
+        case .channelID: "\(word) 1"
+        case .seekTarget: "\(word) 30 or \(word) +10"
+        case .percent: "\(word) 60 (0–100)"
+        case .downloadAction: "\(word) pause 3"
         }
     }
 
-    /// The word named by `text`, its own or an alias, ignoring case.
-    public init?(parsing text: String) {
-        let lowered = text.lowercased()
-        guard let word = Self.allCases.first(where: { $0.rawValue == lowered || $0.aliases.contains(lowered) })
-        else { return nil }
-        self = word
+    /// The command of this word with `arguments`, the tokens after it on a line.
+    func command(arguments: [String]) throws(CommandParseError) -> RadioCommand {
+        switch form {
+        case .bare(let command):
+            if let extra = arguments.first { throw .unexpectedArgument(word: word, argument: extra) }
+            return command
+        case .channelID:
+            return .channel(try only(arguments))
+        case .seekTarget:
+            let argument = try only(arguments)
+            guard let value = Double(argument), value.isFinite else { throw .invalidArgument(word: word, argument: argument) }
+            return argument.hasPrefix("+") || argument.hasPrefix("-") ? .seek(.relative(value)) : .seek(.absolute(value))
+        case .percent:
+            let argument = try only(arguments)
+            guard let value = Int(argument), (0...100).contains(value) else {
+                throw .invalidArgument(word: word, argument: argument)
+            }
+            return .volume(value)
+        case .downloadAction:
+            // The action is checked before the count, so `downloads stop` names `stop`.
+            guard let first = arguments.first else { throw .missingArgument(word: word) }
+            guard let action = DownloadAction(rawValue: first.lowercased()) else {
+                throw .invalidArgument(word: word, argument: first)
+            }
+            guard arguments.count > 1 else { throw .missingArgument(word: word) }
+            guard arguments.count == 2 else { throw .unexpectedArgument(word: word, argument: arguments[2]) }
+            guard let id = Int64(arguments[1]), id > 0 else { throw .invalidArgument(word: word, argument: arguments[1]) }
+            return .downloadControl(action, id: id)
+        }
+    }
+
+    /// The one argument of a word that takes one.
+    private func only(_ arguments: [String]) throws(CommandParseError) -> String {
+        guard let first = arguments.first else { throw .missingArgument(word: word) }
+        guard arguments.count == 1 else { throw .unexpectedArgument(word: word, argument: arguments[1]) }
+        return first
     }
 }

@@ -1,5 +1,6 @@
-// Its own file, as the command parser's one dependency: script/fuzz compiles
-// RadioCommand.swift, CommandWord.swift and this alone into the parser's fuzz target.
+// Its own file, as a dependency of the command parser: script/fuzz compiles
+// RadioCommand.swift, CommandWord.swift, DefaultKey.swift and this alone into the parser's
+// fuzz target.
 
 /// What the listener can do to one download.
 public enum DownloadAction: String, Sendable, Equatable, CaseIterable {

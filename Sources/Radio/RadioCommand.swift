@@ -1,6 +1,6 @@
-/// The one command vocabulary of mhz: keystrokes, `[keys]` bindings, headless stdin and
-/// (later) the control socket all speak it, so a word means the same thing everywhere.
-/// Its words, aliases and arguments are the table ``CommandWord``.
+/// The one command vocabulary of mhz: keystrokes, `[keys]` bindings, headless stdin, the
+/// control socket and MPRIS all speak it, so a word means the same thing everywhere.
+/// Its words, aliases and arguments are the rows of ``CommandWord/table``.
 public enum RadioCommand: Sendable, Equatable {
     /// Pause playback.
     case pause
@@ -44,30 +44,20 @@ public enum RadioCommand: Sendable, Equatable {
     }
 
     /// Every command word, in the table's order.
-    public static let words = CommandWord.allCases.map(\.rawValue)
+    public static let words = CommandWord.table.map(\.word)
 
     /// The command's word (its first token on a command line).
-    public var word: String { commandWord.rawValue }
+    public var word: String { commandWord.word }
 
-    /// The command's entry in the word table.
+    /// The command's row in ``CommandWord/table``: the row of its own word for a command
+    /// that takes no argument, else the row of the argument's kind.
     public var commandWord: CommandWord {
         switch self {
-        case .pause: .pause
-        case .resume: .resume
-        case .toggle: .toggle
-        case .skip: .skip
-        case .like: .like
-        case .unlike: .unlike
-        case .trash: .trash
-        case .channel: .channel
-        case .seek: .seek
-        case .volume: .volume
-        case .status: .status
-        case .login: .login
-        case .logout: .logout
-        case .download: .download
-        case .downloadControl: .downloads
-        case .quit: .quit
+        case .channel: CommandWord.row(for: .channelID)
+        case .seek: CommandWord.row(for: .seekTarget)
+        case .volume: CommandWord.row(for: .percent)
+        case .downloadControl: CommandWord.row(for: .downloadAction)
+        default: CommandWord.row(for: .bare(self))
         }
     }
 
@@ -75,11 +65,11 @@ public enum RadioCommand: Sendable, Equatable {
     /// `seek +10`, `volume 90`.
     public var line: String {
         switch self {
-        case .channel(let id): "channel \(id)"
-        case .seek(.absolute(let seconds)): "seek \(Self.number(seconds))"
-        case .seek(.relative(let seconds)): "seek \(seconds < 0 ? "-" : "+")\(Self.number(abs(seconds)))"
-        case .volume(let percent): "volume \(percent)"
-        case .downloadControl(let action, let id): "downloads \(action.rawValue) \(id)"
+        case .channel(let id): "\(word) \(id)"
+        case .seek(.absolute(let seconds)): "\(word) \(Self.number(seconds))"
+        case .seek(.relative(let seconds)): "\(word) \(seconds < 0 ? "-" : "+")\(Self.number(abs(seconds)))"
+        case .volume(let percent): "\(word) \(percent)"
+        case .downloadControl(let action, let id): "\(word) \(action.rawValue) \(id)"
         default: word
         }
     }
@@ -88,65 +78,23 @@ public enum RadioCommand: Sendable, Equatable {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    /// Parses one command line: a word (or an alias) of ``CommandWord`` and the argument it
-    /// takes. Surrounding whitespace is ignored; words are case-insensitive.
+    /// Parses one command line: a word (or an alias) of ``CommandWord/table`` and the
+    /// argument it takes. Surrounding whitespace is ignored; words are case-insensitive.
     ///
     /// `seek 30` is absolute, `seek +10` / `seek -10` relative.
     public static func parse(_ line: String) throws(CommandParseError) -> RadioCommand {
+        try parse(line, in: CommandWord.table)
+    }
+
+    /// Parses one command line by the rows of `table` (``CommandWord/table`` but in tests).
+    static func parse(_ line: String, in table: [CommandWord]) throws(CommandParseError) -> RadioCommand {
         // Split on scalars, not Characters: a joiner or combining mark after a space makes one
         // Character with it, so `channel \t\u{200D}` would read as `.channel("\u{200D}")`
         // while its `line`, `channel \u{200D}`, would not split at all.
         let tokens = line.unicodeScalars.split(whereSeparator: { $0 == " " || $0 == "\t" }).map { String(Substring($0)) }
         guard let first = tokens.first else { throw .empty }
-        guard let word = CommandWord(parsing: first) else { throw .unknownWord(first) }
-        let name = word.rawValue
-        let args = Array(tokens.dropFirst())
-        if let command = bare(word) {
-            if let extra = args.first { throw .unexpectedArgument(word: name, argument: extra) }
-            return command
-        }
-        guard let arg = args.first else { throw .missingArgument(word: name) }
-        if word.argument == .downloadAction {
-            guard let action = DownloadAction(rawValue: arg.lowercased()) else { throw .invalidArgument(word: name, argument: arg) }
-            guard args.count > 1 else { throw .missingArgument(word: name) }
-            guard args.count == 2 else { throw .unexpectedArgument(word: name, argument: args[2]) }
-            guard let id = Int64(args[1]), id > 0 else { throw .invalidArgument(word: name, argument: args[1]) }
-            return .downloadControl(action, id: id)
-        }
-        guard args.count == 1 else { throw .unexpectedArgument(word: name, argument: args[1]) }
-        switch word.argument {
-        case .channelID:
-            return .channel(arg)
-        case .seekTarget:
-            guard let value = Double(arg), value.isFinite else { throw .invalidArgument(word: name, argument: arg) }
-            return arg.hasPrefix("+") || arg.hasPrefix("-") ? .seek(.relative(value)) : .seek(.absolute(value))
-        case .percent:
-            guard let value = Int(arg), (0...100).contains(value) else {
-                throw .invalidArgument(word: name, argument: arg)
-            }
-            return .volume(value)
-        case .none, .downloadAction:
-            throw .unexpectedArgument(word: name, argument: arg)
-        }
-    }
-
-    /// The command of a word that takes no argument; nil for the words that take one.
-    private static func bare(_ word: CommandWord) -> RadioCommand? {
-        switch word {
-        case .pause: .pause
-        case .resume: .resume
-        case .toggle: .toggle
-        case .skip: .skip
-        case .like: .like
-        case .unlike: .unlike
-        case .trash: .trash
-        case .status: .status
-        case .login: .login
-        case .logout: .logout
-        case .download: .download
-        case .quit: .quit
-        case .channel, .seek, .volume, .downloads: nil
-        }
+        guard let word = CommandWord(parsing: first, in: table) else { throw .unknownWord(first) }
+        return try word.command(arguments: Array(tokens.dropFirst()))
     }
 }
 

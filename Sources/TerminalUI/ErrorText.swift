@@ -113,13 +113,16 @@ public enum ErrorText {
                 + Keymap.actionNames.joined(separator: ", ") + ") = keys, or a key = a command line."
         case .invalidCommand(let key, let line, let error):
             return "\(quoted(line)) (bound to \(key)) is not a command: \(describe(error)) — commands are: "
-                + CommandWord.allCases.map(\.usage).joined(separator: ", ") + "."
+                + CommandWord.table.map(\.usage).joined(separator: ", ") + "."
         case .invalidKey(let action, let key):
             return "\(quoted(key)) is not a key (for \(quoted(action))) — use one character, "
                 + "a name such as space, enter, esc, left, pgdn, F5, or ctrl+l; \"none\" unbinds."
         case .duplicateKey(let action, let key, let other):
             return "\(quoted(action)) and \(quoted(other)) are both bound to \(key) — "
                 + "give one of them another key."
+        case .formerName(let name, let current):
+            return "\(quoted(name)) in [keys] is the former name of \(quoted(current)), which [keys] also binds — "
+                + "keep only \(quoted(current))."
         }
     }
 

@@ -1,8 +1,9 @@
 import Radio
 
-/// What a key binding does. Most actions are radio commands; the rest act on the UI
-/// itself (open a screen, move a selection) or need the current state to become a
-/// command (like ↔ unlike, volume ± a step).
+/// What a key binding does. Most actions are radio commands; some need the current state
+/// to become one (like ↔ unlike, volume ± a step, the selected download); the rest act
+/// on the UI itself (open a screen, move a selection) and are no command at all, so
+/// their names in the key table are never command words.
 public enum KeyAction: Sendable, Equatable {
     /// Send this command as is.
     case command(RadioCommand)
@@ -43,6 +44,20 @@ public enum KeyAction: Sendable, Equatable {
         case .login: self = .openLogin
         case .quit: self = .quit
         default: self = .command(command)
+        }
+    }
+
+    /// The action of a word's default key (``CommandWord/keys``): a step moves seek's
+    /// position or the volume from where it is; `like` toggles, since the screen shows
+    /// whether the song is liked; any other key sends the word's command as
+    /// ``init(_:)`` does.
+    public init(_ word: CommandWord, key: DefaultKey) {
+        switch (word.form, key.step) {
+        case (.seekTarget, let step?): self = .command(.seek(.relative(Double(step))))
+        case (.percent, let step?): self = .volumeStep(step)
+        case (.bare(.like), nil): self = .toggleLike
+        case (.bare(let command), nil): self = KeyAction(command)
+        default: preconditionFailure("\(word.word): the key \(key.name) has no action")
         }
     }
 

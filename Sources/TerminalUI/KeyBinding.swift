@@ -30,10 +30,11 @@ public enum KeyContext: String, Sendable, CaseIterable {
     }
 }
 
-/// One row of the key table: the stable action name (used by `config.toml [keys]` and,
-/// where one exists, equal to the command word), its keys, where it applies, what it
-/// does, and the help text shown for it. Hints and help are generated from these rows,
-/// so a key can never do one thing and be documented as another.
+/// One row of the key table: the stable action name (used by `config.toml [keys]`), its
+/// keys, where it applies, what it does, and the help text shown for it. The rows of
+/// command words are made from ``CommandWord/table`` (``defaults``); the UI's own actions
+/// have names of their own that are no command word. Hints and help are generated from
+/// these rows, so a key can never do one thing and be documented as another.
 public struct KeyBinding: Sendable, Equatable {
     /// Stable name: overrides refer to it (`skip = "n"`).
     public var action: String
@@ -48,23 +49,34 @@ public struct KeyBinding: Sendable, Equatable {
     /// Importance in the one-line hint under the now-playing screen (0 first), or nil to
     /// leave it to the help screen. When the line is too narrow, higher numbers go first.
     public var hintRank: Int?
+    /// Names the row had before, still accepted in `[keys]` so that config files written
+    /// with them keep working: `downloads` was the downloads view's, and is also the
+    /// command word that controls one download, so the view is now `downloads-view`.
+    public var formerNames: [String]
 
     /// Creates a row.
     public init(action: String, keys: [Key], context: KeyContext, effect: KeyAction,
-                help: String, hintRank: Int? = nil) {
+                help: String, hintRank: Int? = nil, formerNames: [String] = []) {
         self.action = action
         self.keys = keys
         self.context = context
         self.effect = effect
         self.help = help
         self.hintRank = hintRank
+        self.formerNames = formerNames
+    }
+
+    /// Where a row of the now-playing screen that stands for `word` goes: among the song
+    /// keys when the command needs a song.
+    static func context(of word: CommandWord) -> KeyContext {
+        word.needsSong ? .song : .global
     }
 
     /// A row from a `[keys]` entry that binds a key to a command line: named by the line
     /// (`channel -3`), on the now-playing screen (among the song keys when the command
     /// needs a song).
     public init(command: RadioCommand, keys: [Key]) {
-        self.init(action: command.line, keys: keys, context: command.commandWord.needsSong ? .song : .global,
+        self.init(action: command.line, keys: keys, context: Self.context(of: command.commandWord),
                   effect: KeyAction(command), help: "send “\(command.line)”")
         isCommandBinding = true
     }
@@ -73,67 +85,8 @@ public struct KeyBinding: Sendable, Equatable {
     /// table's actions.
     public private(set) var isCommandBinding = false
 
-    /// Seconds one press of the seek keys moves.
-    public static let seekStep = 10.0
-    /// Volume points one press of the volume keys moves.
-    public static let volumeStep = 5
-
-    /// The default table, in the order the help screen lists it.
-    public static let defaults: [KeyBinding] = [
-        KeyBinding(action: "toggle", keys: [.character(" ")], context: .global,
-                   effect: .command(.toggle), help: "pause or resume", hintRank: 2),
-        KeyBinding(action: "skip", keys: [.character("n")], context: .song,
-                   effect: .command(.skip), help: "skip to the next song", hintRank: 3),
-        KeyBinding(action: "like", keys: [.character("l")], context: .song,
-                   effect: .toggleLike, help: "like the song, or unlike it if liked (♥)", hintRank: 4),
-        KeyBinding(action: "trash", keys: [.character("b")], context: .song,
-                   effect: .command(.trash), help: "never play this song again", hintRank: 6),
-        KeyBinding(action: "download", keys: [.character("d")], context: .song,
-                   effect: .command(.download), help: "download the song for offline listening", hintRank: 7),
-        KeyBinding(action: "downloads", keys: [.character("D")], context: .global,
-                   effect: .openDownloads, help: "show the downloads (pause, cancel, retry)"),
-        KeyBinding(action: "channels", keys: [.character("c")], context: .global,
-                   effect: .openChannels, help: "choose another channel", hintRank: 5),
-        KeyBinding(action: "login", keys: [.character("L")], context: .global,
-                   effect: .openLogin, help: "log in (or again, after the session expired)"),
-        KeyBinding(action: "volume-up", keys: [.character("+"), .character("=")], context: .global,
-                   effect: .volumeStep(volumeStep), help: "volume up \(volumeStep)"),
-        KeyBinding(action: "volume-down", keys: [.character("-")], context: .global,
-                   effect: .volumeStep(-volumeStep), help: "volume down \(volumeStep)"),
-        KeyBinding(action: "seek-forward", keys: [.right], context: .song,
-                   effect: .command(.seek(.relative(seekStep))), help: "forward \(Int(seekStep)) seconds"),
-        KeyBinding(action: "seek-back", keys: [.left], context: .song,
-                   effect: .command(.seek(.relative(-seekStep))), help: "back \(Int(seekStep)) seconds"),
-        KeyBinding(action: "help", keys: [.character("?"), .character("h")], context: .global,
-                   effect: .help, help: "show this help", hintRank: 0),
-        KeyBinding(action: "quit", keys: [.character("q")], context: .global,
-                   effect: .quit, help: "quit, saving where you were", hintRank: 1),
-        KeyBinding(action: "list-up", keys: [.up, .character("k")], context: .channelList,
-                   effect: .moveSelection(-1), help: "move up", hintRank: 2),
-        KeyBinding(action: "list-down", keys: [.down, .character("j")], context: .channelList,
-                   effect: .moveSelection(1), help: "move down", hintRank: 3),
-        KeyBinding(action: "list-page-up", keys: [.pageUp], context: .channelList,
-                   effect: .moveSelection(-10), help: "move up ten rows"),
-        KeyBinding(action: "list-page-down", keys: [.pageDown], context: .channelList,
-                   effect: .moveSelection(10), help: "move down ten rows"),
-        KeyBinding(action: "list-choose", keys: [.enter], context: .channelList,
-                   effect: .choose, help: "play the selected channel", hintRank: 0),
-        KeyBinding(action: "list-close", keys: [.escape, .character("q"), .character("c")],
-                   context: .channelList, effect: .close,
-                   help: "clear the filter, or close the list", hintRank: 1),
-        KeyBinding(action: "list-filter", keys: [.character("/")], context: .channelList,
-                   effect: .startFilter, help: "type a filter even if it starts with j, k, q or c"),
-        KeyBinding(action: "downloads-up", keys: [.up, .character("k")], context: .downloads,
-                   effect: .moveSelection(-1), help: "move up"),
-        KeyBinding(action: "downloads-down", keys: [.down, .character("j")], context: .downloads,
-                   effect: .moveSelection(1), help: "move down"),
-        KeyBinding(action: "downloads-pause", keys: [.character("p")], context: .downloads,
-                   effect: .pauseDownload, help: "pause the selected download, or resume it", hintRank: 0),
-        KeyBinding(action: "downloads-cancel", keys: [.character("x")], context: .downloads,
-                   effect: .cancelDownload, help: "cancel the selected download (its partial file goes)", hintRank: 1),
-        KeyBinding(action: "downloads-retry", keys: [.character("r")], context: .downloads,
-                   effect: .retryDownload, help: "retry the selected download", hintRank: 2),
-        KeyBinding(action: "downloads-close", keys: [.escape, .character("q"), .character("D")], context: .downloads,
-                   effect: .close, help: "close the downloads", hintRank: 3),
-    ]
+    /// Whether `[keys]` may name the row `name`: its action, or a former name.
+    func isNamed(_ name: String) -> Bool {
+        !isCommandBinding && (action == name || formerNames.contains(name))
+    }
 }

@@ -10,16 +10,21 @@ public struct Keymap: Sendable, Equatable {
     /// Every action name an override may use, in table order.
     public static let actionNames = KeyBinding.defaults.map(\.action)
 
+    /// Names rows had before, still accepted by overrides: (former name, action now).
+    public static let formerNames: [(former: String, current: String)] =
+        KeyBinding.defaults.flatMap { row in row.formerNames.map { ($0, row.action) } }
+
     /// The defaults without overrides.
     public static let standard = Keymap(bindings: KeyBinding.defaults)
 
-    private init(bindings: [KeyBinding]) {
+    init(bindings: [KeyBinding]) {
         self.bindings = bindings
     }
 
     /// Applies the entries of `config.toml [keys]`, which come in two forms:
     ///
-    /// - **action = keys**: an action name of the table (`login = "ctrl+l"`). The value is
+    /// - **action = keys**: an action name of the table (`login = "ctrl+l"`), or a name it
+    ///   had before (``formerNames``: `downloads` for `downloads-view`). The value is
     ///   one key (`"n"`, `"space"`, `"left"`, `"F5"`, `"ctrl+l"`; see `Key.parse`), several
     ///   separated by spaces (`"? h"`), or `"none"` to unbind; it replaces the action's
     ///   default keys.
@@ -35,36 +40,41 @@ public struct Keymap: Sendable, Equatable {
     /// leaves `like` without a key; two entries claiming one key are an error.
     ///
     /// - Throws: `KeymapError`, naming the entry, for a name that is neither an action nor
-    ///   a key, a value that is not a key, a command line that does not parse, or a key
-    ///   claimed twice. Names are checked in sorted order so the same config always
-    ///   reports the same first error.
+    ///   a key, a value that is not a key, a command line that does not parse, a key
+    ///   claimed twice, or an action given under its name and a former one. Names are
+    ///   checked in sorted order so the same config always reports the same first error.
     public init(overrides: [String: String] = [:]) throws(KeymapError) {
         var bindings = KeyBinding.defaults
-        var claimed: [(action: String, context: KeyContext, keys: [Key])] = []
+        // `row` is the row's action, `name` the entry as the error names it: as written
+        // for an action (a former name too), the command line for a command binding.
+        var claimed: [(row: String, name: String, context: KeyContext, keys: [Key])] = []
         for (name, value) in overrides.sorted(by: { $0.key < $1.key }) {
             let index: Int
             let keys: [Key]
-            if let action = bindings.firstIndex(where: { $0.action == name && !$0.isCommandBinding }) {
+            if let action = bindings.firstIndex(where: { $0.isNamed(name) }) {
+                let current = bindings[action].action
+                if current != name, overrides[current] != nil { throw .formerName(name, current: current) }
                 index = action
                 keys = try Self.parseKeys(value, action: name)
             } else {
                 (index, keys) = try Self.bindCommand(value, to: name, in: &bindings)
             }
-            let action = bindings[index].action
+            let row = bindings[index].action
+            let label = bindings[index].isCommandBinding ? row : name
             let context = bindings[index].context
             for key in keys {
                 if let other = claimed.first(where: { $0.keys.contains(key) && $0.context.sharesKeys(with: context) }) {
-                    throw .duplicateKey(action: action, key: key.name, otherAction: other.action)
+                    throw .duplicateKey(action: label, key: key.name, otherAction: other.name)
                 }
             }
-            claimed.append((action, context, keys))
+            claimed.append((row, label, context, keys))
             bindings[index].keys = bindings[index].isCommandBinding ? bindings[index].keys : keys
         }
         // Overridden keys win over defaults that used them.
         for claim in claimed {
             for index in bindings.indices
-            where bindings[index].action != claim.action
-                && !claimed.contains(where: { $0.action == bindings[index].action })
+            where bindings[index].action != claim.row
+                && !claimed.contains(where: { $0.row == bindings[index].action })
                 && bindings[index].context.sharesKeys(with: claim.context) {
                 bindings[index].keys.removeAll(where: claim.keys.contains)
             }
@@ -116,9 +126,9 @@ public struct Keymap: Sendable, Equatable {
         binding(for: key, in: contexts)?.effect
     }
 
-    /// The keys bound to an action name (empty when unknown or unbound).
+    /// The keys bound to an action name or a former name (empty when unknown or unbound).
     public func keys(for action: String) -> [Key] {
-        bindings.first { $0.action == action }?.keys ?? []
+        bindings.first { $0.action == action || $0.formerNames.contains(action) }?.keys ?? []
     }
 
     /// The one-line reminder of the most useful keys of `contexts`, e.g.
@@ -165,6 +175,8 @@ public enum KeymapError: Error, Sendable, Equatable {
     case invalidKey(action: String, key: String)
     /// `action` was given `key`, which the override of `otherAction` already claims.
     case duplicateKey(action: String, key: String, otherAction: String)
+    /// `[keys]` names one action twice: by `name`, its former name, and by `current`.
+    case formerName(String, current: String)
 
     /// The action name the error is about.
     public var action: String {
@@ -173,6 +185,7 @@ public enum KeymapError: Error, Sendable, Equatable {
         case .invalidCommand(let key, _, _): key
         case .invalidKey(let action, _): action
         case .duplicateKey(let action, _, _): action
+        case .formerName(let name, _): name
         }
     }
 }

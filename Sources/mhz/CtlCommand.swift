@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Radio
 
 /// `mhz ctl COMMAND…` / `mhz ctl --follow`: talks to the mhz playing from the same data
 /// directory through its control socket.
@@ -7,15 +8,20 @@ struct CtlCommand: ParsableCommand {
     /// The subcommand's name, summary and the words it sends.
     static let configuration = CommandConfiguration(
         commandName: "ctl", abstract: "Control a running mhz: send a command, print its answer.",
-        discussion: """
-            Commands are those of headless stdin: toggle, pause, resume, skip, like, unlike, trash, \
-            channel <id>, seek <±s|s>, volume <0-100>, download, downloads <action> <id>, status, quit. \
+        discussion: discussion(CommandWord.table))
+
+    /// The help's discussion, listing the commands of `table` (``CommandWord/table`` but
+    /// in tests) that a playing mhz carries out.
+    static func discussion(_ table: [CommandWord]) -> String {
+        "Commands are those of headless stdin: "
+            + table.filter { !$0.interactiveOnly }.map(\.usage).joined(separator: ", ") + ". " + """
             Each prints one JSON line; status prints the status object. --follow prints every event \
             as a JSON line (as --headless does on stdout) until mhz quits or you interrupt it; a \
             command given with it is sent once following, its answer among the events. \
             The socket is $XDG_RUNTIME_DIR/mhz/mhz.sock, one per data directory: give ctl the same \
             --data-dir as the mhz you mean.
-            """)
+            """
+    }
 
     /// `--data-dir` picks the mhz (one socket per data directory).
     @OptionGroup var global: GlobalOptions

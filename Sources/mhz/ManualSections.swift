@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Radio
 import TerminalUI
 
 /// The manual's own sections, in mdoc, each made from what the program uses: the key
-/// table (`Keymap`), the configuration's reference (``ConfigReference``), the paths
-/// ``Paths`` resolves, the exit codes ``Mhz`` returns.
+/// table (`Keymap`), the command table (`CommandWord.table`), the configuration's
+/// reference (``ConfigReference``), the paths ``Paths`` resolves, the exit codes ``Mhz``
+/// returns.
 enum ManualSections {
     /// The titles, in the page's order.
     static let titles = ["KEYS", "CONFIGURATION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
@@ -15,7 +17,7 @@ enum ManualSections {
         keys(keymap) + configuration(keymap) + environment() + files() + exitStatus() + examples() + seeAlso()
     }
 
-    /// KEYS: the table in effect, grouped as the help screen groups it.
+    /// KEYS: the table in effect, grouped as the help screen groups it, then the commands.
     static func keys(_ keymap: Keymap) -> [String] {
         var lines = [ManualPage.section("KEYS"),
                      "The terminal interface reads these keys; its help screen lists the table in effect.",
@@ -32,6 +34,29 @@ enum ManualSections {
                         [ManualPage.text(binding.help), ".Pq Cm " + ManualPage.argument(binding.action)])
             })
         }
+        return lines + commands(CommandWord.table)
+    }
+
+    /// The commands of `table` (``CommandWord/table`` but in tests), as headless stdin,
+    /// `mhz ctl` and `[keys]` command lines take them: usage, what each does, its other
+    /// spellings, and the keys of its row.
+    static func commands(_ table: [CommandWord]) -> [String] {
+        var lines = [".Ss Commands",
+                     "Headless stdin, mhz ctl, and a key bound to a command line in",
+                     ".Cm [keys]",
+                     "take these commands; the word is case-insensitive."]
+        lines += ManualPage.list(table.map { row in
+            var body = [ManualPage.text(row.summary + ".")]
+            if !row.aliases.isEmpty { body.append(ManualPage.text("Also " + row.aliases.joined(separator: ", ") + ".")) }
+            if row.interactiveOnly {
+                body.append(ManualPage.text("Headless stdin and mhz ctl answer that it is not available; mhz \(row.word) does it."))
+            }
+            let keys = row.keys.map { key in
+                key.keys.joined(separator: " ") + (key.name == row.word ? "" : " (\(key.name))")
+            }
+            if !keys.isEmpty { body.append(ManualPage.text("Default keys: " + keys.joined(separator: ", ") + ".")) }
+            return ("Cm " + ManualPage.argument(row.usage), body)
+        })
         return lines
     }
 
@@ -60,6 +85,9 @@ enum ManualSections {
                   ManualPage.text("(\"ctrl+r\" = \"channel -3\", \"9\" = \"volume 90\"): the key sends that command."),
                   "The actions:",
                   ManualPage.text(Keymap.actionNames.joined(separator: ", ") + ".")]
+        lines += Keymap.formerNames.map { former, current in
+            ManualPage.text("\(former), the former name of \(current), is still accepted.")
+        }
         return lines
     }
 

@@ -16,7 +16,7 @@ struct CommandWordTests {
             "downloads RETRY 12": .downloadControl(.retry, id: 12),
         ]
         for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
-        let spelled = Set(CommandWord.allCases.flatMap { [$0.rawValue] + $0.aliases })
+        let spelled = Set(CommandWord.table.flatMap { [$0.word] + $0.aliases })
         #expect(spelled == Set(expected.keys.map { $0.split(separator: " ").first!.lowercased() }),
                 "the test covers every word and alias of the table")
     }
@@ -24,9 +24,9 @@ struct CommandWordTests {
     @Test func theWordListAndUsageComeFromTheTable() {
         #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
                                        "seek", "volume", "status", "login", "logout", "download", "downloads", "quit"])
-        #expect(CommandWord.allCases.map(\.usage).filter { $0.contains("<") }
+        #expect(CommandWord.table.map(\.usage).filter { $0.contains("<") }
                 == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>"])
-        #expect(CommandWord.allCases.filter(\.needsSong) == [.skip, .like, .unlike, .trash, .seek, .download])
+        #expect(CommandWord.table.filter(\.needsSong).map(\.word) == ["skip", "like", "unlike", "trash", "seek", "download"])
     }
 
     @Test func everyCommandWritesALineThatParsesBackToIt() throws {
@@ -36,10 +36,66 @@ struct CommandWordTests {
                                         .downloadControl(.cancel, id: 7)]
         for command in commands {
             #expect(try RadioCommand.parse(command.line) == command, "\(command.line)")
-            #expect(command.word == command.commandWord.rawValue)
+            #expect(command.word == command.commandWord.word)
         }
         #expect(RadioCommand.seek(.relative(10)).line == "seek +10")
         #expect(RadioCommand.seek(.absolute(7.25)).line == "seek 7.25")
+    }
+
+    /// Every row of the table reads back: its word and each alias parse to a command whose
+    /// row it is, and that command's `line` parses to the same command. Rows that take an
+    /// argument are tried with their example's first line.
+    @Test func everyRowOfTheTableRoundTripsThroughParseAndLine() throws {
+        #expect(Set(CommandWord.table.map(\.word)).count == CommandWord.table.count, "no word twice")
+        let spellings = CommandWord.table.flatMap { [$0.word] + $0.aliases }
+        #expect(Set(spellings).count == spellings.count, "no alias is another word or alias")
+        for row in CommandWord.table {
+            let sample = String(row.example.split(separator: " or ").first!.split(separator: " (").first!)
+            let arguments = sample.split(separator: " ").dropFirst().joined(separator: " ")
+            for spelling in [row.word] + row.aliases + [row.word.uppercased()] {
+                let command = try RadioCommand.parse(arguments.isEmpty ? spelling : "\(spelling) \(arguments)")
+                #expect(command.commandWord == row, "\(spelling)")
+                #expect(command.word == row.word)
+                #expect(command.line == sample, "\(spelling)")
+                #expect(try RadioCommand.parse(command.line) == command, "\(command.line)")
+                if case .bare(let bare) = row.form { #expect(command == bare) }
+            }
+            #expect(CommandWord.row(for: row.form) == row)
+        }
+        #expect(CommandWord.table.filter(\.interactiveOnly).map(\.word) == ["login", "logout"])
+    }
+
+    /// The parser reads the rows it is given: a word added to a table parses, with its
+    /// aliases and in any case, to the command of its row; a word taken out is unknown.
+    @Test func theParserReadsTheTable() throws {
+        var table = CommandWord.table.filter { $0.word != "trash" }
+        table.append(CommandWord("now", .bare(.status), aliases: ["np"], summary: "tell what is playing"))
+        #expect(try RadioCommand.parse("now", in: table) == .status)
+        #expect(try RadioCommand.parse(" NP ", in: table) == .status)
+        #expect(throws: CommandParseError.unexpectedArgument(word: "now", argument: "1")) {
+            try RadioCommand.parse("now 1", in: table)
+        }
+        #expect(throws: CommandParseError.unknownWord("trash")) { try RadioCommand.parse("trash", in: table) }
+        #expect(throws: CommandParseError.unknownWord("now")) { try RadioCommand.parse("now") }
+        #expect(try RadioCommand.parse("trash") == .trash)
+    }
+
+    /// Every row says what it does, and the keys of a word are its own: the key named as
+    /// the word sends it, and only a word whose argument is a quantity has step keys.
+    @Test func everyRowHasASummaryAndItsKeysFitItsArgument() {
+        for row in CommandWord.table {
+            #expect(!row.summary.isEmpty && !row.summary.hasSuffix("."), "\(row.word)")
+            for key in row.keys {
+                #expect(!key.keys.isEmpty && !key.help.isEmpty, "\(key.name)")
+                switch row.form {
+                case .bare: #expect(key.name == row.word && key.step == nil, "\(key.name)")
+                case .seekTarget, .percent: #expect(key.name != row.word && key.step != nil && key.step != 0, "\(key.name)")
+                case .channelID, .downloadAction: Issue.record("\(key.name): \(row.word) has no key a press can fill in")
+                }
+            }
+        }
+        let names = CommandWord.table.flatMap { $0.keys.map(\.name) }
+        #expect(Set(names).count == names.count, "no key name twice")
     }
 
     /// Inputs `script/fuzz command` found breaking the parser, kept in `Fixtures/fuzz`.

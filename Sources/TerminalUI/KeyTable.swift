@@ -1,0 +1,104 @@
+import Radio
+
+/// The default key table: the keys of command words, taken from ``CommandWord/table``
+/// with their names and help, placed among the UI's own actions (the channel list, the
+/// downloads view, help) in the order the help screen lists them.
+extension KeyBinding {
+    /// The default table, in the order the help screen lists it.
+    public static let defaults = table(commands: CommandWord.table)
+
+    /// Where a row of the now-playing screen goes: the default keys of a command word, or
+    /// one of the UI's own rows.
+    private enum Place {
+        /// Every default key of the word, and the hint rank of the key named as the word.
+        case word(String, hint: Int? = nil)
+        /// A row of the UI's own.
+        case own(KeyBinding)
+    }
+
+    /// The now-playing screen's rows, in the help screen's order. A word the table gives
+    /// keys but this list does not place goes after them.
+    private static let playingScreen: [Place] = [
+        .word("toggle", hint: 2),
+        .word("skip", hint: 3),
+        .word("like", hint: 4),
+        .word("trash", hint: 6),
+        .word("download", hint: 7),
+        // `downloads` is the command word that acts on one download; the view has a name
+        // of its own, and its former name still binds it.
+        .own(KeyBinding(action: "downloads-view", keys: [.character("D")], context: .global, effect: .openDownloads,
+                        help: "show the downloads (pause, cancel, retry)", formerNames: ["downloads"])),
+        .own(KeyBinding(action: "channels", keys: [.character("c")], context: .global, effect: .openChannels,
+                        help: "choose another channel", hintRank: 5)),
+        .word("login"),
+        .word("volume"),
+        .word("seek"),
+        .own(KeyBinding(action: "help", keys: [.character("?"), .character("h")], context: .global, effect: .help,
+                        help: "show this help", hintRank: 0)),
+        .word("quit", hint: 1),
+    ]
+
+    /// The key table for the command words `commands`: their default keys, then the
+    /// channel list's and the downloads view's own rows.
+    static func table(commands: [CommandWord]) -> [KeyBinding] {
+        var rows: [KeyBinding] = []
+        var placed: Set<String> = []
+        for place in playingScreen {
+            switch place {
+            case .word(let name, let hint):
+                guard let word = commands.first(where: { $0.word == name }) else { continue }
+                placed.insert(name)
+                rows += keyRows(of: word, hint: hint)
+            case .own(let row):
+                rows.append(row)
+            }
+        }
+        for word in commands where !placed.contains(word.word) {
+            rows += keyRows(of: word, hint: nil)
+        }
+        return rows + lists
+    }
+
+    /// The rows of a word's default keys, `hint` the rank of the one named as the word.
+    private static func keyRows(of word: CommandWord, hint: Int?) -> [KeyBinding] {
+        word.keys.map { key in
+            let keys = key.keys.map { name in
+                guard let parsed = Key.parse(name) else { preconditionFailure("\(word.word): “\(name)” is not a key") }
+                return parsed
+            }
+            return KeyBinding(action: key.name, keys: keys, context: context(of: word), effect: KeyAction(word, key: key),
+                              help: key.help, hintRank: key.name == word.word ? hint : nil)
+        }
+    }
+
+    /// The rows of the channel list and the downloads view.
+    private static let lists: [KeyBinding] = [
+        KeyBinding(action: "list-up", keys: [.up, .character("k")], context: .channelList,
+                   effect: .moveSelection(-1), help: "move up", hintRank: 2),
+        KeyBinding(action: "list-down", keys: [.down, .character("j")], context: .channelList,
+                   effect: .moveSelection(1), help: "move down", hintRank: 3),
+        KeyBinding(action: "list-page-up", keys: [.pageUp], context: .channelList,
+                   effect: .moveSelection(-10), help: "move up ten rows"),
+        KeyBinding(action: "list-page-down", keys: [.pageDown], context: .channelList,
+                   effect: .moveSelection(10), help: "move down ten rows"),
+        KeyBinding(action: "list-choose", keys: [.enter], context: .channelList,
+                   effect: .choose, help: "play the selected channel", hintRank: 0),
+        KeyBinding(action: "list-close", keys: [.escape, .character("q"), .character("c")],
+                   context: .channelList, effect: .close,
+                   help: "clear the filter, or close the list", hintRank: 1),
+        KeyBinding(action: "list-filter", keys: [.character("/")], context: .channelList,
+                   effect: .startFilter, help: "type a filter even if it starts with j, k, q or c"),
+        KeyBinding(action: "downloads-up", keys: [.up, .character("k")], context: .downloads,
+                   effect: .moveSelection(-1), help: "move up"),
+        KeyBinding(action: "downloads-down", keys: [.down, .character("j")], context: .downloads,
+                   effect: .moveSelection(1), help: "move down"),
+        KeyBinding(action: "downloads-pause", keys: [.character("p")], context: .downloads,
+                   effect: .pauseDownload, help: "pause the selected download, or resume it", hintRank: 0),
+        KeyBinding(action: "downloads-cancel", keys: [.character("x")], context: .downloads,
+                   effect: .cancelDownload, help: "cancel the selected download (its partial file goes)", hintRank: 1),
+        KeyBinding(action: "downloads-retry", keys: [.character("r")], context: .downloads,
+                   effect: .retryDownload, help: "retry the selected download", hintRank: 2),
+        KeyBinding(action: "downloads-close", keys: [.escape, .character("q"), .character("D")], context: .downloads,
+                   effect: .close, help: "close the downloads", hintRank: 3),
+    ]
+}

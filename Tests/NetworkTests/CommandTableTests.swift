@@ -1,0 +1,48 @@
+@testable import Radio
+import Testing
+@testable import mhz
+
+/// The command table as the CLI shows it: the manual's Commands list, `mhz ctl --help`
+/// and headless stdin's error lines are made from `CommandWord.table` (or the table
+/// given), so a word added, changed or taken out shows everywhere at once.
+struct CommandTableTests {
+    /// A table with `trash` taken out and a word `now` added.
+    static let changed = CommandWord.table.filter { $0.word != "trash" }
+        + [CommandWord("now", .bare(.status), aliases: ["np"], summary: "tell what is playing", keys: ["w"])]
+
+    @Test func theManualListsEveryCommandWithItsSummaryAliasesAndKeys() {
+        let page = ManualPage.complete(ManualPageTests.generated)
+        let section = page.components(separatedBy: ".Ss Commands\n")
+        #expect(section.count == 2, "one Commands list")
+        let list = section.last ?? ""
+        for row in CommandWord.table {
+            let tag = row.usage.contains(" ") ? ".It Cm \"\(row.usage)\"\n" : ".It Cm \\&\(row.usage)\n"
+            #expect(list.contains(tag + row.summary + ".\n"), "\(row.word)")
+        }
+        #expect(list.contains(".It Cm \\&skip\nskip to the next song.\nAlso next.\nDefault keys: n.\n"))
+        #expect(list.contains(".It Cm \"seek <±s|s>\"\n"
+            + "go to this second of the song, or this many seconds on or back (+10, -10).\n"
+            + "Default keys: right (seek-forward), left (seek-back).\n"))
+        #expect(list.contains(".It Cm \\&logout\nforget the session.\n"
+            + "Headless stdin and mhz ctl answer that it is not available; mhz logout does it.\n"))
+    }
+
+    @Test func theManualAndCtlHelpFollowTheTableTheyAreGiven() {
+        let manual = ManualSections.commands(Self.changed).joined(separator: "\n")
+        #expect(manual.contains(".It Cm \\&now\ntell what is playing.\nAlso np.\nDefault keys: w."))
+        #expect(!manual.contains("trash"))
+        let ctl = CtlCommand.discussion(Self.changed)
+        #expect(ctl.hasPrefix("Commands are those of headless stdin: pause, resume, toggle, skip, like, unlike, "
+            + "channel <id>, seek <±s|s>, volume <0-100>, status, download, downloads <pause|resume|cancel|retry> <id>, "
+            + "quit, now. Each prints one JSON line;"))
+        #expect(CtlCommand.configuration.discussion == CtlCommand.discussion(CommandWord.table))
+        #expect(CtlCommand.configuration.discussion.contains(" trash, "))
+    }
+
+    @Test func headlessStdinNamesEveryWordOfTheTable() {
+        let text = CommandText.describe(.unknownWord("rewind"), line: "rewind")
+        #expect(text == "unknown command \"rewind\"; commands are: " + CommandWord.table.map(\.word).joined(separator: " "))
+        #expect(CommandText.describe(.missingArgument(word: "downloads"), line: "downloads")
+                == "\"downloads\" needs an argument, e.g. downloads pause 3")
+    }
+}
