@@ -45,8 +45,8 @@ struct EventHookTests {
             // Exactly the lines headless stdout printed, each after its name; `status`
             // answers a question and runs no hook.
             let stdout = mhz.lines
-            try #require(stdout.count == mhz.all.count)
-            let expected = zip(mhz.all, stdout).filter { $0.0.name != "status" }.map { "\($0.0.name) \($0.1)" }
+            try #require(stdout.count == mhz.events.count)
+            let expected = zip(mhz.events, stdout).filter { $0.0.name != "status" }.map { "\($0.0.name) \($0.1)" }
             #expect(Array(lines.prefix(expected.count)) == expected)
             #expect(expected.map { $0.prefix(while: { $0 != " " }) } == ["channel", "playing", "skipped", "playing", "liked"])
         } catch {
