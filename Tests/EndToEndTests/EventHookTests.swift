@@ -40,7 +40,8 @@ struct EventHookTests {
             let liked = try await mhz.waitFor("liked", after: second.index)
             mhz.send("status")
             _ = try await mhz.waitFor("status", after: liked.index)
-            let lines = try await waitForLine(in: log) { $0.hasPrefix("liked ") }
+            // The hook writes its name, then its stdin: the line is whole once it ends in `}`.
+            let lines = try await waitForLine(in: log) { $0.hasPrefix("liked {") && $0.hasSuffix("}") }
 
             // Exactly the lines headless stdout printed, each after its name; `status`
             // answers a question and runs no hook.
