@@ -201,7 +201,7 @@ let package = Package(
                                                    "StationStorage", "RadioAPI", "HTTP", "TestSupport",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // Real files made with the ffmpeg command line, transcoded and checked with ffprobe.
-        .testTarget(name: "TranscoderTests", dependencies: ["Transcoder"]),
+        .testTarget(name: "TranscoderTests", dependencies: ["Transcoder", "TestSupport"]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.

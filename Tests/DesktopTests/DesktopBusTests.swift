@@ -83,8 +83,6 @@ import TestSupport
         let bus = try DesktopBus.open(address: daemon.address, timeout: .seconds(20))
         defer { bus.close() }
         daemon.stop()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while bus.isOpen, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(!bus.isOpen)
+        #expect(await eventually { !bus.isOpen })
     }
 }

@@ -181,10 +181,16 @@ import TestSupport
             fixture.show(RadioSnapshot(track: liked, position: 200, duration: 300, paused: true),
                          cover: URL(fileURLWithPath: "/tmp/covers/42.jpg"))
             try await monitor.waitFor("four signals") { DBusMonitorOutput.signals(in: $0).count >= 4 }
-            try await Task.sleep(for: .milliseconds(200))
+            // Playing again: its signal comes after any the four changes made.
+            fixture.show(RadioSnapshot(track: liked, position: 200, duration: 300),
+                         cover: URL(fileURLWithPath: "/tmp/covers/42.jpg"))
+            try await monitor.waitFor("the fifth signal") { DBusMonitorOutput.signals(in: $0).count >= 5 }
             let signals = DBusMonitorOutput.signals(in: monitor.text)
-            try #require(signals.count == 4, "\(monitor.text)")
-            #expect(signals.map(\.member) == ["PropertiesChanged", "PropertiesChanged", "PropertiesChanged", "Seeked"])
+            try #require(signals.count == 5, "\(monitor.text)")
+            #expect(signals.map(\.member) == ["PropertiesChanged", "PropertiesChanged", "PropertiesChanged", "Seeked",
+                                               "PropertiesChanged"])
+            #expect(signals[4].changedProperties == ["PlaybackStatus"])
+            #expect(signals[4].body.contains("string \"Playing\""))
             #expect(signals[0].changedProperties == ["Metadata"])
             #expect(signals[0].body.contains("string \"xesam:userRating\"\n                  variant                      double 1"))
             #expect(!signals[0].body.contains("mpris:artUrl"))

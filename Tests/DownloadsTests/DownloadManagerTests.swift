@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import Store
 import Testing
 import TestSupport
@@ -21,9 +20,7 @@ struct DownloadManagerTests {
     }
 
     func manager(_ database: MhzDatabase, concurrent: Int = 2) -> DownloadManager {
-        DownloadManager(store: database, fetcher: SongFetcher(http: HTTPClient(configuration: .init(retry: .never)),
-                                                              stallTimeout: 5),
-                        directory: data.path("songs"), configuration: .init(maxConcurrent: concurrent))
+        TestDownloads.manager(database, directory: data.path("songs"), maxConcurrent: concurrent)
     }
 
     @Test func atMostTwoRunAndANewManagerContinuesWhatTheFirstLeft() async throws {
@@ -94,15 +91,13 @@ struct DownloadManagerTests {
         let running = manager(database)
         try await running.start()
         let id = try await running.add(DownloadRequest(url: server.url("s1.mp3"), title: "Tone", artist: "Sine")).id
-        try await waitUntil { await running.task(id)?.bytes ?? 0 > 10_000 }
+        try await waitUntil("s1 past 10 kB") { await running.task(id)?.bytes ?? 0 > 10_000 }
         // `mhz downloads pause ID` in another process: a control manager over the same file.
-        let other = DownloadManager(store: try MhzDatabase(path: data.path("mhz.sqlite")),
-                                    fetcher: SongFetcher(http: HTTPClient()), directory: data.path("songs"),
-                                    configuration: .init(maxConcurrent: 0))
+        let other = manager(try MhzDatabase(path: data.path("mhz.sqlite")), concurrent: 0)
         try await other.start()
         try await other.pause(id)
         await other.shutdown()
-        try await waitUntil { await running.task(id)?.state == .paused }
+        try await waitUntil("s1 paused") { await running.task(id)?.state == .paused }
         let kept = await running.task(id)?.bytes ?? 0
         #expect(kept > 10_000)
         server.script("/s1.mp3") { _, _ in .serve }
@@ -114,14 +109,5 @@ struct DownloadManagerTests {
         try await waitUntil("both requests for s1 recorded") { server.requests(to: "/s1.mp3").count >= 2 }
         #expect(server.requests(to: "/s1.mp3").compactMap(\.rangeStart).max() ?? 0 >= Int(kept))
         await running.shutdown()
-    }
-
-    /// Polls `condition` every 50 ms for up to 30 s (a machine running the whole suite at once can be slow).
-    func waitUntil(_ what: String = "condition", _ condition: () async -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !(await condition()) {
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout(what) }
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 }

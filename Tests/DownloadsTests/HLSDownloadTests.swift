@@ -22,11 +22,8 @@ struct HLSDownloadTests {
     }
 
     func manager(_ database: MhzDatabase, concurrency: Int = 4, attempts: Int = 5) -> DownloadManager {
-        let http = HTTPClient(configuration: .init(retry: .never))
-        let streams = HLSFetcher(http: http, store: database, stallTimeout: 5, segmentConcurrency: concurrency,
-                                 segmentAttempts: attempts, segmentBackoff: .init(initial: 0.05, cap: 0.2))
-        return DownloadManager(store: database, fetcher: MediaFetcher(files: SongFetcher(http: http), streams: streams),
-                               directory: data.path("songs"), configuration: .init(maxConcurrent: 2))
+        TestDownloads.manager(database, directory: data.path("songs"), segmentConcurrency: concurrency,
+                              segmentAttempts: attempts)
     }
 
     /// The bytes of files in the fixture, one after another.
@@ -54,28 +51,11 @@ struct HLSDownloadTests {
 
     /// Decodes `path` with ffmpeg to nowhere and returns its error output and duration.
     func decode(_ path: String) async throws -> (errors: String, seconds: Double) {
-        let errors = try await run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"])
-        let seconds = try await run("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+        let errors = try await Tool.output("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"],
+                                           mergingErrors: true).text
+        let seconds = try await Tool.output("/usr/bin/ffprobe", ["-v", "error", "-show_entries", "format=duration",
+                                                                 "-of", "csv=p=0", path], mergingErrors: true).text
         return (errors, Double(seconds.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
-    }
-
-    /// Runs a tool to its end on a thread of its own (blocking a thread of the shared pool
-    /// would hold back the tests running beside this one).
-    func run(_ tool: String, _ arguments: [String]) async throws -> String {
-        try await offPool { try Self.runBlocking(tool, arguments) }
-    }
-
-    static func runBlocking(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: text, as: UTF8.self)
     }
 
     @Test(arguments: [

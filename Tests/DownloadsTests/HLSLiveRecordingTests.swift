@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import Store
 import Testing
 import TestSupport
@@ -48,11 +47,7 @@ struct HLSLiveRecordingTests {
         }
         defer { sliding.cancel() }
         let database = try MhzDatabase(path: folder.path("mhz.sqlite"))
-        let http = HTTPClient(configuration: .init(retry: .never))
-        let manager = DownloadManager(store: database,
-                                      fetcher: MediaFetcher(files: SongFetcher(http: http),
-                                                            streams: HLSFetcher(http: http, store: database, stallTimeout: 5)),
-                                      directory: folder.path("songs"))
+        let manager = TestDownloads.manager(database, directory: folder.path("songs"))
         try await manager.start()
         let task = try await manager.add(DownloadRequest(url: server.url("live/index.m3u8"), title: "Live",
                                                          recordSeconds: 6))
@@ -77,17 +72,14 @@ struct HLSLiveRecordingTests {
     @Test func finishingARecordingKeepsWhatItHasAndAnEndedStreamEndsIt() async throws {
         try publish(first: 0)
         let database = try MhzDatabase(path: folder.path("mhz.sqlite"))
-        let http = HTTPClient(configuration: .init(retry: .never))
-        let fetcher = MediaFetcher(files: SongFetcher(http: http), streams: HLSFetcher(http: http, store: database))
-        let manager = DownloadManager(store: database, fetcher: fetcher, directory: folder.path("songs"))
+        let manager = TestDownloads.manager(database, directory: folder.path("songs"))
         try await manager.start()
         // No duration: records until asked to finish.
         let task = try await manager.add(DownloadRequest(url: server.url("live/index.m3u8"), title: "Until stopped"))
         let expected = try (0..<3).reduce(into: Data()) { $0.append(try segment($1)) }
         // The three listed segments are in the file (the recording then waits for more).
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await (manager.task(task.id)?.bytes ?? 0) < Int64(expected.count), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("the three listed segments recorded") {
+            await (manager.task(task.id)?.bytes ?? 0) >= Int64(expected.count)
         }
         #expect(await manager.finishRecordings())
         #expect(await !manager.finishRecordings(), "asked twice: the second Ctrl-C stops instead")
@@ -99,7 +91,8 @@ struct HLSLiveRecordingTests {
         // A stream that ends (EXT-X-ENDLIST appears) ends its recording by itself.
         try publish(first: 20)
         let ending = try await manager.add(DownloadRequest(url: server.url("live/index.m3u8?again"), title: "Ends"))
-        try await Task.sleep(for: .milliseconds(1500))
+        // The first window is read (its first segment fetched) before the stream ends.
+        try await waitUntil("the first window's first segment fetched") { !server.requests(to: "/live/s20.ts").isEmpty }
         try publish(first: 21, ended: true)
         await manager.waitUntilSettled([ending.id])
         let ended = try #require(await manager.task(ending.id))

@@ -1,5 +1,4 @@
 import Foundation
-import HTTP
 import Store
 import Testing
 import TestSupport
@@ -50,11 +49,8 @@ struct HLSPeriodTests {
     }
 
     func manager(_ database: MhzDatabase, repair: RecordingRepair, concurrency: Int = 4) -> DownloadManager {
-        let http = HTTPClient(configuration: .init(retry: .never))
-        let streams = HLSFetcher(http: http, store: database, stallTimeout: 5, segmentConcurrency: concurrency,
-                                 segmentBackoff: .init(initial: 0.05, cap: 0.2), repair: repair)
-        return DownloadManager(store: database, fetcher: MediaFetcher(files: SongFetcher(http: http), streams: streams),
-                               directory: data.path("songs"), configuration: .init(maxConcurrent: 1))
+        TestDownloads.manager(database, directory: data.path("songs"), maxConcurrent: 1, segmentConcurrency: concurrency,
+                              repair: repair)
     }
 
     var joined: Data { get throws { try Self.segments.reduce(into: Data()) { $0.append(try Data(contentsOf: streams.path($1))) } } }

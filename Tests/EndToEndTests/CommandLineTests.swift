@@ -8,14 +8,11 @@ import Testing
 struct CommandLineTests {
     /// Runs `mhz` to completion with a private data and config directory.
     func run(_ arguments: [String], home: TemporaryDirectory) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let mhz = try MhzProcess(
-            arguments: arguments + ["--data-dir", home.path("data").path],
-            environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
-        mhz.closeInput()
+        let mhz = try BuiltMhz(arguments + ["--data-dir", home.path("data").path], home: home.url, stdin: "")
         // A first run synthesizes the demo library: seconds in a debug build, far more on a
         // machine busy with other tests.
-        let status = try await mhz.waitForExit(timeout: 120)
-        return (status, mhz.lines.joined(separator: "\n"), mhz.errorOutput)
+        let status = try await mhz.exit(timeout: 120)
+        return (status, mhz.lines.joined(separator: "\n"), mhz.stderr)
     }
 
     @Test func channelsListsTheEmbeddedStationsChannels() async throws {
@@ -94,24 +91,10 @@ struct CommandLineTests {
     @Test(arguments: [[:], ["DISPLAY": "", "WAYLAND_DISPLAY": ""]])
     func videoWithoutADisplayIsOneLineAndExitStatusOne(display: [String: String]) async throws {
         let home = try TemporaryDirectory(prefix: "mhz-cli")
-        let process = Process()
-        process.executableURL = MhzProcess.executable
-        process.arguments = ["--headless", "--video", "--audio-output", "null", "--data-dir", home.path("data").path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DISPLAY"] = nil
-        environment["WAYLAND_DISPLAY"] = nil
-        environment.merge(display) { $1 }
-        environment["HOME"] = home.url.path
-        environment["XDG_CONFIG_HOME"] = home.path("config").path
-        process.environment = environment
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = try await offPool { String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let mhz = try BuiltMhz(["--headless", "--video", "--audio-output", "null", "--data-dir", home.path("data").path],
+                               home: home.url, environment: display, unset: ["DISPLAY", "WAYLAND_DISPLAY"], stdin: "")
+        #expect(try await mhz.exit() == 1)
+        let text = mhz.stderr
         #expect(text == "mhz: --video needs a graphical display, but neither DISPLAY nor WAYLAND_DISPLAY is set: "
             + "run mhz inside an X11 or Wayland session, or drop --video to listen without picture\n")
         // Refused before the embedded station started: it made no data of its own.

@@ -11,7 +11,7 @@ struct ControlSocketTests {
     struct Running {
         let station: HeadlessRadioTests.LiveStation
         let home: TemporaryDirectory
-        let mhz: MhzProcess
+        let mhz: BuiltMhz
 
         /// The environment both mhz and ctl see.
         var environment: [String: String] {
@@ -31,7 +31,7 @@ struct ControlSocketTests {
             }
             let env = ["XDG_RUNTIME_DIR": home.path("run").path, "XDG_CONFIG_HOME": home.path("config").path,
                        "HOME": home.url.path]
-            let mhz = try MhzProcess(arguments: arguments + extraArguments, environment: env)
+            let mhz = try BuiltMhz(arguments + extraArguments, environment: env)
             return Running(station: station, home: home, mhz: mhz)
         }
 
@@ -45,16 +45,16 @@ struct ControlSocketTests {
 
         /// `mhz ctl arguments…` to completion.
         func ctl(_ arguments: [String]) async throws -> (status: Int32, stdout: [String], stderr: String) {
-            let process = try MhzProcess(arguments: ["ctl", "--data-dir", dataDirectory] + arguments, environment: environment)
+            let process = try BuiltMhz(["ctl", "--data-dir", dataDirectory] + arguments, environment: environment)
             process.closeInput()
-            let status = try await process.waitForExit(timeout: 20)
-            return (status, process.lines, process.errorOutput)
+            let status = try await process.exit(timeout: 20)
+            return (status, process.lines, process.stderr)
         }
 
         func stop() async throws {
             if mhz.isRunning {
                 mhz.send("quit")
-                _ = try await mhz.waitForExit(timeout: 15)
+                _ = try await mhz.exit(timeout: 15)
             }
             await station.station.stop()
         }
@@ -75,7 +75,7 @@ struct ControlSocketTests {
             #expect(object["event"] as? String == "status")
             #expect(object["sid"] as? String == firstSid)
             #expect(object["channel"] as? String == "0")
-            #expect(!mhz.all.contains { $0.name == "status" }, "a ctl status is not narrated to stdout")
+            #expect(!mhz.events.contains { $0.name == "status" }, "a ctl status is not narrated to stdout")
 
             // skip: answered once the session took it; the song after it plays.
             let skip = try await running.ctl(["skip"])
@@ -112,7 +112,7 @@ struct ControlSocketTests {
             // quit through ctl: answered, mhz exits 0 and its socket is gone.
             let socket = try running.socketPath()
             #expect(try await running.ctl(["quit"]).stdout == [#"{"command":"quit","ok":true}"#])
-            #expect(try await mhz.waitForExit() == 0)
+            #expect(try await mhz.exit() == 0)
             #expect(!FileManager.default.fileExists(atPath: socket))
         } catch {
             try await running.stop()
@@ -123,14 +123,14 @@ struct ControlSocketTests {
 
     @Test func ctlWithNoMhzRunningSaysSoInOneLine() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-ctl-none")
-        let process = try MhzProcess(arguments: ["ctl", "--data-dir", home.path("data").path, "skip"],
+        let process = try BuiltMhz(["ctl", "--data-dir", home.path("data").path, "skip"],
                                      environment: ["XDG_RUNTIME_DIR": home.url.path])
         process.closeInput()
-        #expect(try await process.waitForExit() == 1)
+        #expect(try await process.exit() == 1)
         #expect(process.lines.isEmpty)
         let expected = "mhz: no mhz is playing from \(home.path("data").path) (no control socket at \(home.url.path)/mhz/mhz-"
-        #expect(process.errorOutput.hasPrefix(expected), "\(process.errorOutput)")
-        #expect(process.errorOutput.hasSuffix(".sock): start one with mhz or mhz --headless, or give ctl the same --data-dir\n"))
+        #expect(process.stderr.hasPrefix(expected), "\(process.stderr)")
+        #expect(process.stderr.hasSuffix(".sock): start one with mhz or mhz --headless, or give ctl the same --data-dir\n"))
     }
 
     @Test func aSecondMhzIsRefusedAndAKilledOnesSocketIsReplaced() async throws {
@@ -140,27 +140,27 @@ struct ControlSocketTests {
             let socket = try running.socketPath()
 
             // A second mhz on the same data directory stops before it plays, in one line.
-            let second = try MhzProcess(arguments: ["--headless", "--server", running.station.url.absoluteString,
+            let second = try BuiltMhz(["--headless", "--server", running.station.url.absoluteString,
                                                     "--audio-output", "null", "--data-dir", running.dataDirectory],
                                         environment: running.environment)
             second.closeInput()
-            #expect(try await second.waitForExit() == 1)
-            #expect(second.errorOutput == "mhz: another mhz is already playing from \(running.dataDirectory) (its control "
+            #expect(try await second.exit() == 1)
+            #expect(second.stderr == "mhz: another mhz is already playing from \(running.dataDirectory) (its control "
                 + "socket is \(socket)): control it with mhz ctl, quit it, or start this one with another --data-dir\n")
             #expect(second.lines.isEmpty)
 
             // Killed: the socket file stays behind, and the next mhz replaces it.
             running.mhz.signal(SIGKILL)
-            _ = try await running.mhz.waitForExit()
+            _ = try await running.mhz.exit()
             #expect(FileManager.default.fileExists(atPath: socket))
-            let third = try MhzProcess(arguments: ["--headless", "--server", running.station.url.absoluteString,
+            let third = try BuiltMhz(["--headless", "--server", running.station.url.absoluteString,
                                                    "--audio-output", "null", "--data-dir", running.dataDirectory],
                                        environment: running.environment)
             _ = try await third.waitFor("playing")
             let status = try await running.ctl(["status"])
             #expect(status.status == 0, "\(status.stderr)")
             third.send("quit")
-            #expect(try await third.waitForExit() == 0)
+            #expect(try await third.exit() == 0)
         } catch {
             try await running.stop()
             throw error
@@ -204,7 +204,7 @@ struct ControlSocketTests {
             let skipped = try await mhz.waitFor("skipped", after: first.index)
             let playing = try await mhz.waitFor("playing", after: skipped.index)
             let stdout = mhz.lines
-            try #require(stdout.count == mhz.all.count, "every stdout line is an event")
+            try #require(stdout.count == mhz.events.count, "every stdout line is an event")
             #expect(followed.contains(stdout[skipped.index]))
             #expect(followed.last == stdout[playing.index])
 
@@ -225,18 +225,18 @@ struct ControlSocketTests {
             let first = try await mhz.waitFor("playing")
             // `--follow status`: the status answer is printed once ctl follows, so every
             // event after it reaches ctl.
-            let follow = try MhzProcess(arguments: ["ctl", "--data-dir", running.dataDirectory, "--follow", "status"],
+            let follow = try BuiltMhz(["ctl", "--data-dir", running.dataDirectory, "--follow", "status"],
                                         environment: running.environment)
             _ = try await follow.waitFor("status")
             mhz.send("trash")
             let trashed = try await mhz.waitFor("trashed", after: first.index)
             let next = try await mhz.waitFor("playing", after: trashed.index)
             mhz.send("quit")
-            #expect(try await mhz.waitForExit() == 0)
+            #expect(try await mhz.exit() == 0)
             // mhz quitting ends the stream: ctl exits 0 with the lines stdout had.
-            #expect(try await follow.waitForExit() == 0)
+            #expect(try await follow.exit() == 0)
             let stdout = mhz.lines
-            try #require(stdout.count == mhz.all.count, "every stdout line is an event")
+            try #require(stdout.count == mhz.events.count, "every stdout line is an event")
             #expect(follow.lines.contains(stdout[trashed.index]))
             #expect(follow.lines.contains(stdout[next.index]))
         } catch {

@@ -13,13 +13,13 @@ struct DamagedDatabaseStartTests {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let garbage = Data(repeating: 0x5A, count: 8192)
         try garbage.write(to: data.appendingPathComponent("mhz.sqlite"))
-        let mhz = try MhzProcess(arguments: ["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
+        let mhz = try BuiltMhz(["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
                                              "--data-dir", data.path],
                                  environment: ["XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path])
         do {
             _ = try await mhz.waitFor("playing")
             mhz.send("quit")
-            #expect(try await mhz.waitForExit() == 0)
+            #expect(try await mhz.exit() == 0)
         } catch {
             mhz.signal(SIGKILL)
             throw error
@@ -29,21 +29,21 @@ struct DamagedDatabaseStartTests {
         let kept = try #require(names.first { $0.hasPrefix("mhz.sqlite.damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
         #expect(try Data(contentsOf: data.appendingPathComponent(kept)) == garbage)
         // One line on stderr, and the same news as the first event on stdout.
-        #expect(mhz.errorOutput == "mhz: mhz.sqlite was damaged (file is not a database): kept as \(kept) and started anew "
+        #expect(mhz.stderr == "mhz: mhz.sqlite was damaged (file is not a database): kept as \(kept) and started anew "
             + "— saved positions, unsent reports and the download list begin empty\n")
-        let first = try #require(mhz.all.first)
+        let first = try #require(mhz.events.first)
         #expect(first.name == "error")
         #expect(first["message"] == "The database was damaged (file is not a database): kept as \(kept) and started anew — "
             + "saved positions, unsent reports and the download list begin empty.")
         // The new database is whole: the next start says nothing.
-        let again = try MhzProcess(arguments: ["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
+        let again = try BuiltMhz(["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
                                                "--data-dir", data.path],
                                    environment: ["XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path])
         do {
             _ = try await again.waitFor("playing")
             again.send("quit")
-            #expect(try await again.waitForExit() == 0)
-            #expect(again.errorOutput.isEmpty)
+            #expect(try await again.exit() == 0)
+            #expect(again.stderr.isEmpty)
         } catch {
             again.signal(SIGKILL)
             throw error

@@ -17,7 +17,7 @@ struct DesktopIntegrationTests {
         var environment = ["XDG_RUNTIME_DIR": home.url.path, "XDG_CONFIG_HOME": home.path("config").path,
                            "HOME": home.url.path]
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        let mhz = try MhzProcess(arguments: ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+        let mhz = try BuiltMhz(["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                                              "--data-dir", data.path, "--channel", "0"], environment: environment)
         func playerctl(_ arguments: String...) async throws -> String { try await BusTool.playerctl(arguments, bus: bus) }
         do {
@@ -25,13 +25,10 @@ struct DesktopIntegrationTests {
             let title = try #require(first.event["title"]), sid = try #require(first.event["sid"])
 
             // The bus is opened beside the first song: wait until MPRIS shows it.
-            let deadline = ContinuousClock.now + .seconds(20)
-            while true {
+            try await waitUntil("MPRIS showing \(title)", within: .seconds(20)) {
                 let shown = try? await playerctl("metadata", "xesam:title")
                 let art = try? await playerctl("metadata", "mpris:artUrl")
-                if shown == title, art?.isEmpty == false { break }
-                guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("MPRIS never showed \(title)") }
-                try await Task.sleep(for: .milliseconds(50))
+                return shown == title && art?.isEmpty == false
             }
             // playerctl prints an object path as GVariant text does, quoted.
             #expect(try await playerctl("metadata", "mpris:trackid") == "'/org/mhz/track/\(sid)'")
@@ -75,7 +72,7 @@ struct DesktopIntegrationTests {
             #expect(notify.filter { $0.contains("string \"\(title)\"") }.count <= 2)
 
             mhz.send("quit")
-            #expect(try await mhz.waitForExit() == 0)
+            #expect(try await mhz.exit() == 0)
         } catch {
             mhz.signal(SIGKILL)
             await station.station.stop()
@@ -92,7 +89,7 @@ struct DesktopIntegrationTests {
         let station = try await HeadlessRadioTests.LiveStation()
         let home = try TemporaryDirectory(prefix: "mhz-nonotify")
         try "notify = false\n".write(to: home.path("config.toml"), atomically: true, encoding: .utf8)
-        let mhz = try MhzProcess(arguments: ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+        let mhz = try BuiltMhz(["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                                              "--data-dir", home.path("data").path, "--config", home.path("config.toml").path],
                                  environment: ["XDG_RUNTIME_DIR": home.url.path, "HOME": home.url.path,
                                                "DBUS_SESSION_BUS_ADDRESS": bus.address])
@@ -101,13 +98,11 @@ struct DesktopIntegrationTests {
             let title = try #require(first.event["title"])
             mhz.send("skip")
             let second = try await mhz.waitFor("playing", after: first.index + 1)
-            let deadline = ContinuousClock.now + .seconds(20)
-            while (try? await BusTool.playerctl(["metadata", "xesam:title"], bus: bus)) != second.event["title"] {
-                guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("MPRIS never showed the song") }
-                try await Task.sleep(for: .milliseconds(50))
+            try await waitUntil("MPRIS showing the second song", within: .seconds(20)) {
+                (try? await BusTool.playerctl(["metadata", "xesam:title"], bus: bus)) == second.event["title"]
             }
             mhz.send("quit")
-            #expect(try await mhz.waitForExit() == 0)
+            #expect(try await mhz.exit() == 0)
             // Two songs started, MPRIS followed them, and no Notify was ever sent.
             #expect(!monitor.text.contains("member=Notify"), "\(monitor.text)")
             #expect(!title.isEmpty)
@@ -126,15 +121,15 @@ struct DesktopIntegrationTests {
         // A runtime directory with no bus socket, and no bus address (empty counts as none,
         // and wins over one the test runner may have).
         let environment = ["DBUS_SESSION_BUS_ADDRESS": "", "XDG_RUNTIME_DIR": home.url.path, "HOME": home.url.path]
-        let mhz = try MhzProcess(arguments: ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+        let mhz = try BuiltMhz(["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                                              "--data-dir", data.path], environment: environment)
         do {
             let first = try await mhz.waitFor("playing")
             mhz.send("skip")
             _ = try await mhz.waitFor("playing", after: first.index + 1)
             mhz.send("quit")
-            #expect(try await mhz.waitForExit() == 0)
-            #expect(mhz.errorOutput.isEmpty)
+            #expect(try await mhz.exit() == 0)
+            #expect(mhz.stderr.isEmpty)
             let log = try String(contentsOf: data.appendingPathComponent("mhz.log"), encoding: .utf8)
             let lines = log.split(separator: "\n").filter { $0.contains("no desktop integration") }
             #expect(lines.count == 1)

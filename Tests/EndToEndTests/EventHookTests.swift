@@ -40,13 +40,14 @@ struct EventHookTests {
             let liked = try await mhz.waitFor("liked", after: second.index)
             mhz.send("status")
             _ = try await mhz.waitFor("status", after: liked.index)
-            let lines = try await waitForLine(in: log) { $0.hasPrefix("liked ") }
+            // The hook writes its name, then its stdin: the line is whole once it ends in `}`.
+            let lines = try await waitForLine(in: log) { $0.hasPrefix("liked {") && $0.hasSuffix("}") }
 
             // Exactly the lines headless stdout printed, each after its name; `status`
             // answers a question and runs no hook.
             let stdout = mhz.lines
-            try #require(stdout.count == mhz.all.count)
-            let expected = zip(mhz.all, stdout).filter { $0.0.name != "status" }.map { "\($0.0.name) \($0.1)" }
+            try #require(stdout.count == mhz.events.count)
+            let expected = zip(mhz.events, stdout).filter { $0.0.name != "status" }.map { "\($0.0.name) \($0.1)" }
             #expect(Array(lines.prefix(expected.count)) == expected)
             #expect(expected.map { $0.prefix(while: { $0 != " " }) } == ["channel", "playing", "skipped", "playing", "liked"])
         } catch {

@@ -24,10 +24,10 @@ final class FaultScenario: Sendable {
 
     /// Starts mhz headless on channel 0 through the proxy, with `settings` (TOML lines)
     /// in its config file.
-    func startMhz(settings: [String] = []) throws -> MhzProcess {
+    func startMhz(settings: [String] = []) throws -> BuiltMhz {
         let config = home.path("config.toml")
         try (["proxy = \"\""] + settings).joined(separator: "\n").write(to: config, atomically: true, encoding: .utf8)
-        return try MhzProcess(arguments: ["--headless", "--server", proxy.baseURL.absoluteString, "--audio-output", "null",
+        return try BuiltMhz(["--headless", "--server", proxy.baseURL.absoluteString, "--audio-output", "null",
                                           "--data-dir", home.path("data").path, "--config", config.path, "--channel", "0"],
                               environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
     }
@@ -42,25 +42,5 @@ final class FaultScenario: Sendable {
     func stop() {
         proxy.stop()
         station.stop()
-    }
-}
-
-extension MhzProcess {
-    /// Asks `status` until `match` holds for an answer (at most `limit`); returns that
-    /// answer, or throws with the last one.
-    func status(after index: Int, within limit: Duration = .seconds(20),
-                until match: (Event) -> Bool) async throws -> (index: Int, event: Event) {
-        let deadline = ContinuousClock.now + limit
-        var from = index
-        while true {
-            send("status")
-            let answer = try await waitFor("status", after: from)
-            if match(answer.event) { return answer }
-            from = answer.index + 1
-            guard ContinuousClock.now < deadline else {
-                throw TestSupportError.timeout("status never matched; last: \(answer.event.fields)")
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
     }
 }

@@ -28,12 +28,12 @@ struct FullDiskTests {
         let home = try TemporaryDirectory(prefix: "mhz-full")
         let data = home.path("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let mhz = try MhzProcess(
-            arguments: ["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
+        let mhz = try BuiltMhz(
+            ["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
                         "--data-dir", data.path, "--channel", "0"],
             environment: ["XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path,
                           "XDG_RUNTIME_DIR": home.path("run").path],
-            prelude: "mount -t tmpfs -o size=4m mhz-full-disk '\(data.path)'",
+            prelude: ["mount -t tmpfs -o size=4m mhz-full-disk '\(data.path)'"],
             launcher: ["/usr/bin/unshare", "--mount", "--map-root-user"])
         defer { mhz.signal(SIGKILL) }
         let playing = try await mhz.waitFor("playing")
@@ -59,26 +59,26 @@ struct FullDiskTests {
         // once; the radio plays on.
         #expect(unlink(filler) == 0)
         server = try await DoubanTestServer(port: port)
-        let deadline = ContinuousClock.now + .seconds(30)
         func likes() -> [String?] {
             server.calls(to: "/j/app/radio/people").filter { $0.parameter("type") == "r" }.map { $0.parameter("sid") }
         }
-        while likes().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        _ = await eventually(within: .seconds(30)) { !likes().isEmpty }
         #expect(likes() == [sid])
         mhz.send("skip")
         let next = try await mhz.waitFor("playing", after: waiting.index, timeout: 30)
         #expect(next.event["sid"] != sid)
         // The skip's `s` went behind the like on the same line: once it arrived, nothing
         // before it can come again.
-        while !server.calls(to: "/j/app/radio/people").contains(where: { $0.parameter("type") == "s" }),
-              ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        _ = await eventually(within: .seconds(30)) {
+            server.calls(to: "/j/app/radio/people").contains { $0.parameter("type") == "s" }
+        }
         let feedback = server.calls(to: "/j/app/radio/people").compactMap { call -> String? in
             guard let type = call.parameter("type"), ["r", "s"].contains(type) else { return nil }
             return "\(type) \(call.parameter("sid") ?? "-")"
         }
         #expect(feedback == ["r \(sid)", "s \(sid)"])
         mhz.send("quit")
-        #expect(try await mhz.waitForExit() == 0)
+        #expect(try await mhz.exit() == 0)
         await server.shutDown()
     }
 }

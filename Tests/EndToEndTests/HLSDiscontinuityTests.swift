@@ -71,10 +71,10 @@ struct HLSDiscontinuityTests {
 
     /// Downloads `name/index.m3u8` with the built mhz and returns the file.
     func download(_ name: String) async throws -> URL {
-        let mhz = try MhzProcess(arguments: ["download", server.url("\(name)/index.m3u8"), "--data-dir", home.path("data").path],
+        let mhz = try BuiltMhz(["download", server.url("\(name)/index.m3u8"), "--data-dir", home.path("data").path],
                                  environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
         mhz.closeInput()
-        #expect(try await mhz.waitForExit(timeout: 60) == 0, "\(mhz.errorOutput)")
+        #expect(try await mhz.exit(timeout: 60) == 0, "\(mhz.stderr)")
         return home.path("data/downloads/\(name).ts")
     }
 
@@ -103,16 +103,7 @@ struct HLSDiscontinuityTests {
 
     /// A tool's standard output and error together.
     static func output(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try Tool.run("/usr/bin/" + tool, arguments, mergingErrors: true).text
     }
 
     /// What the decoded length may differ from the summed EXTINF durations by: two AAC

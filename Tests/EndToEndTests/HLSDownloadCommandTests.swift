@@ -19,8 +19,8 @@ struct HLSDownloadCommandTests {
 
     var downloads: URL { home.path("data/downloads") }
 
-    func mhz(_ arguments: [String]) throws -> MhzProcess {
-        let process = try MhzProcess(arguments: arguments + ["--data-dir", home.path("data").path],
+    func mhz(_ arguments: [String]) throws -> BuiltMhz {
+        let process = try BuiltMhz(arguments + ["--data-dir", home.path("data").path],
                                      environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
         process.closeInput()
         return process
@@ -28,7 +28,7 @@ struct HLSDownloadCommandTests {
 
     @Test func thePlanListsVariantsTheChosenOneAndEverySegmentsKeyAndIV() async throws {
         let master = try mhz(["download", "--plan", "--json", "--quality", "128", server.url("master-all.m3u8")])
-        #expect(try await master.waitForExit(timeout: 30) == 0, "\(master.errorOutput)")
+        #expect(try await master.exit(timeout: 30) == 0, "\(master.stderr)")
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(master.lines.joined().utf8)) as? [String: Any])
         #expect(plan["kind"] as? String == "master")
         let variants = try #require(plan["variants"] as? [[String: Any]])
@@ -45,7 +45,7 @@ struct HLSDownloadCommandTests {
 
         // A media playlist with implicit IVs: each segment's IV is its sequence number.
         let implicit = try mhz(["download", "--plan", "--json", server.url("aes-implicit-iv/index.m3u8")])
-        #expect(try await implicit.waitForExit(timeout: 30) == 0)
+        #expect(try await implicit.exit(timeout: 30) == 0)
         let media = try #require(try JSONSerialization.jsonObject(with: Data(implicit.lines.joined().utf8)) as? [String: Any])
         #expect(media["kind"] as? String == "media" && media["chosen"] is NSNull)
         let keys = try #require(media["segments"] as? [[String: Any]]).map { $0["key"] as? [String: Any] }
@@ -71,7 +71,7 @@ struct HLSDownloadCommandTests {
 
             """.utf8).write(to: folder.appendingPathComponent("master.m3u8"))
         let planned = try mhz(["download", "--plan", "--json", server.url("bipbop/master.m3u8")])
-        #expect(try await planned.waitForExit(timeout: 30) == 0, "\(planned.errorOutput)")
+        #expect(try await planned.exit(timeout: 30) == 0, "\(planned.stderr)")
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(planned.lines.joined().utf8)) as? [String: Any])
         #expect(plan["chosen"] as? String == server.url("clear/a64k/index.m3u8"))
         let audio = try #require(plan["audio"] as? [String: Any])
@@ -82,13 +82,13 @@ struct HLSDownloadCommandTests {
 
         // Asked for by name, the alternate's own playlist is the one.
         let alternate = try mhz(["download", "--plan", "--json", "--audio-language", "BipBop Audio 2", server.url("bipbop/master.m3u8")])
-        #expect(try await alternate.waitForExit(timeout: 30) == 0)
+        #expect(try await alternate.exit(timeout: 30) == 0)
         let other = try #require(try JSONSerialization.jsonObject(with: Data(alternate.lines.joined().utf8)) as? [String: Any])
         #expect(other["chosen"] as? String == server.url("byterange/index.m3u8"))
         #expect((other["audio"] as? [String: Any])?["source"] as? String == "rendition")
 
         let run = try mhz(["download", server.url("bipbop/master.m3u8")])
-        #expect(try await run.waitForExit(timeout: 60) == 0, "\(run.errorOutput)")
+        #expect(try await run.exit(timeout: 60) == 0, "\(run.stderr)")
         let a64 = try (0..<6).reduce(into: Data()) {
             $0.append(try Data(contentsOf: streams.path(String(format: "clear/a64k/seg%03d.ts", $1))))
         }
@@ -107,13 +107,13 @@ struct HLSDownloadCommandTests {
         let first = try mhz(["download", "--json", server.url("aes-explicit-iv/index.m3u8")])
         try await first.waitFor("download", timeout: 60) { ($0.number("bytes") ?? 0) > 60_000 }
         first.signal(SIGKILL)
-        _ = try await first.waitForExit()
+        _ = try await first.exit()
         let file = downloads.appendingPathComponent("aes-explicit-iv.ts")
         #expect(!FileManager.default.fileExists(atPath: file.path))
         for n in 0..<6 { server.script(String(format: "/aes-explicit-iv/seg%03d.ts", n)) { _, _ in .serve } }
 
         let second = try mhz(["download", "--json", server.url("aes-explicit-iv/index.m3u8")])
-        #expect(try await second.waitForExit(timeout: 60) == 0, "\(second.errorOutput)")
+        #expect(try await second.exit(timeout: 60) == 0, "\(second.stderr)")
         let clear = try (0..<6).reduce(into: Data()) {
             $0.append(try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $1))))
         }
@@ -122,7 +122,7 @@ struct HLSDownloadCommandTests {
         // The segments appended before the kill (the bytes the last progress event counted,
         // segment by segment) are not fetched again. Segments still in flight then (four
         // run at once, and under load more than one may have finished unappended) may be.
-        let reported = first.all.filter { $0.name == "download" }.compactMap { $0.number("bytes") }.max() ?? 0
+        let reported = first.events.filter { $0.name == "download" }.compactMap { $0.number("bytes") }.max() ?? 0
         var appended = 0, covered = 0
         while appended < 6 {
             let size = try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", appended))).count
@@ -137,50 +137,70 @@ struct HLSDownloadCommandTests {
         }
     }
 
+    /// Ctrl-C during a live recording with no `--duration`: the recording is finished with
+    /// what it has, as a completed download, and the run ends without an error.
+    @Test func ctrlCFinishesALiveRecordingWithWhatItRecorded() async throws {
+        // A live playlist (no end tag) of three clear segments, in a folder of its own.
+        let folder = streams.path("live-ctrl-c")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        for n in 0..<3 { playlist += String(format: "#EXTINF:3.98,\n../clear/a128k/seg%03d.ts\n", n) }
+        try Data(playlist.utf8).write(to: folder.appendingPathComponent("index.m3u8"))
+        let expected = try (0..<3).reduce(into: Data()) {
+            $0.append(try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $1))))
+        }
+        let run = try mhz(["download", "--json", server.url("live-ctrl-c/index.m3u8")])
+        // The three segments are in the file; the recording waits for more.
+        try await run.waitFor("download", timeout: 60) { ($0.number("bytes") ?? 0) >= Double(expected.count) }
+        run.signal(SIGINT)
+        #expect(try await run.exit(timeout: 30) == 0, "\(run.stderr)")
+        #expect(run.stderr == "")
+        let done = try #require(run.events.last { $0.name == "download" })
+        #expect(done["state"] == "completed")
+        let file = downloads.appendingPathComponent("live-ctrl-c.ts")
+        #expect(done["path"] == file.path)
+        #expect(FileManager.default.contents(atPath: file.path) == expected)
+    }
+
     @Test func withHLSAPlaylistWhosePathSaysNothingIsDownloadedAsAStream() async throws {
         try FileManager.default.copyItem(at: streams.path("aes-implicit-iv/index.m3u8"), to: streams.path("aes-implicit-iv/list"))
         defer { try? FileManager.default.removeItem(at: streams.path("aes-implicit-iv/list")) }
         let run = try mhz(["download", "--hls", server.url("aes-implicit-iv/list")])
-        #expect(try await run.waitForExit(timeout: 60) == 0, "\(run.errorOutput)")
+        #expect(try await run.exit(timeout: 60) == 0, "\(run.stderr)")
         let clear = try (0..<6).reduce(into: Data()) {
             $0.append(try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $1))))
         }
         #expect(FileManager.default.contents(atPath: downloads.appendingPathComponent("list.ts").path) == clear)
 
         // It joins the offline channel like any download, and mpv plays the joined file.
-        let offline = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--channel", "offline",
+        let offline = try BuiltMhz(["--headless", "--audio-output", "null", "--channel", "offline",
                                                  "--data-dir", home.path("data").path],
                                      environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
         let playing = try await offline.waitFor("playing", timeout: 30)
         #expect(playing.event["title"] == "list" && playing.event["channel"] == "offline", "\(playing.event.fields)")
         // Asked until the position moves: the file decodes, and its length is the stream's.
-        var moving: MhzProcess.Event?
-        let deadline = ContinuousClock.now + .seconds(30)
-        while moving == nil, ContinuousClock.now < deadline {
-            let from = offline.all.count
-            offline.send("status")
-            let answer = try await offline.waitFor("status", after: max(from, playing.index))
-            if (answer.event.number("position") ?? 0) > 0.5 { moving = answer.event }
-            try await Task.sleep(for: .milliseconds(200))
+        let moving = try await offline.status(after: playing.index + 1, within: .seconds(30)) {
+            ($0.number("position") ?? 0) > 0.5
         }
-        #expect(abs((moving?.number("duration") ?? 0) - streams.duration) < 0.5, "\(String(describing: moving?.fields))")
+        #expect(abs((moving.event.number("duration") ?? 0) - streams.duration) < 0.5, "\(moving.event.fields)")
         offline.send("quit")
-        #expect(try await offline.waitForExit() == 0)
+        #expect(try await offline.exit() == 0)
     }
 
     @Test func aPlaylistThatCannotBeUsedFailsInOneLineWithNoTask() async throws {
         server.script("/clear/master.m3u8") { _, _ in .html }
         let page = try mhz(["download", server.url("clear/master.m3u8")])
-        #expect(try await page.waitForExit(timeout: 30) == 1)
-        let line = page.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await page.exit(timeout: 30) == 1)
+        let line = page.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!line.contains("\n") && line.contains("not an HLS playlist"), "\(line)")
         let plan = try mhz(["download", "--plan", server.url("missing/index.m3u8")])
-        #expect(try await plan.waitForExit(timeout: 30) == 1)
-        #expect(plan.errorOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try await plan.exit(timeout: 30) == 1)
+        #expect(plan.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
             == "mhz: the playlist \(server.url("missing/index.m3u8")) is gone (HTTP 404): check the URL, or get a new link to the stream",
-            "\(plan.errorOutput)")
+            "\(plan.stderr)")
         let list = try mhz(["downloads", "--json"])
-        #expect(try await list.waitForExit(timeout: 30) == 0)
+        #expect(try await list.exit(timeout: 30) == 0)
         #expect(list.lines.isEmpty, "\(list.lines)")
     }
 }

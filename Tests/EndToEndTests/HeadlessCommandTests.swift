@@ -9,12 +9,12 @@ struct HeadlessCommandTests {
     @Test func pauseResumeToggleVolumeSeekAndUnlikeDoWhatTheySay() async throws {
         let station = try await HeadlessRadioTests.LiveStation()
         let home = try TemporaryDirectory(prefix: "mhz-commands")
-        let mhz = try MhzProcess(arguments: ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+        let mhz = try BuiltMhz(["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                                              "--data-dir", home.path("data").path, "--channel", "0"],
                                  environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
         var index = 0
         /// Sends `line` and returns the next event named `name`.
-        func send(_ line: String, expect name: String) async throws -> MhzProcess.Event {
+        func send(_ line: String, expect name: String) async throws -> BuiltMhz.Event {
             mhz.send(line)
             let found = try await mhz.waitFor(name, after: index)
             index = found.index + 1
@@ -22,7 +22,7 @@ struct HeadlessCommandTests {
         }
         /// Asks for `status` until `match` holds for it (mpv applies volume and seeks
         /// asynchronously: the first answer may come before it has), at most 10 s.
-        func status(until match: (MhzProcess.Event) -> Bool) async throws -> MhzProcess.Event {
+        func status(until match: (BuiltMhz.Event) -> Bool) async throws -> BuiltMhz.Event {
             let deadline = ContinuousClock.now + .seconds(10)
             while true {
                 let answer = try await send("status", expect: "status")
@@ -58,7 +58,7 @@ struct HeadlessCommandTests {
 
             // seek absolute, then back and forward by seconds: the position follows.
             mhz.send("pause")
-            func near(_ seconds: Double) -> (MhzProcess.Event) -> Bool {
+            func near(_ seconds: Double) -> (BuiltMhz.Event) -> Bool {
                 { abs(($0.number("position") ?? -100) - seconds) < 0.6 }
             }
             mhz.send("seek 12")
@@ -81,7 +81,7 @@ struct HeadlessCommandTests {
             #expect(feedback.map { "\($0.parameter("type") ?? "") \($0.parameter("sid") ?? "")" } == ["r \(sid)", "u \(sid)"])
 
             mhz.send("quit")
-            #expect(try await mhz.waitForExit() == 0)
+            #expect(try await mhz.exit() == 0)
         } catch {
             mhz.signal(SIGKILL)
             await station.station.stop()

@@ -51,7 +51,7 @@ struct HeadlessRadioTests {
         let station = try await LiveStation()
         defer { Task { await station.close() } }
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
-        let mhz = try MhzProcess(arguments: [
+        let mhz = try BuiltMhz([
             "--headless", "--server", station.url.absoluteString, "--audio-output", "null",
             "--data-dir", data.url.path, "--channel", "0",
         ], environment: ["XDG_CONFIG_HOME": data.url.path])
@@ -72,11 +72,8 @@ struct HeadlessRadioTests {
         // time-pos advances: audio is being clocked, not just "loaded".
         mhz.send("status")
         let s1 = try await mhz.waitFor("status", after: first.index)
-        try await Task.sleep(for: .milliseconds(1500))
-        mhz.send("status")
-        let s2 = try await mhz.waitFor("status", after: s1.index + 1)
-        let p1 = try #require(s1.event.number("position")), p2 = try #require(s2.event.number("position"))
-        #expect(p2 - p1 >= 0.8, "position moved from \(p1) to \(p2) in 1.5 s")
+        let p1 = try #require(s1.event.number("position"))
+        let s2 = try await mhz.status(after: s1.index + 1) { ($0.number("position") ?? 0) - p1 >= 0.8 }
         #expect(s2.event["sid"] == firstSid)
 
         // Skip: `s` with the sid and the history; the next song starts without waiting.
@@ -135,7 +132,7 @@ struct HeadlessRadioTests {
         let error = try await mhz.waitFor("error", after: onNew.index)
         #expect(error.event["message"]?.contains("unknown command \"dance\"") == true)
         mhz.send("quit")
-        #expect(try await mhz.waitForExit() == 0)
+        #expect(try await mhz.exit() == 0)
         // Every stdout line was a JSON object.
         #expect(mhz.lines.allSatisfy { $0.hasPrefix("{") && $0.hasSuffix("}") })
         await station.close()
@@ -156,20 +153,33 @@ struct HeadlessRadioTests {
         let station = try await LiveStation()
         defer { Task { await station.close() } }
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
-        let mhz = try MhzProcess(arguments: [
+        try FileManager.default.createDirectory(at: data.path("run"), withIntermediateDirectories: true)
+        // Its control socket in a folder of the test's: `mhz ctl status` asks it once stdin is closed.
+        let environment = ["XDG_CONFIG_HOME": data.url.path, "XDG_RUNTIME_DIR": data.path("run").path]
+        let mhz = try BuiltMhz([
             "--headless", "--server", station.url.absoluteString, "--audio-output", "null",
             "--data-dir", data.url.path,
-        ], environment: ["XDG_CONFIG_HOME": data.url.path])
+        ], environment: environment)
         let playing = try await mhz.waitFor("playing")
         let sid = try #require(playing.event["sid"])
         mhz.send("status")
         let status = try await mhz.waitFor("status", after: playing.index)
         let reached = try #require(status.event.number("position"))
         mhz.closeInput()
-        try await Task.sleep(for: .milliseconds(1500))
+        // Playback goes on past the EOF: the position runs a second on.
+        var position = reached
+        while position < reached + 1 {
+            let ctl = try BuiltMhz(["ctl", "--data-dir", data.url.path, "status"], environment: environment, stdin: "")
+            #expect(try await ctl.exit(timeout: 20) == 0, "EOF on stdin must not stop playback: \(ctl.stderr)")
+            let answer = try #require(ctl.events.first, "\(ctl.stdout)")
+            #expect(answer["sid"] == sid)
+            position = try #require(answer.number("position"))
+            guard mhz.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
         #expect(mhz.isRunning, "EOF on stdin must not stop playback")
         mhz.signal(signal)
-        #expect(try await mhz.waitForExit() == 0, "signal \(signal); stderr: \(mhz.errorOutput)")
+        #expect(try await mhz.exit() == 0, "signal \(signal); stderr: \(mhz.stderr)")
         #expect(!mhz.lines.contains { $0.contains("\"ended\"") }, "stopped mid-song")
         // Progress was saved on the way out: past where the status saw it, 1.5 s earlier.
         let database = try MhzDatabase(path: data.url.appendingPathComponent("mhz.sqlite"))
@@ -177,7 +187,7 @@ struct HeadlessRadioTests {
         #expect(saved.sid == sid)
         #expect(saved.channel == "0")
         #expect(saved.position >= 1.0)
-        #expect(saved.position > reached, "saved \(saved.position) s; status said \(reached) s 1.5 s before")
+        #expect(saved.position >= reached + 1, "saved \(saved.position) s; status said \(reached) s a second of playing before")
         #expect(try database.setting("radio.last_channel") == "0")
         await station.close()
     }
@@ -186,7 +196,7 @@ struct HeadlessRadioTests {
     /// that mpv really resumed there: a player that had started the song from 0 would pass
     /// through positions short of `saved` on the way (the radio's own position starts at
     /// `saved` whatever mpv does, so one early status could not tell).
-    func expectPlaysOn(_ mhz: MhzProcess, sid: String, from saved: Double, after index: Int) async throws {
+    func expectPlaysOn(_ mhz: BuiltMhz, sid: String, from saved: Double, after index: Int) async throws {
         var last = index
         var seen: [Double] = []
         let deadline = ContinuousClock.now + .seconds(30)
@@ -211,26 +221,26 @@ struct HeadlessRadioTests {
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
         let arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                          "--data-dir", data.url.path]
-        let first = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
+        let first = try BuiltMhz(arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
         let playing = try await first.waitFor("playing")
         let sid = try #require(playing.event["sid"])
-        try await Task.sleep(for: .milliseconds(3500))
-        first.send("status")
-        let before = try #require(try await first.waitFor("status", after: playing.index).event.number("position"))
+        let before = try #require(try await first.status(after: playing.index + 1, within: .seconds(30)) {
+            ($0.number("position") ?? 0) >= 3
+        }.event.number("position"))
         first.send("quit")
-        #expect(try await first.waitForExit() == 0)
+        #expect(try await first.exit() == 0)
 
         let saved = try #require(try MhzDatabase(path: data.url.appendingPathComponent("mhz.sqlite")).lastPosition())
         #expect(saved.sid == sid)
         // `status` rounds to a tenth of a second.
         #expect(saved.position >= before - 0.05, "quit saved \(saved.position) s; status said \(before) s before it")
 
-        let second = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
+        let second = try BuiltMhz(arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
         let resumed = try await second.waitFor("playing")
         #expect(resumed.event["sid"] == sid, "the same song")
         try await expectPlaysOn(second, sid: sid, from: saved.position, after: resumed.index)
         second.send("quit")
-        #expect(try await second.waitForExit() == 0)
+        #expect(try await second.exit() == 0)
         await station.close()
     }
 
@@ -247,12 +257,12 @@ struct HeadlessRadioTests {
         let arguments = ["--headless", "--audio-output", "null", "--data-dir", home.path("data").path,
                          "--library", library.path]
         let environment = ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path]
-        let first = try MhzProcess(arguments: arguments, environment: environment)
+        let first = try BuiltMhz(arguments, environment: environment)
         let playing = try await first.waitFor("playing", timeout: 60)
         let sid = try #require(playing.event["sid"])
-        try await Task.sleep(for: .milliseconds(3000))
+        _ = try await first.status(after: playing.index + 1, within: .seconds(30)) { ($0.number("position") ?? 0) >= 3 }
         first.send("quit")
-        #expect(try await first.waitForExit() == 0)
+        #expect(try await first.exit() == 0)
         let database = try MhzDatabase(path: home.path("data/mhz.sqlite"))
         let saved = try #require(try database.lastPosition())
         #expect(saved.sid == sid)
@@ -260,12 +270,12 @@ struct HeadlessRadioTests {
         let file = try #require(URL(string: saved.url), "\(saved.url)")
         #expect(file.isFileURL && file.path.hasPrefix(library.path + "/") && file.path.hasSuffix(".mp3"), "\(saved.url)")
 
-        let second = try MhzProcess(arguments: arguments, environment: environment)
+        let second = try BuiltMhz(arguments, environment: environment)
         let resumed = try await second.waitFor("playing", timeout: 60)
         #expect(resumed.event["sid"] == sid, "the same song; events: \(second.lines)")
         try await expectPlaysOn(second, sid: sid, from: saved.position, after: resumed.index)
         second.send("quit")
-        #expect(try await second.waitForExit() == 0)
+        #expect(try await second.exit() == 0)
         #expect(!second.lines.contains { $0.contains("\"error\"") }, "\(second.lines)")
         let last = try #require(try database.lastPosition())
         #expect(last.sid == sid && last.url == saved.url, "\(last.url)")
@@ -279,7 +289,7 @@ struct HeadlessRadioTests {
         let data = try TemporaryDirectory(prefix: "mhz-e2e-client")
         let arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
                          "--data-dir", data.url.path]
-        let first = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
+        let first = try BuiltMhz(arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
         let playing = try await first.waitFor("playing")
         let sid = try #require(playing.event["sid"])
 
@@ -297,7 +307,7 @@ struct HeadlessRadioTests {
             position = try #require(status.event.number("position"))
         }
         first.signal(SIGKILL)
-        #expect(try await first.waitForExit() != 0)
+        #expect(try await first.exit() != 0)
         #expect(!first.lines.contains { $0.contains("\"ended\"") }, "killed mid-song")
 
         let database = try MhzDatabase(path: data.url.appendingPathComponent("mhz.sqlite"))
@@ -306,7 +316,7 @@ struct HeadlessRadioTests {
         #expect(saved.position <= position + 0.5, "saved \(saved.position) s, was at \(position) s")
         #expect(position - saved.position <= 4, "lost \(position - saved.position) s of \(position) s")
 
-        let second = try MhzProcess(arguments: arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
+        let second = try BuiltMhz(arguments, environment: ["XDG_CONFIG_HOME": data.url.path])
         let resumed = try await second.waitFor("playing")
         #expect(resumed.event["sid"] == sid, "the same song")
         second.send("status")
@@ -317,7 +327,7 @@ struct HeadlessRadioTests {
                 "resumed at \(at) s; saved \(saved.position) s; killed at \(position) s")
         try await expectPlaysOn(second, sid: sid, from: saved.position, after: status.index)
         second.send("quit")
-        #expect(try await second.waitForExit() == 0)
+        #expect(try await second.exit() == 0)
         await station.close()
     }
 }

@@ -10,24 +10,11 @@ struct InstallScriptTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs a program to its end, on a thread of its own; stdout and stderr together.
+    /// Runs a program to its end in the repository, on a thread of its own; stdout and
+    /// stderr together.
     private func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await offPool { try Self.runBlocking(executable, arguments) }
-    }
-
-    private static func runBlocking(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = repository
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try await Tool.output(executable, arguments, directory: Self.repository, mergingErrors: true)
+        return (result.status, result.text)
     }
 
     @Test func installsTheBinaryCompletionsManPageAndUnit() async throws {

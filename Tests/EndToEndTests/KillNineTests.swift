@@ -47,7 +47,7 @@ struct KillNineTests {
         }
 
         for run in 0..<10 {
-            let mhz = try MhzProcess(arguments: arguments, environment: environment)
+            let mhz = try BuiltMhz(arguments, environment: environment)
             defer { mhz.signal(SIGKILL) }
             var playing = try await mhz.waitFor("playing", timeout: 30)
             let actions = Int.random(in: 1...4, using: &random)
@@ -64,15 +64,15 @@ struct KillNineTests {
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0...400, using: &random)))
             mhz.signal(SIGKILL)
-            _ = try await mhz.waitForExit()
+            _ = try await mhz.exit()
             ledger.kills += 1
-            #expect(!mhz.all.contains { $0.name == "error" && ($0["message"] ?? "").hasPrefix("The database was damaged") },
+            #expect(!mhz.events.contains { $0.name == "error" && ($0["message"] ?? "").hasPrefix("The database was damaged") },
                     "run \(run): \(mhz.lines)")
             try check(after: run, mhz, data, received(), &ledger)
         }
 
         // One more run, to the end: everything waiting goes out, and mhz quits cleanly.
-        let last = try MhzProcess(arguments: arguments, environment: environment)
+        let last = try BuiltMhz(arguments, environment: environment)
         defer { last.signal(SIGKILL) }
         let playing = try await last.waitFor("playing", timeout: 30)
         let deadline = ContinuousClock.now + .seconds(30)
@@ -80,7 +80,7 @@ struct KillNineTests {
             let now = received()
             return ledger.narrated.filter { now[$0.key, default: 0] < $0.value }.map(\.key)
         }
-        while !missing().isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        _ = await eventually(within: .seconds(30)) { missing().isEmpty }
         #expect(missing().isEmpty, "never reached the station: \(missing())")
         var index = playing.index
         var waiting: Double?
@@ -93,7 +93,7 @@ struct KillNineTests {
         }
         #expect(waiting == 0, "the outbox is empty")
         last.send("quit")
-        #expect(try await last.waitForExit() == 0)
+        #expect(try await last.exit() == 0)
 
         let final = received()
         let repeats = final.reduce(0) { $0 + max(0, $1.value - ledger.asked[$1.key, default: 0]) }
@@ -104,9 +104,9 @@ struct KillNineTests {
 
     /// After a kill: the database opens, and its outbox with what the station already has
     /// covers every report narrated so far; every narrated download has its record.
-    func check(after run: Int, _ mhz: MhzProcess, _ data: TemporaryDirectory, _ received: [Key: Int],
+    func check(after run: Int, _ mhz: BuiltMhz, _ data: TemporaryDirectory, _ received: [Key: Int],
                _ ledger: inout Ledger) throws {
-        for event in mhz.all {
+        for event in mhz.events {
             guard let sid = event["sid"] else { continue }
             if let type = Self.reportOfEvent[event.name] { ledger.narrated["\(type) \(sid)", default: 0] += 1 }
             if event.name == "download" { ledger.downloads.insert(sid) }

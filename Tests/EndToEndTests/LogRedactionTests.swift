@@ -30,33 +30,30 @@ struct LogRedactionTests {
         var secrets: [String: String] = ["password": Self.password]
         do {
             // The app family: password on stdin, play, logout.
-            let appLogin = try MhzProcess(arguments: ["login", "--server", url, "--username", "carol", "--password-stdin",
+            let appLogin = try BuiltMhz(["login", "--server", url, "--username", "carol", "--password-stdin",
                                                       "--data-dir", data.url.path], environment: environment)
             appLogin.send(Self.password)
-            #expect(try await appLogin.waitForExit() == 0, "\(appLogin.errorOutput)")
+            #expect(try await appLogin.exit() == 0, "\(appLogin.stderr)")
             try await Self.play(["--server", url, "--data-dir", data.url.path], environment: environment)
             secrets["app token"] = try #require(requests.withLock { $0 }
                 .last { $0.path == "/j/app/radio/people" }?.parameter("token"), "no logged-in playlist request")
-            let appLogout = try MhzProcess(arguments: ["logout", "--server", url, "--data-dir", data.url.path],
+            let appLogout = try BuiltMhz(["logout", "--server", url, "--data-dir", data.url.path],
                                            environment: environment)
-            #expect(try await appLogout.waitForExit() == 0, "\(appLogout.errorOutput)")
+            #expect(try await appLogout.exit() == 0, "\(appLogout.stderr)")
 
             // The web family: the captcha read from the station as a person reads the image.
-            let webLogin = try MhzProcess(arguments: ["login", "--server", url, "--api", "web", "--username",
+            let webLogin = try BuiltMhz(["login", "--server", url, "--api", "web", "--username",
                                                       "carol@example.com", "--password-stdin", "--data-dir", data.url.path],
                                           environment: environment)
             webLogin.send(Self.password)
-            var id: String?
-            for _ in 0..<400 where id == nil {
-                id = requests.withLock { $0 }.last { $0.path == "/misc/captcha" }?.parameter("id")
-                if id == nil { try await Task.sleep(for: .milliseconds(25)) }
-            }
-            let captchaID = try #require(id, "mhz never fetched the captcha image")
+            func fetchedCaptcha() -> String? { requests.withLock { $0 }.last { $0.path == "/misc/captcha" }?.parameter("id") }
+            try await waitUntil("mhz fetching the captcha image") { fetchedCaptcha() != nil }
+            let captchaID = try #require(fetchedCaptcha())
             let solution = try #require(station.captchaStore.answer(for: captchaID))
             secrets["captcha answer"] = solution
             secrets["captcha answer as typed"] = solution.lowercased()
             webLogin.send(solution.lowercased())
-            #expect(try await webLogin.waitForExit() == 0, "\(webLogin.errorOutput)")
+            #expect(try await webLogin.exit() == 0, "\(webLogin.stderr)")
             let cookies = try Self.cookies(in: data.url.appendingPathComponent("cookies.txt"))
             let dbcl2 = try #require(cookies["dbcl2"]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             secrets["dbcl2"] = dbcl2
@@ -64,9 +61,9 @@ struct LogRedactionTests {
             secrets["ck"] = try #require(cookies["ck"]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             secrets["bid"] = try #require(cookies["bid"]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             try await Self.play(["--server", url, "--api", "web", "--data-dir", data.url.path], environment: environment)
-            let webLogout = try MhzProcess(arguments: ["logout", "--server", url, "--api", "web", "--data-dir", data.url.path],
+            let webLogout = try BuiltMhz(["logout", "--server", url, "--api", "web", "--data-dir", data.url.path],
                                            environment: environment)
-            #expect(try await webLogout.waitForExit() == 0, "\(webLogout.errorOutput)")
+            #expect(try await webLogout.exit() == 0, "\(webLogout.stderr)")
             #expect(requests.withLock { $0 }.contains { $0.path == "/partner/logout" })
         } catch {
             await station.stop()
@@ -87,7 +84,7 @@ struct LogRedactionTests {
 
     /// Headless play: three songs (two skips), then quit.
     private static func play(_ arguments: [String], environment: [String: String]) async throws {
-        let radio = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--channel", "0"] + arguments,
+        let radio = try BuiltMhz(["--headless", "--audio-output", "null", "--channel", "0"] + arguments,
                                    environment: environment)
         var (index, _) = try await radio.waitFor("playing")
         for _ in 0..<2 {
@@ -95,7 +92,7 @@ struct LogRedactionTests {
             (index, _) = try await radio.waitFor("playing", after: index + 1)
         }
         radio.send("quit")
-        #expect(try await radio.waitForExit() == 0, "\(radio.errorOutput)")
+        #expect(try await radio.exit() == 0, "\(radio.stderr)")
     }
 
     /// The cookies of a libcurl cookie file (Netscape format: seven fields a tab apart,

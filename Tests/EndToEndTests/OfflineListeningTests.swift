@@ -16,13 +16,13 @@ struct OfflineListeningTests {
         let environment = ["HOME": client.url.path, "XDG_CONFIG_HOME": client.path("config").path]
         let common = ["--server", url.absoluteString, "--data-dir", client.path("data").path]
 
-        let download = try MhzProcess(arguments: ["download", "--channel", "0", "--count", "2", "--json"] + common,
+        let download = try BuiltMhz(["download", "--channel", "0", "--count", "2", "--json"] + common,
                                       environment: environment)
         download.closeInput()
-        let status = try await download.waitForExit(timeout: 120)
+        let status = try await download.exit(timeout: 120)
         await station.stop()
-        #expect(status == 0, "\(download.errorOutput)")
-        let completed = download.all.filter { $0.name == "download" && $0["state"] == "completed" }
+        #expect(status == 0, "\(download.stderr)")
+        let completed = download.events.filter { $0.name == "download" && $0["state"] == "completed" }
         let sids = Set(completed.compactMap { $0["sid"] })
         #expect(sids.count == 2, "\(download.lines)")
         for event in completed {
@@ -32,7 +32,7 @@ struct OfflineListeningTests {
         }
 
         // The station is gone: mhz plays a downloaded song and says why.
-        let mhz = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--channel", "0"] + common,
+        let mhz = try BuiltMhz(["--headless", "--audio-output", "null", "--channel", "0"] + common,
                                  environment: environment)
         let fallback = try await mhz.waitFor("source", timeout: 60) { $0["source"] == "fallback" }
         #expect(fallback.event["channel"] == "0")
@@ -46,28 +46,20 @@ struct OfflineListeningTests {
         // outbox's write, so it is asked until it shows).
         mhz.send("like")
         let liked = try await mhz.waitFor("liked", after: shown.index)
-        var pending: MhzProcess.Event?
-        let deadline = ContinuousClock.now + .seconds(20)
-        while pending == nil, ContinuousClock.now < deadline {
-            let from = mhz.all.count
-            mhz.send("status")
-            let answer = try await mhz.waitFor("status", after: max(from, liked.index))
-            if answer.event.number("pending_reports") == 1 { pending = answer.event }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        #expect(pending?["sid"] == playing.event["sid"], "\(mhz.lines.suffix(5))")
+        let pending = try await mhz.status(after: liked.index) { $0.number("pending_reports") == 1 }
+        #expect(pending.event["sid"] == playing.event["sid"], "\(mhz.lines.suffix(5))")
         mhz.send("quit")
-        #expect(try await mhz.waitForExit() == 0)
+        #expect(try await mhz.exit() == 0)
 
         // The offline channel, chosen: the same songs, with no station asked for lists.
-        let offline = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--channel", "offline"] + common,
+        let offline = try BuiltMhz(["--headless", "--audio-output", "null", "--channel", "offline"] + common,
                                      environment: environment)
         let chosen = try await offline.waitFor("source", timeout: 30) { $0["source"] == "offline" }
         let song = try await offline.waitFor("playing", after: chosen.index, timeout: 30)
         #expect(sids.contains(song.event["sid"] ?? "-"))
         #expect(song.event["channel"] == "offline")
         offline.send("quit")
-        #expect(try await offline.waitForExit() == 0)
+        #expect(try await offline.exit() == 0)
     }
 
     @Test func theTerminalUIsStatusLineSaysItIsOffline() async throws {
@@ -76,14 +68,14 @@ struct OfflineListeningTests {
         try MediaFactory.tone(at: served.path("tone.mp3"), seconds: 30)
         let server = try FaultyMediaServer(root: served.url)
         let data = home.path("data")
-        let get = try MhzProcess(arguments: ["download", server.url("tone.mp3"), "--data-dir", data.path],
+        let get = try BuiltMhz(["download", server.url("tone.mp3"), "--data-dir", data.path],
                                  environment: ["HOME": home.url.path, "XDG_CONFIG_HOME": home.path("config").path])
         get.closeInput()
-        #expect(try await get.waitForExit(timeout: 60) == 0, "\(get.errorOutput)")
+        #expect(try await get.exit(timeout: 60) == 0, "\(get.stderr)")
         server.stop()
         // Port 9 on loopback: nothing listens, every request is refused.
         let command = "env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' XDG_CONFIG_HOME='\(home.url.path)/config' "
-            + "LANG=C.UTF-8 TERM=xterm-256color '\(MhzProcess.executable.path)' --audio-output null "
+            + "LANG=C.UTF-8 TERM=xterm-256color '\(BuiltMhz.executable.path)' --audio-output null "
             + "--server http://127.0.0.1:9 --data-dir '\(data.path)'; sleep 30"
         let tmux = try TmuxDriver(command: command, columns: 100, rows: 24)
         let offline = try await tmux.waitForScreen(containing: "Offline: the station is unreachable", seconds: 60)
@@ -108,7 +100,7 @@ struct OfflineListeningTests {
         let config = client.path("config/mhz/config.toml")
         try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("[downloads]\nliked = true\n".utf8).write(to: config)
-        let mhz = try MhzProcess(arguments: ["--headless", "--audio-output", "null", "--server", url.absoluteString,
+        let mhz = try BuiltMhz(["--headless", "--audio-output", "null", "--server", url.absoluteString,
                                              "--data-dir", client.path("data").path],
                                  environment: ["HOME": client.url.path, "XDG_CONFIG_HOME": client.path("config").path])
         let playing = try await mhz.waitFor("playing", timeout: 60)
@@ -120,13 +112,22 @@ struct OfflineListeningTests {
         let path = try #require(done.event["path"])
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(done.event["title"] == playing.event["title"])
-        // `download` on the same song is the same task: no second file.
+        // `download` on the same song is the same task: no second file. The next song's
+        // download, asked for after it, is the event that comes after.
         mhz.send("download")
-        try await Task.sleep(for: .milliseconds(500))
-        let folder = try FileManager.default.contentsOfDirectory(atPath: client.path("data/downloads").path)
-        #expect(folder.count == 1, "\(folder)")
+        mhz.send("skip")
+        let next = try await mhz.waitFor("playing", after: done.index + 1, timeout: 30)
+        let nextSid = try #require(next.event["sid"])
+        #expect(nextSid != sid)
+        mhz.send("download")
+        let nextDone = try await mhz.waitFor("download", after: next.index, timeout: 30) {
+            $0["sid"] == nextSid && $0["state"] == "completed"
+        }
+        let folder = try FileManager.default.contentsOfDirectory(atPath: client.path("data/downloads").path).sorted()
+        let expected = [path, try #require(nextDone.event["path"])].map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(folder == expected.sorted(), "\(folder)")
         mhz.send("quit")
-        #expect(try await mhz.waitForExit() == 0)
+        #expect(try await mhz.exit() == 0)
         await station.stop()
         stationData.remove()
     }

@@ -16,7 +16,7 @@ struct OfflineRadioTests {
         let seed: UInt64
         let first: Station
         let port: Int
-        let mhz: MhzProcess
+        let mhz: BuiltMhz
 
         init(seed: UInt64) async throws {
             self.seed = seed
@@ -26,7 +26,7 @@ struct OfflineRadioTests {
             first = try await Station(configuration: Self.configuration(directory, port: 0, seed: seed, log: log))
             let url = try await first.start()
             port = try #require(url.port)
-            mhz = try MhzProcess(arguments: [
+            mhz = try BuiltMhz([
                 "--headless", "--server", url.absoluteString, "--audio-output", "null", "--data-dir", clientData.url.path,
             ], environment: ["XDG_CONFIG_HOME": clientData.url.path])
         }
@@ -42,16 +42,13 @@ struct OfflineRadioTests {
         /// go out on one line, in order, and a retry resends only its head: once this like
         /// arrived, no report made before it can arrive again, whatever the retry schedule.
         func likeGoesThrough() async throws {
-            let from = mhz.all.count
+            let from = mhz.events.count
             mhz.send("like")
             let liked = try await mhz.waitFor("liked", after: from)
             let sid = try #require(liked.event["sid"])
-            let deadline = ContinuousClock.now + .seconds(60)
-            func arrived() -> Bool {
+            #expect(await eventually(within: .seconds(60)) {
                 log.value.contains { $0.path == "/j/app/radio/people" && $0.parameter("type") == "r" && $0.parameter("sid") == sid }
-            }
-            while !arrived(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(arrived(), "the like of \(sid) reached the station")
+            }, "the like of \(sid) reached the station")
         }
 
         private static func configuration(_ directory: URL, port: Int, seed: UInt64,
@@ -94,15 +91,14 @@ struct OfflineRadioTests {
         func feedback() -> [StationRequest] {
             log.value.filter { $0.path == "/j/app/radio/people" && ["r", "b"].contains($0.parameter("type")) }
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while feedback().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        _ = await eventually(within: .seconds(60)) { feedback().count >= 2 }
         try await world.likeGoesThrough()
         let feedback = feedback().filter { $0.parameter("sid") == sid }
         #expect(feedback.map { "\($0.parameter("type") ?? "?") \($0.parameter("sid") ?? "?")" } == ["r \(sid)", "b \(sid)"])
         #expect(feedback.last?.parameter("h")?.hasSuffix("|\(sid):r|\(sid):b") == true)
 
         mhz.send("quit")
-        #expect(try await mhz.waitForExit() == 0)
+        #expect(try await mhz.exit() == 0)
         await second.stop()
     }
 
@@ -112,9 +108,12 @@ struct OfflineRadioTests {
         let playing = try await mhz.waitFor("playing")
         let sid = try #require(playing.event["sid"])
         let length = try #require(playing.event.number("length"))
-        // Near the end, so the natural end comes soon; mpv has the rest of the song cached.
+        // Near the end, so the natural end comes soon; once it plays on from there, mpv has
+        // the few seconds left of the song cached.
         mhz.send("seek \(Int(length) - 4)")
-        try await Task.sleep(for: .milliseconds(1000))
+        _ = try await mhz.status(after: playing.index + 1, within: .seconds(30)) {
+            ($0.number("position") ?? 0) >= length - 3.6
+        }
 
         await first.stop()
         log.withLock { $0.removeAll() }
@@ -122,14 +121,10 @@ struct OfflineRadioTests {
         #expect(ended.event["sid"] == sid, "the song played to its end with the station down")
 
         // The status says the station is unreachable and when it is tried again.
-        var text = ""
-        let down = ContinuousClock.now + .seconds(30)
-        while !(text.contains("unreachable") && text.contains("Next try at")), ContinuousClock.now < down {
-            mhz.send("status")
-            let answer = try await mhz.waitFor("status", after: mhz.all.count - 1)
-            text = answer.event["status_text"] ?? ""
-            try await Task.sleep(for: .milliseconds(300))
+        let down = try await mhz.status(after: ended.index, within: .seconds(30)) {
+            ($0["status_text"] ?? "").contains("unreachable") && ($0["status_text"] ?? "").contains("Next try at")
         }
+        let text = down.event["status_text"] ?? ""
         #expect(text.contains("Station unreachable") && text.contains("Next try at"), "status said: \(text)")
 
         // It comes back on the same address: the `e` arrives once, and the radio plays on
@@ -144,7 +139,7 @@ struct OfflineRadioTests {
         var last: (sid: String, position: Double)?
         while ContinuousClock.now < back, !(playingAgain && !ends().isEmpty) {
             mhz.send("status")
-            let answer = try await mhz.waitFor("status", after: mhz.all.count - 1)
+            let answer = try await mhz.waitFor("status", after: mhz.events.count - 1)
             let now = (answer.event["sid"] ?? "", answer.event.number("position") ?? 0)
             let calm = !(answer.event["status_text"] ?? "").contains("unreachable")
             if let last, !now.0.isEmpty, now.0 == last.sid, now.1 > last.position, calm { playingAgain = true }
@@ -156,7 +151,7 @@ struct OfflineRadioTests {
         #expect(ends().map { $0.parameter("sid") } == [sid], "the natural end is reported once")
 
         mhz.send("quit")
-        #expect(try await mhz.waitForExit() == 0)
+        #expect(try await mhz.exit() == 0)
         await second.stop()
     }
 }

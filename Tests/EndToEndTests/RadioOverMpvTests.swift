@@ -108,14 +108,11 @@ struct RadioOverMpvTests {
         // b was fetched while a played: mpv held it queued, the radio loaded nothing.
         let firstB = try #require(world.server.requests(to: "/b.mp3").first)
         #expect(firstB.time < ended, "b was first asked for \(firstB.time.duration(to: ended)) before a ended")
-        // And c is queued behind b as soon as b is current.
-        try await Task.sleep(for: .milliseconds(1000))
-        #expect(!world.server.requests(to: "/c.mp3").isEmpty, "c is prefetched while b plays")
+        // And c is queued behind b while b plays.
+        #expect(await eventually { !world.server.requests(to: "/c.mp3").isEmpty }, "c is prefetched while b plays")
+        #expect(world.events.allSatisfy { if case .ended(let t) = $0 { t.sid != "b.mp3" } else { true } })
         // The `e` goes out through the report courier, on its own time: wait for it.
-        let deadline = ContinuousClock.now + .seconds(15)
-        while !world.station.reports.contains(where: { $0.type == .end }), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        #expect(await eventually { world.station.reports.contains { $0.type == .end } })
         #expect(world.station.reports.map(\.type).filter { $0 != .playing } == [.new, .end], "\(world.station.reports)")
         #expect(world.station.reports.contains { $0.type == .end && $0.sid == "a.mp3" })
         await world.session.send(.quit)
@@ -191,20 +188,20 @@ struct RadioOverMpvTests {
         let snapshot = await world.session.snapshot()
         #expect(snapshot.track?.sid == "a.mp3" && snapshot.paused, "\(snapshot)")
         #expect(snapshot.problem == .player(.unavailable("audio output initialization failed")))
-        try await Task.sleep(for: .milliseconds(300))
-        // The `p` a's start made, and nothing since: no report blames the song or the station.
-        #expect(world.station.reports.map(\.type) == [.new, .playing], "\(world.station.reports)")
+        // A like after the failure: its `r` goes through the report line behind anything the
+        // failure made, and its event after anything the failure narrated.
+        await world.session.send(.like)
+        try await world.waitFor("liked a") { if case .liked(let t) = $0 { t.sid == "a.mp3" } else { false } }
+        #expect(await eventually { world.station.reports.contains { $0.type == .rate } })
+        // The `p` a's start made, then the like: no report blames the song or the station.
+        #expect(world.station.reports.map(\.type) == [.new, .playing, .rate], "\(world.station.reports)")
         #expect(!world.events.contains { if case .playing(let t, _) = $0 { t.sid == "b.mp3" } else { false } },
                 "b did not play in a's place: \(world.events)")
 
         // The device is back: resume plays a again.
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         await world.session.send(.resume)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while world.events.filter(isA).count < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(world.events.filter(isA).count == 2, "\(world.events)")
+        #expect(await eventually(within: .seconds(20)) { world.events.filter(isA).count == 2 }, "\(world.events)")
         await world.session.send(.quit)
         try await within(.seconds(30), "the session quitting") { await world.session.waitUntilQuit() }
     }

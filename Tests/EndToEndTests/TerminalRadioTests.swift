@@ -24,7 +24,7 @@ struct TerminalRadioTests {
         }
         let data = home.path("data")
         let stty = home.path("stty-after.txt")
-        let binary = MhzProcess.executable.path
+        let binary = BuiltMhz.executable.path
         let command = "cd '\(home.url.path)' && env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' "
             + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color \(environment) "
             + "'\(binary)' --audio-output \(audioOutput) --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status.tmp'; "
@@ -69,10 +69,10 @@ struct TerminalRadioTests {
         let (home, data, stty, tmux) = try Self.freshMhz(environment: "XDG_RUNTIME_DIR='\(runtime.url.path)'")
         #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
         func ctl(_ words: String...) async throws -> [String] {
-            let process = try MhzProcess(arguments: ["ctl", "--data-dir", data.path] + words,
+            let process = try BuiltMhz(["ctl", "--data-dir", data.path] + words,
                                          environment: ["XDG_RUNTIME_DIR": runtime.url.path])
             process.closeInput()
-            #expect(try await process.waitForExit() == 0, "\(process.errorOutput)")
+            #expect(try await process.exit() == 0, "\(process.stderr)")
             return process.lines
         }
         // status names the song on screen; like turns its heart red there.

@@ -14,7 +14,7 @@ struct TrashedSongTests {
                          "--data-dir", home.path("data").path, "--channel", "0"]
         let environment = ["XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path]
 
-        let mhz = try MhzProcess(arguments: arguments, environment: environment)
+        let mhz = try BuiltMhz(arguments, environment: environment)
         do {
             let first = try await mhz.waitFor("playing")
             let trashedSid = try #require(first.event["sid"])
@@ -36,20 +36,19 @@ struct TrashedSongTests {
             func reports() -> [DoubanTestServer.Call] {
                 server.calls(to: "/j/app/radio/people").filter { ["b", "s"].contains($0.parameter("type")) }
             }
-            let deadline = ContinuousClock.now + .seconds(15)
-            while reports().count < 7, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            _ = await eventually { reports().count >= 7 }
             let lists = reports()
             #expect(lists.filter { $0.parameter("type") == "b" }.map { $0.parameter("sid") } == [trashedSid])
             #expect(lists.count == 7)
             mhz.send("quit")
-            #expect(try await mhz.waitForExit() == 0)
+            #expect(try await mhz.exit() == 0)
         } catch {
             mhz.signal(SIGKILL)
             throw error
         }
 
         // The next run remembers: its first list holds the song, which is not played.
-        let again = try MhzProcess(arguments: arguments, environment: environment)
+        let again = try BuiltMhz(arguments, environment: environment)
         do {
             let trashedSid = try #require(server.calls(to: "/j/app/radio/people").first { $0.parameter("type") == "b" }?
                 .parameter("sid"))
@@ -61,7 +60,7 @@ struct TrashedSongTests {
                 index = try await again.waitFor("skipped", after: playing.index).index
             }
             again.send("quit")
-            #expect(try await again.waitForExit() == 0)
+            #expect(try await again.exit() == 0)
         } catch {
             again.signal(SIGKILL)
             throw error

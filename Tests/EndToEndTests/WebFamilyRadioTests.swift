@@ -22,24 +22,21 @@ struct WebFamilyRadioTests {
         let data = try TemporaryDirectory(prefix: "mhz-e2e-web-client")
         let environment = ["XDG_CONFIG_HOME": data.url.path]
 
-        let login = try MhzProcess(arguments: ["login", "--server", url, "--api", "web", "--username", "webby@example.com",
+        let login = try BuiltMhz(["login", "--server", url, "--api", "web", "--username", "webby@example.com",
                                                "--password-stdin", "--data-dir", data.url.path], environment: environment)
         login.send("s3cret pass")
         // mhz fetched a captcha and saved its image: read the answer as a person would.
-        var id: String?
-        for _ in 0..<400 where id == nil {
-            id = log.withLock { $0 }.last { $0.path == "/misc/captcha" }?.parameter("id")
-            if id == nil { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        let captchaID = try #require(id, "mhz never fetched the captcha image")
+        func fetchedCaptcha() -> String? { log.withLock { $0 }.last { $0.path == "/misc/captcha" }?.parameter("id") }
+        try await waitUntil("mhz fetching the captcha image") { fetchedCaptcha() != nil }
+        let captchaID = try #require(fetchedCaptcha())
         let solution = try #require(station.captchaStore.answer(for: captchaID))
         login.send(solution.lowercased())
-        #expect(try await login.waitForExit() == 0, "\(login.errorOutput)")
+        #expect(try await login.exit() == 0, "\(login.stderr)")
         #expect(login.lines == ["Logged in to \(url) as webby."])
         let logins = log.withLock { $0 }.filter { $0.path == "/j/login" }
         #expect(logins.count == 1)
 
-        let radio = try MhzProcess(arguments: ["--headless", "--server", url, "--api", "web", "--audio-output", "null",
+        let radio = try BuiltMhz(["--headless", "--server", url, "--api", "web", "--audio-output", "null",
                                                "--data-dir", data.url.path, "--channel", "0"], environment: environment)
         let playing = try await radio.waitFor("playing")
         let sid = try #require(playing.event["sid"])
@@ -51,15 +48,11 @@ struct WebFamilyRadioTests {
 
         // The like travels with the session cookie: it is the account's heart.
         radio.send("like")
-        var liked = false
-        for _ in 0..<400 where !liked {
-            liked = try await station.profile(for: "user:1000001").likes(sid)
-            if !liked { try await Task.sleep(for: .milliseconds(25)) }
-        }
-        #expect(liked, "the like never reached webby's profile")
+        #expect(await eventually { (try? await station.profile(for: "user:1000001").likes(sid)) == true },
+                "the like never reached webby's profile")
         #expect(try await station.profile(for: "anonymous").likes(sid) == false)
         radio.send("quit")
-        #expect(try await radio.waitForExit() == 0, "\(radio.errorOutput)")
+        #expect(try await radio.exit() == 0, "\(radio.stderr)")
         await station.stop()
         stationData.remove()
     }

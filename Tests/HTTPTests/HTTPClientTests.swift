@@ -67,19 +67,8 @@ struct HTTPClientTests {
 
     @Test func aServerThatNeverAnswersTimesOut() async throws {
         // A listening socket that accepts (via the backlog) but never answers.
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (fd, port) = try LoopbackSocket.listen(backlog: 4)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        listen(fd, 4)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        let port = UInt16(bigEndian: address.sin_port)
         // One attempt: retries of timeouts are RetryTests' business.
         let client = HTTPClient(configuration: HTTPConfiguration(connectTimeout: 1, totalTimeout: 1, retry: .never))
         let started = ContinuousClock.now

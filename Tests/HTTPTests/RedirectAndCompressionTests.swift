@@ -71,23 +71,6 @@ struct RedirectAndCompressionTests {
 
     /// The bytes `gzip -c -n` makes of `data` (gzip is Essential on Debian).
     static func gzip(_ data: Data) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-c", "-n"]
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        // Written from another thread: gzip's output must be read while it is fed, or a
-        // full pipe would stall both.
-        let feeder = Thread {
-            input.fileHandleForWriting.write(data)
-            try? input.fileHandleForWriting.close()
-        }
-        feeder.start()
-        let encoded = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestSupportError.toolFailed("gzip") }
-        return encoded
+        try Tool.succeed("/bin/gzip", ["-c", "-n"], stdin: data)
     }
 }

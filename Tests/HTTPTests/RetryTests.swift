@@ -111,25 +111,16 @@ struct RetryTests {
             guard case .transport(let code, _)? = error as? HTTPError else { return false }
             return code == .couldNotConnect
         }
-        try await Task.sleep(for: .seconds(1))
-        // A retried login would have reached the server once it was up (and succeeded).
+        // The request has ended (with that error): a retried login would have reached the
+        // server once it was up, and succeeded.
         #expect(server.calls.isEmpty)
     }
 
     /// A port nothing listens on (bound, read, closed: the kernel hands it out again only
     /// after cycling through the ephemeral range).
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0 else { throw TestSupportError.serverDidNotStart }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let (fd, port) = try LoopbackSocket.listen(backlog: 1)
+        close(fd)
+        return port
     }
 }

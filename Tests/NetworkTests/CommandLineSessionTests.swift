@@ -23,12 +23,12 @@ struct CommandLineSessionTests {
 
         func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) async throws
             -> (status: Int32, stdout: String, stderr: String) {
-            try await MhzRun.run(arguments + ["--data-dir", data.path], home: home.url,
+            try await BuiltMhz.run(arguments + ["--data-dir", data.path], home: home.url,
                                  environment: ["MHZ_LOG_LEVEL": "debug"].merging(environment) { $1 }, stdin: stdin)
         }
 
-        func headless(_ arguments: [String] = []) throws -> MhzRun {
-            try MhzRun(["--headless", "--server", url, "--audio-output", "null", "--data-dir", data.path] + arguments,
+        func headless(_ arguments: [String] = []) throws -> BuiltMhz {
+            try BuiltMhz(["--headless", "--server", url, "--audio-output", "null", "--data-dir", data.path] + arguments,
                        home: home.url, environment: ["MHZ_LOG_LEVEL": "debug"])
         }
 
@@ -65,7 +65,7 @@ struct CommandLineSessionTests {
         #expect(setup.files(containing: Account.password).isEmpty)
 
         let play = try setup.headless(["--channel", "0"])
-        let playing = try await play.waitFor { $0["event"] == "playing" }
+        let playing = try await play.waitFor("playing", timeout: 60).event
         #expect(playing["sid"] == "201")
         // Quit once the song is under way, so there is a position to resume from below.
         try await play.waitForPosition()
@@ -92,9 +92,9 @@ struct CommandLineSessionTests {
 
         let anonymous = try setup.headless(["--channel", "0"])
         // A restart resumes the song that was playing; what comes next is the anonymous list.
-        #expect(try await anonymous.waitFor { $0["event"] == "playing" }["sid"] == "201")
+        #expect(try await anonymous.waitFor("playing", timeout: 60).event["sid"] == "201")
         anonymous.send("skip")
-        try await anonymous.waitFor { $0["event"] == "playing" && $0["sid"] == "101" }
+        try await anonymous.waitFor("playing", timeout: 60) { $0["sid"] == "101" }
         anonymous.send("quit")
         #expect(try await anonymous.exit() == 0)
         #expect(setup.server.calls(to: "/j/app/radio/people").last?.parameter("token") == nil)
@@ -108,7 +108,7 @@ struct CommandLineSessionTests {
         #expect(login.status == 0, "\(login.stderr)")
         setup.server.expireSessions()
         let play = try setup.headless()
-        let playing = try await play.waitFor { $0["event"] == "playing" }
+        let playing = try await play.waitFor("playing", timeout: 60).event
         #expect(playing["sid"] == "101")
         let errors = play.events.filter { $0["event"] == "error" }.map { $0["message"] }
         #expect(errors == [ErrorText.describe(.service(.expired))])
@@ -122,7 +122,7 @@ struct CommandLineSessionTests {
         let setup = try await Setup()
         defer { setup.server.stop() }
         let play = try setup.headless(["--channel", "-3"])
-        let error = try await play.waitFor { $0["event"] == "error" }
+        let error = try await play.waitFor("error", timeout: 60).event
         #expect(error["message"] == "The red-heart channel needs a login — run `mhz login`, or pick another channel.")
         play.send("quit")
         #expect(try await play.exit() == 0)

@@ -38,6 +38,54 @@ struct CoverCacheTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.url.path) == [file.lastPathComponent])
     }
 
+    @Test func pastItsCapacityTheLeastRecentlyUsedCoversGo() async throws {
+        let served = try TemporaryDirectory(prefix: "mhz-covers-served")
+        // A PNG's signature and a name: an image as far as the cache can tell, each distinct.
+        for name in ["a", "b", "c"] {
+            try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("cover \(name)".utf8)).write(to: served.path("\(name).png"))
+        }
+        let server = try await StaticFileServer(root: served.url)
+        defer { server.stop() }
+        let cacheDirectory = try TemporaryDirectory(prefix: "mhz-covers")
+        let cache = CoverCache(directory: cacheDirectory.url, http: HTTPClient())
+        func picture(_ name: String) -> String { server.url("\(name).png").absoluteString }
+        func cover(_ name: String) async throws -> URL {
+            try #require(await cache.file(for: track(picture(name))))
+        }
+        /// Marks `file` as last used `secondsAgo` seconds ago (modification time, as the cache keeps it).
+        func used(_ file: URL, secondsAgo: Int) {
+            let then = Int(Date().timeIntervalSince1970) - secondsAgo
+            var times = [timeval(tv_sec: then, tv_usec: 0), timeval(tv_sec: then, tv_usec: 0)]
+            #expect(utimes(file.path, &times) == 0)
+        }
+        // The cache full: a's cover kept longest ago, then capacity - 1 others, each used
+        // later than the one before.
+        let a = cacheDirectory.path(CoverCache.name(for: picture("a")))
+        try Data("kept a".utf8).write(to: a)
+        used(a, secondsAgo: 10_000)
+        var others: [URL] = []
+        for index in 1..<CoverCache.capacity {
+            let file = cacheDirectory.path(CoverCache.name(for: "http://elsewhere.example/\(index).png"))
+            try Data("kept \(index)".utf8).write(to: file)
+            used(file, secondsAgo: 5_000 - index)
+            others.append(file)
+        }
+        // a is shown again: from the file, not fetched, and now the most recently used.
+        #expect(try await cover("a") == a)
+        #expect(server.recorder.requests(to: "/a.png").isEmpty)
+        #expect(try Data(contentsOf: a) == Data("kept a".utf8))
+        // One past the capacity: the one used longest ago (not a) makes room.
+        let b = try await cover("b")
+        var kept = Set([a, b] + others.dropFirst()).map(\.lastPathComponent).sorted()
+        #expect(try cacheDirectory.contents() == kept)
+        // And again: the next oldest goes, a and b stay.
+        let c = try await cover("c")
+        kept = Set([a, b, c] + others.dropFirst(2)).map(\.lastPathComponent).sorted()
+        #expect(try cacheDirectory.contents() == kept)
+        #expect(server.recorder.requests(to: "/b.png").count == 1)
+        #expect(server.recorder.requests(to: "/c.png").count == 1)
+    }
+
     @Test func aLocalCoverIsUsedWhereItIs() async throws {
         let directory = try TemporaryDirectory(prefix: "mhz-covers-local")
         let png = directory.path("drawn-1.png")

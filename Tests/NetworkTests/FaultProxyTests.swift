@@ -27,9 +27,9 @@ struct FaultProxyTests {
         }
 
         /// GETs `path` through the proxy on a raw socket.
-        func get(_ path: String = "/data.bin", silence: Double = 10) async throws -> RawExchange {
+        func get(_ path: String = "/data.bin", silence: Double = 10) async throws -> LoopbackExchange {
             let port = proxy.port
-            return try await offPool { try RawExchange.run(port: port, request: RawExchange.get(path), silence: silence) }
+            return try await offPool { try LoopbackExchange.run(port: port, request: LoopbackExchange.get(path), silence: silence) }
         }
 
         deinit {
@@ -56,10 +56,10 @@ struct FaultProxyTests {
         let port = fixture.proxy.port
         fixture.proxy.setMode(.drop(reset: false))
         // Nothing is sent: a request the proxy never read would turn its close into an RST.
-        let closed = try await offPool { try RawExchange.run(port: port, request: nil) }
+        let closed = try await offPool { try LoopbackExchange.run(port: port, request: nil) }
         #expect(closed.ending == .closed && closed.bytes.isEmpty)
         fixture.proxy.setMode(.drop(reset: true))
-        let reset = try await offPool { try RawExchange.run(port: port, request: nil) }
+        let reset = try await offPool { try LoopbackExchange.run(port: port, request: nil) }
         #expect(reset.ending == .reset && reset.bytes.isEmpty)
         #expect(fixture.proxy.counts.dropped == 2)
         #expect(fixture.proxy.counts.forwarded == 0)
@@ -95,10 +95,10 @@ struct FaultProxyTests {
         let proxy = try FaultProxy(upstream: station.baseURL)
         defer { proxy.stop() }
         let port = proxy.port
-        let whole = try await offPool { try RawExchange.run(port: port, request: RawExchange.get("/j/app/radio/channels")) }
+        let whole = try await offPool { try LoopbackExchange.run(port: port, request: LoopbackExchange.get("/j/app/radio/channels")) }
         #expect(whole.status == 200 && whole.body.count > 40)
         proxy.setMode(.truncateBody(afterBytes: 20))
-        let cut = try await offPool { try RawExchange.run(port: port, request: RawExchange.get("/j/app/radio/channels")) }
+        let cut = try await offPool { try LoopbackExchange.run(port: port, request: LoopbackExchange.get("/j/app/radio/channels")) }
         #expect(cut.status == 200)
         #expect(cut.body == whole.body.prefix(20))
         #expect(station.calls(to: "/j/app/radio/channels").count == 2)
@@ -182,7 +182,7 @@ struct FaultProxyTests {
         #expect((0..<3).map { _ in other.next() } != delays)
         #expect(delays.allSatisfy { (200...400).contains($0) }, "\(delays)")
         let clock = ContinuousClock()
-        var answers: [RawExchange] = []
+        var answers: [LoopbackExchange] = []
         let took = try await clock.measure {
             for _ in 0..<3 { answers.append(try await fixture.get()) }
         }
@@ -195,7 +195,7 @@ struct FaultProxyTests {
         let fixture = try Fixture()
         fixture.proxy.setMode(.trickle(bytes: 20_000, everyMilliseconds: 100))
         let clock = ContinuousClock()
-        var answer = RawExchange()
+        var answer = LoopbackExchange()
         let took = try await clock.measure { answer = try await fixture.get() }
         #expect(answer.body == fixture.file)
         // Five pieces of 20 000 bytes, 100 ms apart.

@@ -61,7 +61,7 @@ struct LikedSongsDownloadTests {
         // The built client, as a listener runs it: one page holds them all, no red-heart list,
         // and each song's original.
         let run = station.requests.count
-        let download = try await MhzRun.run(["download", "--liked", "--json", "--server", station.url.absoluteString,
+        let download = try await BuiltMhz.run(["download", "--liked", "--json", "--server", station.url.absoluteString,
                                              "--data-dir", seam.data.url.path], home: seam.data.url)
         #expect(download.status == 0, "\(download.stderr)")
         let requests = Array(station.requests.dropFirst(run))
@@ -81,7 +81,7 @@ struct LikedSongsDownloadTests {
         let seam = try await Seam()
         defer { seam.server.stop() }
         try await seam.logIn(.app)
-        let download = try await MhzRun.run(["download", "--liked", "--json", "--server", seam.server.baseURL.absoluteString,
+        let download = try await BuiltMhz.run(["download", "--liked", "--json", "--server", seam.server.baseURL.absoluteString,
                                              "--data-dir", seam.data.url.path], home: seam.data.url)
         #expect(download.status == 0, "\(download.stderr)")
         let identity = "app_name=radio_android&version=100&user_id=\(Account.userID)&expire=\(Account.expire)&token=\(Account.token)"

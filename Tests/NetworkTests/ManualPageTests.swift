@@ -116,22 +116,9 @@ struct ManualPageTests {
 
     /// Renders `file` with groff as mdoc: its exit status, its text and its warnings.
     static func groff(_ file: URL) throws -> (Int32, String, String) {
-        let rendered = file.appendingPathExtension("txt")
-        try Data().write(to: rendered)
-        let output = try FileHandle(forWritingTo: rendered)
-        defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
         // Plain text: no SGR escapes, no overstruck bold or underline.
-        process.arguments = ["-mdoc", "-Tutf8", "-ww", "-k", "-P-cbou", file.path]
-        process.environment = ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-        let err = Pipe()
-        process.standardOutput = output
-        process.standardError = err
-        try process.run()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = try String(contentsOf: rendered, encoding: .utf8)
-        return (process.terminationStatus, text, String(decoding: errors, as: UTF8.self))
+        let rendered = try Tool.run("/usr/bin/groff", ["-mdoc", "-Tutf8", "-ww", "-k", "-P-cbou", file.path],
+                                    environment: ["LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+        return (rendered.status, rendered.text, rendered.errors)
     }
 }

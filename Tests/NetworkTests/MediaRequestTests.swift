@@ -19,7 +19,7 @@ struct MediaRequestTests {
         try "api = \"web\"\nuser_agent = \"mhz-media-test/7 (+tests)\"\n".write(to: config, atomically: true, encoding: .utf8)
 
         let play = try setup.headless(["--config", config.path])
-        let playing = try await play.waitFor { $0["event"] == "playing" }
+        let playing = try await play.waitFor("playing", timeout: 60).event
         let sid = try #require(playing["sid"])
         #expect(sid == "301", "the logged-in list")
         play.send("quit")

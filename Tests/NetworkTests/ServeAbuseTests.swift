@@ -24,12 +24,12 @@ struct ServeAbuseTests {
         try await offPool { try MediaFactory.tone(at: music.appendingPathComponent("one.mp3"), seconds: 1) }
         // Started with a soft descriptor limit of 256, below the 500 connections: the station
         // raises it to the hard limit, or could not take them all.
-        let server = try MhzRun(["serve", "--data-dir", home.path("data").path, "--port", "0", "--library", music.path],
-                                home: home.url, openFileSoftLimit: 256)
+        let server = try BuiltMhz(["serve", "--data-dir", home.path("data").path, "--port", "0", "--library", music.path],
+                                  home: home.url, prelude: ["ulimit -Sn 256"])
         defer { server.kill() }
         let base = try await server.servedURL()
         let port = try #require(base.port)
-        let pid = server.processIdentifier
+        let pid = server.pid
         let limits = try Self.openFileLimits(pid: pid)
         #expect(limits.soft == limits.hard && limits.hard != "256", "Max open files: \(limits)")
         let channelsURL = URL(string: base.absoluteString + "/j/app/radio/channels")!
@@ -54,10 +54,7 @@ struct ServeAbuseTests {
         let idle = try await offPool { try IdleConnections(port: port, count: 500) }
         defer { idle.close() }
         // Accepted, each one a descriptor of the station's.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline, try ProcessSockets.accepted(pid: pid, port: port) < 500 {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        _ = await eventually(within: .seconds(20)) { ((try? ProcessSockets.accepted(pid: pid, port: port)) ?? 0) >= 500 }
         #expect(try ProcessSockets.accepted(pid: pid, port: port) >= 500)
         let during = try await Latency.median(samples: 20, ordinary)
         let withConnections = try ProcessMemory.residentBytes(pid: pid)

@@ -13,24 +13,24 @@ struct ServeCommandTests {
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
         try await offPool { try MediaFactory.tone(at: music.appendingPathComponent("one.mp3"), seconds: 1) }
 
-        let added = try await MhzRun.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
+        let added = try await BuiltMhz.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
                                          home: home.url, stdin: "s3cret pass\n")
         #expect(added.status == 0, "stderr: \(added.stderr)")
         #expect(added.stderr == "mhz: added user dana (user_id 1000001)\n")
         #expect(added.stdout == "")
 
         // The same name again: one line that says what and what to do, exit 1.
-        let again = try await MhzRun.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
+        let again = try await BuiltMhz.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
                                          home: home.url, stdin: "other\n")
         #expect(again.status == 1)
         #expect(again.stderr == "mhz: a user named dana exists already: choose another name\n")
         // No password at all: refused the same way.
-        let empty = try await MhzRun.run(["serve", "--add-user", "eve", "--password-stdin", "--data-dir", data],
+        let empty = try await BuiltMhz.run(["serve", "--add-user", "eve", "--password-stdin", "--data-dir", data],
                                          home: home.url, stdin: "")
         #expect(empty.status == 1)
         #expect(empty.stderr == "mhz: no password on standard input: pipe one line to --password-stdin\n")
 
-        let server = try MhzRun(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
+        let server = try BuiltMhz(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
         let base = try await server.servedURL()
         #expect(base.host == "127.0.0.1")
 

@@ -14,7 +14,7 @@ struct ServeTLSTests {
 
     @Test func serveWithACertificateServesHTTPSAndRefusesPlainHTTP() async throws {
         let setup = try await Setup.make()
-        let server = try MhzRun(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
+        let server = try BuiltMhz(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
                                  "--host", "0.0.0.0", "--tls-cert", setup.cert.path, "--tls-key", setup.key.path],
                                 home: setup.home.url, environment: ["MHZ_LOG_LEVEL": "trace"])
         defer { server.kill() }
@@ -43,20 +43,20 @@ struct ServeTLSTests {
 
         // A pair that does not match: one line, exit 1, and before binding (the port is
         // taken by the server above, yet the complaint is about the key).
-        let mismatched = try await MhzRun.run(
+        let mismatched = try await BuiltMhz.run(
             ["serve", "--data-dir", setup.home.path("other").path, "--port", "\(base.port!)", "--library", setup.music,
              "--tls-cert", setup.cert.path, "--tls-key", setup.otherKey.path], home: setup.home.url)
         #expect(mismatched.status == 1)
         #expect(mismatched.stderr == "mhz: the key \(setup.otherKey.path) is not the private key of the certificate "
             + "\(setup.cert.path): check --tls-cert and --tls-key\n")
-        let missing = try await MhzRun.run(
+        let missing = try await BuiltMhz.run(
             ["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
              "--tls-cert", setup.home.path("nothing.pem").path, "--tls-key", setup.key.path], home: setup.home.url)
         #expect(missing.status == 1)
         #expect(missing.stderr == "mhz: cannot use \(setup.home.path("nothing.pem").path) for TLS (no such file):"
             + " check --tls-cert and --tls-key\n")
         // One without the other is a usage error.
-        let half = try await MhzRun.run(["serve", "--data-dir", setup.data, "--tls-cert", setup.cert.path],
+        let half = try await BuiltMhz.run(["serve", "--data-dir", setup.data, "--tls-cert", setup.cert.path],
                                         home: setup.home.url)
         #expect(half.status == 2)
         #expect(half.stderr.contains("--tls-cert and --tls-key go together: give both or neither"))
@@ -73,7 +73,7 @@ struct ServeTLSTests {
         let warning = "mhz: warning: serving plain HTTP on 0.0.0.0: passwords and tokens cross the network in clear;"
             + " give --tls-cert/--tls-key to serve HTTPS"
         for _ in 0..<2 {
-            let server = try MhzRun(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
+            let server = try BuiltMhz(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
                                      "--host", "0.0.0.0"], home: setup.home.url)
             defer { server.kill() }
             let base = try await server.servedURL()
@@ -86,7 +86,7 @@ struct ServeTLSTests {
             #expect(try await server.exit() == 0)
         }
         for host in ["127.0.0.1", "127.1.2.3", "localhost", "::1"] {
-            let server = try MhzRun(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
+            let server = try BuiltMhz(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
                                      "--host", host], home: setup.home.url)
             defer { server.kill() }
             _ = try await server.servedURL()
@@ -117,7 +117,7 @@ struct ServeTLSTests {
                 try TLSTestServer.makeSelfSignedPair(certificate: setup.cert, key: setup.key)
                 try TLSTestServer.makeSelfSignedPair(certificate: home.path("other-cert.pem"), key: setup.otherKey)
             }
-            let added = try await MhzRun.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", setup.data],
+            let added = try await BuiltMhz.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", setup.data],
                                              home: home.url, stdin: password + "\n")
             guard added.status == 0 else { throw TestSupportError.toolFailed("add-user: \(added.stderr)") }
             return setup

@@ -35,7 +35,7 @@ struct StationKillNineTests {
                                       frequency: 300 + 50 * index, tags: ["title": "Tone \(index)"])
             }
         }
-        let added = try await MhzRun.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
+        let added = try await BuiltMhz.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
                                          home: home.url, stdin: "pw\n")
         #expect(added.status == 0, "\(added.stderr)")
         let sessionFile = home.path("client/session.json")
@@ -43,7 +43,7 @@ struct StationKillNineTests {
         var servers: [String] = []
 
         for run in 0..<7 {
-            let server = try MhzRun(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
+            let server = try BuiltMhz(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
             defer { server.kill() }
             let base = try await server.servedURL()
             servers.append(base.absoluteString)
@@ -65,7 +65,7 @@ struct StationKillNineTests {
             if let sid = sids.dropFirst(2).first {
                 Task { _ = try? await ServeCommandTests.get(base, "/j/app/radio/people?\(credentials)&channel=0&type=r&sid=\(sid)") }
             }
-            let login = try MhzRun(["login", "--server", base.absoluteString, "--username", "dana", "--password-stdin",
+            let login = try BuiltMhz(["login", "--server", base.absoluteString, "--username", "dana", "--password-stdin",
                                     "--data-dir", client], home: home.url, stdin: "pw\n")
             defer { login.kill() }
             // A login takes about half a second (the station's password hash): some kills
@@ -88,7 +88,7 @@ struct StationKillNineTests {
         #expect(answered.count >= 7, "the runs liked songs: \(answered)")
         #expect(FileManager.default.fileExists(atPath: sessionFile.path), "a kill never takes away a whole file")
 
-        let server = try MhzRun(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
+        let server = try BuiltMhz(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
         defer { server.kill() }
         let base = try await server.servedURL()
         #expect(answered.isSubset(of: try await Self.likedSongs(base, try await Self.logIn(base))))

@@ -34,7 +34,7 @@ struct StationQualityTests {
         let home = try TemporaryDirectory(prefix: "mhz-quality-bad")
         let file = home.path("bad.toml")
         try Data("[station]\nquality = 320\n".utf8).write(to: file)
-        let run = try await MhzRun.run(["download", "--config", file.path, "--channel", "0", "--data-dir", home.path("data").path],
+        let run = try await BuiltMhz.run(["download", "--config", file.path, "--channel", "0", "--data-dir", home.path("data").path],
                                        home: home.url)
         #expect(run.status == 1)
         #expect(run.stderr == "mhz: config file \(file.path): \"quality\" in [station] must be one of original, 64, 128, 192"
@@ -51,7 +51,7 @@ struct StationQualityTests {
         let low = client.path("low.toml")
         try Data("[station]\nquality = 64\n".utf8).write(to: low)
 
-        let original = try await MhzRun.run(["download", "--server", station.url.absoluteString, "--channel", "0", "--count", "1",
+        let original = try await BuiltMhz.run(["download", "--server", station.url.absoluteString, "--channel", "0", "--count", "1",
                                              "--json", "--data-dir", client.path("original").path], home: client.url)
         #expect(original.status == 0, "\(original.stderr)")
         let firstRequests = station.requests
@@ -61,7 +61,7 @@ struct StationQualityTests {
         #expect(flac.hasSuffix(".flac") && !flac.contains("k.mp3"), "\(firstRequests)")
         #expect(Self.completed(original.stdout) == [client.path("original/downloads/Tone - Song 1.flac").path])
 
-        let transcoded = try await MhzRun.run(["download", "--server", station.url.absoluteString, "--config", low.path,
+        let transcoded = try await BuiltMhz.run(["download", "--server", station.url.absoluteString, "--config", low.path,
                                                "--channel", "0", "--count", "1", "--json",
                                                "--data-dir", client.path("low").path], home: client.url)
         #expect(transcoded.status == 0, "\(transcoded.stderr)")
@@ -83,7 +83,7 @@ struct StationQualityTests {
         let low = home.path("low.toml")
         try Data("api = \"web\"\n[station]\nquality = 64\n".utf8).write(to: low)
         for (name, arguments) in [("original", ["--api", "web"]), ("low", ["--config", low.path])] {
-            let run = try await MhzRun.run(["download", "--server", server.baseURL.absoluteString, "--channel", "0", "--count", "1",
+            let run = try await BuiltMhz.run(["download", "--server", server.baseURL.absoluteString, "--channel", "0", "--count", "1",
                                             "--json", "--data-dir", home.path(name).path] + arguments, home: home.url)
             #expect(run.status == 0, "\(run.stderr)")
         }

@@ -54,7 +54,7 @@ struct TLSStationTests {
         defer { station.stop() }
         let home = try TemporaryDirectory(prefix: "mhz-cli-tls")
         let arguments = ["channels", "--server", station.baseURL.absoluteString, "--data-dir", home.path("data").path]
-        let refused = try await MhzRun.run(arguments, home: home.url)
+        let refused = try await BuiltMhz.run(arguments, home: home.url)
         #expect(refused.status == 1)
         #expect(refused.stderr == "mhz: \(station.baseURL.absoluteString) has a TLS certificate that is not trusted "
             + "(SSL certificate problem: self-signed certificate): check --server; set verify_tls = false in the "
@@ -62,7 +62,7 @@ struct TLSStationTests {
 
         let config = home.path("config.toml")
         try "verify_tls = false\n".write(to: config, atomically: true, encoding: .utf8)
-        let listed = try await MhzRun.run(arguments + ["--config", config.path], home: home.url)
+        let listed = try await BuiltMhz.run(arguments + ["--config", config.path], home: home.url)
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout == "0  私人兆赫\n1  华语\n")
     }

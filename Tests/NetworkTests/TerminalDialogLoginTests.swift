@@ -146,7 +146,7 @@ struct TerminalDialogLoginTests {
         let server = try await DoubanTestServer()
         defer { server.stop() }
         let home = try TemporaryDirectory(prefix: "mhz-dialog-expired")
-        let login = try await MhzRun.run(["login", "--server", server.baseURL.absoluteString, "--api", "app",
+        let login = try await BuiltMhz.run(["login", "--server", server.baseURL.absoluteString, "--api", "app",
                                           "--username", Account.name, "--password-stdin",
                                           "--data-dir", home.path("data").path],
                                          home: home.url, stdin: Account.password + "\n")

@@ -51,15 +51,13 @@ struct TerminalLoginTests {
     }
 
     func finished(_ home: TemporaryDirectory) async throws -> (status: String, stty: String) {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if let status = try? String(contentsOf: home.path("status"), encoding: .utf8),
-               let stty = try? String(contentsOf: home.path("stty"), encoding: .utf8) {
-                return (status.trimmingCharacters(in: .whitespacesAndNewlines), stty)
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        // The shell writes `stty` before `status`, each by a rename: once `status` is there, both are whole.
+        try await waitUntil("mhz login finished", within: .seconds(20)) {
+            FileManager.default.fileExists(atPath: home.path("status").path)
         }
-        throw TestSupportError.timeout("mhz login did not finish")
+        let status = try String(contentsOf: home.path("status"), encoding: .utf8)
+        let stty = try String(contentsOf: home.path("stty"), encoding: .utf8)
+        return (status.trimmingCharacters(in: .whitespacesAndNewlines), stty)
     }
 
     @Test

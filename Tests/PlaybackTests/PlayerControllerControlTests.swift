@@ -87,15 +87,16 @@ struct PlayerControllerControlTests {
         try fixture.player.pause()
         try await fixture.events.next("paused") { $0 == .paused }
         let frozen = try #require(fixture.player.position)
-        try await Task.sleep(for: .milliseconds(500))
+        // Time passes while paused; the first position after the resume shows it was not
+        // played (the longer a slow machine makes this wait, the surer that is).
+        try await Task.sleep(for: .milliseconds(800))
         #expect(fixture.player.position == frozen)
 
         try fixture.player.resume()
         try await fixture.events.next("resumed") { $0 == .resumed }
         let moving = try await fixture.events.progress(id)
-        #expect(moving > frozen)
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(try #require(fixture.player.position) > moving)
+        #expect(moving > frozen && moving - frozen < 0.5, "paused at \(frozen) s, on again at \(moving) s")
+        #expect(try await fixture.events.progress(id) > moving)
 
         try fixture.player.setVolume(40)
         try await fixture.events.next("volume(40)") { $0 == .volume(40) }
@@ -107,7 +108,9 @@ struct PlayerControllerControlTests {
         try fixture.player.pause()
         try fixture.player.pause()
         try await fixture.events.next("paused") { $0 == .paused }
-        try await Task.sleep(for: .milliseconds(300))
+        // A volume change after both: a second `paused` would come before its event.
+        try fixture.player.setVolume(37)
+        try await fixture.events.next("volume(37)") { $0 == .volume(37) }
         #expect(fixture.events.all.filter { $0 == .paused }.count == 2)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Playback
 import Testing
+import TestSupport
 
 /// Real libmpv (`ao=null`, real time) playing generated media over HTTP.
 @Suite("PlayerController plays media")
@@ -15,7 +16,8 @@ struct PlayerControllerPlaybackTests {
         let startIndex = fixture.events.cursor
         // time-pos advancing is what proves audio is being clocked; PLAYBACK_RESTART alone
         // also fires when there is no usable audio output.
-        try await Task.sleep(for: .milliseconds(1600))
+        func positions() -> [Double] { fixture.events.events(from: startIndex).compactMap { $0.progressPosition(of: id) } }
+        #expect(await eventually { (positions().last ?? 0) - (positions().first ?? 0) >= 1.2 }, "\(positions())")
 
         let after = fixture.events.events(from: startIndex)
         let positions = after.compactMap { $0.progressPosition(of: id) }

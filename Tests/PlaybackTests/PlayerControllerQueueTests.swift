@@ -111,7 +111,9 @@ struct PlayerControllerQueueTests {
         try fixture.player.clearQueued()
         #expect(try await fixture.events.finished(b) == .stopped)
         #expect(try await fixture.events.finished(a, timeout: .seconds(15)) == .eof)
-        try await Task.sleep(for: .milliseconds(800))
+        // A volume change after a's end: mpv would have started b before it handles this.
+        try fixture.player.setVolume(37)
+        try await fixture.events.next("volume(37)") { $0 == .volume(37) }
         #expect(!fixture.events.all.contains(where: isStarted(b)), "\(fixture.events.all)")
         #expect(throws: PlaybackError.nothingQueued) { try fixture.player.advance() }
         try fixture.player.clearQueued()  // nothing queued: nothing happens

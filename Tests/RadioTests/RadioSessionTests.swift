@@ -49,8 +49,15 @@ struct RadioSessionTests {
         // The replaced song's end arrives late: it must not count as a natural end.
         player.emit(.finished(first, .stopped))
         player.emit(.finished(first, .eof))
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(service.reports.map(\.type) == [.new, .skip])
+        // Later events of the song playing now reach the session after those, in order; a
+        // like after them goes through the report line behind any `e` they made.
+        let second = player.lastItem
+        player.emit(.started(second, duration: 30))
+        player.emit(.progress(second, position: 2.5))
+        #expect(await eventually { await session.snapshot().position == 2.5 })
+        await session.send(.like)
+        #expect(await eventually { service.reports.contains { $0.type == .rate } })
+        #expect(service.reports.map(\.type).filter { $0 != .playing } == [.new, .skip, .rate])
         #expect(player.played.count == 2)
     }
 

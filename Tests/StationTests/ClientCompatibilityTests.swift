@@ -2,6 +2,7 @@ import Foundation
 import RadioAPI
 @testable import Station
 import Testing
+import TestSupport
 
 /// Request shapes real Douban FM clients send, replayed byte for byte, and whether each
 /// answer would satisfy such a client: `r` 0, a non-empty song list where the client
@@ -12,7 +13,7 @@ struct ClientCompatibilityTests {
     /// The C client's buffer for one answer.
     static let answerBuffer = 8192
 
-    private func raw(_ port: Int, _ target: String, method: String = "GET", body: String? = nil) async throws -> RawHTTP.Answer {
+    private func raw(_ port: Int, _ target: String, method: String = "GET", body: String? = nil) async throws -> LoopbackExchange {
         // No User-Agent, no Accept: bare libcurl as hzqtc/fmd uses it.
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         if let body {
@@ -22,7 +23,7 @@ struct ClientCompatibilityTests {
         return try await RawHTTP.exchange(port: port, request)
     }
 
-    private func object(_ answer: RawHTTP.Answer) throws -> [String: Any] {
+    private func object(_ answer: LoopbackExchange) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
     }
 

@@ -72,14 +72,11 @@ struct StationAbuseTests {
             let request = Array("GET \(Self.channelsPath) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             #expect(send(kept, request, request.count, 0) == request.count)
 
-            let deadline = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < deadline, idle.closedByPeer < 50 || !LoopbackSocket.isClosedByPeer(kept) {
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            _ = await eventually(within: .seconds(30)) { idle.closedByPeer == 50 && LoopbackSocket.isClosedByPeer(kept) }
             #expect(idle.closedByPeer == 50)
             #expect(LoopbackSocket.isClosedByPeer(kept))
             // The kept connection got its whole answer first, then the end of the stream.
-            let answer = try await offPool { Self.readToEnd(kept) }
+            let answer = try await offPool { String(decoding: LoopbackExchange.receive(kept).bytes, as: UTF8.self) }
             #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(answer.hasSuffix("}"))
         }
@@ -97,10 +94,7 @@ struct StationAbuseTests {
             defer { slow.forEach { $0.stop() } }
             try await Self.expectUsualLatency(base, channels, before: before, during: "20 slow clients")
 
-            let deadline = ContinuousClock.now + .seconds(40)
-            while ContinuousClock.now < deadline, !slow.allSatisfy({ $0.outcome.finished }) {
-                try await Task.sleep(for: .milliseconds(200))
-            }
+            _ = await eventually(within: .seconds(40)) { slow.allSatisfy { $0.outcome.finished } }
             for client in slow {
                 let seen = client.outcome
                 #expect(seen.closedByServer)
@@ -163,19 +157,5 @@ struct StationAbuseTests {
         #expect(outcome.closedByServer)
         // The answer came before the form was all sent: the station did not wait for it.
         #expect(outcome.bodyBytesSent < form, "sent \(outcome.bodyBytesSent) bytes of the body before the answer")
-    }
-
-    /// Everything `fd` receives until the peer closes it (or 10 s pass).
-    private static func readToEnd(_ fd: Int32) -> String {
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            data.append(contentsOf: buffer[0..<count])
-        }
-        return String(decoding: data, as: UTF8.self)
     }
 }

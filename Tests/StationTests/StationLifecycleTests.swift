@@ -3,6 +3,7 @@ import RadioAPI
 import Station
 import Synchronization
 import Testing
+import TestSupport
 
 /// Starting, stopping, running, and watching the requests a station receives.
 @Suite("Station lifecycle and request hook")
@@ -85,7 +86,11 @@ struct StationLifecycleTests {
         let path = try #require(URL(string: song.url)?.path)
         let socket = try RawHTTP.sendWithoutReading(port: try #require(base.port), target: path)
         defer { close(socket) }
-        try await Task.sleep(for: .milliseconds(300))
+        // The station has begun the answer it is now stalled on.
+        try await waitUntil("the first bytes of the answer") {
+            var byte: UInt8 = 0
+            return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 1
+        }
 
         let stopping = ContinuousClock.now
         await station.stop()

@@ -2,6 +2,7 @@ import Foundation
 import RadioAPI
 @testable import Station
 import Testing
+import TestSupport
 
 /// The web family served by the station: `POST /j/login` with the captcha and its cookies,
 /// `/j/mine/playlist` and `/j/v2/playlist` keyed on `dbcl2`, `/partner/logout` with `ck`;
@@ -25,7 +26,7 @@ struct WebFamilyTests {
         return (id, try #require(station.captchaStore.answer(for: id)), value)
     }
 
-    private func postLogin(_ port: Int, _ form: String, cookie: String) async throws -> RawHTTP.Answer {
+    private func postLogin(_ port: Int, _ form: String, cookie: String) async throws -> LoopbackExchange {
         try await RawHTTP.exchange(port: port, "POST /j/login HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\n"
             + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\n"
             + "Connection: close\r\n\r\n\(form)")
@@ -46,12 +47,12 @@ struct WebFamilyTests {
         return Session(dbcl2: try value("dbcl2"), ck: try value("ck"), bid: captcha.bid)
     }
 
-    private func get(_ port: Int, _ target: String, cookie: String? = nil) async throws -> RawHTTP.Answer {
+    private func get(_ port: Int, _ target: String, cookie: String? = nil) async throws -> LoopbackExchange {
         let header = cookie.map { "Cookie: \($0)\r\n" } ?? ""
         return try await RawHTTP.exchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(header)Connection: close\r\n\r\n")
     }
 
-    private func json(_ answer: RawHTTP.Answer) throws -> [String: Any] {
+    private func json(_ answer: LoopbackExchange) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
     }
 

@@ -67,16 +67,9 @@ import Testing
         let directory = try TemporaryDirectory(prefix: "mhz-cover")
         let image = directory.path("red.png")
         try MediaFactory.solidImage(at: image, color: "red")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: chafa)
-        process.arguments = ["--format", "symbols", "--colors", "256", "--polite", "on", "--size", "24x12", image.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let art = CoverArt(sgr: String(decoding: data, as: UTF8.self))
+        let drawn = try Tool.run(chafa, ["--format", "symbols", "--colors", "256", "--polite", "on", "--size", "24x12",
+                                         image.path])
+        let art = CoverArt(sgr: drawn.text)
         #expect(art == CoverArt(rows: Array(repeating: Array(repeating: Self.red, count: 24), count: 12)))
     }
 }

@@ -1,8 +1,7 @@
 import Foundation
 
 /// A command-line D-Bus client (`playerctl`, `dbus-monitor`) run against a `PrivateBus`,
-/// its output read on threads with blocking reads (as `PipeReader` does, and for the same
-/// reason: no `readabilityHandler`), which also note when each pipe reached its end.
+/// its output read by ``PipeReader``, noting when each pipe reached its end.
 public final class BusTool: Sendable {
     private let process: Process
     private let output = Locked(Data())
@@ -24,29 +23,13 @@ public final class BusTool: Sendable {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        Self.read(stdout.fileHandleForReading, into: output, ended: ended)
-        Self.read(stderr.fileHandleForReading, into: errors, ended: ended)
-    }
-
-    private static func read(_ handle: FileHandle, into data: Locked<Data>, ended: Locked<Int>) {
-        let thread = Thread {
-            let fd = handle.fileDescriptor
-            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-            while true {
-                let count = Foundation.read(fd, &buffer, buffer.count)
-                if count > 0 {
-                    data.withLock { $0.append(contentsOf: buffer[0..<count]) }
-                } else if count < 0, errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
-            withExtendedLifetime(handle) {}
-            ended.withLock { $0 += 1 }
-        }
-        thread.name = "bus-tool"
-        thread.start()
+        let output = self.output, errors = self.errors, ended = self.ended
+        PipeReader.drain(stdout.fileHandleForReading, name: "bus-tool-stdout") { chunk in
+            output.withLock { $0.append(chunk) }
+        } onEnd: { ended.withLock { $0 += 1 } }
+        PipeReader.drain(stderr.fileHandleForReading, name: "bus-tool-stderr") { chunk in
+            errors.withLock { $0.append(chunk) }
+        } onEnd: { ended.withLock { $0 += 1 } }
     }
 
     /// What it wrote to standard output so far.

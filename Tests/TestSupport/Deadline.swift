@@ -36,3 +36,11 @@ public func eventually(within limit: Duration = .seconds(15), _ condition: () as
     }
     return await condition()
 }
+
+/// Waits until `condition` holds, polling as ``eventually(within:_:)`` does; throws
+/// ``TestSupportError/timeout(_:)`` naming `what` when it has not within `limit`: for a
+/// test that cannot go on without it.
+public func waitUntil(_ what: String, within limit: Duration = .seconds(30), _ condition: () async -> Bool)
+    async throws {
+    guard await eventually(within: limit, condition) else { throw TestSupportError.timeout(what) }
+}

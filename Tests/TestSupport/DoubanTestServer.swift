@@ -161,6 +161,9 @@ public final class DoubanTestServer: Sendable {
     /// media alone, or the API alone.
     public func serveMedia(from base: URL) { state.withLock { $0.mediaBase = base.absoluteString } }
 
+    /// From now on, a song's audio is `seconds` of silence (30 unless set).
+    public func setMediaSeconds(_ seconds: Int) { state.withLock { $0.mediaSeconds = seconds } }
+
     /// The URL of a song's audio.
     public func mediaURL(_ sid: String) -> String { baseURL.absoluteString + "/media/\(sid).wav" }
 }

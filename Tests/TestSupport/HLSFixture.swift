@@ -48,21 +48,10 @@ public enum HLSFixture {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-hls-\(getpid())")
             try? FileManager.default.removeItem(at: folder)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script.path, folder.path]
         var environment = ProcessInfo.processInfo.environment
         environment["SERVE_CHECK"] = "0"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let log = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestSupportError.toolFailed("make-hls-fixture.sh: " + (String(data: log, encoding: .utf8) ?? ""))
-        }
+        let made = try Tool.run("/bin/bash", [script.path, folder.path], environment: environment, mergingErrors: true)
+        guard made.status == 0 else { throw TestSupportError.toolFailed("make-hls-fixture.sh: " + made.text) }
         let env = (try? String(contentsOf: folder.appendingPathComponent("expected.env"), encoding: .utf8)) ?? ""
         var expected: [String: String] = [:]
         for line in env.split(separator: "\n") {

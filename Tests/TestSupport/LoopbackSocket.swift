@@ -2,8 +2,9 @@ import Foundation
 
 /// TCP sockets on 127.0.0.1 for the raw-socket test servers (``SilentListener``,
 /// ``FaultyMediaServer``, ``FaultProxy`` and the HTTP tests' own), which each decide what
-/// to do with them. Every descriptor is close-on-exec: tests start the real mhz, and a
-/// listener inherited by that child would keep accepting after the test closed its copy.
+/// to do with them, and for the loopback client (``LoopbackExchange``). Every descriptor is
+/// close-on-exec: tests start the real mhz, and a listener inherited by that child would
+/// keep accepting after the test closed its copy.
 public enum LoopbackSocket {
     /// Binds 127.0.0.1 on a port the kernel picks and listens with `backlog`.
     /// - Returns: the descriptor (the caller owns and closes it) and the port.
@@ -36,9 +37,14 @@ public enum LoopbackSocket {
     }
 
     /// A blocking, close-on-exec connection to 127.0.0.1:`port`, or nil when it is refused.
-    public static func connect(port: Int) -> Int32? {
+    /// `receiveBuffer` sets `SO_RCVBUF` before connecting (the window it announces follows
+    /// it), for a client whose peer's writes must back up soon.
+    public static func connect(port: Int, receiveBuffer: Int32? = nil) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = loopback(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -52,11 +58,11 @@ public enum LoopbackSocket {
         return fd
     }
 
-    /// ``connect(port:)`` for callers that throw.
+    /// ``connect(port:receiveBuffer:)`` for callers that throw.
     /// - Throws: `TestSupportError.socketFailed` naming the port and errno's words when
     ///   the connection cannot be made.
-    public static func connectOrFail(port: Int) throws -> Int32 {
-        guard let fd = connect(port: port) else {
+    public static func connectOrFail(port: Int, receiveBuffer: Int32? = nil) throws -> Int32 {
+        guard let fd = connect(port: port, receiveBuffer: receiveBuffer) else {
             throw TestSupportError.socketFailed("connect to port \(port): \(String(cString: strerror(errno)))")
         }
         return fd

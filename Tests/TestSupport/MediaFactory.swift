@@ -44,17 +44,6 @@ public enum MediaFactory {
 
     /// Runs a tool from PATH, throwing with its stderr when it fails.
     public static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestSupportError.toolFailed("\(tool): " + (String(data: data, encoding: .utf8) ?? ""))
-        }
+        try Tool.succeed(tool, arguments)
     }
 }

@@ -96,18 +96,6 @@ public final class TLSTestServer: Sendable {
     }
 
     private static func openssl(_ arguments: [String], in directory: URL) throws {
-        let tool = Process()
-        tool.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        tool.arguments = arguments
-        tool.currentDirectoryURL = directory
-        tool.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        tool.standardError = errors
-        do { try tool.run() } catch { throw TestSupportError.toolFailed("openssl: \(error) (apt-get install openssl)") }
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        tool.waitUntilExit()
-        guard tool.terminationStatus == 0 else {
-            throw TestSupportError.toolFailed("openssl \(arguments.first ?? ""): \(String(decoding: said, as: UTF8.self))")
-        }
+        try Tool.succeed("/usr/bin/openssl", arguments, directory: directory)
     }
 }

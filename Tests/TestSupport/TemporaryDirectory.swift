@@ -21,6 +21,11 @@ public final class TemporaryDirectory: Sendable {
     /// A path inside the directory.
     public func path(_ name: String) -> URL { url.appendingPathComponent(name) }
 
+    /// The names the directory holds, sorted.
+    public func contents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    }
+
     /// Removes the directory and what it holds; removing it again does nothing. A file
     /// made inside while the tree is being removed (a database closing, say) makes one
     /// pass fail with "not empty", so it tries a few times.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Transcoder
 
 /// Real files made by the ffmpeg command line, transcoded through the streaming API, and
@@ -25,7 +26,7 @@ import Transcoder
     @Test("Every input format becomes CBR MP3 at 64, 128 and 192 kbit/s, as long as the input, with its tags",
           arguments: ["ogg", "flac", "wav", "mp3", "m4a", "opus"])
     func formats(_ format: String) throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("in.\(format)")
         try MediaTools.tone(at: input, seconds: 3, rate: format == "opus" ? 48000 : 44100, tags: Self.tags)
         let inputDuration = try MediaTools.probe(input).duration
@@ -45,7 +46,7 @@ import Transcoder
 
     @Test("The stream comes in chunks while the input is read: 6 s at 64 kbit/s give 12 chunks, the first one the ID3 tag and a few frames")
     func streamsInChunks() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("in.ogg")
         try MediaTools.tone(at: input, seconds: 6, tags: Self.tags)
         let chunks = try Self.chunks(of: AudioTranscoder(input: input, kbps: 64))
@@ -64,7 +65,7 @@ import Transcoder
 
     @Test("A bigger chunk size gives fewer, bigger chunks of the same bytes")
     func chunkSize() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("in.flac")
         try MediaTools.tone(at: input, seconds: 2)
         let small = try Self.chunks(of: AudioTranscoder(input: input, kbps: 128, chunkSize: 1000))
@@ -79,7 +80,7 @@ import Transcoder
 
     @Test("Mono stays mono; 5.1 is mixed down to stereo")
     func channels() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let mono = directory.path("mono.wav")
         let surround = directory.path("surround.flac")
         try MediaTools.tone(at: mono, seconds: 1, channels: 1)
@@ -90,7 +91,7 @@ import Transcoder
 
     @Test("A 22.05 kHz input keeps its rate where the bit rate exists at that rate (64 kbit/s), else becomes 44.1 kHz (192 kbit/s)")
     func sampleRates() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("low.wav")
         try MediaTools.tone(at: input, seconds: 2, rate: 22050)
         let low = try #require(try Self.streamed(input, kbps: 64, to: directory.path("64.mp3")).streams.first)
@@ -106,7 +107,7 @@ import Transcoder
 
     @Test("transcode(input:to:kbps:) writes the whole file under its name and nothing else")
     func wholeFile() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("in.ogg")
         try MediaTools.tone(at: input, seconds: 2, tags: Self.tags)
         let output = directory.path("out.mp3")
@@ -121,7 +122,7 @@ import Transcoder
 
     @Test("A transcoder dropped after two chunks closes its input")
     func abandoned() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("in.ogg")
         try MediaTools.tone(at: input, seconds: 6)
         for _ in 0..<20 {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Transcoder
 import Testing
+import TestSupport
 
 /// A transcode's length is known before it is encoded and is exactly what comes out: over
 /// inputs of odd lengths at every kind of rate (44.1 kHz and its padding byte, 48 and 32
@@ -49,7 +50,7 @@ import Testing
     @Test("length is the exact byte count: the frames carrying the input, padded as LAME pads, decoded back whole",
           arguments: inputs)
     func exact(_ input: Input) throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let file = directory.path("in.\(input.format)")
         try Self.write(input, to: file)
         let declared = input.format == "wav" || input.format == "flac"

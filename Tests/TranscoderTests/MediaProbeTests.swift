@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Transcoder
 
 /// Music videos in containers TagLib 1.13 cannot read (Matroska, WebM), described through
@@ -22,7 +23,7 @@ import Transcoder
 
     @Test("A tagged music video is described by its tags and its sound's length", arguments: ["mkv", "webm"])
     func describe(_ container: String) throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let file = directory.path("clip.\(container)")
         try Self.video(at: file)
         let description = try MediaProbe.describe(file)
@@ -43,7 +44,7 @@ import Transcoder
 
     @Test("A video without sound is no song")
     func silentVideo() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let file = directory.path("silent.mkv")
         try Self.video(at: file, withSound: false)
         #expect(throws: TranscodeError.noAudioStream(path: file.path)) { try MediaProbe.describe(file) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Transcoder
 
 /// `PeriodJoiner` at its edges (what it refuses, what it leaves alone) and the MPEG-TS
@@ -15,7 +16,7 @@ import Testing
 
     @Test("Periods that continue one another need nothing: no output is written")
     func continuous() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let whole = directory.path("whole.ts")
         try MediaTools.tone(at: whole, seconds: 3)
         let bytes = try Data(contentsOf: whole)
@@ -27,7 +28,7 @@ import Testing
 
     @Test("An MP4 cannot have a period appended; the output is not left behind")
     func mp4() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         try MediaTools.tone(at: directory.path("a.m4a"), seconds: 1)
         try MediaTools.tone(at: directory.path("b.m4a"), seconds: 1, rate: 48000)
         let joined = directory.path("joined.m4a")
@@ -40,7 +41,7 @@ import Testing
 
     @Test("Period starts outside the file or out of order are refused")
     func badPeriods() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let file = directory.path("tone.ts")
         try MediaTools.tone(at: file, seconds: 1)
         for starts: [Int64] in [[0], [1880, 940], [1 << 40]] {

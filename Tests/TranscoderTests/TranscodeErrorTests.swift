@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TestSupport
 import Transcoder
 
 /// Inputs and outputs that cannot work fail with their `TranscodeError`, before any byte.
 @Suite struct TranscodeErrorTests {
     @Test("A missing file cannot be opened, in FFmpeg's words")
     func missing() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("absent.ogg")
         #expect(throws: TranscodeError.cannotOpen(path: input.path, reason: "No such file or directory")) {
             try AudioTranscoder(input: input, kbps: 128)
@@ -15,7 +16,7 @@ import Transcoder
 
     @Test("A text file named .ogg is refused: FFmpeg takes it for Ogg by its name, and finds no page in it")
     func textFile() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("notes.ogg")
         try Data(String(repeating: "These are not the songs you are looking for.\n", count: 50).utf8).write(to: input)
         #expect(throws: TranscodeError.cannotOpen(path: input.path, reason: "End of file")) {
@@ -25,7 +26,7 @@ import Transcoder
 
     @Test("A picture has no audio stream")
     func picture() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("cover.png")
         try MediaTools.picture(at: input)
         #expect(throws: TranscodeError.noAudioStream(path: input.path)) {
@@ -42,7 +43,7 @@ import Transcoder
 
     @Test("An output in a missing directory cannot be written, and the error says why")
     func unwritable() throws {
-        let directory = try ScratchDirectory()
+        let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
         let input = directory.path("in.wav")
         try MediaTools.tone(at: input, seconds: 1)
         let output = directory.path("missing/out.mp3")

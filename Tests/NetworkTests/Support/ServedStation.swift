@@ -14,7 +14,7 @@ final class ServedStation: Sendable {
     /// The music folder, the station's data and the home `mhz serve` runs with.
     let home: TemporaryDirectory
     /// The `mhz serve` process.
-    let server: MhzRun
+    let server: BuiltMhz
     /// The recording proxy in front of it.
     let proxy: FaultProxy
 
@@ -34,10 +34,10 @@ final class ServedStation: Sendable {
             }
         }
         let data = home.path("station").path
-        let added = try await MhzRun.run(["serve", "--add-user", Self.user, "--password-stdin", "--data-dir", data],
+        let added = try await BuiltMhz.run(["serve", "--add-user", Self.user, "--password-stdin", "--data-dir", data],
                                          home: home.url, stdin: Self.password + "\n")
         guard added.status == 0 else { throw TestSupportError.toolFailed("mhz serve --add-user: \(added.stderr)") }
-        server = try MhzRun(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
+        server = try BuiltMhz(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
         do {
             proxy = try FaultProxy(upstream: try await server.servedURL())
         } catch {
