@@ -163,9 +163,9 @@ struct DownloadCommandTests {
         let song = served.path("song.mp3")
         try await offPool { try MediaFactory.tone(at: song, seconds: 2) }
         let database = try MhzDatabase(path: home.path("data/mhz.sqlite"))
-        try database.savePosition(PlaybackPosition(sid: "42", channel: "7", position: 12, duration: 60,
-                                                   url: server.url("song.mp3"), title: "Big Song", artist: "Some Artist",
-                                                   album: "An Album"))
+        try database.savePosition(PositionRecord(sid: "42", channel: "7", position: 12, duration: 60,
+                                                url: server.url("song.mp3"), title: "Big Song", artist: "Some Artist",
+                                                album: "An Album"))
         let run = try mhz(["download", "--current", "--json"])
         #expect(try await run.exit(timeout: 60) == 0, "\(run.stderr)")
         let done = try #require(run.events.last { $0.name == "download" })

@@ -4,7 +4,6 @@ import Synchronization
 import Testing
 @testable import Radio
 import RadioAPI
-import Store
 import TestSupport
 
 /// The report courier on its own, between a station in memory (``FakeService``), an outbox
@@ -40,8 +39,8 @@ struct ReportCourierTests {
         /// Writes fail while this holds.
         func setFull(_ full: Bool) { state.withLock { $0.full = full } }
 
-        func keepReport(_ report: Report) throws(StoreError) -> Int64 {
-            try state.withLock { s throws(StoreError) -> Int64 in
+        func keepReport(_ report: Report) throws(StorageFailure) -> Int64 {
+            try state.withLock { s throws(StorageFailure) -> Int64 in
                 guard !s.full else { throw .diskFull("no space left on device") }
                 let id = s.next
                 s.next += 1
@@ -51,9 +50,9 @@ struct ReportCourierTests {
             }
         }
 
-        func waitingReports() throws(StoreError) -> [StoredReport] { state.withLock { $0.rows } }
+        func waitingReports() throws(StorageFailure) -> [StoredReport] { state.withLock { $0.rows } }
 
-        func forgetReport(id: Int64) throws(StoreError) {
+        func forgetReport(id: Int64) throws(StorageFailure) {
             state.withLock { s in
                 s.rows.removeAll { Self.id($0) == id }
                 s.forgotten.append(id)
