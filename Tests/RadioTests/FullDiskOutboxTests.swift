@@ -84,6 +84,8 @@ struct FullDiskOutboxTests {
         #expect(service.delivered.filter { $0.type == .rate }.isEmpty)
 
         service.setDown(false)
+        // The retry timer is set after the last failed try returns: fire it once it is.
+        #expect(await eventually { clock.pending > 0 })
         clock.fire()
         #expect(await eventually { (try? store.database.pendingReports().isEmpty) == true })
         #expect(await eventually {

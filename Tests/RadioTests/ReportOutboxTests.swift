@@ -60,6 +60,8 @@ struct ReportOutboxTests {
         #expect(deliveredLine(service).isEmpty)
 
         service.setDown(false)
+        // The retry timer is set after the last failed try returns: fire it once it is.
+        #expect(await eventually { clock.pending > 0 })
         clock.fire()
         #expect(await eventually { (try? database.pendingReports().count) == 0 }, "\(service.reports)")
         #expect(deliveredLine(service) == ["r 1", "b 1", "u 2"])
@@ -115,6 +117,8 @@ struct ReportOutboxTests {
         #expect(deliveredLine(service).isEmpty)
 
         service.setDown(false)
+        // The retry timer is set after the last failed try returns: fire it once it is.
+        #expect(await eventually { clock.pending > 0 })
         clock.fire()
         #expect(await eventually { (try? database.pendingReports().count) == 0 }, "\(service.reports)")
         #expect(deliveredLine(service) == ["r 1", "b 1"])
