@@ -172,7 +172,9 @@ let package = Package(
         // `mhz-bench`: the built mhz binary beside mpv (cold start, skips, CPU with the UI in
         // TestSupport's tmux driver) and the station, in one table.
         // `swift build -c release --product mhz-bench`.
-        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "Transcoder", "TestSupport"],
+        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "Transcoder", "SoundFeatures", "MusicLibrary",
+                                                          "StationStorage", "CMalloc", "TestSupport",
+                                                          .product(name: "Logging", package: "swift-log")],
                          path: "Benchmarks/MhzBench"),
 
         // Helpers shared by test targets only: a Range-capable static file server on

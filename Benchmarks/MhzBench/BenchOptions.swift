@@ -26,6 +26,7 @@ struct BenchOptions {
     /// The one-line synopsis, for `--help` and mistakes.
     static let usage = "usage: mhz-bench [--quick] [--mhz PATH] [--work DIR]\n"
         + "       mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]"
+        + "\n       mhz-bench sound [--quick] [--work DIR]"
 
     /// Parses the arguments after the program name.
     init(_ arguments: [String]) throws(BenchUsage) {
