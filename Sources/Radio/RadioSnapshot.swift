@@ -28,6 +28,9 @@ public struct Track: Sendable, Equatable {
     /// The channel a downloaded song was downloaded from (reports about it name that
     /// channel); nil for the station's own lists, which belong to the channel playing.
     public var channel: String?
+    /// The song's secondary id (`ssid`), which the lyric call sends beside the sid; empty
+    /// when the station gave none.
+    public var ssid: String = ""
 
     /// Creates a track.
     public init(sid: String, title: String, artist: String, album: String = "", year: String = "",

@@ -23,6 +23,8 @@ protocol FrontEnd: Sendable {
     func downloaded(_ event: DownloadEvent)
     /// The song's cover as a local file, or nil for none (yet).
     func showCover(_ file: URL?)
+    /// A lyric line became current; `line` is its headless JSON line.
+    func lyric(_ change: LyricTracker.Change, line: String)
     /// The radio quit: release the terminal.
     func stop()
 }
@@ -74,6 +76,11 @@ final class HeadlessFrontEnd: FrontEnd {
 
     /// Headless shows no pictures.
     func showCover(_ file: URL?) {}
+
+    /// The `lyric` line, as a lyric line is reached.
+    func lyric(_ change: LyricTracker.Change, line: String) {
+        output.write(Data((line + "\n").utf8))
+    }
 
     /// Nothing to release: stdout is left as it is.
     func stop() {}
@@ -142,6 +149,9 @@ final class TerminalFrontEnd: FrontEnd {
     func showCover(_ file: URL?) {
         if let app = app.withLock({ $0 }) { app.showCover(file) } else { pendingCover.withLock { $0 = file } }
     }
+
+    /// The terminal UI draws no lyrics (yet): headless output and the control socket carry them.
+    func lyric(_ change: LyricTracker.Change, line: String) {}
 
     /// Events go to the log only: the screen shows the snapshot.
     func narrate(_ event: RadioEvent, logger: Logger) { logger.info("\(EventJSON.line(event))") }

@@ -12,6 +12,12 @@ struct Mhz: AsyncParsableCommand {
         discussion: """
             With no --server, mhz starts its own station in-process over --library (default ~/Music, \
             else a demo library it synthesizes on first run).
+
+            Lyrics: the station reads a song's lyrics from a file beside it with the same base name \
+            (Song.lrc) or from its tags (ID3 SYLT and USLT, Vorbis and FLAC LYRICS or UNSYNCEDLYRICS, \
+            MP4 ©lyr) and answers Douban's lyric call (POST /v2/fm/lyric); mhz asks every station for \
+            each song's lyrics, plays on without them when it has none, and, headless, prints \
+            {"event":"lyric","sid":…,"text":…,"time":…} as each LRC line is reached.
             """,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
                       LogoutCommand.self, ServeCommand.self, CtlCommand.self],

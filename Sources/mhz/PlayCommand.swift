@@ -140,10 +140,17 @@ struct PlayCommand: AsyncParsableCommand {
                 desktop.cover(track, file: file)
             },
             songStarted: { track, file in desktop.songStarted(track, cover: file) })
+        // Lyrics: each line as it is reached, to the front end and the control socket.
+        let lyrics = LyricFollower(service: service, lineChanged: { change in
+            let line = EventJSON.lyric(change)
+            frontEnd.lyric(change, line: line)
+            control.broadcast(line)
+        })
         let session = RadioSession(service: service, player: player, store: RadioDatabase(database), downloads: downloads,
                                    configuration: radio, volume: volume, onSnapshot: { snapshot in
                                        frontEnd.show(snapshot)
                                        covers.show(snapshot)
+                                       lyrics.show(snapshot)
                                        desktop.show(snapshot)
                                    })
         // After a login in the dialog, the next request carries it; a fetch waiting out a

@@ -1,0 +1,52 @@
+import Foundation
+import Radio
+import RadioAPI
+import Synchronization
+
+/// Follows the song playing and its lyrics: asks the station for each new song's lyrics
+/// (``RadioService/lyrics(sid:ssid:)``), then, as snapshots bring the position, tells
+/// `lineChanged` each line that becomes current, in order (``LyricTracker``). A late
+/// answer for a song no longer playing is dropped.
+final class LyricFollower: Sendable {
+    private let service: any RadioService
+    private let lineChanged: @Sendable (LyricTracker.Change) -> Void
+    private let sheetChanged: @Sendable (String?, LyricSheet?) -> Void
+    private let tracker = Mutex(LyricTracker())
+
+    /// A follower asking `service`. `lineChanged` hears each line reached;
+    /// `sheetChanged` the song's lyrics when they arrive (nil: none), for a full view.
+    init(service: any RadioService, lineChanged: @escaping @Sendable (LyricTracker.Change) -> Void,
+         sheetChanged: @escaping @Sendable (String?, LyricSheet?) -> Void = { _, _ in }) {
+        self.service = service
+        self.lineChanged = lineChanged
+        self.sheetChanged = sheetChanged
+    }
+
+    /// A new snapshot: a new song's lyrics are asked for; a position moves the line.
+    func show(_ snapshot: RadioSnapshot) {
+        guard let track = snapshot.track else { return }
+        // The callbacks run under the lock: lines are told in the order they were reached,
+        // whichever thread (a snapshot, an answer) reached them.
+        let isNew = tracker.withLock { tracker -> Bool in
+            let isNew = tracker.sid != track.sid
+            if isNew { tracker.begin(sid: track.sid) }
+            tracker.advance(to: snapshot.position).forEach(lineChanged)
+            return isNew
+        }
+        guard isNew else { return }
+        sheetChanged(track.sid, nil)
+        let service = self.service
+        Task { [weak self] in
+            let sheet = await service.lyrics(sid: track.sid, ssid: track.ssid)
+            self?.arrived(sheet, for: track.sid)
+        }
+    }
+
+    private func arrived(_ sheet: LyricSheet?, for sid: String) {
+        tracker.withLock { tracker in
+            guard tracker.sid == sid else { return }
+            sheetChanged(sid, sheet)
+            tracker.receive(sheet, for: sid).forEach(lineChanged)
+        }
+    }
+}
