@@ -189,6 +189,16 @@ public final class MhzDatabase: Sendable {
                 t.add(column: "period_starts", .text).notNull().defaults(to: "[]")
             }
         }
+        migrator.registerMigration("v10-lyric-offsets") { db in
+            // The listener's nudge of a song's lyric timing, per station and song.
+            try db.create(table: LyricOffsetRecord.databaseTableName) { t in
+                t.column("station", .text).notNull()
+                t.column("sid", .text).notNull()
+                t.column("offset_ms", .integer).notNull()
+                t.column("updated_at", .datetime).notNull()
+                t.primaryKey(["station", "sid"])
+            }
+        }
         do {
             let pending = try writer.read { db in try !migrator.hasCompletedMigrations(db) }
             try migrator.migrate(writer)
@@ -322,11 +332,11 @@ public final class MhzDatabase: Sendable {
 
     // MARK: - Plumbing
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try writer.read(body) } catch { throw Self.failure(error) }
     }
 
-    private func write(_ body: (Database) throws -> Void) throws(StoreError) {
+    func write(_ body: (Database) throws -> Void) throws(StoreError) {
         do { try writer.write(body) } catch { throw Self.failure(error) }
     }
 
