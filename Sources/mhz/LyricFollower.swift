@@ -9,15 +9,19 @@ import Synchronization
 /// answer for a song no longer playing is dropped.
 final class LyricFollower: Sendable {
     private let service: any RadioService
+    private let nudges: (any LyricOffsetStore)?
     private let lineChanged: @Sendable (LyricTracker.Change) -> Void
     private let sheetChanged: @Sendable (String?, LyricSheet?) -> Void
     private let tracker = Mutex(LyricTracker())
 
     /// A follower asking `service`. `lineChanged` hears each line reached;
     /// `sheetChanged` the song's lyrics when they arrive (nil: none), for a full view.
-    init(service: any RadioService, lineChanged: @escaping @Sendable (LyricTracker.Change) -> Void,
+    /// Nudges are read from and kept in `nudges`, per song.
+    init(service: any RadioService, nudges: (any LyricOffsetStore)? = nil,
+         lineChanged: @escaping @Sendable (LyricTracker.Change) -> Void,
          sheetChanged: @escaping @Sendable (String?, LyricSheet?) -> Void = { _, _ in }) {
         self.service = service
+        self.nudges = nudges
         self.lineChanged = lineChanged
         self.sheetChanged = sheetChanged
     }
@@ -29,7 +33,8 @@ final class LyricFollower: Sendable {
         // whichever thread (a snapshot, an answer) reached them.
         let isNew = tracker.withLock { tracker -> Bool in
             let isNew = tracker.sid != track.sid
-            if isNew { tracker.begin(sid: track.sid) }
+            // A nudge that cannot be read is none: lyrics are extra.
+            if isNew { tracker.begin(sid: track.sid, nudge: (try? nudges?.lyricNudge(sid: track.sid)) ?? 0) }
             tracker.advance(to: snapshot.position).forEach(lineChanged)
             return isNew
         }
@@ -39,6 +44,21 @@ final class LyricFollower: Sendable {
         Task { [weak self] in
             let sheet = await service.lyrics(sid: track.sid, ssid: track.ssid)
             self?.arrived(sheet, for: track.sid)
+        }
+    }
+
+    /// Shows the current song's lines `seconds` earlier (negative: later) than so far, and
+    /// keeps the nudge for that song. Returns the nudge now, nil when no song is followed.
+    @discardableResult
+    func nudge(by seconds: Double) -> Double? {
+        tracker.withLock { tracker -> (sid: String, nudge: Double)? in
+            guard let sid = tracker.sid else { return nil }
+            let nudge = ((tracker.nudge + seconds) * 1000).rounded() / 1000
+            tracker.setNudge(nudge).forEach(lineChanged)
+            return (sid, nudge)
+        }.map { kept in
+            try? nudges?.setLyricNudge(kept.nudge, sid: kept.sid)
+            return kept.nudge
         }
     }
 

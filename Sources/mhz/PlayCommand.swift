@@ -141,7 +141,8 @@ struct PlayCommand: AsyncParsableCommand {
             },
             songStarted: { track, file in desktop.songStarted(track, cover: file) })
         // Lyrics: each line as it is reached, to the front end and the control socket.
-        let lyrics = LyricFollower(service: service, lineChanged: { change in
+        let lyrics = LyricFollower(service: service, nudges: LyricNudges(database: database, station: runtime.sessionKey),
+                                   lineChanged: { change in
             let line = EventJSON.lyric(change)
             frontEnd.lyric(change, line: line)
             control.broadcast(line)
