@@ -82,6 +82,10 @@ public struct CommandWord: Sendable, Equatable {
         CommandWord("download", .bare(.download), needsSong: true, summary: "download the song for offline listening",
                     keys: ["d"]),
         CommandWord("downloads", .downloadAction, summary: "pause, resume, cancel or retry the download of this id"),
+        CommandWord("lyrics-earlier", .bare(.lyricsEarlier), needsSong: true,
+                    summary: "show the song's lyric lines 0.5 s earlier (kept for the song)", keys: ["]"]),
+        CommandWord("lyrics-later", .bare(.lyricsLater), needsSong: true,
+                    summary: "show the song's lyric lines 0.5 s later (kept for the song)", keys: ["["]),
         CommandWord("quit", .bare(.quit), aliases: ["exit"], summary: "quit, saving where you were", keys: ["q"]),
     ]
 

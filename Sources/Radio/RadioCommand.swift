@@ -32,6 +32,11 @@ public enum RadioCommand: Sendable, Equatable {
     case download
     /// Pause, resume, cancel or retry download `id`.
     case downloadControl(DownloadAction, id: Int64)
+    /// Show the song's lyric lines half a second earlier, kept for the song (mhz's lyric
+    /// follower, not the machine, acts on it).
+    case lyricsEarlier
+    /// Show the song's lyric lines half a second later, kept for the song.
+    case lyricsLater
     /// Stop cleanly, saving progress.
     case quit
 

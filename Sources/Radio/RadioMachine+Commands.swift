@@ -54,6 +54,9 @@ extension RadioMachine {
             return [.emit(.status(snapshot))]
         case .login, .logout:
             return fail(.unsupported(command.word))
+        case .lyricsEarlier, .lyricsLater:
+            // Lyrics follow the radio beside it (mhz's LyricFollower): nothing changes here.
+            return []
         case .download:
             guard let track = current else { return nothingPlaying() }
             return [.download(track, channel: track.channel ?? channel?.id ?? Channel.personalID)]

@@ -162,7 +162,9 @@ struct PlayCommand: AsyncParsableCommand {
         }
         logger.info("playing from \(runtime.serverName)")
 
-        let commands = CommandPump(session: session)
+        let commands = CommandPump(session: session) { command in
+            lyrics.nudge(by: command == .lyricsEarlier ? 0.5 : -0.5)
+        }
         let trap = SignalTrap { signal in
             logger.info("signal \(signal): quitting")
             commands.send(.quit)

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Testing
 import TestSupport
 
@@ -17,7 +18,7 @@ struct LyricEventTests {
             .map { ($0.number("time") ?? -1, $0["text"] ?? "") }
     }
 
-    @Test("headless mhz tells each lyric line of a sidecar .lrc and of embedded lyrics as it is reached, in order")
+    @Test("headless mhz tells each lyric line of a sidecar .lrc and of embedded lyrics as it is reached, in order, and keeps a song's nudge")
     func sidecarAndEmbedded() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-e2e-lyrics")
         let library = home.path("music")
@@ -37,6 +38,7 @@ struct LyricEventTests {
             "Inside": [(0.4, "word tags"), (2, "last")],
         ]
         var heard: Set<String> = []
+        var sideSID = ""
         var from = 0
         for _ in 0..<6 where heard.count < 2 {
             let playing = try await mhz.waitFor("playing", after: from, timeout: 60)
@@ -47,6 +49,13 @@ struct LyricEventTests {
                 #expect(got.map(\.time) == lines.map(\.0), "\(title): \(got)")
                 #expect(got.map(\.text) == lines.map(\.1), "\(title): \(got)")
                 heard.insert(title)
+                // The nudge keys' commands, headless: kept for this song.
+                if title == "Side" {
+                    sideSID = sid
+                    mhz.send("lyrics-earlier")
+                    mhz.send("lyrics-earlier")
+                    mhz.send("lyrics-later")
+                }
             }
             from = playing.index + 1
             mhz.send("skip")
@@ -55,5 +64,7 @@ struct LyricEventTests {
         mhz.send("quit")
         #expect(try await mhz.exit() == 0)
         #expect(!mhz.lines.contains { $0.contains("\"error\"") }, "\(mhz.lines)")
+        let database = try MhzDatabase(path: home.path("data/mhz.sqlite"))
+        #expect(try database.lyricOffset(station: "embedded", sid: sideSID) == 500)
     }
 }

@@ -14,6 +14,7 @@ struct CommandWordTests {
             "volume 0": .volume(0), "volume 100": .volume(100), "  SKIP \t": .skip, "Volume 7": .volume(7),
             "download": .download, "downloads pause 3": .downloadControl(.pause, id: 3),
             "downloads RETRY 12": .downloadControl(.retry, id: 12),
+            "lyrics-earlier": .lyricsEarlier, "Lyrics-Later": .lyricsLater,
         ]
         for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
         let spelled = Set(CommandWord.table.flatMap { [$0.word] + $0.aliases })
@@ -23,10 +24,12 @@ struct CommandWordTests {
 
     @Test func theWordListAndUsageComeFromTheTable() {
         #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
-                                       "seek", "volume", "status", "login", "logout", "download", "downloads", "quit"])
+                                       "seek", "volume", "status", "login", "logout", "download", "downloads",
+                                       "lyrics-earlier", "lyrics-later", "quit"])
         #expect(CommandWord.table.map(\.usage).filter { $0.contains("<") }
                 == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>"])
-        #expect(CommandWord.table.filter(\.needsSong).map(\.word) == ["skip", "like", "unlike", "trash", "seek", "download"])
+        #expect(CommandWord.table.filter(\.needsSong).map(\.word) 
+                == ["skip", "like", "unlike", "trash", "seek", "download", "lyrics-earlier", "lyrics-later"])
     }
 
     @Test func everyCommandWritesALineThatParsesBackToIt() throws {

@@ -18,6 +18,7 @@ import Testing
         ("volume-up", .volumeStep(5), main), ("volume-down", .volumeStep(-5), main),
         ("seek-forward", .command(.seek(.relative(10))), main), ("seek-back", .command(.seek(.relative(-10))), main),
         ("help", .help, main), ("quit", .quit, main),
+        ("lyrics-earlier", .command(.lyricsEarlier), main), ("lyrics-later", .command(.lyricsLater), main),
         ("list-up", .moveSelection(-1), [.channelList]), ("list-down", .moveSelection(1), [.channelList]),
         ("list-page-up", .moveSelection(-10), [.channelList]), ("list-page-down", .moveSelection(10), [.channelList]),
         ("list-choose", .choose, [.channelList]), ("list-close", .close, [.channelList]),
@@ -92,6 +93,11 @@ import Testing
                        effect: .help, help: "show this help", hintRank: 0),
             KeyBinding(action: "quit", keys: [.character("q")], context: .global,
                        effect: .quit, help: "quit, saving where you were", hintRank: 1),
+            // Added since, from the command table's rows with keys.
+            KeyBinding(action: "lyrics-earlier", keys: [.character("]")], context: .song,
+                       effect: .command(.lyricsEarlier), help: "show the song's lyric lines 0.5 s earlier (kept for the song)"),
+            KeyBinding(action: "lyrics-later", keys: [.character("[")], context: .song,
+                       effect: .command(.lyricsLater), help: "show the song's lyric lines 0.5 s later (kept for the song)"),
         ]
         let playing = KeyBinding.defaults.filter { Self.main.contains($0.context) }
         #expect(playing.count == expected.count)
@@ -122,7 +128,7 @@ import Testing
             #expect(CommandWord(parsing: row.action) == nil, "the UI's own \(row.action) is no command word")
         }
         #expect(fromTable == ["toggle", "skip", "like", "trash", "seek-forward", "seek-back", "volume-up", "volume-down",
-                              "login", "download", "quit"])
+                              "login", "download", "lyrics-earlier", "lyrics-later", "quit"])
     }
 
     /// A word added to the command table with a key gets a row in the key table, the
@@ -140,7 +146,8 @@ import Testing
         #expect(now == KeyBinding(action: "now", keys: [.character("w")], context: .global, effect: .command(.status),
                                   help: "tell what is playing"))
         let quit = try #require(rows.firstIndex { $0.action == "quit" })
-        #expect(rows[quit + 1].action == "now", "after the placed rows, before the channel list's")
+        #expect(rows[(quit + 1)...(quit + 3)].map(\.action) == ["lyrics-earlier", "lyrics-later", "now"],
+                "after the placed rows, in the table's order, before the channel list's")
         #expect(rows.first { $0.action == "skip" }?.keys == [.character("N"), .function(3)])
 
         let keymap = Keymap(bindings: rows)
