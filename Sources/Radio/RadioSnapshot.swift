@@ -86,6 +86,9 @@ public struct RadioSnapshot: Sendable, Equatable {
     public var channels: [ChannelInfo]
     /// What went wrong most recently, shown on the status line until something else happens.
     public var problem: RadioError?
+    /// The lyric line being sung, for the front ends to show; the machine never sets it
+    /// (lyrics follow beside it), mhz's terminal front end fills it in. Nil: none.
+    public var lyricLine: String? = nil
     /// True while waiting for the server to answer a fetch with nothing to play meanwhile.
     public var loading: Bool
     /// Feedback reports waiting to reach the station (made while it was unreachable).

@@ -94,6 +94,8 @@ final class TerminalFrontEnd: FrontEnd {
     private let app = Mutex<TerminalApp?>(nil)
     private let pending = Mutex<RadioSnapshot?>(nil)
     private let pendingCover = Mutex<URL?>(nil)
+    /// The lyric line reached last, and its song's sid (shown only while that song plays).
+    private let lyricLine = Mutex<(sid: String, text: String)?>(nil)
     /// The last snapshot and an alert shown on it while the radio has no problem of its
     /// own to show, until `until`.
     private let alerting = Mutex<(last: RadioSnapshot?, alert: RadioError?, until: ContinuousClock.Instant)>(
@@ -135,7 +137,10 @@ final class TerminalFrontEnd: FrontEnd {
     /// Hands the snapshot to the UI thread, with a recent alert shown on it while the radio
     /// has no problem of its own to show.
     func show(_ snapshot: RadioSnapshot) {
+        var withLyric = snapshot
+        if let line = lyricLine.withLock({ $0 }), line.sid == snapshot.track?.sid { withLyric.lyricLine = line.text }
         let snapshot = alerting.withLock { state -> RadioSnapshot in
+            let snapshot = withLyric
             state.last = snapshot
             guard let alert = state.alert, snapshot.problem == nil, ContinuousClock.now < state.until else { return snapshot }
             var shown = snapshot
@@ -150,8 +155,11 @@ final class TerminalFrontEnd: FrontEnd {
         if let app = app.withLock({ $0 }) { app.showCover(file) } else { pendingCover.withLock { $0 = file } }
     }
 
-    /// The terminal UI draws no lyrics (yet): headless output and the control socket carry them.
-    func lyric(_ change: LyricTracker.Change, line: String) {}
+    /// Shows the line under the song's lines, with the next snapshot and at once.
+    func lyric(_ change: LyricTracker.Change, line: String) {
+        lyricLine.withLock { $0 = (change.sid, change.text) }
+        if let last = alerting.withLock({ $0.last }) { show(last) }
+    }
 
     /// Events go to the log only: the screen shows the snapshot.
     func narrate(_ event: RadioEvent, logger: Logger) { logger.info("\(EventJSON.line(event))") }
