@@ -90,7 +90,11 @@ struct PlayCommand: AsyncParsableCommand {
         let startingPlayer = Task.detached { try PlayerController(options: playerOptions) }
         let runtime: RadioRuntime
         do {
-            runtime = try await RadioRuntime.make(options: global, library: library, settings: settings)
+            // libmpv takes FFmpeg's log as it starts (beside the station, which scans its library
+            // before it measures a song), so the sound analysis' FFmpeg warnings go to libmpv's
+            // log rather than to standard error.
+            runtime = try await RadioRuntime.make(options: global, library: library, settings: settings,
+                                                  analysesSound: true)
         } catch {
             (try? await startingPlayer.value)?.shutdown()
             throw error
