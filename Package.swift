@@ -158,7 +158,10 @@ let package = Package(
         // `mhz-bench`: the built mhz binary beside mpv (cold start, skips, CPU with the UI in
         // TestSupport's tmux driver) and the station, in one table.
         // `swift build -c release --product mhz-bench`.
-        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "Transcoder", "TestSupport"],
+        // `mhz-bench taste`'s pure part: the simulated listeners, the client that mirrors mhz's
+        // radio, the references (shuffle, oracle), the window statistics and the report.
+        .target(name: "TasteBench", dependencies: ["SeededRandom"], path: "Benchmarks/TasteBench"),
+        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "Transcoder", "TestSupport", "TasteBench"],
                          path: "Benchmarks/MhzBench"),
 
         // Helpers shared by test targets only: a Range-capable static file server on
@@ -199,6 +202,8 @@ let package = Package(
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // Real files made with the ffmpeg command line, transcoded and checked with ffprobe.
         .testTarget(name: "TranscoderTests", dependencies: ["Transcoder"]),
+        // The taste benchmark's listeners, client and statistics against a scripted station.
+        .testTarget(name: "TasteBenchTests", dependencies: ["TasteBench", "SeededRandom"], path: "Benchmarks/TasteBenchTests"),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.

@@ -25,7 +25,8 @@ struct BenchOptions {
 
     /// The one-line synopsis, for `--help` and mistakes.
     static let usage = "usage: mhz-bench [--quick] [--mhz PATH] [--work DIR]\n"
-        + "       mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]"
+        + "       mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]\n"
+        + "       mhz-bench taste [--quick] [--seed N] [--listener NAME…] [--library NAME] [--songs N] [--variety LIST]"
 
     /// Parses the arguments after the program name.
     init(_ arguments: [String]) throws(BenchUsage) {

@@ -4,6 +4,7 @@
 //   swift build -c release --product mhz && swift build -c release --product mhz-bench
 //   .build/release/mhz-bench [--quick] [--mhz PATH] [--work DIR]
 //   .build/release/mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]   (Soak.swift)
+//   .build/release/mhz-bench taste [--quick] [--seed N] [--listener NAME…] …   (Taste.swift)
 //
 // It installs nothing: a missing mpv, tmux or ffmpeg is named in the table instead of a
 // number. Progress goes to stderr, the table to stdout.
@@ -18,6 +19,16 @@ do {
     if arguments.first == "soak" {
         let soak = try Soak.Options(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
         try await Soak.run(soak) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
+        exit(0)
+    }
+    if arguments.first == "taste" {
+        let taste = try TasteOptions(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
+        do {
+            try Taste.run(taste) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
+        } catch {
+            FileHandle.standardError.write(Data("mhz-bench taste: \(error)\n".utf8))
+            exit(1)
+        }
         exit(0)
     }
     options = try BenchOptions(arguments)

@@ -45,6 +45,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("password-stdin"), help: "With --add-user: read the password from standard input.")
     var passwordStdin = false
 
+    /// `--seed N`: seeds the recommender's draws, so the same reports give the same lists
+    /// (`mhz-bench taste`: a benchmark run is reproduced by its seed). Hidden: a listener's
+    /// station should not be predictable.
+    @Option(name: .customLong("seed"), help: .hidden)
+    var seed: UInt64?
+
     /// Refuses `--password-stdin` without `--add-user`, and one of `--tls-cert`/`--tls-key`
     /// without the other (usage errors, exit 2).
     func validate() throws {
@@ -96,7 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
             // must hold songs.
             station = try await Station(configuration: StationConfiguration(
                 library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory,
-                host: host, port: port, tls: tls, logger: logger))
+                host: host, port: port, tls: tls, seed: seed, logger: logger))
             url = try await station.start()
         } catch {
             throw CLIError.runtime(StationErrorText.describe(error)).exit()

@@ -1,0 +1,80 @@
+/// The targets for the recommender, each judged on the runs that measure it: one
+/// line per target and library, "met" or "not met" first, so progress reads at a glance.
+/// A target whose run was not made (its listener or library left out) has no line.
+package enum TasteTargets {
+    /// One judged target.
+    package struct Line: Sendable, Equatable {
+        /// Whether the measurement reaches the target; nil where it cannot be judged.
+        package var met: Bool?
+        /// What was asked, on which run, and what was measured.
+        package var text: String
+
+        /// The Markdown list item.
+        package var markdown: String {
+            "- " + (met.map { $0 ? "met" : "**not met**" } ?? "not judged") + ": " + text
+        }
+    }
+
+    /// Every target the runs measure.
+    package static func judge(_ runs: [TasteRun]) -> [Line] {
+        var lines: [Line] = []
+        let plain = runs.filter { $0.variety == nil }
+        for run in plain where run.listener.kind == .artists {
+            let stretch = TasteStats.stretch(run.station, 61, 120)
+            if run.station.count >= 120 {
+                lines.append(Line(met: stretch.notDisliked >= 0.9,
+                                  text: "\(run.title): songs 61–120 at least 90 % not disliked: "
+                                      + TasteReport.percent(stretch.notDisliked)))
+                let times = run.baseRate > 0 ? stretch.loved / run.baseRate : 0
+                lines.append(Line(met: times >= 6,
+                                  text: "\(run.title): songs 61–120 loved at least 6× the base rate ("
+                                      + TasteReport.percent(run.baseRate) + "): " + TasteReport.percent(stretch.loved)
+                                      + String(format: ", %.1f×", times)))
+            }
+        }
+        for run in plain where run.listener.kind == .changing {
+            guard let change = run.listener.changeAt else { continue }
+            let back = TasteStats.songsToPass(run.station, share: 0.8, after: change).map { $0 - change }
+            lines.append(Line(met: back.map { $0 <= 40 } ?? false,
+                              text: "\(run.title): back above 80 % not disliked within 40 songs of the change "
+                                  + "(20 in a row): " + (back.map { "after \($0) songs" } ?? "never")))
+        }
+        for run in plain where run.listener.kind == .fickle {
+            let station = run.meanArtists(run.stationWindows), shuffle = run.meanArtists(run.shuffleWindows)
+            lines.append(Line(met: station >= shuffle,
+                              text: "\(run.title): lists at least as varied as shuffle's (distinct artists per 20): "
+                                  + String(format: "%.1f against %.1f", station, shuffle)))
+        }
+        for run in plain where run.listener.kind == .household {
+            let loved = run.firstList.filter { run.listener.expected($0, in: run.library, at: 0) == .loved }.count
+            let share = Double(loved) / Double(max(1, run.firstList.count))
+            lines.append(Line(met: share >= 0.4,
+                              text: "\(run.title): the first list uses what the household taught (at least 40 % of it "
+                                  + "loved; base rate \(TasteReport.percent(run.baseRate))): \(loved) of \(run.firstList.count)"))
+        }
+        for run in plain where run.listener.kind == .sound && run.station.count >= 100 {
+            let slice = run.station[40..<100]
+            let calm = Double(slice.filter { $0.truth.sound == .calm }.count) / Double(slice.count)
+            lines.append(Line(met: calm >= 0.85,
+                              text: "\(run.title): songs 41–100 at least 85 % calm: " + TasteReport.percent(calm)))
+        }
+        let dialed = runs.filter { $0.variety != nil }.sorted { $0.variety! < $1.variety! }
+        if let low = dialed.first, let high = dialed.last, low.variety! < high.variety! {
+            let lowAll = TasteStats.stretch(low.station, 1, low.station.count)
+            let highAll = TasteStats.stretch(high.station, 1, high.station.count)
+            let lowArtists = low.meanArtists(low.stationWindows), highArtists = high.meanArtists(high.stationWindows)
+            lines.append(Line(met: highArtists > lowArtists && lowAll.loved > highAll.loved,
+                              text: "variety dial (\(low.listener.kind.rawValue) × \(low.library.name)): from variety="
+                                  + "\(TasteReport.number(low.variety!)) to \(TasteReport.number(high.variety!)) "
+                                  + "distinct artists per 20 rise and the loved share falls: artists "
+                                  + String(format: "%.1f → %.1f", lowArtists, highArtists) + ", loved "
+                                  + TasteReport.percent(lowAll.loved) + " → " + TasteReport.percent(highAll.loved)))
+        }
+        let answered = runs.map(\.songsAnswered).reduce(0, +), reasoned = runs.map(\.songsWithReason).reduce(0, +)
+        if answered > 0 {
+            lines.append(Line(met: reasoned == answered,
+                              text: "every song answered carries \"reason\": \(reasoned) of \(answered)"))
+        }
+        return lines
+    }
+}
