@@ -77,6 +77,8 @@ public struct KeyBinding: Sendable, Equatable {
     public static let seekStep = 10.0
     /// Volume points one press of the volume keys moves.
     public static let volumeStep = 5
+    /// How far one press of the variety keys turns the dial.
+    public static let varietyStep = 0.1
 
     /// The default table, in the order the help screen lists it.
     public static let defaults: [KeyBinding] = [
@@ -100,6 +102,10 @@ public struct KeyBinding: Sendable, Equatable {
                    effect: .volumeStep(volumeStep), help: "volume up \(volumeStep)"),
         KeyBinding(action: "volume-down", keys: [.character("-")], context: .global,
                    effect: .volumeStep(-volumeStep), help: "volume down \(volumeStep)"),
+        KeyBinding(action: "variety-up", keys: [.character("]")], context: .global,
+                   effect: .varietyStep(varietyStep), help: "more new songs in the next lists (variety +0.1)"),
+        KeyBinding(action: "variety-down", keys: [.character("[")], context: .global,
+                   effect: .varietyStep(-varietyStep), help: "more of what you love in the next lists (variety −0.1)"),
         KeyBinding(action: "seek-forward", keys: [.right], context: .song,
                    effect: .command(.seek(.relative(seekStep))), help: "forward \(Int(seekStep)) seconds"),
         KeyBinding(action: "seek-back", keys: [.left], context: .song,
