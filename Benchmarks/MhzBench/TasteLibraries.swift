@@ -39,6 +39,7 @@ enum TasteLibraries {
                                           + "`apt-get install wesnoth-1.16-music` adds it"))
             }
             guard let ffprobe = Executable.find("ffprobe") else { return .failure(TasteSkip("ffprobe not found on PATH")) }
+            progress("reading the tags of \(files.count) files in \(wesnothFolder) with ffprobe")
             var songs: [SongTruth] = []
             for file in files {
                 let path = wesnothFolder + "/" + file

@@ -4,7 +4,7 @@
 //   swift build -c release --product mhz && swift build -c release --product mhz-bench
 //   .build/release/mhz-bench [--quick] [--mhz PATH] [--work DIR]
 //   .build/release/mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]   (Soak.swift)
-//   .build/release/mhz-bench taste [--quick] [--seed N] [--listener NAME…] …   (Taste.swift)
+//   .build/release/mhz-bench taste [--quick] [--seed N] [--listener NAME…] …   (TasteCommand.swift)
 //
 // It installs nothing: a missing mpv, tmux or ffmpeg is named in the table instead of a
 // number. Progress goes to stderr, the table to stdout.
@@ -24,7 +24,7 @@ do {
     if arguments.first == "taste" {
         let taste = try TasteOptions(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
         do {
-            try Taste.run(taste) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
+            try TasteCommand.run(taste) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
         } catch {
             FileHandle.standardError.write(Data("mhz-bench taste: \(error)\n".utf8))
             exit(1)

@@ -111,7 +111,7 @@ package enum ListenerCatalog {
             guard !traits.isEmpty else { return nil }
             let count = library.songs.filter { library.traits(of: $0).contains(where: traits.contains) }.count
             let artists = traits.filter { if case .artist = $0 { true } else { false } }.count
-            let named = artists > 3 ? "\(artists) artists" : traits.sorted().map(\.words).joined(separator: ", ")
+            let named = artists > 3 ? "\(artists) artists" : traits.sorted().map { $0.words(eraWidth: library.eraWidth) }.joined(separator: ", ")
             return "\(verb) \(named) (\(count) songs, \(percent(Double(count) / Double(max(1, library.songs.count)))))"
         }
         var parts = [part("loves", taste.loves), part("trashes", taste.trashes), part("skips", taste.skips)].compactMap { $0 }

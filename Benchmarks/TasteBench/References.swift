@@ -6,9 +6,12 @@ import SeededRandom
 package enum References {
     /// Shuffle: the channel (every song of the library) in a random order, played through
     /// before any song comes again; songs trashed are left out of the next rounds, as any
-    /// client leaves them out.
-    package static func shuffle(_ library: TasteLibrary, _ listener: Listener, songs: Int, seed: UInt64) -> [Heard] {
-        var order = SplitMix64(seed: seed)
+    /// client leaves them out. `run` picks one of many orders; the verdicts come from the
+    /// run's one stream whatever the order, so a fickle listener's verdicts are the
+    /// station's, song for song, and only the order differs.
+    package static func shuffle(_ library: TasteLibrary, _ listener: Listener, songs: Int, seed: UInt64,
+                                run: Int = 0) -> [Heard] {
+        var order = SplitMix64(seed: seed &+ UInt64(run) &* 0x9E37_79B9_7F4A_7C15)
         var verdicts = SplitMix64(seed: verdictSeed(seed))
         var deck: [Int] = []
         var trashed = Set<Int>()
@@ -27,35 +30,37 @@ package enum References {
         return heard
     }
 
+    /// How many songs must pass before the oracle plays a song again: one window of the
+    /// report, so no window holds a song twice (the station's own no-repeat window today).
+    package static let oracleRepeatGap = TasteStats.windowSize
+
     /// Oracle: knows what the listener means to do with every song at every moment
-    /// (``Listener/expected(_:in:at:)``) and picks, at random, among the songs it would
-    /// love, else among those it would play through; no song comes again before every song
-    /// the listener would not dislike has been played. A fickle listener's verdicts cannot be
-    /// known, so its oracle is no better than a shuffle.
+    /// (``Listener/expected(_:in:at:)``) and plays the song it would like best: loved before
+    /// played through before skipped, never one of the last ``oracleRepeatGap`` songs (while
+    /// others remain), among equals the one heard longest ago (songs never heard first, at
+    /// random). It is the ceiling under the rule that a song does not come twice in a
+    /// window: with 24 loved songs it plays nothing else. A fickle listener's verdicts
+    /// cannot be known, so its oracle is no better than a shuffle.
     package static func oracle(_ library: TasteLibrary, _ listener: Listener, songs: Int, seed: UInt64) -> [Heard] {
         var random = SplitMix64(seed: seed &+ 0x0AC1E)
         var verdicts = SplitMix64(seed: verdictSeed(seed))
-        var played = Set<Int>()
+        var lastHeard: [Int: Int] = [:]
         var trashed = Set<Int>()
         var heard: [Heard] = []
         while heard.count < songs {
             let index = heard.count
-            func ranked(_ positions: [Int]) -> [(Int, Int)] {
-                positions.map { ($0, listener.expected(library.songs[$0], in: library, at: index).rank) }
+            let open = library.songs.indices.filter { !trashed.contains($0) }
+            guard !open.isEmpty else { break }
+            let rested = open.filter { lastHeard[$0].map { index - $0 >= oracleRepeatGap } ?? true }
+            let candidates = (rested.isEmpty ? open : rested).map { position in
+                (position, listener.expected(library.songs[position], in: library, at: index).rank,
+                 lastHeard[position] ?? -1)
             }
-            var candidates = ranked(library.songs.indices.filter { !played.contains($0) && !trashed.contains($0) })
-            let best = candidates.map(\.1).min() ?? Int.max
-            if best >= Verdict.skipped.rank {
-                // Nothing left it would not dislike: start the round again if that brings some.
-                let again = ranked(library.songs.indices.filter { !trashed.contains($0) })
-                if again.contains(where: { $0.1 < Verdict.skipped.rank }) || candidates.isEmpty {
-                    played.removeAll()
-                    candidates = again
-                }
-            }
-            guard let top = candidates.map(\.1).min() else { break }
-            let position = random.pick(candidates.filter { $0.1 == top }.map(\.0))
-            played.insert(position)
+            let best = candidates.map(\.1).min()!
+            let top = candidates.filter { $0.1 == best }
+            let oldest = top.map(\.2).min()!
+            let position = random.pick(top.filter { $0.2 == oldest }.map(\.0))
+            lastHeard[position] = index
             let song = library.songs[position]
             let verdict = listener.verdict(song, in: library, at: index, random: &verdicts)
             if verdict == .trashed { trashed.insert(position) }

@@ -46,17 +46,17 @@ package struct TasteLibrary: Sendable {
 
     /// The traits a taste can name of a song.
     package func traits(of song: SongTruth) -> [Trait] {
-        var traits: [Trait] = [.artist(song.artist)]
-        if let genre = song.genre { traits.append(.genre(genre)) }
+        var traits: [Trait] = song.artist.isEmpty ? [] : [.artist(song.artist)]
+        if let genre = song.genre, !genre.isEmpty { traits.append(.genre(genre)) }
         if let year = song.year { traits.append(.era(era(of: year))) }
         if let sound = song.sound { traits.append(.sound(sound)) }
         return traits
     }
 
-    /// The artists, sorted.
-    package var artists: [String] { Set(songs.map(\.artist)).sorted() }
+    /// The artists, sorted; a song without an artist tag has none (no listener loves "").
+    package var artists: [String] { Set(songs.map(\.artist).filter { !$0.isEmpty }).sorted() }
     /// The genres, sorted.
-    package var genres: [String] { Set(songs.compactMap(\.genre)).sorted() }
+    package var genres: [String] { Set(songs.compactMap(\.genre).filter { !$0.isEmpty }).sorted() }
     /// The eras, in order.
     package var eras: [Int] { Set(songs.compactMap(\.year).map(era(of:))).sorted() }
     /// The kinds of sound.

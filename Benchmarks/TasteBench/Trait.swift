@@ -10,12 +10,13 @@ package enum Trait: Hashable, Sendable, Comparable {
     /// The kind of sound.
     case sound(SoundClass)
 
-    /// How the trait reads in a listener's description.
-    package var words: String {
+    /// How the trait reads in a listener's description, in a library whose eras are
+    /// `eraWidth` years long: a decade reads `1960s`, a single year `2004`.
+    package func words(eraWidth: Int) -> String {
         switch self {
         case .artist(let name): name
         case .genre(let name): "genre \(name)"
-        case .era(let year): "\(year)s"
+        case .era(let year): eraWidth == 1 ? "\(year)" : "\(year)s"
         case .sound(let kind): "\(kind.rawValue) sound"
         }
     }

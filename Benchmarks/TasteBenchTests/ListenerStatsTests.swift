@@ -31,6 +31,10 @@ import Testing
         // The same seed, the same listener; another seed, another.
         #expect(try listener(.artists).tastes == artists.tastes)
         #expect(try ListenerCatalog.make(.artists, for: library, songs: 200, seed: 26).get().tastes != artists.tastes)
+        // A song without tags names no artist a listener could love.
+        let untagged = TasteLibrary(name: "t", folder: "/", songs: library.songs + [SongTruth(title: "x", artist: "", album: "")])
+        #expect(untagged.artists.count == 60 && untagged.traits(of: untagged.songs[480]).isEmpty)
+        #expect(Trait.era(1960).words(eraWidth: 10) == "1960s" && Trait.era(2004).words(eraWidth: 1) == "2004")
     }
 
     @Test func changingListenerSkipsItsOldLovesAfterTheChange() throws {
@@ -74,12 +78,55 @@ import Testing
     @Test func referencesAreFloorAndCeiling() throws {
         let artists = try listener(.artists)
         let oracle = References.oracle(library, artists, songs: 200, seed: 25)
-        #expect(oracle.prefix(24).allSatisfy { $0.verdict == .loved })
-        #expect(oracle.allSatisfy { !$0.verdict.isDisliked })
+        // 24 loved songs, none twice in 20: the oracle plays nothing else, each song first once.
+        #expect(oracle.allSatisfy { $0.verdict == .loved })
+        #expect(Set(oracle.prefix(24).map(\.truth)).count == 24)
+        #expect(oracle.indices.allSatisfy { index in
+            !oracle[max(0, index - 19)..<index].contains { $0.truth == oracle[index].truth }
+        })
+        // A genre listener's oracle has 80 loved songs: none comes again before all have played.
+        let genre = try listener(.genre)
+        let genreOracle = References.oracle(library, genre, songs: 200, seed: 25)
+        #expect(Set(genreOracle.prefix(80).map(\.truth)).count == 80 && genreOracle.allSatisfy { $0.verdict == .loved })
         // A shuffle plays every song once before any comes again: a whole round is the library.
         let shuffle = References.shuffle(library, artists, songs: 480, seed: 3)
         #expect(Set(shuffle.map(\.truth)).count == 480)
         #expect(shuffle.filter { !$0.verdict.isDisliked }.count == 320)
         #expect(References.shuffle(library, artists, songs: 50, seed: 3) == Array(shuffle.prefix(50)))
+        // Another shuffle of the same run: another order, the same fickle verdicts song for song.
+        let fickle = try listener(.fickle)
+        let first = References.shuffle(library, fickle, songs: 100, seed: 3)
+        let second = References.shuffle(library, fickle, songs: 100, seed: 3, run: 1)
+        #expect(first.map(\.truth) != second.map(\.truth) && first.map(\.verdict) == second.map(\.verdict))
+    }
+
+    @Test func targetsJudgeTheIssuesNumbers() throws {
+        let artists = try listener(.artists, songs: 120)
+        func songs(_ verdict: Verdict) -> [SongTruth] {
+            library.songs.filter { artists.expected($0, in: library, at: 0) == verdict }
+        }
+        let loved = songs(.loved), neutral = songs(.neutral), skipped = songs(.skipped)[0]
+        func run(_ station: [Heard], on library: TasteLibrary, as listener: Listener) -> TasteRun {
+            TasteRun(library: library, listener: listener, variety: nil, station: station, shuffles: [],
+                     oracle: References.oracle(library, listener, songs: 120, seed: 1), firstList: [],
+                     songsAnswered: 0, songsWithReason: 0, reports: 0, seconds: 0)
+        }
+        // Songs 61–120: 6 skips (90 % not disliked) and 18 hearts (30 %, 6× the base rate of 5 %).
+        var station = neutral.prefix(60).map { Heard($0, .neutral) } + loved.prefix(18).map { Heard($0, .loved) }
+            + Array(repeating: Heard(skipped, .skipped), count: 6) + neutral[60..<96].map { Heard($0, .neutral) }
+        #expect(TasteTargets.judge([run(station, on: library, as: artists)]).map(\.met) == [true, true])
+        station[60] = Heard(skipped, .skipped)
+        let lines = TasteTargets.judge([run(station, on: library, as: artists)])
+        #expect(lines.map(\.markdown) == [
+            "- **not met**: artists × generated: songs 61–120 at least 90 % not disliked: 88 %",
+            "- **not met**: artists × generated: songs 61–120 loved at least 6× the base rate (5 %): 28 %, 5.7×",
+        ])
+        // Six artists, one loved (8 songs of 48): not even the oracle plays 6× 17 % loved.
+        let small = TasteLibrary(name: "small", folder: "/", songs: Array(library.songs.prefix(48)))
+        let few = try ListenerCatalog.make(.artists, for: small, songs: 120, seed: 25).get()
+        let oracle = References.oracle(small, few, songs: 120, seed: 2)
+        let judged = TasteTargets.judge([run(oracle, on: small, as: few)])
+        #expect(judged.map(\.met) == [true, nil])
+        #expect(judged[1].text.hasSuffix("; the oracle reaches only 40 %"))
     }
 }
