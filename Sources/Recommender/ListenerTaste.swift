@@ -71,6 +71,11 @@ package struct ListenerTaste: DrawTaste, Sendable {
         weights.isOpen(position, library.facets) && soundPart(at: position) > -SoundAffinity.cap / 4
     }
 
+    /// By an artist the listener never reported on.
+    package func isNew(_ position: Int) -> Bool {
+        weights.isNew(position, library.facets)
+    }
+
     /// The artist id of the track.
     package func artist(at position: Int) -> Int32 {
         library.facets.artist[position]
@@ -97,7 +102,7 @@ package struct ListenerTaste: DrawTaste, Sendable {
         }
         consider(householdPart(at: position), .household)
         if let best { return best.reason }
-        if !explored, !track.artist.isEmpty, weights.artistPart(at: position, facets) > 0 {
+        if !isNew(position), !track.artist.isEmpty, weights.artistPart(at: position, facets) > 0 {
             return .playedArtist(artist: track.artist)
         }
         return .new

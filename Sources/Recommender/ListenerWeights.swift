@@ -24,6 +24,9 @@ package struct ListenerWeights: Sendable {
     private var artistTrashed: [Bool], albumTrashed: [Bool], genreTrashed: [Bool]
     /// Per artist id: how many of its songs carry the listener's red heart.
     private var likedByArtist: [Int32]
+    /// Per artist id: whether the listener reported on any song of it (slot 0: no artist,
+    /// counted as heard: there is nothing new to find there).
+    private var artistHeard: [Bool]
     /// Per track position: whether the listener trashed the track.
     package private(set) var trashed: [Bool]
     /// Per track position: whether the track carries the listener's heart.
@@ -61,6 +64,11 @@ package struct ListenerWeights: Sendable {
         albumTrashed[0] = false
         genreTrashed[0] = false
         likedByArtist = [Int32](repeating: 0, count: facets.idCount(.artist))
+        artistHeard = [Bool](repeating: false, count: facets.idCount(.artist))
+        artistHeard[0] = true
+        for value in (profile.affinities[.artist] ?? [:]).keys {
+            if let id = facets.id(of: value, .artist) { artistHeard[Int(id)] = true }
+        }
         for sid in profile.liked {
             if let position = library.position(of: sid) {
                 liked[position] = true
@@ -103,6 +111,7 @@ package struct ListenerWeights: Sendable {
             library.position(of: sid).map { Int(facets.artist[$0]) == artistID } ?? false
         }))
         songsTaught = Set(profile.songScores.keys).union(profile.liked).union(profile.trashed).count
+        if let value = track.facetValue(.artist), profile.affinities[.artist]?[value] != nil { artistHeard[artistID] = true }
         for facet in TrackFacet.allCases {
             let id = Int(facets.id(facet, at: position))
             guard id != 0, let value = track.facetValue(facet) else { continue }
@@ -127,15 +136,25 @@ package struct ListenerWeights: Sendable {
     }
 
     /// Whether exploration may offer the track at `position`: the listener has said no to
-    /// none of it. Not trashed, no song of its artist, album or genre trashed, and neither
-    /// the song nor its artist, album or genre below zero (skipped more than enjoyed).
+    /// none of it. Not trashed, no song of its artist, album or genre trashed, neither the
+    /// song nor its artist below zero (skipped more than enjoyed), and its album and genre
+    /// not below ``openFloor`` (one skip there is not a no to all of them).
     package func isOpen(_ position: Int, _ facets: LibraryFacets) -> Bool {
         let artistID = Int(facets.artist[position]), albumID = Int(facets.album[position])
         let genreID = Int(facets.genre[position])
         return !trashed[position] && song[position] >= 0
             && !artistTrashed[artistID] && !albumTrashed[albumID] && !genreTrashed[genreID]
-            && artist[artistID] >= 0 && album[albumID] >= 0 && genre[genreID] >= 0
+            && artist[artistID] >= 0 && album[albumID] >= Self.openFloor && genre[genreID] >= Self.openFloor
     }
+
+    /// Whether the listener never reported on a song of this track's artist: where
+    /// exploration looks first.
+    package func isNew(_ position: Int, _ facets: LibraryFacets) -> Bool {
+        !artistHeard[Int(facets.artist[position])]
+    }
+
+    /// The lowest album or genre share that exploration still goes to.
+    package static let openFloor = -0.25
 
     /// The artist's share of the track's score (0 for an artist never reported on).
     package func artistPart(at position: Int, _ facets: LibraryFacets) -> Double {

@@ -4,24 +4,23 @@ import RadioAPI
 /// How far a listener's verdicts follow what the station learned of it: the confidence
 /// with which ``ListenerTaste`` lets the listener's favourites win.
 ///
-/// Each like, natural end, skip or trash is compared with the score the song had before
-/// the report: a like (+1), an end (+``endVerdict``), a skip or trash (−1), times
-/// `tanh(score)`, summed with a memory of ``memory`` per report, over the sum of
-/// `|tanh(score)|`. A listener who likes what scored high and skips what scored low agrees
-/// (about 0.6 for the benchmark's listener of a few artists); one whose verdicts are random
-/// whatever the song agrees about 0. The confidence is that agreement over ``trustedAt``,
-/// within ``floor``…1: lists of a listener the station cannot read lean on its favourites
-/// less and spread over more artists, rather than amplifying chance hearts.
+/// Each like, skip or trash is compared with the score the song had before the report: a
+/// like (+1), a skip or trash (−1), times `tanh(score)`, summed with a memory of ``memory``
+/// per report, over the sum of `|tanh(score)|`. A natural end says too little to count
+/// (a listener plays through most of what it neither loves nor minds). A listener who likes
+/// what scored high and skips what scored low agrees; one whose verdicts are random
+/// whatever the song agrees about 0 or below (it skips more than it likes). The confidence
+/// is that agreement over ``trustedAt``, within ``floor``…1: lists of a listener the
+/// station cannot read lean on its favourites less and spread over more artists, rather
+/// than amplifying chance hearts.
 ///
 /// Kept in memory only: a restarted station starts from the prior (full confidence) and
 /// learns it again within a few dozen reports.
 package struct ProfileTrust: Sendable, Equatable {
-    /// How much of the past each report keeps: about the last 10 reports count.
-    package static let memory = 0.9
+    /// How much of the past each report keeps: about the last 20 reports count.
+    package static let memory = 0.95
     /// The prior, in reports of full agreement.
     package static let prior = 2.0
-    /// What a natural end says: mild approval.
-    package static let endVerdict = 0.3
     /// The agreement at which the confidence is full.
     package static let trustedAt = 0.4
     /// The least confidence.
@@ -38,9 +37,8 @@ package struct ProfileTrust: Sendable, Equatable {
         let verdict: Double
         switch type {
         case .rate: verdict = 1
-        case .end: verdict = Self.endVerdict
         case .skip, .ban: verdict = -1
-        case .unrate, .new, .playing: return
+        case .end, .unrate, .new, .playing: return
         }
         let lean = tanh(predicted)
         agreement = agreement * Self.memory + verdict * lean

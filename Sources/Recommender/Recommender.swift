@@ -11,14 +11,15 @@ import SeededRandom
 /// - **Exploration** (``explorationShare(variety:)`` of the picks) draws uniformly among
 ///   the songs the listener has not said no to (``ListenerTaste/isOpen(_:)``): never a
 ///   trashed song, nor one whose artist, album or genre had a song trashed or was skipped
-///   more than enjoyed. It is how new loves are found; a song that was only skipped keeps
-///   a weight above zero and can still come back through the weighted draw.
+///   more than enjoyed; among those, by an artist the listener never reported on while
+///   there are any. It is how new loves are found; a song that was only skipped keeps a
+///   weight above zero and can still come back through the weighted draw.
 /// - **Spread**: a song's weight is divided by `(1 + n)^(spread·doubt)`, `n`
 ///   the songs of its artist among the window and the picks so far, so a liked artist
 ///   returns often but not back to back, and a listener whose verdicts do not follow what
 ///   the station learned (``ProfileTrust``) hears more artists than a shuffle would.
 /// - **The variety dial** (0 only what you love … 1 adventurous, default 0.5) moves all
-///   three: exploration 0 … 30 %, decisiveness 1.75 … 0.75, spread 0.5 … 1.5.
+///   three: exploration 0 … 30 %, decisiveness 1.75 … 0.75, spread 0.25 … 1.
 ///
 /// Reproducible: each draw uses a random stream of its own, derived from the station's seed,
 /// the listener and the number of the draw. So with a fixed seed the same requests give the
@@ -51,10 +52,10 @@ package struct Recommender: Sendable {
     /// How strongly scores count at `variety`: weights are `e^(decisiveness·score)`.
     package static func decisiveness(variety: Double) -> Double { 1.75 - clampedVariety(variety) }
     /// The exponent of the artist spread at `variety`.
-    package static func spread(variety: Double) -> Double { 0.5 + clampedVariety(variety) }
+    package static func spread(variety: Double) -> Double { 0.25 + 0.75 * clampedVariety(variety) }
     /// How much wider a list spreads for a listener the station reads with `confidence`
-    /// (``ProfileTrust``): not at all from 0.6 up, 2.2 times at 0.2.
-    package static func doubt(_ confidence: Double) -> Double { 1 + 3 * max(0, 0.6 - confidence) }
+    /// (``ProfileTrust``): not at all from 0.6 up, 3.4 times at 0.2.
+    package static func doubt(_ confidence: Double) -> Double { 1 + 6 * max(0, 0.6 - confidence) }
 
     /// `variety` within 0…1 (NaN: the default).
     package static func clampedVariety(_ variety: Double) -> Double {
@@ -98,7 +99,8 @@ package struct Recommender: Sendable {
             let heard = artist == 0 ? 0 : artistCounts[artist] ?? 0
             return taste.weight(at: position, decisiveness: decisiveness) * Self.spreadFactor(heard, spread)
         }
-        var open = fresh.map { taste.isOpen($0) }
+        // Exploration's candidates: 2 open and by a new artist, 1 open, 0 closed.
+        var open: [UInt8] = fresh.map { taste.isOpen($0) ? (taste.isNew($0) ? 2 : 1) : 0 }
         // The sum is kept as songs are taken rather than summed again for every pick.
         var total = weights.reduce(0, +)
         var chosen: [Choice] = []
@@ -107,11 +109,13 @@ package struct Recommender: Sendable {
             var index: Int?
             var explored = false
             if random.unit() < exploration {
-                let openCount = open.count(where: { $0 })
-                if openCount > 0 {
-                    var target = random.index(below: openCount)
-                    index = open.firstIndex { isOpen in
-                        guard isOpen else { return false }
+                // Uniformly among the open songs of new artists, else among the open ones.
+                let level: UInt8 = open.contains(2) ? 2 : 1
+                let eligible = open.count(where: { $0 >= level })
+                if eligible > 0 {
+                    var target = random.index(below: eligible)
+                    index = open.firstIndex { kind in
+                        guard kind >= level else { return false }
                         defer { target -= 1 }
                         return target == 0
                     }
@@ -191,6 +195,9 @@ package protocol DrawTaste {
     func weight(at position: Int, decisiveness: Double) -> Double
     /// Whether exploration may offer it (the listener said no to nothing of it).
     func isOpen(_ position: Int) -> Bool
+    /// Whether it is by an artist the listener never reported on: exploration looks there
+    /// first.
+    func isNew(_ position: Int) -> Bool
     /// How far the listener's verdicts follow its scores, 0…1 (``ProfileTrust``): below 1
     /// a list spreads over more artists.
     var confidence: Double { get }

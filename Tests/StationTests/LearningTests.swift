@@ -165,6 +165,7 @@ struct LearningTests {
         let confidence = 1.0
         func weight(at position: Int, decisiveness: Double) -> Double { position < zeroes ? 0 : 1 }
         func isOpen(_ position: Int) -> Bool { true }
+        func isNew(_ position: Int) -> Bool { false }
         func artist(at position: Int) -> Int32 { 0 }
     }
 

@@ -56,7 +56,7 @@ struct TasteModelTests {
         }
     }
 
-    @Test("a trash closes its artist, album and genre to exploration; a skip closes the song's artist while it is below zero")
+    @Test("a trash closes its artist, album and genre to exploration; a skip closes the song and its artist while they are below zero")
     func trashNeverExplored() {
         var profile = ListenerProfile()
         let tracks = Self.library.tracks
@@ -82,7 +82,7 @@ struct TasteModelTests {
     func doorStaysOpen() {
         var profile = ListenerProfile()
         let tracks = Self.library.tracks
-        for index in 10..<20 { _ = profile.apply(.skip, to: tracks[index]) }
+        for index in 10..<15 { _ = profile.apply(.skip, to: tracks[index]) }
         let taste = taste(profile)
         #expect(taste.weight(at: 10, decisiveness: 1) > 0)
         #expect(taste.weight(at: 10, decisiveness: 1) < taste.weight(at: 30, decisiveness: 1) / 20)
