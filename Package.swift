@@ -57,6 +57,11 @@ let package = Package(
         // libraries (Sources/CSDBus/sd_bus_loader.c); the headers come from libsystemd-dev.
         // The MPRIS vtables are sd-bus C macros, so they are defined there too.
         .target(name: "CSDBus", linkerSettings: [.linkedLibrary("dl")]),
+        // aubio (spectra, descriptors, MFCCs, onsets, beats; its FFT is FFTW's), for the
+        // station's sound analysis: loaded with dlopen when the first song is analysed, like
+        // FFmpeg, since libaubio links FFmpeg, libsndfile and libsamplerate
+        // (Sources/CAubio/aubio_loader.c); the headers come from libaubio-dev.
+        .target(name: "CAubio", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Layers
         // One retry schedule (delays, cap, jitter) for everything that retries.
@@ -86,10 +91,19 @@ let package = Package(
         // Any song of the library as a stream of MP3 bytes at the bit rate asked, produced as
         // it is encoded (FFmpeg: decode, resample, libmp3lame, the mp3 muxer into memory).
         .target(name: "Transcoder", dependencies: ["CFFmpeg"]),
+        // The station hears: each track's sound measured once from its decoded audio (aubio,
+        // samples through Transcoder), kept in the station database by file, in the
+        // background on every core, published as the library's SoundTable as it goes.
+        .target(
+            name: "SoundFeatures",
+            dependencies: ["CAubio", "Transcoder", "MusicLibrary", "StationStorage",
+                           .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "Station",
             dependencies: [
                 "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary", "Transcoder",
+                "SoundFeatures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPS for `mhz serve --tls-cert/--tls-key`: Hummingbird's TLS child channel,
                 // and NIOSSL's context to check the certificate and key before binding.
@@ -161,7 +175,9 @@ let package = Package(
         // `mhz-bench taste`'s pure part: the simulated listeners, the client that mirrors mhz's
         // radio, the references (shuffle, oracle), the window statistics and the report.
         .target(name: "TasteBench", dependencies: ["SeededRandom"], path: "Benchmarks/TasteBench"),
-        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "Transcoder", "TestSupport", "TasteBench"],
+        .executableTarget(name: "mhz-bench", dependencies: ["BenchKit", "Station", "Transcoder", "SoundFeatures", "MusicLibrary",
+                                                          "StationStorage", "CMalloc", "TestSupport", "TasteBench",
+                                                          .product(name: "Logging", package: "swift-log")],
                          path: "Benchmarks/MhzBench"),
 
         // Helpers shared by test targets only: a Range-capable static file server on
@@ -198,12 +214,17 @@ let package = Package(
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
-                                                   "StationStorage", "RadioAPI", "HTTP", "TestSupport",
+                                                   "StationStorage", "RadioAPI", "HTTP", "SoundFeatures", "TestSupport",
                                                    .product(name: "GRDB", package: "GRDB.swift")]),
         // Real files made with the ffmpeg command line, transcoded and checked with ffprobe.
         .testTarget(name: "TranscoderTests", dependencies: ["Transcoder"]),
         // The taste benchmark's listeners, client and statistics against a scripted station.
         .testTarget(name: "TasteBenchTests", dependencies: ["TasteBench", "SeededRandom"], path: "Benchmarks/TasteBenchTests"),
+        // Sounds made with the ffmpeg command line (tones, noise, damaged files), measured,
+        // stored and resumed against a real station database.
+        .testTarget(name: "SoundFeaturesTests", dependencies: ["SoundFeatures", "MusicLibrary", "StationStorage", "TestSupport",
+                                                          .product(name: "GRDB", package: "GRDB.swift"),
+                                                          .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "Radio", "TUIHarness", "TestSupport"]),
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.

@@ -65,8 +65,11 @@ public struct StationBenchmark: Sendable {
             referenceRates.append(Double(referenceTracks.count) / seconds(ContinuousClock.now - referenceStart))
             if let previous = station { await previous.stop() }
             try? FileManager.default.removeItem(at: data)
-            let fresh = try await Station(configuration: StationConfiguration(
-                library: music, dataDirectory: data, seed: 1, rescanInterval: nil))
+            var configuration = StationConfiguration(library: music, dataDirectory: data, seed: 1, rescanInterval: nil)
+            // Scans and answers are measured here, not the sound analysis (mhz-bench's own
+            // rows): it would take the cores the requests are timed on.
+            configuration.analysesSound = false
+            let fresh = try await Station(configuration: configuration)
             firstRates.append(Double(fresh.lastScan.files) / seconds(fresh.lastScan.duration))
             if round == 0 { first = fresh.lastScan }
             station = fresh

@@ -27,6 +27,7 @@ struct BenchOptions {
     static let usage = "usage: mhz-bench [--quick] [--mhz PATH] [--work DIR]\n"
         + "       mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]\n"
         + "       mhz-bench taste [--quick] [--seed N] [--listener NAME…] [--library NAME] [--songs N] [--variety LIST]"
+        + "\n       mhz-bench sound [--quick] [--work DIR]"
 
     /// Parses the arguments after the program name.
     init(_ arguments: [String]) throws(BenchUsage) {

@@ -24,6 +24,11 @@ struct ResultTable {
         rows.append(Row(measure: measure, mhz: mhz, reference: reference, ratio: ratio, target: target))
     }
 
+    /// Adds the rows of `other` after these.
+    mutating func append(_ other: ResultTable) {
+        rows += other.rows
+    }
+
     /// The table as Markdown.
     var markdown: String {
         var lines = ["| measure | mhz | reference | ratio (mhz / reference) | target |", "| --- | --- | --- | --- | --- |"]

@@ -5,6 +5,7 @@
 //   .build/release/mhz-bench [--quick] [--mhz PATH] [--work DIR]
 //   .build/release/mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]   (Soak.swift)
 //   .build/release/mhz-bench taste [--quick] [--seed N] [--listener NAME…] …   (TasteCommand.swift)
+//   .build/release/mhz-bench sound [--quick] [--work DIR]   (SoundSpeed.swift: those rows only)
 //
 // It installs nothing: a missing mpv, tmux or ffmpeg is named in the table instead of a
 // number. Progress goes to stderr, the table to stdout.
@@ -29,6 +30,25 @@ do {
             FileHandle.standardError.write(Data("mhz-bench taste: \(error)\n".utf8))
             exit(1)
         }
+        exit(0)
+    }
+    if arguments.first == "sound" {
+        // Only the sound analysis' rows (SoundSpeed.swift): no mhz binary, mpv or tmux needed.
+        let sound = try BenchOptions(Array(arguments.dropFirst()))
+        guard let ffmpeg = Executable.find("ffmpeg") else {
+            FileHandle.standardError.write(Data("mhz-bench: ffmpeg not found on PATH (Debian: apt-get install ffmpeg)\n".utf8))
+            exit(2)
+        }
+        print("mhz-bench sound\(sound.quick ? " --quick" : "")")
+        for line in Machine.describe(tools: ["ffmpeg": Machine.version(ffmpeg, ["-version"])]) { print(line) }
+        try FileManager.default.createDirectory(at: sound.work, withIntermediateDirectories: true)
+        let rows = await SoundSpeed.rows(ffmpeg: ffmpeg, work: sound.work, quick: sound.quick) {
+            FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8))
+        }
+        print("")
+        print(rows.markdown)
+        print("")
+        print("load average at the end: \(Machine.loadAverage())")
         exit(0)
     }
     options = try BenchOptions(arguments)
@@ -70,6 +90,10 @@ let warmUpStart = ContinuousClock.now
 do {
     let first = try HeadlessMhz(install)
     _ = try first.wait(timeout: .seconds(180), what: "the first song playing") { $0.name == "playing" }
+    // The embedded station measures the demo library's sound once, in the background: let
+    // it finish here, so no row below times a start or a playback with it under way.
+    try SoundSpeed.waitForAnalysis(of: install.dataDirectory.appendingPathComponent("station", isDirectory: true),
+                                   timeout: .seconds(180))
     first.quit()
 }
 print(String(format: "warm-up (first start, demo library synthesized, not in the table): %.1f s",
@@ -254,6 +278,11 @@ if let ffmpeg {
     } catch {
         table.add("transcode", mhz: "\(error)", reference: "", ratio: "")
     }
+}
+
+// MARK: Sound analysis
+if let ffmpeg {
+    table.append(await SoundSpeed.rows(ffmpeg: ffmpeg, work: options.work, quick: options.quick, progress: progress))
 }
 
 // MARK: Station

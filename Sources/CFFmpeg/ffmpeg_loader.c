@@ -77,6 +77,8 @@ static struct {
     const AVCodec * (*avcodec_find_encoder)(enum AVCodecID id);
     int (*avcodec_parameters_copy)(AVCodecParameters *dst, const AVCodecParameters *src);
     int64_t (*av_rescale_q)(int64_t a, AVRational bq, AVRational cq);
+    int (*av_seek_frame)(AVFormatContext *s, int stream_index, int64_t timestamp, int flags);
+    void (*avcodec_flush_buffers)(AVCodecContext *avctx);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -192,6 +194,8 @@ static void load(void) {
     if (!(api.avcodec_find_encoder = lookup("avcodec_find_encoder"))) return;
     if (!(api.avcodec_parameters_copy = lookup("avcodec_parameters_copy"))) return;
     if (!(api.av_rescale_q = lookup("av_rescale_q"))) return;
+    if (!(api.av_seek_frame = lookup("av_seek_frame"))) return;
+    if (!(api.avcodec_flush_buffers = lookup("avcodec_flush_buffers"))) return;
     /* Set before `log_routed` is read, as mhz_ffmpeg_route_log sets that flag before it
      * reads `loaded`: whichever comes second installs the callback. */
     atomic_store(&loaded, 1);
@@ -464,4 +468,12 @@ int mhz_avcodec_parameters_copy(AVCodecParameters *dst, const AVCodecParameters 
 
 int64_t mhz_av_rescale_q(int64_t a, AVRational bq, AVRational cq) {
     return ready() ? api.av_rescale_q(a, bq, cq) : 0;
+}
+
+int mhz_av_seek_frame(AVFormatContext *s, int stream_index, int64_t timestamp, int flags) {
+    return ready() ? api.av_seek_frame(s, stream_index, timestamp, flags) : AVERROR(ENOSYS);
+}
+
+void mhz_avcodec_flush_buffers(AVCodecContext *avctx) {
+    if (ready()) api.avcodec_flush_buffers(avctx);
 }

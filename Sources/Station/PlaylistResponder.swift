@@ -80,9 +80,6 @@ struct PlaylistResponder: Sendable {
     /// Chooses the songs of each list.
     let recommender: Recommender
 
-    /// How the library's tracks sound, as far as measured (none yet).
-    private var sound: (any SoundSpace)? { nil }
-
     /// Answers one request.
     ///
     /// - Parameters:
@@ -95,7 +92,9 @@ struct PlaylistResponder: Sendable {
         guard let type = ReportType(rawValue: typeWord) else { return .refused("invalid_type") }
         let sid = request.parameter("sid") ?? ""
         if type.needsSongID, sid.isEmpty { return .refused("missing_sid") }
-        let library = self.library.snapshot
+        // The library and how its tracks sound, taken together: a table belongs to its library.
+        let (library, soundTable) = self.library.snapshotWithSound
+        let sound: (any SoundSpace)? = soundTable.analysedCount > 0 ? soundTable : nil
         let channel = request.nonEmptyParameter("channel") ?? Channel.personalID
         let members = library.catalog.positions(inChannel: channel)
         guard channel == Channel.redHeartID || members != nil else { return .refused("invalid_channel") }

@@ -5,6 +5,7 @@ import MusicLibrary
 import NIOCore
 import Recommender
 import ServiceLifecycle
+import SoundFeatures
 import StationStorage
 import Synchronization
 
@@ -39,6 +40,8 @@ public final class Station: Sendable {
     private let loader: LibraryLoader
     private let services: StationRouter.Services
     private let profiles: ListenerProfiles
+    /// Measures the tracks' sound in the background; `nil` when the configuration says not to.
+    private let sound: BackgroundAnalysis?
     private let server = ServerHandle()
     private let scans = DispatchQueue(label: "mhz.station.scan")
     private let latestScan: Mutex<ScanSummary>
@@ -88,6 +91,16 @@ public final class Station: Sendable {
         let accounts = AccountStore(database: database, tokenLifetime: configuration.tokenLifetime)
         var system = SystemRandomNumberGenerator()
         let logger = configuration.effectiveLogger
+        // The station answers from here on; the sound of the tracks not yet measured is
+        // measured behind it, and each table it publishes makes the next lists better.
+        if configuration.analysesSound {
+            let analysis = BackgroundAnalysis(records: SoundRecords(database: database), logger: logger,
+                                              gate: configuration.soundAnalysisGate)
+            analysis.schedule(first.library, publish: library.soundPublisher())
+            sound = analysis
+        } else {
+            sound = nil
+        }
         let profiles = try await Blocking.run { () throws(StationError) -> ListenerProfiles in
             do throws(StorageError) { return try ListenerProfiles(database: database, logger: logger) } catch {
                 throw StationError(database: error)
@@ -140,7 +153,16 @@ public final class Station: Sendable {
     public func rescan() async throws(StationError) -> ScanSummary {
         let loader = self.loader
         let scan = try await Blocking.run(on: scans) { () throws(StationError) in try loader.load() }
-        library.replace(with: scan.library)
+        library.replace(with: scan.library, sound: sound?.table(for: scan.library) ?? .empty)
+        if let sound {
+            // Files new, changed or gone: measure what is not; otherwise the analysis (if
+            // still under way) publishes for the library that replaced its own.
+            if scan.summary.read > 0 || scan.summary.removed > 0 {
+                sound.schedule(scan.library, publish: library.soundPublisher())
+            } else {
+                sound.follow(scan.library, publish: library.soundPublisher())
+            }
+        }
         latestScan.withLock { $0 = scan.summary }
         return scan.summary
     }
@@ -148,6 +170,17 @@ public final class Station: Sendable {
     /// The library served right now.
     var servedLibrary: Library {
         library.snapshot
+    }
+
+    /// How the tracks of the library served sound, as far as they have been measured.
+    var servedSound: SoundTable {
+        library.sound
+    }
+
+    /// Returns once the sound analysis has nothing queued or under way (at once when the
+    /// station does not analyse).
+    func soundAnalysisIdle() async {
+        await sound?.idle()
     }
 
     /// The captchas handed out (tests read answers from it, as a person reads the image).
@@ -236,6 +269,10 @@ public final class Station: Sendable {
         }
         server.attach(task, group: group, generation: generation)
         startRescanTimer()
+        // A station started again after a stop measures what that stop interrupted.
+        if let sound, sound.isStopped {
+            sound.schedule(library.snapshot, publish: library.soundPublisher())
+        }
 
         // The first event decides: the port from onServerRunning, or the error that ended
         // `run()` before it got that far (a taken port, an unknown host).
@@ -285,7 +322,9 @@ public final class Station: Sendable {
     /// Stops serving and waits until the socket is closed: no new connections are taken,
     /// requests in flight get ``StationConfiguration/shutdownGracePeriod`` to finish, then
     /// are cancelled. Then waits until the feedback of every report answered is in the
-    /// database (reports are answered before they are written, see ``FeedbackWriter``).
+    /// database (reports are answered before they are written, see ``FeedbackWriter``), and
+    /// the sound analysis' threads have ended (a file half measured is measured again by the
+    /// next start).
     public func stop() async {
         rescanTimer.withLock { timer in
             timer?.cancel()
@@ -295,6 +334,7 @@ public final class Station: Sendable {
             await group.triggerGracefulShutdown()
             await task.value
         }
+        await sound?.stop()
         await profiles.flush()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SoundFeatures
 
 /// Everything a ``Station`` needs to know before it starts: where the music is, where its
 /// own files live, where to listen, and who wants to watch the requests it receives.
@@ -63,6 +64,13 @@ public struct StationConfiguration: Sendable {
     /// song) before cancelling them; ``Station/shutdownGracePeriod`` unless told otherwise.
     /// Tests lengthen it to tell a stop that waited from one that did not, whatever the load.
     public var shutdownGracePeriod: Duration
+    /// Whether the station measures its tracks' sound after each scan, in the background on
+    /// every core (``Station``; each file once, kept in the station database). True unless
+    /// told otherwise: benchmarks of other things, and tests that need no sound, turn it off.
+    public var analysesSound = true
+    /// Passed by the sound analysis' workers before each file: tests hold it closed to show
+    /// what the station does while it analyses.
+    var soundAnalysisGate: AnalysisGate?
 
     /// Creates a configuration.
     ///

@@ -137,6 +137,24 @@ package final class StationDatabase: Sendable {
         migrator.registerMigration("v5") { db in
             try db.execute(sql: "UPDATE song_mark SET liked = 0 WHERE liked = 1 AND trashed = 1")
         }
+        // The sound of each file, measured once (SoundFeatures), by the file's identity in
+        // the scan cache (path, size, mtime) and the analysis' version: `features` holds
+        // little-endian Float32s, or is NULL with `failure` saying why the file could not
+        // be read. A row whose file changed, went, or was measured by another version is
+        // measured again or removed.
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: """
+                CREATE TABLE sound (
+                    path TEXT PRIMARY KEY NOT NULL,
+                    size INTEGER NOT NULL,
+                    mtime INTEGER NOT NULL,
+                    version INTEGER NOT NULL,
+                    features BLOB,
+                    failure TEXT,
+                    seconds REAL NOT NULL
+                )
+                """)
+        }
         return migrator
     }
 }

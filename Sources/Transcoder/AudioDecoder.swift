@@ -125,6 +125,21 @@ final class AudioDecoder {
         return found
     }
 
+    /// Moves reading to the packet at or before `seconds` from the start (before the first
+    /// `step`: frames already decoded are not taken back). Returns whether the demuxer could
+    /// seek; when it could not, reading goes on from where it was.
+    ///
+    /// av_seek_frame with stream -1 takes "AV_TIME_BASE units"; AVSEEK_FLAG_BACKWARD
+    /// "seek[s] backward", to the last keyframe at or before the time, and
+    /// avcodec_flush_buffers is what "should be called e.g. when seeking".
+    func seek(toSeconds seconds: Double) -> Bool {
+        guard let format, let codec, seconds > 0 else { return false }
+        let status = mhz_av_seek_frame(format, -1, Int64(seconds * Double(AV_TIME_BASE)), AVSEEK_FLAG_BACKWARD)
+        guard status >= 0 else { return false }
+        mhz_avcodec_flush_buffers(codec)
+        return true
+    }
+
     /// Reads the next packet of the audio stream and hands every frame it decodes to
     /// `body` (the frame is only valid during the call). At the end of the file it drains
     /// the decoder instead. Returns `false` once the decoder has nothing more.

@@ -86,6 +86,15 @@ final class SampleConverter {
         return try FFmpegStatus.check(mhz_av_audio_fifo_read(fifo, planes, count), .resample)
     }
 
+    /// Moves `count` samples from the FIFO into `plane`, for an output held in one plane
+    /// (mono, or a packed format).
+    func read(into plane: UnsafeMutableRawPointer, count: Int32) throws(TranscodeError) -> Int32 {
+        guard let fifo else { return 0 }
+        var planes: UnsafeMutableRawPointer? = plane
+        let status = withUnsafeMutablePointer(to: &planes) { mhz_av_audio_fifo_read(fifo, $0, count) }
+        return try FFmpegStatus.check(status, .resample)
+    }
+
     /// Makes `resampler` fit `frame`, flushing the old one into the FIFO first.
     private func configure(for frame: UnsafePointer<AVFrame>) throws(TranscodeError) {
         var layout = AVChannelLayout()

@@ -105,6 +105,8 @@ AVFormatContext * mhz_avformat_alloc_context(void);
 const AVCodec * mhz_avcodec_find_encoder(enum AVCodecID id);
 int mhz_avcodec_parameters_copy(AVCodecParameters *dst, const AVCodecParameters *src);
 int64_t mhz_av_rescale_q(int64_t a, AVRational bq, AVRational cq);
+int mhz_av_seek_frame(AVFormatContext *s, int stream_index, int64_t timestamp, int flags);
+void mhz_avcodec_flush_buffers(AVCodecContext *avctx);
 
 /* Error codes are function-like macros (AVERROR(e) negates a POSIX errno, AVERROR_EOF and
  * AVERROR_INVALIDDATA are FFERRTAG four-character tags): Swift imports none of them. */

@@ -92,6 +92,9 @@ enum StationFixtures {
             tokenLifetime: tokenLifetime, rescanInterval: nil)
         configuration.tokenGuard = tokenGuard
         configuration.loginGuard = loginGuard
+        // Measuring the sound of the library is for the tests about it (they turn it on):
+        // the rest would each measure the demo library again, for nothing.
+        configuration.analysesSound = false
         adjust(&configuration)
         let station = try await Station(configuration: configuration)
         let url = try await station.start()

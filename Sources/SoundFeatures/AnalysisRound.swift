@@ -1,0 +1,32 @@
+/// What one pass over a library's unmeasured tracks did: its progress, and the log lines
+/// that open and close it.
+package struct AnalysisRound: Sendable {
+    /// When the pass began.
+    package let started: ContinuousClock.Instant
+    /// Tracks it set out to measure.
+    package let queued: Int
+    /// Tracks of the library already measured (or known unreadable) when it began.
+    package let known: Int
+    /// Tracks measured so far.
+    package var measured = 0
+    /// Tracks found unreadable so far.
+    package var unreadable = 0
+    /// Seconds of audio measured so far.
+    package var audioSeconds = 0.0
+
+    /// The opening line.
+    var opening: String {
+        "sound analysis: \(queued) of \(queued + known) tracks to measure"
+    }
+
+    /// The closing line, with how fast it went (seconds of audio per second of wall time,
+    /// over all its threads).
+    func closing(threads: Int) -> String {
+        let elapsed = started.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let speed = seconds > 0 ? audioSeconds / seconds : 0
+        return "sound analysis: measured \(measured) tracks, \(unreadable) unreadable, in "
+            + "\(Int(seconds.rounded())) s on \(threads) threads (\(Int(audioSeconds.rounded())) s of audio, "
+            + "\(Int(speed.rounded()))× real time)"
+    }
+}
