@@ -54,8 +54,8 @@ package struct Recommender: Sendable {
     /// The exponent of the artist spread at `variety`.
     package static func spread(variety: Double) -> Double { 0.25 + 0.75 * clampedVariety(variety) }
     /// How much wider a list spreads for a listener the station reads with `confidence`
-    /// (``ProfileTrust``): not at all from 0.6 up, 3.4 times at 0.2.
-    package static func doubt(_ confidence: Double) -> Double { 1 + 6 * max(0, 0.6 - confidence) }
+    /// (``ProfileTrust``): not at all from 0.6 up, 5.8 times at 0.2.
+    package static func doubt(_ confidence: Double) -> Double { 1 + 12 * max(0, 0.6 - confidence) }
 
     /// `variety` within 0…1 (NaN: the default).
     package static func clampedVariety(_ variety: Double) -> Double {

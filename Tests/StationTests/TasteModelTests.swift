@@ -139,6 +139,31 @@ struct TasteModelTests {
         #expect(heard.reason(for: 6, explored: false) == .soundsLike(title: "Song 40"))
     }
 
+    @Test("trust: verdicts that follow the scores keep full confidence; verdicts whatever the song bring it to the floor")
+    func trust() {
+        var agreeing = ProfileTrust(), random = ProfileTrust()
+        for index in 0..<40 {
+            agreeing.learn(index % 2 == 0 ? .rate : .skip, predicted: index % 2 == 0 ? 2 : -2)
+            agreeing.learn(.end, predicted: 1)
+            // A heart one song in five, skips two in five, whatever the song scored.
+            random.learn(index % 5 == 0 ? .rate : (index % 5 < 3 ? .skip : .end), predicted: 1.5)
+        }
+        #expect(agreeing.confidence == 1)
+        #expect(random.confidence == ProfileTrust.floor)
+        #expect(Recommender.doubt(1) == 1 && Recommender.doubt(ProfileTrust.floor) > 3)
+        // With little confidence, a positive score counts for less; a negative one fully.
+        var profile = ListenerProfile()
+        _ = profile.apply(.rate, to: Self.library.tracks[0])
+        _ = profile.apply(.skip, to: Self.library.tracks[20])
+        let library = Self.library
+        let weights = ListenerWeights(profile: profile, library: library)
+        let sure = ListenerTaste(profile: profile, weights: weights, library: library, sound: nil, household: nil)
+        let doubtful = ListenerTaste(profile: profile, weights: weights, library: library, sound: nil, household: nil,
+                                     confidence: 0.2)
+        #expect(doubtful.weight(at: 1, decisiveness: 1) < sure.weight(at: 1, decisiveness: 1) / 2)
+        #expect(abs(doubtful.weight(at: 21, decisiveness: 1) - sure.weight(at: 21, decisiveness: 1)) < 1e-12)
+    }
+
     @Test("each reason, in words")
     func reasons() {
         var profile = ListenerProfile()
