@@ -14,12 +14,16 @@ struct TasteModelTests {
     /// 60 tracks: 6 artists of 10 songs (two albums of 5), artist `a` in genre `a % 3`.
     private static let library: Library = {
         let genres = ["Rock", "Jazz", "Folk"]
-        let tracks = (0..<60).map { index in
-            LibraryTrack(sid: String(300_000_000 + index), ssid: "0000", aid: String(4_000_000 + index / 5),
-                         relativePath: String(format: "%03d.mp3", index), file: URL(fileURLWithPath: "/nowhere/\(index)"),
-                         fileExtension: "mp3", title: "Song \(index)", artist: "Artist \(index / 10)",
-                         album: "Album \(index / 5)", genre: genres[(index / 10) % 3], year: 2000, durationSeconds: 1,
-                         bitrate: 1)
+        var tracks: [LibraryTrack] = []
+        for index in 0..<60 {
+            let sid = String(300_000_000 + index), aid = String(4_000_000 + index / 5)
+            let path = String(format: "%03d.mp3", index)
+            let file = URL(fileURLWithPath: "/nowhere/" + path)
+            let artist = "Artist " + String(index / 10), album = "Album " + String(index / 5)
+            let genre: String = genres[(index / 10) % 3]
+            tracks.append(LibraryTrack(sid: sid, ssid: "0000", aid: aid, relativePath: path, file: file,
+                                       fileExtension: "mp3", title: "Song " + String(index), artist: artist,
+                                       album: album, genre: genre, year: 2000, durationSeconds: 1, bitrate: 1))
         }
         return Library(tracks: tracks, root: URL(fileURLWithPath: "/nowhere"), isDemo: false, pins: [:])
     }()
