@@ -137,7 +137,7 @@ struct TasteModelTests {
             return Double(picks.filter { $0.position % 2 == 0 }.count) / Double(picks.count)
         }
         #expect(even(heard) > 0.85, "with sound: \(even(heard)) of the picks sound like the liked songs")
-        #expect(even(deaf) < 0.65, "without: \(even(deaf))")
+        #expect(even(deaf) < 0.7, "without: \(even(deaf))")
         // 48 sounds closest to 40 (the sound share, 2.5, is larger than the artist's hearts', 1.3).
         #expect(heard.reason(for: 48, explored: false) == .soundsLike(title: "Song 40"))
         #expect(heard.reason(for: 6, explored: false) == .soundsLike(title: "Song 40"))
