@@ -25,10 +25,10 @@ enum ConfigReference {
 
     /// The tables in the manual's order; nil is the top level. `[keys]` is described apart,
     /// beside the key table.
-    static let tables: [String?] = [nil, "station", "downloads", "hooks"]
+    static let tables: [String?] = [nil, "station", "radio", "downloads", "hooks"]
 
     /// The keys in the order the manual lists them.
-    static var entries: [Entry] { topLevel + station + downloads + hooks }
+    static var entries: [Entry] { topLevel + station + radio + downloads + hooks }
 
     /// The top-level keys.
     static var topLevel: [Entry] {
@@ -64,6 +64,16 @@ enum ConfigReference {
                   summary: "A desktop notification for each new song."),
             Entry(name: "mpris", value: "true|false", fallback: String(Config().mpris),
                   summary: "The radio on the session bus as an MPRIS player (media keys, playerctl)."),
+        ]
+    }
+
+    /// `[radio]`.
+    static var radio: [Entry] {
+        [
+            Entry(table: "radio", name: "variety", value: "0-1", fallback: "the station's own (0.5 for mhz serve)",
+                  summary: "How adventurous the personal channel is: 0 only what you love, 1 much you have not heard; "
+                      + "sent as variety= (mhz's station reads it, Douban ignores it). "
+                      + "The [ and ] keys turn it while playing."),
         ]
     }
 
@@ -109,7 +119,8 @@ enum ConfigReference {
 
     /// The keys the parsers accept, by table (nil: the top level), to hold the table to them.
     static let parsedKeys: [String?: [String]] = [
-        nil: Config.keys, "station": StationSettings.keys, "downloads": DownloadSettings.keys, "hooks": HookSettings.keys,
+        nil: Config.keys, "station": StationSettings.keys, "radio": RadioSettings.keys, "downloads": DownloadSettings.keys,
+        "hooks": HookSettings.keys,
     ]
 
     /// `15` rather than `15.0`.

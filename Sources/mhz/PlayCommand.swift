@@ -122,7 +122,8 @@ struct PlayCommand: AsyncParsableCommand {
         let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,
                                                   logger: Logger(label: "mhz.login"))
         let frontEnd: any FrontEnd = headless
-            ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap, login: dialog, logFile: runtime.paths.logFile)
+            ? HeadlessFrontEnd()
+            : TerminalFrontEnd(keymap: keymap, login: dialog, variety: service.variety, logFile: runtime.paths.logFile)
         // The terminal UI clears the line stderr got: the status line says it again.
         if let replacedDatabase { frontEnd.alert(replacedDatabase, logger: logger) }
         // The network seam notices an expired login; the listener hears it once, while

@@ -137,7 +137,8 @@ struct RadioRuntime {
     /// The radio service for this server, speaking for the stored session when it belongs
     /// here (see ``ActiveSession``).
     func stationClient(logger: Logger = Logger(label: "mhz.net")) -> StationClient {
-        StationClient(transport: transport(logger: logger), endpoints: endpoints, session: activeSession(logger: logger))
+        StationClient(transport: transport(logger: logger), endpoints: endpoints, session: activeSession(logger: logger),
+                      variety: VarietyKnob(config.radio.variety))
     }
 
     /// What carries requests to this station: the embedded one in-process, a server over HTTP.
