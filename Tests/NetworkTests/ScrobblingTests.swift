@@ -197,6 +197,49 @@ struct ScrobblingTests {
         await setup.stop()
     }
 
+    @Test func refusedCredentialsAreOneLineEachAndAreNotAskedAgainThisRun() async throws {
+        let setup = try await Setup()
+        do {
+            try """
+                [scrobble]
+                listenbrainz_token = "not-the-token"
+                listenbrainz_url = "\(setup.brainz.baseURL.absoluteString)"
+                lastfm_api_key = "\(Self.apiKey)"
+                lastfm_api_secret = "\(Self.secret)"
+                lastfm_session_key = "an-old-session"
+                lastfm_url = "\(setup.fm.url.absoluteString)"
+
+                """.write(to: setup.config, atomically: true, encoding: .utf8)
+            let mhz = try setup.headless()
+            let first = try await mhz.waitFor("playing")
+            try await waitUntil("both refusals said") { mhz.stderr.components(separatedBy: "refused the credentials").count == 3 }
+            mhz.send("skip")
+            try await mhz.waitFor("playing", after: first.index + 1)
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0)
+            #expect(mhz.stderr == """
+                mhz: ListenBrainz refused the credentials (HTTP 401, Invalid authorization token.); scrobbles wait in the outbox: \
+                check [scrobble] listenbrainz_token, or run `mhz scrobble login listenbrainz`
+                mhz: Last.fm refused the credentials (HTTP 403, error 9: Invalid session key - Please re-authenticate); \
+                scrobbles wait in the outbox: check [scrobble] lastfm_api_key and lastfm_api_secret, then run `mhz scrobble login lastfm`
+
+                """ || mhz.stderr == """
+                mhz: Last.fm refused the credentials (HTTP 403, error 9: Invalid session key - Please re-authenticate); \
+                scrobbles wait in the outbox: check [scrobble] lastfm_api_key and lastfm_api_secret, then run `mhz scrobble login lastfm`
+                mhz: ListenBrainz refused the credentials (HTTP 401, Invalid authorization token.); scrobbles wait in the outbox: \
+                check [scrobble] listenbrainz_token, or run `mhz scrobble login listenbrainz`
+
+                """, "\(mhz.stderr)")
+            // The second song was not announced: each service was asked once.
+            #expect(setup.brainz.requests.map(\.status) == [401])
+            #expect(setup.fm.calls.map(\.error) == [9])
+        } catch {
+            await setup.stop()
+            throw error
+        }
+        await setup.stop()
+    }
+
     @Test func aKeyIsSetInItsTableLeavingEveryOtherLineAsItWas() {
         #expect(ConfigFileEdit.setting("k", to: "v", in: "scrobble", of: "") == "[scrobble]\nk = \"v\"\n")
         #expect(ConfigFileEdit.setting("k", to: "a\"b", in: "scrobble", of: "volume = 5\n")
