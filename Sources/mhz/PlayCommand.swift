@@ -168,7 +168,11 @@ struct PlayCommand: AsyncParsableCommand {
             HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
                        logFile: runtime.paths.logFile)
         }
-        let observers = RadioObservers(control: control, hooks: hooks)
+        // Scrobbling, when [scrobble] configures a service: what earlier runs left goes first.
+        let scrobbler = Scrobbler(settings: runtime.config.scrobble, database: database,
+                                  http: RadioRuntime.httpConfiguration(runtime.config))
+        await scrobbler?.start()
+        let observers = RadioObservers(control: control, hooks: hooks, scrobbler: scrobbler)
         let likedDownloads = runtime.config.downloads.liked
         let narration = Task {
             for await event in session.events {
@@ -201,6 +205,7 @@ struct PlayCommand: AsyncParsableCommand {
         desktop.stop()
         frontEnd.stop()
         await narration.value
+        await scrobbler?.stop()
         await manager.shutdown()
         await following.value
         controller.shutdown()
