@@ -83,9 +83,9 @@ public struct CommandWord: Sendable, Equatable {
                     keys: ["d"]),
         CommandWord("downloads", .downloadAction, summary: "pause, resume, cancel or retry the download of this id"),
         CommandWord("lyrics-earlier", .bare(.lyricsEarlier), needsSong: true,
-                    summary: "show the song's lyric lines 0.5 s earlier (kept for the song)", keys: ["]"]),
+                    summary: "show the song's lyric lines 0.5 s earlier (kept for the song)", keys: ["}"]),
         CommandWord("lyrics-later", .bare(.lyricsLater), needsSong: true,
-                    summary: "show the song's lyric lines 0.5 s later (kept for the song)", keys: ["["]),
+                    summary: "show the song's lyric lines 0.5 s later (kept for the song)", keys: ["{"]),
         CommandWord("quit", .bare(.quit), aliases: ["exit"], summary: "quit, saving where you were", keys: ["q"]),
     ]
 

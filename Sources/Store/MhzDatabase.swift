@@ -189,6 +189,20 @@ public final class MhzDatabase: Sendable {
                 t.add(column: "period_starts", .text).notNull().defaults(to: "[]")
             }
         }
+        migrator.registerMigration("v11-scrobble-outbox") { db in
+            // Listens and likes on their way to ListenBrainz and Last.fm, one row per service.
+            try db.create(table: ScrobbleRecord.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("service", .text).notNull().indexed()
+                t.column("kind", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("album", .text).notNull()
+                t.column("duration", .double).notNull()
+                t.column("started_at", .integer).notNull()
+                t.column("created_at", .datetime).notNull()
+            }
+        }
         migrator.registerMigration("v10-lyric-offsets") { db in
             // The listener's nudge of a song's lyric timing, per station and song.
             try db.create(table: LyricOffsetRecord.databaseTableName) { t in
@@ -332,10 +346,12 @@ public final class MhzDatabase: Sendable {
 
     // MARK: - Plumbing
 
+    /// A read, its failure as a ``StoreError`` (for the tables' extensions in other files).
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try writer.read(body) } catch { throw Self.failure(error) }
     }
 
+    /// A write in one transaction, its failure as a ``StoreError``.
     func write(_ body: (Database) throws -> Void) throws(StoreError) {
         do { try writer.write(body) } catch { throw Self.failure(error) }
     }

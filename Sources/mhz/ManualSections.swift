@@ -162,6 +162,9 @@ enum ManualSections {
             ("Download every liked song for offline listening, then play them:", "mhz download --liked"),
             ("", "mhz --channel offline"),
             ("Like the song a running mhz plays:", "mhz ctl like"),
+            ("Scrobble to Last.fm (with lastfm_api_key and lastfm_api_secret in [scrobble]), and see what waits:",
+             "mhz scrobble login lastfm"),
+            ("", "mhz scrobble status"),
         ]
         var lines = [ManualPage.section("EXAMPLES")]
         for (words, command) in commands {

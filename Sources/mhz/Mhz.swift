@@ -20,7 +20,7 @@ struct Mhz: AsyncParsableCommand {
             {"event":"lyric","sid":…,"text":…,"time":…} as each LRC line is reached.
             """,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
-                      LogoutCommand.self, ServeCommand.self, CtlCommand.self],
+                      LogoutCommand.self, ServeCommand.self, CtlCommand.self, ScrobbleCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 

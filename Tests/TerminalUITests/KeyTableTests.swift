@@ -16,6 +16,7 @@ import Testing
         ("trash", .command(.trash), main), ("download", .command(.download), main),
         ("downloads", .openDownloads, main), ("channels", .openChannels, main), ("login", .openLogin, main),
         ("volume-up", .volumeStep(5), main), ("volume-down", .volumeStep(-5), main),
+        ("variety-up", .varietyStep(0.1), main), ("variety-down", .varietyStep(-0.1), main),
         ("seek-forward", .command(.seek(.relative(10))), main), ("seek-back", .command(.seek(.relative(-10))), main),
         ("help", .help, main), ("quit", .quit, main),
         ("lyrics-earlier", .command(.lyricsEarlier), main), ("lyrics-later", .command(.lyricsLater), main),
@@ -85,6 +86,11 @@ import Testing
                        effect: .volumeStep(5), help: "volume up 5"),
             KeyBinding(action: "volume-down", keys: [.character("-")], context: .global,
                        effect: .volumeStep(-5), help: "volume down 5"),
+            // The variety dial's keys, added with the dial (not in the hand-written table).
+            KeyBinding(action: "variety-up", keys: [.character("]")], context: .global,
+                       effect: .varietyStep(0.1), help: "more new songs in the next lists (variety +0.1)"),
+            KeyBinding(action: "variety-down", keys: [.character("[")], context: .global,
+                       effect: .varietyStep(-0.1), help: "more of what you love in the next lists (variety −0.1)"),
             KeyBinding(action: "seek-forward", keys: [.right], context: .song,
                        effect: .command(.seek(.relative(10))), help: "forward 10 seconds"),
             KeyBinding(action: "seek-back", keys: [.left], context: .song,
@@ -94,9 +100,9 @@ import Testing
             KeyBinding(action: "quit", keys: [.character("q")], context: .global,
                        effect: .quit, help: "quit, saving where you were", hintRank: 1),
             // Added since, from the command table's rows with keys.
-            KeyBinding(action: "lyrics-earlier", keys: [.character("]")], context: .song,
+            KeyBinding(action: "lyrics-earlier", keys: [.character("}")], context: .song,
                        effect: .command(.lyricsEarlier), help: "show the song's lyric lines 0.5 s earlier (kept for the song)"),
-            KeyBinding(action: "lyrics-later", keys: [.character("[")], context: .song,
+            KeyBinding(action: "lyrics-later", keys: [.character("{")], context: .song,
                        effect: .command(.lyricsLater), help: "show the song's lyric lines 0.5 s later (kept for the song)"),
         ]
         let playing = KeyBinding.defaults.filter { Self.main.contains($0.context) }
