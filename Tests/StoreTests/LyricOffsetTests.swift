@@ -26,4 +26,31 @@ struct LyricOffsetTests {
         }
         #expect(rows == ["http://a 7 -1000"])
     }
+
+    /// v10-lyric-offsets is registered after v11-scrobble-outbox (which shipped first): a
+    /// database an mhz without lyrics left at v11 gains the table on its next open, its
+    /// scrobble rows kept.
+    @Test func aDatabaseAtV11WithoutTheLyricTableGainsIt() throws {
+        let folder = try TemporaryDirectory(prefix: "mhz-lyric-offsets")
+        let path = folder.path("mhz.sqlite")
+        _ = try MhzDatabase(path: path)
+        // Made into the database main's mhz leaves: every migration to v11, no lyric table.
+        try DatabaseQueue(path: path.path).write { db in
+            try db.execute(sql: """
+                DROP TABLE lyric_offset;
+                DELETE FROM grdb_migrations WHERE identifier = 'v10-lyric-offsets';
+                INSERT INTO scrobble_outbox (service, kind, artist, title, album, duration, started_at, created_at)
+                    VALUES ('listenbrainz', 'listen', 'A', 'T', '', 200, 1700000000, '2026-11-20 10:00:00.000');
+                """)
+        }
+        let reopened = try MhzDatabase(path: path)
+        try reopened.setLyricOffset(-500, station: "embedded", sid: "7")
+        #expect(try reopened.lyricOffset(station: "embedded", sid: "7") == -500)
+        let (applied, scrobbles) = try DatabaseQueue(path: path.path).read { db in
+            (try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier LIKE 'v1_-%' ORDER BY identifier"),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM scrobble_outbox"))
+        }
+        #expect(applied == ["v10-lyric-offsets", "v11-scrobble-outbox"])
+        #expect(scrobbles == 1)
+    }
 }
