@@ -61,7 +61,8 @@ public struct LyricSheet: Sendable, Equatable {
                 } else if stamps.isEmpty, let colon = inside.firstIndex(of: ":") {
                     let key = inside[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
                     let value = inside[inside.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    guard key.allSatisfy({ $0.isLetter || $0 == "#" }), !key.isEmpty else { break }
+                    // Only LRC's own ID tags: `[Chorus: both]` in plain lyrics is text.
+                    guard Self.idTags.contains(key) else { break }
                     switch key {
                     case "ti": title = value
                     case "ar": artist = value
@@ -99,6 +100,10 @@ public struct LyricSheet: Sendable, Equatable {
             plainLines = []
         }
     }
+
+    /// LRC's ID tags (`[ti:]`, `[length:]`, `[#:]` a comment, …), read or skipped; any other
+    /// `[word: …]` is text.
+    static let idTags: Set<String> = ["ti", "ar", "al", "au", "by", "length", "offset", "re", "ve", "tool", "#"]
 
     /// The index of the line being sung at `seconds` (the last line begun by then), or nil
     /// before the first line and for unsynchronized lyrics.

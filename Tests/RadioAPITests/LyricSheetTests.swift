@@ -56,6 +56,19 @@ struct LyricSheetTests {
         #expect(LyricSheet(parsing: "[ar:x]\n").isEmpty)
     }
 
+    @Test("unsynced text: CRLF and a byte-order mark, indentation, word tags, [offset:] read but moving nothing; a [word: …] that is no LRC tag is text")
+    func unsyncedEdges() {
+        let sheet = LyricSheet(parsing: "\u{FEFF}[offset:+500]\r\n[Chorus: Both]\r\n  <00:01.00>la <00:01.50>la\r\n"
+            + "[by:someone]\r\n[length: 03:20]\r\n夜曲, 第二行\r\n")
+        #expect(!sheet.isSynced)
+        #expect(sheet.offsetMilliseconds == 500)
+        #expect(sheet.plainLines == ["[Chorus: Both]", "la la", "夜曲, 第二行"])
+        #expect(sheet.lineIndex(at: 10) == nil)
+        // One time tag anywhere makes the sheet synced: untimed lines are then left out.
+        let mixed = LyricSheet(parsing: "a plain line\n[00:03.00]timed\n[Chorus: Both]")
+        #expect(mixed.lines == [.init(time: 3, text: "timed")] && mixed.plainLines.isEmpty)
+    }
+
     @Test("the current line is the last begun: none before the first, the last after the end")
     func currentLine() {
         let sheet = LyricSheet(parsing: "[00:01.00]a\n[00:02.00]b\n[00:02.00]c\n[00:04.00]d")
