@@ -93,6 +93,9 @@ public struct RadioSnapshot: Sendable, Equatable {
     /// The lyric line being sung, for the front ends to show; the machine never sets it
     /// (lyrics follow beside it), mhz's terminal front end fills it in. Nil: none.
     public var lyricLine: String? = nil
+    /// The song's whole lyrics with the line being sung, for the terminal's lyrics view;
+    /// filled in beside the machine as ``lyricLine`` is. Nil: not known (yet).
+    public var lyrics: SongLyrics? = nil
     /// True while waiting for the server to answer a fetch with nothing to play meanwhile.
     public var loading: Bool
     /// Feedback reports waiting to reach the station (made while it was unreachable).

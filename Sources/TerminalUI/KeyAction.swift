@@ -18,6 +18,8 @@ public enum KeyAction: Sendable, Equatable {
     case openChannels
     /// Open the downloads view.
     case openDownloads
+    /// Open the lyrics view.
+    case openLyrics
     /// Downloads view: pause the selected download, or resume it when paused.
     case pauseDownload
     /// Downloads view: cancel the selected download.
@@ -77,7 +79,7 @@ public enum KeyAction: Sendable, Equatable {
             return .volume(min(100, max(0, snapshot.volume + step)))
         case .quit:
             return .quit
-        case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter, .openDownloads,
+        case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter, .openDownloads, .openLyrics,
              .pauseDownload, .cancelDownload, .retryDownload, .varietyStep:
             return nil
         }

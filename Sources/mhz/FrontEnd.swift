@@ -25,6 +25,8 @@ protocol FrontEnd: Sendable {
     func showCover(_ file: URL?)
     /// A lyric line became current; `line` is its headless JSON line.
     func lyric(_ change: LyricTracker.Change, line: String)
+    /// A song's lyrics arrived (none: no lines), before its first current line.
+    func lyrics(_ lyrics: SongLyrics)
     /// The radio quit: release the terminal.
     func stop()
 }
@@ -82,6 +84,9 @@ final class HeadlessFrontEnd: FrontEnd {
         output.write(Data((line + "\n").utf8))
     }
 
+    /// Headless tells lines as they are reached, not whole sheets.
+    func lyrics(_ lyrics: SongLyrics) {}
+
     /// Nothing to release: stdout is left as it is.
     func stop() {}
 }
@@ -95,8 +100,9 @@ final class TerminalFrontEnd: FrontEnd {
     private let app = Mutex<TerminalApp?>(nil)
     private let pending = Mutex<RadioSnapshot?>(nil)
     private let pendingCover = Mutex<URL?>(nil)
-    /// The lyric line reached last, and its song's sid (shown only while that song plays).
-    private let lyricLine = Mutex<(sid: String, text: String)?>(nil)
+    /// The lyrics of the song they came for, with the line reached last (shown only while
+    /// that song plays).
+    private let songLyrics = Mutex<SongLyrics?>(nil)
     /// The last snapshot and an alert shown on it while the radio has no problem of its
     /// own to show, until `until`.
     private let alerting = Mutex<(last: RadioSnapshot?, alert: RadioError?, until: ContinuousClock.Instant)>(
@@ -141,7 +147,10 @@ final class TerminalFrontEnd: FrontEnd {
     /// has no problem of its own to show.
     func show(_ snapshot: RadioSnapshot) {
         var withLyric = snapshot
-        if let line = lyricLine.withLock({ $0 }), line.sid == snapshot.track?.sid { withLyric.lyricLine = line.text }
+        if let lyrics = songLyrics.withLock({ $0 }), lyrics.sid == snapshot.track?.sid {
+            withLyric.lyrics = lyrics
+            withLyric.lyricLine = lyrics.currentLine
+        }
         let snapshot = alerting.withLock { state -> RadioSnapshot in
             let snapshot = withLyric
             state.last = snapshot
@@ -160,7 +169,15 @@ final class TerminalFrontEnd: FrontEnd {
 
     /// Shows the line under the song's lines, with the next snapshot and at once.
     func lyric(_ change: LyricTracker.Change, line: String) {
-        lyricLine.withLock { $0 = (change.sid, change.text) }
+        songLyrics.withLock { lyrics in
+            if lyrics?.sid == change.sid { lyrics?.current = change.index }
+        }
+        if let last = alerting.withLock({ $0.last }) { show(last) }
+    }
+
+    /// Keeps the song's lyrics for the lyrics view, and shows them at once.
+    func lyrics(_ lyrics: SongLyrics) {
+        songLyrics.withLock { $0 = lyrics }
         if let last = alerting.withLock({ $0.last }) { show(last) }
     }
 

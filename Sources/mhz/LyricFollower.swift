@@ -11,15 +11,16 @@ final class LyricFollower: Sendable {
     private let service: any RadioService
     private let nudges: (any LyricOffsetStore)?
     private let lineChanged: @Sendable (LyricTracker.Change) -> Void
-    private let sheetChanged: @Sendable (String?, LyricSheet?) -> Void
+    private let sheetChanged: @Sendable (String, LyricSheet?) -> Void
     private let tracker = Mutex(LyricTracker())
 
     /// A follower asking `service`. `lineChanged` hears each line reached;
-    /// `sheetChanged` the song's lyrics when they arrive (nil: none), for a full view.
+    /// `sheetChanged` the song's lyrics when the station's answer arrives (nil: the song
+    /// has none), before the line current by then, for a full view.
     /// Nudges are read from and kept in `nudges`, per song.
     init(service: any RadioService, nudges: (any LyricOffsetStore)? = nil,
          lineChanged: @escaping @Sendable (LyricTracker.Change) -> Void,
-         sheetChanged: @escaping @Sendable (String?, LyricSheet?) -> Void = { _, _ in }) {
+         sheetChanged: @escaping @Sendable (String, LyricSheet?) -> Void = { _, _ in }) {
         self.service = service
         self.nudges = nudges
         self.lineChanged = lineChanged
@@ -39,7 +40,6 @@ final class LyricFollower: Sendable {
             return isNew
         }
         guard isNew else { return }
-        sheetChanged(track.sid, nil)
         let service = self.service
         Task { [weak self] in
             let sheet = await service.lyrics(sid: track.sid, ssid: track.ssid)

@@ -151,7 +151,7 @@ struct PlayCommand: AsyncParsableCommand {
             let line = EventJSON.lyric(change)
             frontEnd.lyric(change, line: line)
             control.broadcast(line)
-        })
+        }, sheetChanged: { sid, sheet in frontEnd.lyrics(SongLyrics(sid: sid, sheet: sheet)) })
         let session = RadioSession(service: service, player: player, store: RadioDatabase(database), downloads: downloads,
                                    configuration: radio, volume: volume, onSnapshot: { snapshot in
                                        frontEnd.show(snapshot)

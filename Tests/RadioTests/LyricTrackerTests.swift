@@ -56,4 +56,16 @@ struct LyricTrackerTests {
         #expect(tracker.receive(LyricSheet(parsing: "plain words"), for: "9").isEmpty)
         #expect(tracker.advance(to: 5).isEmpty)
     }
+
+    @Test("the lyrics a front end shows: a synced sheet's lines in time order, unsynced text's lines, none")
+    func songLyrics() {
+        var synced = SongLyrics(sid: "7", sheet: LyricSheet(parsing: "[00:02.00]b\n[00:01.00]a"))
+        #expect(synced == SongLyrics(sid: "7", lines: ["a", "b"], isSynced: true))
+        #expect(synced.currentLine == nil)
+        synced.current = 1
+        #expect(synced.currentLine == "b")
+        let plain = SongLyrics(sid: "8", sheet: LyricSheet(parsing: "[ti:x]\none\n\ntwo"))
+        #expect(plain == SongLyrics(sid: "8", lines: ["one", "", "two"], isSynced: false))
+        #expect(SongLyrics(sid: "9", sheet: nil) == SongLyrics(sid: "9", lines: [], isSynced: false))
+    }
 }

@@ -27,6 +27,10 @@ import Testing
         ("downloads-up", .moveSelection(-1), [.downloads]), ("downloads-down", .moveSelection(1), [.downloads]),
         ("downloads-pause", .pauseDownload, [.downloads]), ("downloads-cancel", .cancelDownload, [.downloads]),
         ("downloads-retry", .retryDownload, [.downloads]), ("downloads-close", .close, [.downloads]),
+        ("lyrics-view", .openLyrics, main),
+        ("lyrics-up", .moveSelection(-1), [.lyrics]), ("lyrics-down", .moveSelection(1), [.lyrics]),
+        ("lyrics-page-up", .moveSelection(-10), [.lyrics]), ("lyrics-page-down", .moveSelection(10), [.lyrics]),
+        ("lyrics-close", .close, [.lyrics]),
     ]
 
     @Test func everyActionNameConfigFilesUsedStillBindsWhatItDid() throws {
@@ -80,6 +84,9 @@ import Testing
                        formerNames: ["downloads"]),
             KeyBinding(action: "channels", keys: [.character("c")], context: .global,
                        effect: .openChannels, help: "choose another channel", hintRank: 5),
+            // The lyrics view's key, added with the view.
+            KeyBinding(action: "lyrics-view", keys: [.character("y")], context: .global,
+                       effect: .openLyrics, help: "show the song's lyrics, the line being sung highlighted"),
             KeyBinding(action: "login", keys: [.character("L")], context: .global,
                        effect: .openLogin, help: "log in (or again, after the session expired)"),
             KeyBinding(action: "volume-up", keys: [.character("+"), .character("=")], context: .global,
