@@ -17,7 +17,10 @@ struct Mhz: AsyncParsableCommand {
             (Song.lrc) or from its tags (ID3 SYLT and USLT, Vorbis and FLAC LYRICS or UNSYNCEDLYRICS, \
             MP4 ©lyr) and answers Douban's lyric call (POST /v2/fm/lyric); mhz asks every station for \
             each song's lyrics, plays on without them when it has none, and, headless, prints \
-            {"event":"lyric","sid":…,"text":…,"time":…} as each LRC line is reached.
+            {"event":"lyric","sid":…,"text":…,"time":…} as each LRC line is reached, in order. The \
+            terminal shows the line being sung under the song; y opens the whole sheet with that line \
+            marked (lyrics without time tags as plain text), and } and { show a song's lines 0.5 s \
+            earlier or later, kept for that song (see KEYS).
             """,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
                       LogoutCommand.self, ServeCommand.self, CtlCommand.self, ScrobbleCommand.self],
