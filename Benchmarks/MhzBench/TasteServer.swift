@@ -5,7 +5,10 @@ import TasteBench
 /// A release `mhz serve` of its own for one taste run: a fresh data directory, accounts
 /// added with `--add-user NAME --password-stdin`, the library given, the seed given (the
 /// hidden `--seed`), a free port on 127.0.0.1. Its standard error goes to `serve.log` in
-/// the data directory; the URL is read from its `mhz: serving … on URL` line.
+/// the data directory; the URL is read from its `mhz: serving … on URL` line. The station
+/// logs at `info` so that the sound analysis's closing line can be waited for: a listener
+/// begins with a station that has heard its whole library, as one that has run for a while
+/// has (the analysis's own speed is `mhz-bench sound`'s business).
 ///
 /// Spawned with Foundation's `Process`, as the tests spawn it; the benchmark holds no
 /// listening socket, and its client sockets are close-on-exec (``LoopbackSocket``), so
@@ -19,6 +22,8 @@ final class TasteServer {
     let port: Int
     /// Its standard error.
     let log: URL
+    /// Seconds from the station's start until its sound analysis had finished.
+    private(set) var analysisSeconds: Double?
 
     /// Starts a station over `library` in `data` (emptied first) with `users` as accounts.
     init(mhz: String, library: String, data: URL, seed: UInt64, users: [String]) throws {
@@ -29,6 +34,7 @@ final class TasteServer {
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
+        environment["MHZ_LOG_LEVEL"] = "info"
         let station = ["--data-dir", data.appendingPathComponent("mhz").path]
         for user in users {
             let add = Process()
@@ -54,7 +60,8 @@ final class TasteServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: log)
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(180)
+        let started = ContinuousClock.now
+        let deadline = started + .seconds(180)
         var found: Int?
         while found == nil {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
@@ -69,6 +76,28 @@ final class TasteServer {
             }
         }
         port = found!
+        try waitForSoundAnalysis(since: started)
+    }
+
+    /// Waits for the analysis's closing line (`sound analysis: measured …`), or for word
+    /// that it cannot run here; a library already measured has neither, but every taste
+    /// station starts from an empty data directory.
+    private func waitForSoundAnalysis(since started: ContinuousClock.Instant) throws {
+        let deadline = started + .seconds(1_800)
+        while true {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if text.contains("sound analysis: measured ") {
+                let elapsed = started.duration(to: .now)
+                analysisSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                return
+            }
+            if text.contains("sound analysis: not possible") { return }
+            guard process.isRunning else { throw BenchError.tool("mhz serve stopped: \(text.suffix(400))") }
+            guard ContinuousClock.now < deadline else {
+                throw BenchError.tool("mhz serve's sound analysis did not finish in 30 minutes")
+            }
+            usleep(100_000)
+        }
     }
 
     /// Logs `user` in through `/j/app/login` (§5.1); the app API as that listener, with
