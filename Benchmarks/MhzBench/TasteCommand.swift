@@ -98,8 +98,11 @@ enum TasteCommand {
         let label = "\(library.name)-\(listener.kind.rawValue)" + (variety.map { "-variety-\(TasteReport.number($0))" } ?? "")
         let data = options.work.appendingPathComponent("taste-stations/\(label)", isDirectory: true)
         let users = listener.housemateSongs > 0 ? ["housemate", "listener"] : ["listener"]
-        let server = try TasteServer(mhz: options.mhz, library: library.folder, data: data, seed: options.seed, users: users)
+        let server = try BenchStation(mhz: options.mhz, library: library.folder, data: data, seed: options.seed, users: users)
         defer { server.stop() }
+        // A listener begins with a station that has heard its whole library, as one that
+        // has run a while has (how fast it hears is `mhz-bench sound`'s business).
+        try server.waitForSoundAnalysis()
         if let analysis = server.analysisSeconds {
             progress("  the station measured its library's sound in " + String(format: "%.0f s", analysis))
         }
