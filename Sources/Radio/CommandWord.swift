@@ -37,6 +37,8 @@ public struct CommandWord: Sendable, Equatable {
         case percent
         /// `pause|resume|cancel|retry <id>`: ``RadioCommand/downloadControl(_:id:)``.
         case downloadAction
+        /// Nothing, or how many songs (a positive integer): ``RadioCommand/history(limit:)``.
+        case count
     }
 
     /// A row. `keys` are keys that send the word's command, named by the word and helped
@@ -82,6 +84,7 @@ public struct CommandWord: Sendable, Equatable {
         CommandWord("download", .bare(.download), needsSong: true, summary: "download the song for offline listening",
                     keys: ["d"]),
         CommandWord("downloads", .downloadAction, summary: "pause, resume, cancel or retry the download of this id"),
+        CommandWord("history", .count, summary: "list the songs played, newest first (the last 20, or this many)"),
         CommandWord("quit", .bare(.quit), aliases: ["exit"], summary: "quit, saving where you were", keys: ["q"]),
     ]
 
@@ -114,6 +117,7 @@ public struct CommandWord: Sendable, Equatable {
         case .seekTarget: "\(word) <±s|s>"
         case .percent: "\(word) <0-100>"
         case .downloadAction: "\(word) <pause|resume|cancel|retry> <id>"
+        case .count: "\(word) [n]"
         }
     }
 
@@ -125,6 +129,7 @@ public struct CommandWord: Sendable, Equatable {
         case .seekTarget: "\(word) 30 or \(word) +10"
         case .percent: "\(word) 60 (0–100)"
         case .downloadAction: "\(word) pause 3"
+        case .count: "\(word) or \(word) 5"
         }
     }
 
@@ -156,6 +161,11 @@ public struct CommandWord: Sendable, Equatable {
             guard arguments.count == 2 else { throw .unexpectedArgument(word: word, argument: arguments[2]) }
             guard let id = Int64(arguments[1]), id > 0 else { throw .invalidArgument(word: word, argument: arguments[1]) }
             return .downloadControl(action, id: id)
+        case .count:
+            guard let first = arguments.first else { return .history(limit: nil) }
+            let argument = try only(arguments)
+            guard let value = Int(argument), value > 0 else { throw .invalidArgument(word: word, argument: first) }
+            return .history(limit: value)
         }
     }
 

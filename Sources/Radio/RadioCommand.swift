@@ -32,6 +32,8 @@ public enum RadioCommand: Sendable, Equatable {
     case download
     /// Pause, resume, cancel or retry download `id`.
     case downloadControl(DownloadAction, id: Int64)
+    /// Tell the history: the songs started, newest first, at most `limit` (nil: the default).
+    case history(limit: Int?)
     /// Stop cleanly, saving progress.
     case quit
 
@@ -57,6 +59,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .seek: CommandWord.row(for: .seekTarget)
         case .volume: CommandWord.row(for: .percent)
         case .downloadControl: CommandWord.row(for: .downloadAction)
+        case .history: CommandWord.row(for: .count)
         default: CommandWord.row(for: .bare(self))
         }
     }
@@ -70,6 +73,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .seek(.relative(let seconds)): "\(word) \(seconds < 0 ? "-" : "+")\(Self.number(abs(seconds)))"
         case .volume(let percent): "\(word) \(percent)"
         case .downloadControl(let action, let id): "\(word) \(action.rawValue) \(id)"
+        case .history(let limit?): "\(word) \(limit)"
         default: word
         }
     }

@@ -27,6 +27,8 @@ public enum RadioEvent: Sendable, Equatable {
     case source(SongSource)
     /// The answer to `status`: everything a front end would draw.
     case status(RadioSnapshot)
+    /// The answer to `history`: songs started, newest first.
+    case history([ListenEntry])
     /// Something went wrong; playback goes on where it can.
     case error(RadioError)
 }

@@ -105,6 +105,10 @@ public struct RadioMachine: Sendable {
     var nextTicket = 1
     /// The next token to give a retry timer.
     var nextRetryToken = 1
+    /// The song whose history row is open (see `RadioMachine+History.swift`).
+    var listening: Listening?
+    /// The key the next history row gets.
+    var nextListenID = 1
 
     /// Creates a radio that has not started.
     public init(configuration: Configuration = Configuration(), volume: Int = 100) {

@@ -189,6 +189,22 @@ public final class MhzDatabase: Sendable {
                 t.add(column: "period_starts", .text).notNull().defaults(to: "[]")
             }
         }
+        migrator.registerMigration("v9-history") { db in
+            // Every song the radio started (see ListenRecord), newest first when read.
+            try db.create(table: ListenRecord.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("station", .text).notNull()
+                t.column("channel", .text).notNull()
+                t.column("sid", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("album", .text).notNull()
+                t.column("started_at", .datetime).notNull().indexed()
+                t.column("listened", .double).notNull()
+                t.column("outcome", .text).notNull()
+                t.column("liked", .boolean).notNull()
+            }
+        }
         do {
             let pending = try writer.read { db in try !migrator.hasCompletedMigrations(db) }
             try migrator.migrate(writer)
@@ -322,11 +338,13 @@ public final class MhzDatabase: Sendable {
 
     // MARK: - Plumbing
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    /// Runs a read, its failure as a ``StoreError``.
+    func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try writer.read(body) } catch { throw Self.failure(error) }
     }
 
-    private func write(_ body: (Database) throws -> Void) throws(StoreError) {
+    /// Runs a write in a transaction, its failure as a ``StoreError``.
+    func write(_ body: (Database) throws -> Void) throws(StoreError) {
         do { try writer.write(body) } catch { throw Self.failure(error) }
     }
 

@@ -126,7 +126,7 @@ enum ManualSections {
         let items: [(URL, String)] = [
             (paths.configFile, "The configuration (see CONFIGURATION)."),
             (paths.dataDirectory, "The data directory (--data-dir)."),
-            (paths.database, "Playback positions, the reports waiting for the station, downloads, trashed songs."),
+            (paths.database, "Playback positions, the reports waiting for the station, downloads, trashed songs, the history of songs played."),
             (paths.logFile, "The log, without passwords, tokens or cookies."),
             (sessions.sessionFile, "The login: tokens, never the password (mode 0600)."),
             (sessions.cookieFile, "The web family's cookies (mode 0600)."),
@@ -162,6 +162,8 @@ enum ManualSections {
             ("Download every liked song for offline listening, then play them:", "mhz download --liked"),
             ("", "mhz --channel offline"),
             ("Like the song a running mhz plays:", "mhz ctl like"),
+            ("The last ten songs played, how each left (ended, skipped, trashed, quit) and whether it was liked:",
+             "mhz history --limit 10"),
         ]
         var lines = [ManualPage.section("EXAMPLES")]
         for (words, command) in commands {

@@ -14,7 +14,7 @@ struct Mhz: AsyncParsableCommand {
             else a demo library it synthesizes on first run).
             """,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
-                      LogoutCommand.self, ServeCommand.self, CtlCommand.self],
+                      LogoutCommand.self, ServeCommand.self, CtlCommand.self, HistoryCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 

@@ -141,6 +141,7 @@ struct PlayCommand: AsyncParsableCommand {
             },
             songStarted: { track, file in desktop.songStarted(track, cover: file) })
         let session = RadioSession(service: service, player: player, store: RadioDatabase(database), downloads: downloads,
+                                   history: RadioHistory(database: database, station: runtime.sessionKey),
                                    configuration: radio, volume: volume, onSnapshot: { snapshot in
                                        frontEnd.show(snapshot)
                                        covers.show(snapshot)

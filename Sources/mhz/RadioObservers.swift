@@ -9,8 +9,8 @@ struct RadioObservers: Sendable {
     /// `[hooks] event`, when configured.
     let hooks: HookRunner?
 
-    /// An event: broadcast to followers; run through the hook unless it is a `status`,
-    /// which answers one asker rather than telling of something that happened.
+    /// An event: broadcast to followers; run through the hook unless it is a `status` or
+    /// `history`, which answer one asker rather than telling of something that happened.
     func narrate(_ event: RadioEvent) {
         guard control != nil || hooks != nil else { return }
         let line = EventJSON.line(event)
@@ -40,7 +40,7 @@ struct RadioObservers: Sendable {
     /// The hook's argument: the event's own name, as its JSON line's `event` says.
     static func hookName(_ event: RadioEvent) -> String? {
         switch event {
-        case .status: nil
+        case .status, .history: nil
         case .playing: "playing"
         case .paused: "paused"
         case .resumed: "resumed"

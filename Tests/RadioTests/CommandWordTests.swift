@@ -14,6 +14,7 @@ struct CommandWordTests {
             "volume 0": .volume(0), "volume 100": .volume(100), "  SKIP \t": .skip, "Volume 7": .volume(7),
             "download": .download, "downloads pause 3": .downloadControl(.pause, id: 3),
             "downloads RETRY 12": .downloadControl(.retry, id: 12),
+            "history": .history(limit: nil), "history 5": .history(limit: 5),
         ]
         for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
         let spelled = Set(CommandWord.table.flatMap { [$0.word] + $0.aliases })
@@ -23,7 +24,8 @@ struct CommandWordTests {
 
     @Test func theWordListAndUsageComeFromTheTable() {
         #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
-                                       "seek", "volume", "status", "login", "logout", "download", "downloads", "quit"])
+                                       "seek", "volume", "status", "login", "logout", "download", "downloads", "history",
+                                       "quit"])
         #expect(CommandWord.table.map(\.usage).filter { $0.contains("<") }
                 == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>"])
         #expect(CommandWord.table.filter(\.needsSong).map(\.word) == ["skip", "like", "unlike", "trash", "seek", "download"])
@@ -33,7 +35,7 @@ struct CommandWordTests {
         let commands: [RadioCommand] = [.pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel("-3"),
                                         .seek(.absolute(30)), .seek(.relative(-10)), .seek(.relative(2.5)),
                                         .volume(90), .status, .login, .logout, .quit, .download,
-                                        .downloadControl(.cancel, id: 7)]
+                                        .downloadControl(.cancel, id: 7), .history(limit: nil), .history(limit: 3)]
         for command in commands {
             #expect(try RadioCommand.parse(command.line) == command, "\(command.line)")
             #expect(command.word == command.commandWord.word)
@@ -90,7 +92,7 @@ struct CommandWordTests {
                 switch row.form {
                 case .bare: #expect(key.name == row.word && key.step == nil, "\(key.name)")
                 case .seekTarget, .percent: #expect(key.name != row.word && key.step != nil && key.step != 0, "\(key.name)")
-                case .channelID, .downloadAction: Issue.record("\(key.name): \(row.word) has no key a press can fill in")
+                case .channelID, .downloadAction, .count: Issue.record("\(key.name): \(row.word) has no key a press can fill in")
                 }
             }
         }
@@ -125,6 +127,12 @@ struct CommandWordTests {
         #expect(throws: CommandParseError.unexpectedArgument(word: "skip", argument: "2")) { try RadioCommand.parse("next 2") }
         #expect(throws: CommandParseError.unexpectedArgument(word: "volume", argument: "2")) {
             try RadioCommand.parse("volume 1 2")
+        }
+        #expect(throws: CommandParseError.invalidArgument(word: "history", argument: "0")) {
+            try RadioCommand.parse("history 0")
+        }
+        #expect(throws: CommandParseError.unexpectedArgument(word: "history", argument: "2")) {
+            try RadioCommand.parse("history 1 2")
         }
         #expect(throws: CommandParseError.invalidArgument(word: "volume", argument: "101")) {
             try RadioCommand.parse("volume 101")

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+
+/// A row of `listen`: one song the radio started, on which station and channel, when, how
+/// long it was listened to, how it left (`ended`, `skipped`, `trashed`, `quit`) and whether
+/// it was liked then. Written when the song starts (as `quit`, which is what a song still
+/// open after a crash was) and brought up to date when it leaves.
+public struct ListenRecord: Codable, Sendable, Equatable, TimestampedRecord, FetchableRecord, MutablePersistableRecord {
+    /// The row id, once inserted.
+    public var id: Int64?
+    /// The station (its URL, or `embedded`).
+    public var station: String
+    /// The channel it played on.
+    public var channel: String
+    /// The station's song id.
+    public var sid: String
+    /// Title.
+    public var title: String
+    /// Artist.
+    public var artist: String
+    /// Album.
+    public var album: String
+    /// When its first audio played.
+    public var startedAt: Date
+    /// Seconds listened.
+    public var listened: Double
+    /// How it left: `ended`, `skipped`, `trashed` or `quit`.
+    public var outcome: String
+    /// Whether it was liked when it left.
+    public var liked: Bool
+
+    /// Creates a row.
+    public init(id: Int64? = nil, station: String, channel: String, sid: String, title: String, artist: String,
+                album: String, startedAt: Date, listened: Double = 0, outcome: String = "quit", liked: Bool = false) {
+        self.id = id
+        self.station = station
+        self.channel = channel
+        self.sid = sid
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.startedAt = startedAt
+        self.listened = listened
+        self.outcome = outcome
+        self.liked = liked
+    }
+
+    /// The table.
+    public static let databaseTableName = "listen"
+
+    /// The table's column names, in snake case.
+    enum CodingKeys: String, CodingKey {
+        case id, station, channel, sid, title, artist, album, startedAt = "started_at", listened, outcome, liked
+    }
+
+    /// Takes the id SQLite assigned.
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension MhzDatabase {
+    /// Stores a song that started and returns its row id.
+    public func insertListen(_ record: ListenRecord) throws(StoreError) -> Int64 {
+        var record = record
+        try write { db in try record.insert(db) }
+        return record.id ?? 0
+    }
+
+    /// Brings a song's row up to date as it leaves (or as it is liked or unliked).
+    public func finishListen(id: Int64, listened: Double, outcome: String, liked: Bool) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE listen SET listened = ?, outcome = ?, liked = ? WHERE id = ?",
+                           arguments: [listened, outcome, liked, id])
+        }
+    }
+
+    /// The songs started, newest first, at most `limit` of them (every one when nil).
+    public func listens(limit: Int?) throws(StoreError) -> [ListenRecord] {
+        try read { db in
+            let newest = ListenRecord.order(Column("started_at").desc, Column("id").desc)
+            return try (limit.map { newest.limit($0) } ?? newest).fetchAll(db)
+        }
+    }
+}
