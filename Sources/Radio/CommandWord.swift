@@ -39,6 +39,8 @@ public struct CommandWord: Sendable, Equatable {
         case downloadAction
         /// Nothing, or how many songs (a positive integer): ``RadioCommand/history(limit:)``.
         case count
+        /// `90s`, `30m`, `1h` (or seconds), or `off`: ``RadioCommand/sleep(_:)``.
+        case duration
     }
 
     /// A row. `keys` are keys that send the word's command, named by the word and helped
@@ -85,6 +87,8 @@ public struct CommandWord: Sendable, Equatable {
                     keys: ["d"]),
         CommandWord("downloads", .downloadAction, summary: "pause, resume, cancel or retry the download of this id"),
         CommandWord("history", .count, summary: "list the songs played, newest first (the last 20, or this many)"),
+        CommandWord("sleep", .duration,
+                    summary: "fade out and quit after this long (90s, 30m, 1h), saving where you were; off cancels"),
         CommandWord("quit", .bare(.quit), aliases: ["exit"], summary: "quit, saving where you were", keys: ["q"]),
     ]
 
@@ -118,6 +122,7 @@ public struct CommandWord: Sendable, Equatable {
         case .percent: "\(word) <0-100>"
         case .downloadAction: "\(word) <pause|resume|cancel|retry> <id>"
         case .count: "\(word) [n]"
+        case .duration: "\(word) <90s|30m|1h|off>"
         }
     }
 
@@ -130,6 +135,7 @@ public struct CommandWord: Sendable, Equatable {
         case .percent: "\(word) 60 (0–100)"
         case .downloadAction: "\(word) pause 3"
         case .count: "\(word) or \(word) 5"
+        case .duration: "\(word) 30m or \(word) off"
         }
     }
 
@@ -166,6 +172,11 @@ public struct CommandWord: Sendable, Equatable {
             let argument = try only(arguments)
             guard let value = Int(argument), value > 0 else { throw .invalidArgument(word: word, argument: first) }
             return .history(limit: value)
+        case .duration:
+            let argument = try only(arguments)
+            if argument.lowercased() == "off" { return .sleep(nil) }
+            guard let seconds = SleepTimer.seconds(argument) else { throw .invalidArgument(word: word, argument: argument) }
+            return .sleep(seconds)
         }
     }
 

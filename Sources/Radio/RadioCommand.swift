@@ -34,6 +34,8 @@ public enum RadioCommand: Sendable, Equatable {
     case downloadControl(DownloadAction, id: Int64)
     /// Tell the history: the songs started, newest first, at most `limit` (nil: the default).
     case history(limit: Int?)
+    /// Set the sleep timer to run out in this many seconds; nil turns it off.
+    case sleep(Double?)
     /// Stop cleanly, saving progress.
     case quit
 
@@ -60,6 +62,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .volume: CommandWord.row(for: .percent)
         case .downloadControl: CommandWord.row(for: .downloadAction)
         case .history: CommandWord.row(for: .count)
+        case .sleep: CommandWord.row(for: .duration)
         default: CommandWord.row(for: .bare(self))
         }
     }
@@ -74,6 +77,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .volume(let percent): "\(word) \(percent)"
         case .downloadControl(let action, let id): "\(word) \(action.rawValue) \(id)"
         case .history(let limit?): "\(word) \(limit)"
+        case .sleep(let seconds): "\(word) \(seconds.map(SleepTimer.text) ?? "off")"
         default: word
         }
     }

@@ -54,6 +54,9 @@ public enum RadioEffect: Sendable, Equatable {
     case endListen(id: Int, listened: Double, outcome: ListenOutcome, liked: Bool)
     /// Tell the front ends the history, newest first (at most `limit` songs; nil: the default).
     case listHistory(limit: Int?)
+    /// Feed `.sleepTimer(token:)` back after `after` seconds (no jitter: the fade's steps
+    /// are even); the timer runs out in `endsIn` seconds.
+    case scheduleSleep(after: Double, token: Int, endsIn: Double)
     /// Shut down: everything worth saving has been saved by the effects before this one.
     case quit
 }

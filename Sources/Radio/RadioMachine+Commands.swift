@@ -62,6 +62,8 @@ extension RadioMachine {
             return [.controlDownload(action, id: id)]
         case .history(let limit):
             return [.listHistory(limit: limit)]
+        case .sleep(let seconds):
+            return sleep(seconds)
         case .quit:
             var effects = endListen(.quit)
             if let now = nowPlaying { effects.append(.savePosition(positionRecord(of: now))) }

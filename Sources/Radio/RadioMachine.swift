@@ -109,6 +109,12 @@ public struct RadioMachine: Sendable {
     var listening: Listening?
     /// The key the next history row gets.
     var nextListenID = 1
+    /// The sleep timer, when one is set.
+    public internal(set) var sleepTimer: SleepTimer?
+    /// The token the next sleep timer's wait gets.
+    var nextSleepToken = 1
+    /// When the sleep timer runs out, as the session last told.
+    var sleepEnds: Date?
 
     /// Creates a radio that has not started.
     public init(configuration: Configuration = Configuration(), volume: Int = 100) {
@@ -177,6 +183,11 @@ public struct RadioMachine: Sendable {
             return sessionChanged()
         case .downloadsChanged(let overview):
             return downloadsChanged(overview)
+        case .sleepTimer(let token):
+            return sleepFired(token)
+        case .sleepScheduled(let date):
+            sleepEnds = sleepTimer == nil ? nil : date
+            return []
         }
     }
 
@@ -219,11 +230,13 @@ public struct RadioMachine: Sendable {
         if case .reconnecting(let attempt)? = loaded?.stage { reconnecting = attempt }
         var silent = false
         if case .silent = state { silent = true }
-        return RadioSnapshot(channel: channel, track: now?.track, position: now?.position ?? 0,
+        var snapshot = RadioSnapshot(channel: channel, track: now?.track, position: now?.position ?? 0,
                              duration: now?.duration, paused: paused, volume: volume, queueLength: queue.count,
                              channels: channels, problem: problem, loading: silent,
                              pendingReports: pendingReports, nextRetry: nextRetry, reconnecting: reconnecting,
                              source: source, downloads: downloads)
+        snapshot.sleepEnds = sleepTimer == nil ? nil : sleepEnds
+        return snapshot
     }
 
     // MARK: - Shared steps

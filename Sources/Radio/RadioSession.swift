@@ -349,6 +349,13 @@ public actor RadioSession {
             } catch {
                 storageFailed(error)
             }
+        case .scheduleSleep(let delay, let token, let left):
+            handle(.sleepScheduled(at: Date().addingTimeInterval(left)))
+            let clock = self.clock
+            Task {
+                try? await clock.sleep(seconds: delay)
+                self.handle(.sleepTimer(token: token))
+            }
         case .listHistory(let limit):
             eventContinuation.yield(.history(history(limit: limit ?? Self.defaultHistoryLimit)))
         case .quit:

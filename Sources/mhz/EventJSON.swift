@@ -65,6 +65,10 @@ enum EventJSON {
             if !words.isEmpty { object["status_text"] = .string(words) }
         case .error(let error):
             object = ["event": .string("error"), "message": .string(ErrorText.describe(error))]
+        case .sleep(let seconds):
+            object = ["event": .string("sleep"), "seconds": seconds.map { .number($0) } ?? .null]
+        case .fading(let volume):
+            object = ["event": .string("fading"), "volume": .number(Double(volume))]
         case .history(let entries):
             object = ["event": .string("history"), "songs": .array(entries.map { .object(HistoryText.fields($0)) })]
         }

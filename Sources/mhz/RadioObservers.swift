@@ -51,6 +51,8 @@ struct RadioObservers: Sendable {
         case .trashed: "trashed"
         case .reconnecting: "reconnecting"
         case .reconnected: "reconnected"
+        case .sleep: "sleep"
+        case .fading: "fading"
         case .channel: "channel"
         case .source: "source"
         case .error: "error"
