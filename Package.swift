@@ -73,6 +73,10 @@ let package = Package(
         // HLS playlists (RFC 8216), parsed from text: pure, it imports nothing of the project.
         .target(name: "HLSPlaylist"),
         .target(name: "Radio", dependencies: ["RadioAPI", "Backoff"]),
+        // Scrobbling: ListenBrainz's and Last.fm's requests as values (Last.fm's MD5
+        // signature through libcrypto), when a song counts as listened to, and the courier
+        // that delivers the scrobble outbox through ports the composition root fills.
+        .target(name: "Scrobble", dependencies: ["Backoff", "COpenSSL"]),
         // The station, one target per job (see docs/ARCHITECTURE.md): its database file, a
         // seeded generator, the music library, the recommender, the demo library's
         // synthesis, and the HTTP server with accounts and captchas that serves them.
@@ -135,7 +139,7 @@ let package = Package(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Desktop", "Transcoder", "MusicLibrary",
+                "Desktop", "Transcoder", "MusicLibrary", "Scrobble",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -212,6 +216,9 @@ let package = Package(
         // with TagLib's C binding.
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HTTP", "HLSPlaylist", "Store", "Backoff", "CTagLib",
                                                           "CTagLibPictures", "TestSupport", "mhz"]),
+        // The services' requests byte for byte, the signature against a worked example, the
+        // listen rule, and the courier over fakes of its ports.
+        .testTarget(name: "ScrobbleTests", dependencies: ["Scrobble", "Backoff"]),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "mhz"],

@@ -28,11 +28,14 @@ public struct Track: Sendable, Equatable {
     /// The channel a downloaded song was downloaded from (reports about it name that
     /// channel); nil for the station's own lists, which belong to the channel playing.
     public var channel: String?
+    /// Why the station chose it for the listener, in words, when the station says (mhz's
+    /// station does: docs/PROTOCOL.md §4.2).
+    public var reason: String?
 
     /// Creates a track.
     public init(sid: String, title: String, artist: String, album: String = "", year: String = "",
                 kbps: Int? = nil, length: Double = 0, liked: Bool = false, url: String, picture: String = "",
-                sha256: String? = nil, channel: String? = nil) {
+                sha256: String? = nil, channel: String? = nil, reason: String? = nil) {
         self.sid = sid
         self.title = title
         self.artist = artist
@@ -45,6 +48,7 @@ public struct Track: Sendable, Equatable {
         self.picture = picture
         self.sha256 = sha256
         self.channel = channel
+        self.reason = reason
     }
 }
 

@@ -18,6 +18,10 @@ public struct AppEndpoints: Sendable, Equatable {
     /// station links each song's file as it is instead of an MP3 transcode
     /// (docs/PROTOCOL.md §9). Douban knows no such parameter and ignores it.
     public var asksForOriginal: Bool
+    /// `variety=` on playlist requests, 0 (only what the listener loves) to 1
+    /// (adventurous): mhz's own parameter, the station's variety dial (docs/PROTOCOL.md
+    /// §9). Omitted when `nil`; Douban knows no such parameter and ignores it.
+    public var variety: Double?
 
     /// Creates the endpoint set for a server.
     public init(baseURL: URL, appName: String = "radio_android", version: String = "100",
@@ -36,7 +40,8 @@ public struct AppEndpoints: Sendable, Equatable {
     }
 
     /// `GET /j/app/radio/people`: a fetch or a report, with the parameters in hzqtc/fmd's order:
-    /// app_name, version, credentials, channel, type, sid, pt, h, kbps; then mhz's `format`.
+    /// app_name, version, credentials, channel, type, sid, pt, h, kbps; then mhz's `format`
+    /// and `variety`.
     public func playlist(_ report: Report) -> APIRequest {
         var q = identity
         q.append(("channel", report.channel))
@@ -46,6 +51,7 @@ public struct AppEndpoints: Sendable, Equatable {
         if let pt = report.playedTime { q.append(("pt", String(format: "%.1f", max(0, pt)))) }
         if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
         q += quality
+        if let variety { q.append(("variety", Self.varietyText(variety))) }
         return APIRequest(method: .get, url: url("/j/app/radio/people", query: q), isFeedback: report.type.isFeedback)
     }
 
@@ -70,6 +76,14 @@ public struct AppEndpoints: Sendable, Equatable {
             q += [("user_id", credentials.userID), ("expire", credentials.expire), ("token", credentials.token)]
         }
         return q
+    }
+
+    /// The dial as sent: 0 to 1 in steps of a hundredth, without trailing zeros (`0.5`, `1`).
+    public static func varietyText(_ variety: Double) -> String {
+        let hundredths = Int((min(max(variety, 0), 1) * 100).rounded())
+        if hundredths % 100 == 0 { return String(hundredths / 100) }
+        let digits = hundredths % 10 == 0 ? String(hundredths / 10) : String(format: "%02d", hundredths)
+        return "0." + digits
     }
 
     /// `kbps` when set, then `format=original` when asked.

@@ -42,12 +42,17 @@ public struct Song: Sendable, Equatable, Codable {
     /// SHA-256 of the audio file (64 hex digits), when the server gives it (the app
     /// family's `sha256`); downloads check the file against it.
     public var sha256: String?
+    /// Why the station chose this song for the listener, one short sentence in the
+    /// listener's terms ("you liked two songs by X"), when the station says (an mhz
+    /// extension, docs/PROTOCOL.md §4.2; Douban's clients ignore it).
+    public var reason: String?
 
     /// Creates a song; every text field defaults to empty.
     public init(sid: String, ssid: String = "", aid: String = "", title: String, artist: String,
                 album: String = "", albumTitle: String = "", picture: String = "", url: String,
                 length: Int, like: Bool = false, publicTime: String = "", company: String = "",
-                ratingAverage: Double? = nil, kbps: Int? = nil, subtype: String = "", sha256: String? = nil) {
+                ratingAverage: Double? = nil, kbps: Int? = nil, subtype: String = "", sha256: String? = nil,
+                reason: String? = nil) {
         self.sid = sid
         self.ssid = ssid
         self.aid = aid
@@ -65,6 +70,7 @@ public struct Song: Sendable, Equatable, Codable {
         self.kbps = kbps
         self.subtype = subtype
         self.sha256 = sha256
+        self.reason = reason
     }
 
     /// Whether this entry is an advertisement (`subtype == "T"`) rather than music.
@@ -72,7 +78,7 @@ public struct Song: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case sid, ssid, aid, title, artist, album, albumtitle, picture, url, length, like
-        case publicTime = "public_time", company, ratingAverage = "rating_avg", kbps, subtype, sha256
+        case publicTime = "public_time", company, ratingAverage = "rating_avg", kbps, subtype, sha256, reason
     }
 
     /// Decodes a song, accepting every type variant of the recorded fixtures. Only `sid`
@@ -102,6 +108,7 @@ public struct Song: Sendable, Equatable, Codable {
         kbps = try c.lenientInt(.kbps)
         subtype = try c.lenientString(.subtype) ?? ""
         sha256 = try c.lenientString(.sha256).flatMap { $0.isEmpty ? nil : $0 }
+        reason = try c.lenientString(.reason).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Encodes the app API's canonical shape (recorded fixture F1).
@@ -123,6 +130,7 @@ public struct Song: Sendable, Equatable, Codable {
         try c.encodeIfPresent(kbps.map(String.init), forKey: .kbps)
         try c.encode(albumTitle, forKey: .albumtitle)
         try c.encode(like ? 1 : 0, forKey: .like)
+        try c.encodeIfPresent(reason, forKey: .reason)
         try c.encodeIfPresent(sha256, forKey: .sha256)
     }
 }

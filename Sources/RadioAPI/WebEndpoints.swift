@@ -22,6 +22,8 @@ public struct WebEndpoints: Sendable, Equatable {
     /// (docs/PROTOCOL.md §9). Douban knows no such parameter and ignores it; `kbps` and `pb`
     /// are sent all the same, as the family's requests always carry them.
     public var asksForOriginal: Bool
+    /// `variety=` on playlist requests (see ``AppEndpoints/variety``); omitted when `nil`.
+    public var variety: Double?
 
     /// Creates the endpoint set for a server.
     public init(baseURL: URL, appName: String = "radio_website", client: String = "s:mainsite|y:3.0",
@@ -44,7 +46,8 @@ public struct WebEndpoints: Sendable, Equatable {
 
     /// `GET /j/v2/playlist`: a fetch or a report. The fixed part is in chengzeyi/FM's order
     /// (`channel kbps client app_name version type`), then `sid` (omitted for `n`, as taizilongxu/douban.fm
-    /// does), `pt`, `pb`, `from` and `h` for long reports; then mhz's `format` when asked.
+    /// does), `pt`, `pb`, `from` and `h` for long reports; then mhz's `format` when asked
+    /// and `variety` when set.
     public func playlist(_ report: Report) -> APIRequest {
         var q: [(String, String)] = [("channel", report.channel), ("kbps", String(kbps)), ("client", client),
                                      ("app_name", appName), ("version", version), ("type", report.type.rawValue)]
@@ -54,6 +57,7 @@ public struct WebEndpoints: Sendable, Equatable {
         q.append(("from", from))
         if let history = report.history { q.append(("h", ReportHistory.wireForm(history))) }
         if asksForOriginal { q.append(("format", "original")) }
+        if let variety { q.append(("variety", AppEndpoints.varietyText(variety))) }
         return APIRequest(method: .get, url: url("/j/v2/playlist", query: q), headers: ajaxHeaders,
                           isFeedback: report.type.isFeedback)
     }

@@ -91,7 +91,7 @@ package final class FeedbackWriter: Sendable {
         for barrier in barriers { barrier.resume() }
     }
 
-    /// Writes one change: the song's mark as it is now, the facet deltas, the recent list.
+    /// Writes one change: the song's mark, the facet scores and the recent list as they are now.
     package static func store(_ change: ProfileChange, for listener: String, at time: Double, _ db: Database) throws {
         // liked_at orders the red-heart channel: set when the heart is given, kept after.
         try db.cachedStatement(sql: """
@@ -100,11 +100,11 @@ package final class FeedbackWriter: Sendable {
                 liked_at = CASE WHEN excluded.liked = 1 AND liked = 0 THEN excluded.liked_at ELSE liked_at END,
                 liked = excluded.liked, trashed = excluded.trashed, score = excluded.score
             """).execute(arguments: [listener, change.sid, change.liked, time, change.trashed, change.songScore])
-        for delta in change.facets {
+        for facet in change.facets {
             try db.cachedStatement(sql: """
                 INSERT INTO affinity (listener, facet, value, score) VALUES (?, ?, ?, ?)
-                ON CONFLICT(listener, facet, value) DO UPDATE SET score = score + excluded.score
-                """).execute(arguments: [listener, delta.facet.rawValue, delta.value, delta.delta])
+                ON CONFLICT(listener, facet, value) DO UPDATE SET score = excluded.score
+                """).execute(arguments: [listener, facet.facet.rawValue, facet.value, facet.score])
         }
         try db.cachedStatement(sql: """
             INSERT INTO listener (key, recent) VALUES (?, ?)

@@ -5,59 +5,73 @@ import RadioAPI
 /// Everything the station has learned about one listener: red hearts, trashed songs, a
 /// score per song and per artist, album and genre, and the songs heard most recently.
 ///
-/// The learning rules (``apply(_:to:)``), in the order of the issue that asked for them:
-/// a trashed song is never offered again (and is no longer liked); a like raises the
-/// song's artist, album and genre;
-/// a skip lowers the song, and its artist a little; a natural end is mild approval. Scores
-/// add up; ``score(of:)`` turns them into the weight ``Recommender`` draws with.
+/// The learning rules (``apply(_:to:)``): a trashed song is never offered again (and is no
+/// longer liked), and its artist, album and genre are marked as said no to; a like raises
+/// the song's artist, album and genre; a skip lowers the song, its artist and a little its
+/// album and genre; a natural end is mild approval. ``score(of:)`` turns the scores into
+/// the weight ``Recommender`` draws with. docs/ARCHITECTURE.md ("How the station chooses")
+/// explains how the numbers play together.
 package struct ListenerProfile: Sendable, Equatable {
     /// What a score is attached to besides single songs.
     package typealias Facet = TrackFacet
 
-    /// How much each report moves the scores (a weight is `e^score`). A like (+0.8 artist,
-    /// +0.5 album, +0.25 genre, +0.8 the song itself while liked: a liked song becomes about
-    /// eight times likelier, its artist's others over twice as likely) outweighs a few skips
-    /// of that artist (−0.25 each); a skip (−0.8) outweighs four natural ends of the song
-    /// (+0.2 each).
+    /// How much each report moves the scores (a weight is `e^score`).
     ///
-    /// Stored scores add up without bound; what they contribute saturates (`cap·tanh(s/cap)`
-    /// per facet, ``songCap`` … ``genreCap``), so ten likes of one artist make it likelier
-    /// than one like does, but do not turn the personal channel into that artist's channel.
+    /// Decisive: one like makes the artist's other songs about 4 times likelier, two about
+    /// 10 times; one skip makes the artist's songs about 3 times less likely. A trash
+    /// teaches the genre as much as the artist: a listener who trashes a genre trashes
+    /// songs of many artists, and the genre is what they share.
+    ///
+    /// Stored facet scores stay within ±``storedLimit`` (``artistStoredLimit`` for
+    /// artists): later reports overturn old ones quickly, so a listener whose taste changes
+    /// is heard within a few songs, not after as many reports as it once made. What a stored
+    /// score contributes saturates (`cap·tanh(s/cap)` per facet, ``songCap`` …
+    /// ``genreCap``).
     package enum Rules {
-        /// The most a song's own score contributes, either way: the song alone can make
-        /// itself about 7 times likelier or less likely, no more.
+        /// The most a song's own score contributes, either way.
         static let songCap = 2.0
         /// The most an artist's score contributes.
-        static let artistCap = 1.0
+        static let artistCap = 3.0
         /// The most an album's score contributes.
-        static let albumCap = 0.6
-        /// The most a genre's score contributes: a genre is broad, so it nudges only.
-        static let genreCap = 0.3
+        static let albumCap = 1.0
+        /// The most a genre's score contributes.
+        static let genreCap = 2.0
+        /// A stored album or genre score stays within ± this.
+        static let storedLimit = 4.0
+        /// A stored artist score stays within ± this.
+        static let artistStoredLimit = 5.0
         /// Added to a song's score while it carries the listener's red heart.
-        static let likedSong = 0.8
+        static let likedSong = 1.0
         /// A like's lesson for the song's artist.
-        static let likeArtist = 0.8
+        static let likeArtist = 1.6
         /// A like's lesson for the song's album.
-        static let likeAlbum = 0.5
+        static let likeAlbum = 0.6
         /// A like's lesson for the song's genre.
-        static let likeGenre = 0.25
+        static let likeGenre = 0.3
         /// A skip's lesson for the song itself.
-        static let skipSong = -0.8
-        /// A skip's lesson for the song's artist: a little, one song is not the artist.
-        static let skipArtist = -0.25
+        static let skipSong = -1.5
+        /// A skip's lesson for the song's artist.
+        static let skipArtist = -1.2
+        /// A skip's lesson for the song's album.
+        static let skipAlbum = -0.4
+        /// A skip's lesson for the song's genre: a little, one song is not its genre.
+        static let skipGenre = -0.2
         /// A trash's lesson for the song's artist (the song itself never comes back).
-        static let trashArtist = -0.25
+        static let trashArtist = -1.5
+        /// A trash's lesson for the song's album.
+        static let trashAlbum = -0.6
+        /// A trash's lesson for the song's genre.
+        static let trashGenre = -1.0
         /// A natural end's lesson for the song: mild approval.
         static let endSong = 0.2
         /// A natural end's lesson for the song's artist.
-        static let endArtist = 0.1
+        static let endArtist = 0.3
         /// A natural end's lesson for the song's album.
-        static let endAlbum = 0.05
+        static let endAlbum = 0.1
         /// A natural end's lesson for the song's genre.
-        static let endGenre = 0.05
-        /// Scores beyond this do not make a song likelier still: one artist liked a dozen
-        /// times must not crowd out everything else.
-        static let scoreLimit = 4.0
+        static let endGenre = 0.1
+        /// The sum of a song's own and facet parts stays within ± this.
+        static let scoreLimit = 6.0
         /// How many recently heard songs are remembered.
         static let recentCapacity = 50
     }
@@ -92,7 +106,8 @@ package struct ListenerProfile: Sendable, Equatable {
     package func likes(_ sid: String) -> Bool { likedSet.contains(sid) }
 
     /// The learned score of a track: its own, its red heart, and its artist's, album's and
-    /// genre's, each saturating at its cap, the sum clamped to ±``Rules/scoreLimit``.
+    /// genre's, each saturating at its cap, the sum clamped to ±``Rules/scoreLimit`` (sound
+    /// and the household are added by ``Recommender``).
     ///
     /// The reference for ``ListenerWeights``, which adds the same terms in the same order
     /// from precomputed parts, so both give bit-identical weights.
@@ -134,8 +149,10 @@ package struct ListenerProfile: Sendable, Equatable {
         var change = ProfileChange(sid: track.sid)
         func move(_ facet: Facet, _ delta: Double) {
             guard let value = track.facetValue(facet) else { return }
-            affinities[facet, default: [:]][value, default: 0] += delta
-            change.facets.append(.init(facet: facet, value: value, delta: delta))
+            let limit = facet == .artist ? Rules.artistStoredLimit : Rules.storedLimit
+            let moved = min(max((affinities[facet]?[value] ?? 0) + delta, -limit), limit)
+            affinities[facet, default: [:]][value] = moved
+            change.facets.append(.init(facet: facet, value: value, score: moved))
         }
         func unlike() {
             liked.removeAll { $0 == track.sid }
@@ -157,12 +174,16 @@ package struct ListenerProfile: Sendable, Equatable {
         case .skip:
             songScores[track.sid, default: 0] += Rules.skipSong
             move(.artist, Rules.skipArtist)
+            move(.album, Rules.skipAlbum)
+            move(.genre, Rules.skipGenre)
         case .ban:
             // A trash ends a like: the song leaves the red-heart channel and the liked
             // songs, and what the like taught is taken back, as an unrate would.
             if likedSet.contains(track.sid) { unlike() }
             trashed.insert(track.sid)
             move(.artist, Rules.trashArtist)
+            move(.album, Rules.trashAlbum)
+            move(.genre, Rules.trashGenre)
         case .end:
             songScores[track.sid, default: 0] += Rules.endSong
             move(.artist, Rules.endArtist)

@@ -31,12 +31,35 @@ package final class ListenerProfiles: Sendable {
         var draws: UInt64 = 0
         /// The profile over the library last used, rebuilt when the library changes.
         var weights: ListenerWeights?
+        /// Counts the changes of the listener's likes and dislikes, which the sound scores
+        /// follow.
+        var revision: UInt64 = 0
+        /// The sound scores last computed.
+        var sound: SoundAffinity?
+        /// How far the listener's verdicts follow its scores.
+        var trust = ProfileTrust()
 
         /// The weights for `library`, building them when missing or for another library.
         mutating func weights(for library: Library) -> ListenerWeights {
             if let weights, weights.generation == library.facets.generation { return weights }
             let built = ListenerWeights(profile: profile, library: library)
             weights = built
+            return built
+        }
+
+        /// The sound scores over `space` (measured for `library`), computed again when the
+        /// likes, dislikes, library or measured share changed; `nil` when nothing is measured.
+        mutating func sound(for library: Library, space: (any SoundSpace)?) -> SoundAffinity? {
+            guard let space, space.analysedCount > 0, space.trackCount == library.tracks.count else { return nil }
+            let key = SoundAffinity.Key(generation: library.facets.generation, analysed: space.analysedCount,
+                                        revision: revision)
+            if let sound, sound.key == key { return sound }
+            let liked = profile.liked.compactMap(library.position(of:))
+            let disliked = profile.recent.filter { sid in
+                profile.trashed.contains(sid) || (profile.songScores[sid] ?? 0) < 0
+            }.compactMap(library.position(of:))
+            let built = SoundAffinity(key: key, space: space, liked: liked, disliked: disliked)
+            sound = built
             return built
         }
     }
@@ -55,6 +78,8 @@ package final class ListenerProfiles: Sendable {
     private let slots = Mutex<[String: Slot]>([:])
     /// Every song's rating over all listeners, moved by the reports recorded here.
     package let ratings: SongRatings
+    /// Every listener's hearts over the library, for listeners who taught little.
+    package let household: HouseholdTaste
 
     /// Creates the store over a database (reading every song's rating counts, blocking);
     /// write failures are logged to `logger`.
@@ -62,6 +87,7 @@ package final class ListenerProfiles: Sendable {
         self.database = database
         writer = FeedbackWriter(database: database, logger: logger)
         ratings = try SongRatings(database: database)
+        household = HouseholdTaste(ratings: ratings)
     }
 
     /// The listener key of an account.
@@ -72,16 +98,20 @@ package final class ListenerProfiles: Sendable {
         try await slot(for: listener).state.withLock { $0.profile }
     }
 
-    /// Runs `body` with the listener's profile, its weights over `library` and the number
-    /// of this draw, and counts the draw. `body` runs under the listener's lock, so reports
-    /// of this listener wait for it: keep it short.
-    package func draw<T>(for listener: String, from library: Library,
-                 _ body: (_ profile: ListenerProfile, _ weights: ListenerWeights, _ draw: UInt64) -> T)
-        async throws(StorageError) -> T {
-        try await slot(for: listener).state.withLock { state in
+    /// Runs `body` with the listener's taste over `library` (its sound measured in `sound`)
+    /// and the number of this draw, and counts the draw. `body` runs under the listener's
+    /// lock, so reports of this listener wait for it: keep it short.
+    package func draw<T>(for listener: String, from library: Library, sound: (any SoundSpace)? = nil,
+                         _ body: (_ taste: ListenerTaste, _ draw: UInt64) -> T) async throws(StorageError) -> T {
+        let household = household.counts(for: library)
+        return try await slot(for: listener).state.withLock { state in
             let weights = state.weights(for: library)
+            let affinity = state.sound(for: library, space: sound)
             defer { state.draws += 1 }
-            return body(state.profile, weights, state.draws)
+            let taste = ListenerTaste(profile: state.profile, weights: weights, library: library, sound: affinity,
+                                      household: household.isEmpty ? nil : household,
+                                      confidence: state.trust.confidence)
+            return body(taste, state.draws)
         }
     }
 
@@ -94,9 +124,16 @@ package final class ListenerProfiles: Sendable {
         let now = Date().timeIntervalSince1970
         slot.state.withLock { state in
             let liked = state.profile.likes(track.sid), trashed = state.profile.trashed.contains(track.sid)
+            // A heart given twice says nothing new.
+            if !(type == .rate && liked) {
+                let weights = state.weights(for: library)
+                state.trust.learn(type, predicted: log(weights.weight(at: position, library.facets)))
+            }
             let change = state.profile.apply(type, to: track)
-            ratings.update(sid: track.sid, liked: (liked, state.profile.likes(track.sid)),
-                           trashed: (trashed, state.profile.trashed.contains(track.sid)))
+            let likedNow = state.profile.likes(track.sid), trashedNow = state.profile.trashed.contains(track.sid)
+            ratings.update(sid: track.sid, liked: (liked, likedNow), trashed: (trashed, trashedNow))
+            if liked != likedNow { household.moved(likedNow ? 1 : -1, position: position, of: library) }
+            if liked != likedNow || trashed != trashedNow || type == .skip { state.revision += 1 }
             if state.weights?.generation == library.facets.generation {
                 state.weights?.update(position: position, of: library, from: state.profile)
             } else {

@@ -3,12 +3,15 @@ import MusicLibrary
 
 /// One listener's ``ListenerProfile`` laid over one ``Library``: what a draw needs per
 /// track position, kept up to date report by report, so a playlist request does array
-/// reads and one `exp` per song instead of hashing song ids and facet names.
+/// reads instead of hashing song ids and facet names.
 ///
 /// A track's weight is `e^score`, with the score summed exactly as
 /// ``ListenerProfile/score(of:)`` sums it (own part, then artist, album and genre parts,
 /// then the clamp), so the weights, and the seeded draws, are bit for bit those of the
-/// profile. Built for one library ``generation``; after a rescan a new one is built.
+/// profile. Beside the weights: which tracks the listener has said no to (for exploration,
+/// see ``isOpen(_:)``) and how many songs of each artist it liked (for the household's
+/// share and the reasons). Built for one library ``generation``; after a rescan a new one
+/// is built.
 package struct ListenerWeights: Sendable {
     /// The ``LibraryFacets/generation`` of the library these weights describe.
     package let generation: UInt64
@@ -16,11 +19,24 @@ package struct ListenerWeights: Sendable {
     private var song: [Double]
     /// Per artist, album and genre id: ``ListenerProfile/facetPart(_:_:)`` (slot 0 stays 0).
     private var artist: [Double], album: [Double], genre: [Double]
+    /// Per artist, album and genre id: whether a song of it was trashed. Exploration never
+    /// goes there (slot 0, no value, is never marked).
+    private var artistTrashed: [Bool], albumTrashed: [Bool], genreTrashed: [Bool]
+    /// Per artist id: how many of its songs carry the listener's red heart.
+    private var likedByArtist: [Int32]
+    /// Per artist id: whether the listener reported on any song of it (slot 0: no artist,
+    /// counted as heard: there is nothing new to find there).
+    private var artistHeard: [Bool]
     /// Per track position: whether the listener trashed the track.
     package private(set) var trashed: [Bool]
+    /// Per track position: whether the track carries the listener's heart.
+    package private(set) var liked: [Bool]
     /// Per track position: the weight, `e^score`, kept ready so a draw over thousands of
     /// candidates does no `exp` at all; a report recomputes the tracks it touched.
     private var weights: [Double] = []
+    /// Songs the listener reported on (liked, trashed, or with a score of their own): how
+    /// much the listener has taught, which fades the household's share.
+    package private(set) var songsTaught: Int
 
     /// Lays `profile` over `library`.
     package init(profile: ListenerProfile, library: Library) {
@@ -29,12 +45,37 @@ package struct ListenerWeights: Sendable {
         let count = library.tracks.count
         song = [Double](repeating: 0, count: count)
         trashed = [Bool](repeating: false, count: count)
+        liked = [Bool](repeating: false, count: count)
         for sid in profile.songScores.keys + profile.liked {
             if let position = library.position(of: sid) { song[position] = profile.songPart(sid) }
         }
+        artistTrashed = [Bool](repeating: false, count: facets.idCount(.artist))
+        albumTrashed = [Bool](repeating: false, count: facets.idCount(.album))
+        genreTrashed = [Bool](repeating: false, count: facets.idCount(.genre))
         for sid in profile.trashed {
-            if let position = library.position(of: sid) { trashed[position] = true }
+            if let position = library.position(of: sid) {
+                trashed[position] = true
+                artistTrashed[Int(facets.artist[position])] = true
+                albumTrashed[Int(facets.album[position])] = true
+                genreTrashed[Int(facets.genre[position])] = true
+            }
         }
+        artistTrashed[0] = false
+        albumTrashed[0] = false
+        genreTrashed[0] = false
+        likedByArtist = [Int32](repeating: 0, count: facets.idCount(.artist))
+        artistHeard = [Bool](repeating: false, count: facets.idCount(.artist))
+        artistHeard[0] = true
+        for value in (profile.affinities[.artist] ?? [:]).keys {
+            if let id = facets.id(of: value, .artist) { artistHeard[Int(id)] = true }
+        }
+        for sid in profile.liked {
+            if let position = library.position(of: sid) {
+                liked[position] = true
+                likedByArtist[Int(facets.artist[position])] += 1
+            }
+        }
+        songsTaught = Set(profile.songScores.keys).union(profile.liked).union(profile.trashed).count
         var parts: [TrackFacet: [Double]] = [:]
         for facet in TrackFacet.allCases {
             var column = [Double](repeating: 0, count: facets.idCount(facet))
@@ -50,14 +91,29 @@ package struct ListenerWeights: Sendable {
     }
 
     /// Takes in what a report about the track at `position` of `library` changed in
-    /// `profile`: the song's own part and trash mark, and its artist's, album's and genre's
-    /// parts (the only things one report moves).
+    /// `profile`: the song's own part and trash mark, its artist's, album's and genre's
+    /// parts and trash marks, and its artist's count of liked songs (the only things one
+    /// report moves).
     package mutating func update(position: Int, of library: Library, from profile: ListenerProfile) {
         let track = library.tracks[position]
+        let facets = library.facets
         song[position] = profile.songPart(track.sid)
         trashed[position] = profile.trashed.contains(track.sid)
+        liked[position] = profile.likes(track.sid)
+        let artistID = Int(facets.artist[position]), albumID = Int(facets.album[position])
+        let genreID = Int(facets.genre[position])
+        if trashed[position] {
+            if artistID != 0 { artistTrashed[artistID] = true }
+            if albumID != 0 { albumTrashed[albumID] = true }
+            if genreID != 0 { genreTrashed[genreID] = true }
+        }
+        likedByArtist[artistID] = Int32(profile.liked.count(where: { sid in
+            library.position(of: sid).map { Int(facets.artist[$0]) == artistID } ?? false
+        }))
+        songsTaught = Set(profile.songScores.keys).union(profile.liked).union(profile.trashed).count
+        if let value = track.facetValue(.artist), profile.affinities[.artist]?[value] != nil { artistHeard[artistID] = true }
         for facet in TrackFacet.allCases {
-            let id = Int(library.facets.id(facet, at: position))
+            let id = Int(facets.id(facet, at: position))
             guard id != 0, let value = track.facetValue(facet) else { continue }
             let part = profile.affinities[facet]?[value].map { ListenerProfile.facetPart($0, facet) } ?? 0
             switch facet {
@@ -67,11 +123,9 @@ package struct ListenerWeights: Sendable {
             }
         }
         // The song itself and every track sharing its artist, album or genre moved.
-        let facets = library.facets
-        let artistID = facets.artist[position], albumID = facets.album[position], genreID = facets.genre[position]
         for index in weights.indices
-        where index == position || (artistID != 0 && facets.artist[index] == artistID)
-            || (albumID != 0 && facets.album[index] == albumID) || (genreID != 0 && facets.genre[index] == genreID) {
+        where index == position || (artistID != 0 && Int(facets.artist[index]) == artistID)
+            || (albumID != 0 && Int(facets.album[index]) == albumID) || (genreID != 0 && Int(facets.genre[index]) == genreID) {
             weights[index] = computedWeight(at: index, facets)
         }
     }
@@ -79,6 +133,39 @@ package struct ListenerWeights: Sendable {
     /// The weight of the track at `position`: `e^score`.
     package func weight(at position: Int, _ facets: LibraryFacets) -> Double {
         weights[position]
+    }
+
+    /// Whether exploration may offer the track at `position`: the listener has said no to
+    /// none of it. Not trashed, no song of its artist, album or genre trashed, neither the
+    /// song nor its artist below zero (skipped more than enjoyed), and its album and genre
+    /// not below ``openFloor`` (one skip there is not a no to all of them).
+    package func isOpen(_ position: Int, _ facets: LibraryFacets) -> Bool {
+        let artistID = Int(facets.artist[position]), albumID = Int(facets.album[position])
+        let genreID = Int(facets.genre[position])
+        return !trashed[position] && song[position] >= 0
+            && !artistTrashed[artistID] && !albumTrashed[albumID] && !genreTrashed[genreID]
+            && artist[artistID] >= 0 && album[albumID] >= Self.openFloor && genre[genreID] >= Self.openFloor
+    }
+
+    /// Whether the listener never reported on a song of this track's artist: where
+    /// exploration looks first.
+    package func isNew(_ position: Int, _ facets: LibraryFacets) -> Bool {
+        !artistHeard[Int(facets.artist[position])]
+    }
+
+    /// The lowest album or genre share that exploration still goes to.
+    package static let openFloor = -0.25
+
+    /// The artist's share of the track's score (0 for an artist never reported on).
+    package func artistPart(at position: Int, _ facets: LibraryFacets) -> Double {
+        artist[Int(facets.artist[position])]
+    }
+
+    /// How many songs by the artist of the track at `position` carry the listener's heart
+    /// (0 for a track without an artist tag).
+    package func likedCount(artistOf position: Int, _ facets: LibraryFacets) -> Int {
+        let id = Int(facets.artist[position])
+        return id == 0 ? 0 : Int(likedByArtist[id])
     }
 
     private func computedWeight(at position: Int, _ facets: LibraryFacets) -> Double {

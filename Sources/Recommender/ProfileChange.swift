@@ -1,16 +1,17 @@
 import MusicLibrary
 
-/// What one report changed in a profile: the song's state as it is now, the facet score
-/// deltas, and the recent list as it is now.
+/// What one report changed in a profile: the song's state, the scores of the facets it
+/// moved and the recent list, each as it is now (a listener's changes are written in the
+/// order they were made, see ``FeedbackWriter``).
 package struct ProfileChange: Sendable, Equatable {
-    /// A delta of one facet value's score.
-    package struct FacetDelta: Sendable, Equatable {
+    /// One facet value's score as it is now.
+    package struct FacetScore: Sendable, Equatable {
         /// Artist, album or genre.
         var facet: TrackFacet
         /// The facet value (see ``LibraryTrack/facetValue(_:)``).
         var value: String
-        /// The change, added to the stored score.
-        var delta: Double
+        /// Its stored score now.
+        var score: Double
     }
 
     /// The song reported on.
@@ -21,8 +22,8 @@ package struct ProfileChange: Sendable, Equatable {
     package var trashed = false
     /// Its own score now.
     package var songScore = 0.0
-    /// Facet deltas: deltas, not values, so concurrent reports add up in any order.
-    package var facets: [FacetDelta] = []
+    /// The facets the report moved, with their scores now.
+    package var facets: [FacetScore] = []
     /// The recent list now, oldest first.
     package var recent: [String] = []
 }

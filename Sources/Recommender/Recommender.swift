@@ -3,13 +3,28 @@ import MusicLibrary
 import SeededRandom
 
 /// Chooses the songs of a new list for one listener: a weighted draw without replacement,
-/// each song's weight `e^score` from what the listener taught the station (see
-/// ``ListenerProfile``), with some exploration, never a trashed song, and never one of the
-/// last ``noRepeatWindow`` songs heard while the channel has others.
+/// each song's weight `e^(decisiveness·score)` from what the listener taught the station
+/// (see ``ListenerTaste``), spread over artists, with some exploration, never a trashed
+/// song, and never one of the last ``noRepeatWindow`` songs heard while the channel has
+/// others.
+///
+/// - **Exploration** (``explorationShare(variety:)`` of the picks) draws uniformly among
+///   the songs the listener has not said no to (``ListenerTaste/isOpen(_:)``): never a
+///   trashed song, nor one whose artist, album or genre had a song trashed or was skipped
+///   more than enjoyed; among those, by an artist the listener never reported on while
+///   there are any. It is how new loves are found; a song that was only skipped keeps a
+///   weight above zero and can still come back through the weighted draw.
+/// - **Spread**: a song's weight is divided by `(1 + n)^(spread·doubt)`, `n`
+///   the songs of its artist among the window and the picks so far, so a liked artist
+///   returns often but not back to back, and a listener whose verdicts do not follow what
+///   the station learned (``ProfileTrust``) hears more artists than a shuffle would.
+/// - **The variety dial** (0 only what you love … 1 adventurous, default 0.5) moves all
+///   three: exploration 0 … 30 %, decisiveness 1.75 … 0.75, spread 0.25 … 1.
 ///
 /// Reproducible: each draw uses a random stream of its own, derived from the station's seed,
 /// the listener and the number of the draw. So with a fixed seed the same requests give the
-/// same lists, and one listener's activity never changes what another is offered.
+/// same lists, and one listener's activity changes what another is offered only through the
+/// household's hearts (``HouseholdTaste``), which fade as that listener teaches the station.
 package struct Recommender: Sendable {
     /// The station's seed.
     package let seed: UInt64
@@ -19,11 +34,33 @@ package struct Recommender: Sendable {
         self.seed = seed
     }
 
-    /// The share of picks made uniformly at random, ignoring the scores, so that songs the
-    /// listener has turned away from still come up now and then and can win them back.
-    package static let exploration = 0.15
+    /// The dial's value when a request names none.
+    package static let defaultVariety = 0.5
     /// How many of the most recently heard songs a new list avoids.
     package static let noRepeatWindow = 20
+
+    /// One chosen song.
+    package struct Choice: Sendable, Equatable {
+        /// Its track position.
+        package var position: Int
+        /// Whether exploration chose it rather than the weights.
+        package var explored: Bool
+    }
+
+    /// The share of picks made by exploration at `variety`: 0 at 0, 15 % at 0.5, 30 % at 1.
+    package static func explorationShare(variety: Double) -> Double { 0.3 * clampedVariety(variety) }
+    /// How strongly scores count at `variety`: weights are `e^(decisiveness·score)`.
+    package static func decisiveness(variety: Double) -> Double { 1.75 - clampedVariety(variety) }
+    /// The exponent of the artist spread at `variety`.
+    package static func spread(variety: Double) -> Double { 0.25 + 0.75 * clampedVariety(variety) }
+    /// How much wider a list spreads for a listener the station reads with `confidence`
+    /// (``ProfileTrust``): not at all from 0.6 up, 5.8 times at 0.2.
+    package static func doubt(_ confidence: Double) -> Double { 1 + 12 * max(0, 0.6 - confidence) }
+
+    /// `variety` within 0…1 (NaN: the default).
+    package static func clampedVariety(_ variety: Double) -> Double {
+        variety.isNaN ? defaultVariety : min(max(variety, 0), 1)
+    }
 
     /// Picks up to `count` distinct songs.
     ///
@@ -34,13 +71,14 @@ package struct Recommender: Sendable {
     ///   - window: the positions of the last ``noRepeatWindow`` songs heard, oldest first
     ///     (see ``window(recent:position:)``). They are left out while other candidates
     ///     remain, and otherwise fill the list, least recently heard first.
-    ///   - weight: a candidate's weight, `e^score` (see ``ListenerWeights``).
+    ///   - taste: the listener's scores over the library.
+    ///   - variety: the dial, 0…1.
     ///   - count: the list length wanted.
     ///   - listener: the listener's key, part of the random stream's identity.
     ///   - draw: the number of this draw for this listener.
-    /// - Returns: the chosen positions; fewer than `count` only when the candidates run out.
-    package func pick(from candidates: [Int], trackCount: Int, window: [Int], weight: (Int) -> Double,
-              count: Int, listener: String, draw: UInt64) -> [Int] {
+    /// - Returns: the choices; fewer than `count` only when the candidates run out.
+    package func pick(from candidates: [Int], trackCount: Int, window: [Int], taste: some DrawTaste,
+                      variety: Double = defaultVariety, count: Int, listener: String, draw: UInt64) -> [Choice] {
         guard count > 0, !candidates.isEmpty else { return [] }
         var random = SplitMix64(seed: TrackIdentity.hash(bytes: "\(seed)/\(listener)/\(draw)".utf8))
         var fresh = candidates
@@ -49,31 +87,78 @@ package struct Recommender: Sendable {
             for position in window { heard[position] = true }
             fresh.removeAll { heard[$0] }
         }
-        var weights = fresh.map(weight)
-        // The sum is kept as songs are taken rather than summed again for every pick: one
-        // pass over the channel per list instead of one per song.
+        let exploration = Self.explorationShare(variety: variety)
+        let decisiveness = Self.decisiveness(variety: variety)
+        let spread = Self.spread(variety: variety) * Self.doubt(taste.confidence)
+        // Songs per artist among the window and the picks so far.
+        var artistCounts: [Int32: Int] = [:]
+        for position in window { artistCounts[taste.artist(at: position), default: 0] += 1 }
+        artistCounts[0] = nil
+        var weights = fresh.map { position in
+            let artist = taste.artist(at: position)
+            let heard = artist == 0 ? 0 : artistCounts[artist] ?? 0
+            return taste.weight(at: position, decisiveness: decisiveness) * Self.spreadFactor(heard, spread)
+        }
+        // Exploration's candidates: 2 open and by a new artist, 1 open, 0 closed.
+        var open: [UInt8] = fresh.map { taste.isOpen($0) ? (taste.isNew($0) ? 2 : 1) : 0 }
+        // The sum is kept as songs are taken rather than summed again for every pick.
         var total = weights.reduce(0, +)
-        var chosen: [Int] = []
+        var chosen: [Choice] = []
         while chosen.count < count, !fresh.isEmpty {
-            if total <= 0 { total = weights.reduce(0, +) }
-            let index = random.unit() < Self.exploration
-                ? random.index(below: fresh.count) : Self.weightedIndex(weights, total: total, &random)
-            total -= weights[index]
-            chosen.append(fresh[index])
-            fresh.swapAt(index, fresh.count - 1)
-            weights.swapAt(index, weights.count - 1)
+            if total <= 0 || !total.isFinite { total = weights.reduce(0, +) }
+            var index: Int?
+            var explored = false
+            if random.unit() < exploration {
+                // Uniformly among the open songs of new artists, else among the open ones.
+                let level: UInt8 = open.contains(2) ? 2 : 1
+                let eligible = open.count(where: { $0 >= level })
+                if eligible > 0 {
+                    var target = random.index(below: eligible)
+                    index = open.firstIndex { kind in
+                        guard kind >= level else { return false }
+                        defer { target -= 1 }
+                        return target == 0
+                    }
+                    explored = true
+                }
+            }
+            let taken = index ?? Self.weightedIndex(weights, total: total, &random)
+            total -= weights[taken]
+            let position = fresh[taken]
+            chosen.append(Choice(position: position, explored: explored))
+            fresh.swapAt(taken, fresh.count - 1)
+            weights.swapAt(taken, weights.count - 1)
+            open.swapAt(taken, open.count - 1)
             fresh.removeLast()
             weights.removeLast()
+            open.removeLast()
+            // The artist just picked counts once more against its other songs.
+            let artist = taste.artist(at: position)
+            if artist != 0, chosen.count < count {
+                let before = artistCounts[artist] ?? 0
+                artistCounts[artist] = before + 1
+                let factor = Self.spreadFactor(before + 1, spread) / Self.spreadFactor(before, spread)
+                for (slot, candidate) in fresh.enumerated() where taste.artist(at: candidate) == artist {
+                    total -= weights[slot]
+                    weights[slot] *= factor
+                    total += weights[slot]
+                }
+            }
         }
         if chosen.count < count {
             // Too few unheard songs: repeat the ones heard longest ago.
             var allowed = [Bool](repeating: false, count: trackCount)
             for position in candidates { allowed[position] = true }
             for position in window where allowed[position] && chosen.count < count {
-                chosen.append(position)
+                chosen.append(Choice(position: position, explored: false))
             }
         }
         return chosen
+    }
+
+    /// `(1 + heard)^-spread`: how much `heard` songs of the same artist lately weigh a song down.
+    private static func spreadFactor(_ heard: Int, _ spread: Double) -> Double {
+        heard == 0 ? 1 : pow(1 + Double(heard), -spread)
     }
 
     /// The positions of the last ``noRepeatWindow`` of `recent` (song ids, oldest first),
@@ -101,4 +186,21 @@ package struct Recommender: Sendable {
         var seen = Set<String>()
         return merged.reversed().filter { !$0.isEmpty && seen.insert($0).inserted }.reversed()
     }
+}
+
+/// What ``Recommender/pick(from:trackCount:window:taste:variety:count:listener:draw:)``
+/// reads of a listener: ``ListenerTaste`` in the station, small tables in the tests.
+package protocol DrawTaste {
+    /// The weight of the track at `position`: `e^(decisiveness·score)`.
+    func weight(at position: Int, decisiveness: Double) -> Double
+    /// Whether exploration may offer it (the listener said no to nothing of it).
+    func isOpen(_ position: Int) -> Bool
+    /// Whether it is by an artist the listener never reported on: exploration looks there
+    /// first.
+    func isNew(_ position: Int) -> Bool
+    /// How far the listener's verdicts follow its scores, 0…1 (``ProfileTrust``): below 1
+    /// a list spreads over more artists.
+    var confidence: Double { get }
+    /// Its artist's id (0: none), for the spread.
+    func artist(at position: Int) -> Int32
 }

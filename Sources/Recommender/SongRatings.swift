@@ -44,6 +44,11 @@ package final class SongRatings: Sendable {
         return ((sum / (Self.prior + votes)) * 100_000).rounded() / 100_000
     }
 
+    /// Every song's heart count, by song id (songs never liked may be left out).
+    package func likeCounts() -> [String: Int] {
+        tallies.withLock { $0.mapValues(\.likes) }
+    }
+
     /// Moves the counts of a song by one listener's change of mind.
     ///
     /// - Parameters:

@@ -102,6 +102,7 @@ enum PlaylistJSON {
                 raw(#","picture":"#); string(song.picture)
                 raw(#","public_time":"#); string(song.publicTime)
                 if let rating = song.ratingAverage { raw(#","rating_avg":"#); number(rating) }
+                if let reason = song.reason { raw(#","reason":"#); string(reason) }
                 if let sha256 = song.sha256 { raw(#","sha256":"#); string(sha256) }
                 raw(#","sid":"#); string(song.sid)
                 raw(#","ssid":"#); string(song.ssid)

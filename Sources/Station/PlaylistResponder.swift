@@ -15,7 +15,9 @@ import StationStorage
 ///   Douban's app answered every report but `e` with one, and a client that replaces its
 ///   queue with the songs of a like's answer would otherwise be left with nothing.
 /// - Lists are chosen by the ``Recommender``: never a trashed song, and not the current
-///   song, those in `h` or the ones heard lately while the channel has others.
+///   song, those in `h` or the ones heard lately while the channel has others. The
+///   request's `variety` (0…1, an mhz extension) turns the dial; each song carries why it
+///   was chosen.
 /// - The red-heart channel `-3` lists the listener's liked songs; anonymous requests get the
 ///   warning and no songs (fixture F5b).
 struct PlaylistResponder: Sendable {
@@ -47,6 +49,9 @@ struct PlaylistResponder: Sendable {
         var liked: Bool
         /// Its rating over all listeners (``SongRatings``).
         var rating: Double
+        /// Why it was chosen, one sentence in the listener's terms (``PickReason/sentence``);
+        /// `nil` where the answer is not a choice (the liked-songs list).
+        var reason: String?
     }
 
     /// Who a request speaks for, once its family's credentials were checked.
@@ -87,7 +92,9 @@ struct PlaylistResponder: Sendable {
         guard let type = ReportType(rawValue: typeWord) else { return .refused("invalid_type") }
         let sid = request.parameter("sid") ?? ""
         if type.needsSongID, sid.isEmpty { return .refused("missing_sid") }
-        let library = self.library.snapshot
+        // The library and how its tracks sound, taken together: a table belongs to its library.
+        let (library, soundTable) = self.library.snapshotWithSound
+        let sound: (any SoundSpace)? = soundTable.analysedCount > 0 ? soundTable : nil
         let channel = request.nonEmptyParameter("channel") ?? Channel.personalID
         let members = library.catalog.positions(inChannel: channel)
         guard channel == Channel.redHeartID || members != nil else { return .refused("invalid_channel") }
@@ -110,22 +117,27 @@ struct PlaylistResponder: Sendable {
         }
 
         let history = ReportHistory.parse(request.parameter("h") ?? "").map(\.sid)
+        let variety = request.parameter("variety").flatMap(Double.init).map(Recommender.clampedVariety)
+            ?? Recommender.defaultVariety
         let recommender = self.recommender
         let ratings = profiles.ratings
+        let isRedHeart = channel == Channel.redHeartID
         let picks: [Pick]
         do throws(StorageError) {
-            picks = try await profiles.draw(for: key, from: library) { profile, weights, draw in
+            picks = try await profiles.draw(for: key, from: library, sound: sound) { taste, draw in
+                let profile = taste.profile
                 let pool = members ?? profile.liked.compactMap { library.position(of: $0) }
-                let candidates = pool.filter { !weights.trashed[$0] }
+                let candidates = pool.filter { !taste.weights.trashed[$0] }
                 let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
                 let chosen = recommender.pick(
                     from: candidates, trackCount: library.tracks.count,
                     window: Recommender.window(recent: recent, position: library.position(of:)),
-                    weight: { weights.weight(at: $0, library.facets) },
-                    count: count, listener: key, draw: draw)
-                return chosen.map { position in
-                    let track = library.tracks[position]
-                    return Pick(track: track, liked: profile.likes(track.sid), rating: ratings.rating(of: track.sid))
+                    taste: taste, variety: variety, count: count, listener: key, draw: draw)
+                return chosen.map { choice in
+                    let track = library.tracks[choice.position]
+                    let reason = isRedHeart ? PickReason.likedSong : taste.reason(for: choice.position, explored: choice.explored)
+                    return Pick(track: track, liked: profile.likes(track.sid), rating: ratings.rating(of: track.sid),
+                                reason: reason.sentence)
                 }
             }
         } catch {

@@ -52,7 +52,8 @@ extension StationAPI {
                 case .v2:
                     let songs = list.picks.map { pick in
                         let format = ServedFormat.asked(by: request, for: pick.track)
-                        let song = pick.track.song(links: links, liked: pick.liked, rating: pick.rating, format: format)
+                        let song = pick.track.song(links: links, liked: pick.liked, rating: pick.rating, format: format,
+                                                   reason: pick.reason)
                         return WebSong(song: song, fileExtension: format.fileExtension(of: pick.track), genre: pick.track.genre)
                     }
                     return JSONResponse.reply(WebPlaylist(songs: songs, isAnonymous: anonymous, sessionLapsed: lapsed,

@@ -137,7 +137,7 @@ struct StationAPI: Sendable {
     /// The app family's song object for a pick, served in the format the request asks.
     func appSong(_ pick: PlaylistResponder.Pick, request: StationRequest, links: MediaLinks) -> Song {
         pick.track.song(links: links, liked: pick.liked, rating: pick.rating,
-                        format: ServedFormat.asked(by: request, for: pick.track))
+                        format: ServedFormat.asked(by: request, for: pick.track), reason: pick.reason)
     }
 
     /// Runs `body` unless the ``TokenGuard`` holds the address off: a refused address gets

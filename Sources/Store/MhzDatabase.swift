@@ -189,8 +189,24 @@ public final class MhzDatabase: Sendable {
                 t.add(column: "period_starts", .text).notNull().defaults(to: "[]")
             }
         }
+        migrator.registerMigration("v11-scrobble-outbox") { db in
+            // Listens and likes on their way to ListenBrainz and Last.fm, one row per service.
+            try db.create(table: ScrobbleRecord.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("service", .text).notNull().indexed()
+                t.column("kind", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("album", .text).notNull()
+                t.column("duration", .double).notNull()
+                t.column("started_at", .integer).notNull()
+                t.column("created_at", .datetime).notNull()
+            }
+        }
         migrator.registerMigration("v9-history") { db in
             // Every song the radio started (see ListenRecord), newest first when read.
+            // Registered after v11, which shipped first: the migrator applies what a file
+            // lacks by name, so a database already at v11 still gains this table.
             try db.create(table: ListenRecord.databaseTableName) { t in
                 t.autoIncrementedPrimaryKey("id")
                 t.column("station", .text).notNull()
@@ -338,12 +354,12 @@ public final class MhzDatabase: Sendable {
 
     // MARK: - Plumbing
 
-    /// Runs a read, its failure as a ``StoreError``.
+    /// A read, its failure as a ``StoreError`` (for the tables' extensions in other files).
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         do { return try writer.read(body) } catch { throw Self.failure(error) }
     }
 
-    /// Runs a write in a transaction, its failure as a ``StoreError``.
+    /// A write in one transaction, its failure as a ``StoreError``.
     func write(_ body: (Database) throws -> Void) throws(StoreError) {
         do { try writer.write(body) } catch { throw Self.failure(error) }
     }

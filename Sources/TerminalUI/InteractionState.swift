@@ -30,6 +30,8 @@ struct InteractionState {
         var login: LoginRequest?
         /// The login dialog closed (its service may clean up).
         var loginClosed = false
+        /// Turn the variety dial by this much.
+        var variety: Double?
     }
 
     /// How long a UI-made notice ("nothing playing") stays on the status line.
@@ -145,6 +147,12 @@ struct InteractionState {
         return Response()
     }
 
+    /// Shows where the variety dial stands now, after a turn by `step`.
+    mutating func varietyTurned(to value: Double, step: Double, now: ContinuousClock.Instant) {
+        revision += 1
+        note = (VarietyNote.text(value, step: step), now + Self.noticeDuration)
+    }
+
     private func loggedInText(_ name: String) -> String {
         LoginDialogView.successText(destination: loginTemplate?.destination ?? "the station", name: name)
     }
@@ -190,6 +198,8 @@ struct InteractionState {
             return Response(login: loginTemplate.needsCaptcha ? .captcha : nil)
         case .quit:
             return Response(commands: [.quit], quit: true)
+        case .varietyStep(let step):
+            return Response(variety: step)
         case .volumeStep(let step):
             var base = snapshot
             if let requested = requestedVolume, now - requested.at < Self.volumeMemory {

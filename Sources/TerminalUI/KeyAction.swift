@@ -11,6 +11,9 @@ public enum KeyAction: Sendable, Equatable {
     case toggleLike
     /// Change the volume by this many points (clamped to 0–100) and send `.volume`.
     case volumeStep(Int)
+    /// Turn the station's variety dial by this much (see ``VarietyDial``): no command, the
+    /// next playlist request carries it.
+    case varietyStep(Double)
     /// Open the channel list.
     case openChannels
     /// Open the downloads view.
@@ -75,7 +78,7 @@ public enum KeyAction: Sendable, Equatable {
         case .quit:
             return .quit
         case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter, .openDownloads,
-             .pauseDownload, .cancelDownload, .retryDownload:
+             .pauseDownload, .cancelDownload, .retryDownload, .varietyStep:
             return nil
         }
     }

@@ -7,6 +7,9 @@ extension KeyBinding {
     /// The default table, in the order the help screen lists it.
     public static let defaults = table(commands: CommandWord.table)
 
+    /// How far one press of the variety keys turns the dial.
+    public static let varietyStep = 0.1
+
     /// Where a row of the now-playing screen goes: the default keys of a command word, or
     /// one of the UI's own rows.
     private enum Place {
@@ -32,6 +35,13 @@ extension KeyBinding {
                         help: "choose another channel", hintRank: 5)),
         .word("login"),
         .word("volume"),
+        // The variety dial is the terminal's own: it changes what the next lists ask for
+        // (`variety=`), not the radio's state, so it is no command word.
+        .own(KeyBinding(action: "variety-up", keys: [.character("]")], context: .global,
+                        effect: .varietyStep(varietyStep), help: "more new songs in the next lists (variety +0.1)")),
+        .own(KeyBinding(action: "variety-down", keys: [.character("[")], context: .global,
+                        effect: .varietyStep(-varietyStep),
+                        help: "more of what you love in the next lists (variety −0.1)")),
         .word("seek"),
         .own(KeyBinding(action: "help", keys: [.character("?"), .character("h")], context: .global, effect: .help,
                         help: "show this help", hintRank: 0)),

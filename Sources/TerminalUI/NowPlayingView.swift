@@ -2,7 +2,8 @@ import Foundation
 import Radio
 
 /// The main screen as a pure function of a `RadioSnapshot`: channel and play state on
-/// top, the song (title with its heart, artist, album · year · kbps), the progress bar
+/// top, the song (title with its heart, artist, album · year · kbps, and why the station
+/// chose it when the station says), the progress bar
 /// with elapsed / total, volume and queue, then the status line (a note from the UI such
 /// as who just logged in, else the current problem in words, or "Loading…") and a hint
 /// line generated from the key table at the bottom.
@@ -60,6 +61,9 @@ public enum NowPlayingView {
             // Nothing to describe: keep the layout steady, but let these blanks go first.
             top[3].priority = 1
             top[4].priority = 1
+        } else if let reason = track?.reason, !reason.isEmpty {
+            // Why the station chose the song, under the album, when the station says.
+            top.insert(FrameLine(text: songIndent + reason, style: .dim, priority: 3), at: 5)
         }
 
         // A problem gets a second line rather than losing its advice to the right edge.

@@ -51,17 +51,20 @@ public final class TerminalApp: Sendable {
     private let send: @Sendable (RadioCommand) -> Void
     private let login: (any LoginService)?
     private let coverRenderer: CoverRenderer?
+    private let variety: (any VarietyDial)?
 
     /// Creates the front end. `send` is called on the UI thread for every command the
     /// user gives; it should hand the command to the radio and return quickly. `login`
     /// performs what the login dialog asks; without it the login key says login is not
     /// available here. `coverRenderer` draws the file given to `showCover(_:)`; without
-    /// it no cover is shown.
+    /// it no cover is shown. `variety` is the dial the variety keys turn; without it they
+    /// do nothing.
     public init(keymap: Keymap, login: (any LoginService)? = nil, coverRenderer: CoverRenderer? = nil,
-                send: @escaping @Sendable (RadioCommand) -> Void) {
+                variety: (any VarietyDial)? = nil, send: @escaping @Sendable (RadioCommand) -> Void) {
         self.keymap = keymap
         self.login = login
         self.coverRenderer = coverRenderer
+        self.variety = variety
         self.send = send
     }
 
@@ -194,6 +197,9 @@ public final class TerminalApp: Sendable {
             case .key(let key):
                 let response = state.handle(key, snapshot: shown, now: .now)
                 for command in response.commands { send(command) }
+                if let step = response.variety, let variety {
+                    state.varietyTurned(to: variety.turn(by: step), step: step, now: .now)
+                }
                 perform(response, state: state, screen: screen)
                 if response.quit { return }
                 // The radio's answer to a key usually arrives within a few milliseconds;

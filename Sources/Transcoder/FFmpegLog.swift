@@ -13,7 +13,8 @@ import Foundation
 /// **Only for processes without libmpv.** FFmpeg's log callback is one per process, and
 /// libavutil is shared with libmpv, which sets a callback of its own to read FFmpeg's HTTP
 /// errors: routing in a process that plays through libmpv would blind the player. `mhz
-/// serve` routes; the radio, whose embedded station transcodes nothing it plays, does not.
+/// serve` routes; the radio does not: its embedded station transcodes nothing it plays, and
+/// the FFmpeg lines of its sound analysis reach libmpv's callback.
 public enum FFmpegLog {
     private static let lock = NSLock()
     /// Guarded by `lock`.

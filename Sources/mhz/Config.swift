@@ -42,6 +42,10 @@ struct Config: Sendable, Equatable {
     var hooks = HookSettings()
     /// `[station]`: what is asked of the station (the original file, or an MP3 bit rate).
     var station = StationSettings()
+    /// `[radio]`: how the station chooses (the variety dial).
+    var radio = RadioSettings()
+    /// `[scrobble]`: ListenBrainz's and Last.fm's credentials and addresses.
+    var scrobble = ScrobbleSettings()
     /// `[keys]`: action name → key(s), overriding the default key table.
     var keys: [String: String] = [:]
     /// The line of each `[keys]` entry, so a bad binding can be named by line.
@@ -57,8 +61,9 @@ struct Config: Sendable, Equatable {
     /// Every top-level key the file may hold, besides the tables; others are errors.
     static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
                        "proxy", "verify_tls", "app_name", "timeout", "stream_timeout", "user_agent", "notify", "mpris"]
-    /// The tables the file may hold: `[keys]`, `[downloads]`, `[hooks]`, `[station]`.
-    static let tables = ["keys", "downloads", "hooks", "station"]
+    /// The tables the file may hold: `[keys]`, `[downloads]`, `[hooks]`, `[station]`, `[radio]`,
+    /// `[scrobble]`.
+    static let tables = ["keys", "downloads", "hooks", "station", "radio", "scrobble"]
 
     /// Reads the file; a missing file is an empty configuration unless it was named
     /// explicitly.
@@ -112,6 +117,14 @@ struct Config: Sendable, Equatable {
         if let value = table["station"] {
             guard let station = value.table else { throw .configInvalid(path, line: nil, "[station] must be a table") }
             config.station = try StationSettings.parse(station, path: path)
+        }
+        if let value = table["radio"] {
+            guard let radio = value.table else { throw .configInvalid(path, line: nil, "[radio] must be a table") }
+            config.radio = try RadioSettings.parse(radio, path: path)
+        }
+        if let value = table["scrobble"] {
+            guard let scrobble = value.table else { throw .configInvalid(path, line: nil, "[scrobble] must be a table") }
+            config.scrobble = try ScrobbleSettings.parse(scrobble, path: path)
         }
         for key in ["notify", "mpris"] {
             guard let value = table[key] else { continue }

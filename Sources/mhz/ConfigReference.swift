@@ -3,6 +3,7 @@ import HTTP
 import Playback
 import Radio
 import RadioAPI
+import Scrobble
 
 /// Every key `config.toml` may hold, with what it takes, its default and what it does: the
 /// manual's CONFIGURATION section is made from this table. The defaults are read from the
@@ -25,10 +26,10 @@ enum ConfigReference {
 
     /// The tables in the manual's order; nil is the top level. `[keys]` is described apart,
     /// beside the key table.
-    static let tables: [String?] = [nil, "station", "downloads", "hooks"]
+    static let tables: [String?] = [nil, "station", "radio", "downloads", "hooks", "scrobble"]
 
     /// The keys in the order the manual lists them.
-    static var entries: [Entry] { topLevel + station + downloads + hooks }
+    static var entries: [Entry] { topLevel + station + radio + downloads + hooks + scrobble }
 
     /// The top-level keys.
     static var topLevel: [Entry] {
@@ -64,6 +65,16 @@ enum ConfigReference {
                   summary: "A desktop notification for each new song."),
             Entry(name: "mpris", value: "true|false", fallback: String(Config().mpris),
                   summary: "The radio on the session bus as an MPRIS player (media keys, playerctl)."),
+        ]
+    }
+
+    /// `[radio]`.
+    static var radio: [Entry] {
+        [
+            Entry(table: "radio", name: "variety", value: "0-1", fallback: "the station's own (0.5 for mhz serve)",
+                  summary: "How adventurous the personal channel is: 0 only what you love, 1 much you have not heard; "
+                      + "sent as variety= (mhz's station reads it, Douban ignores it). "
+                      + "The [ and ] keys turn it while playing."),
         ]
     }
 
@@ -107,9 +118,30 @@ enum ConfigReference {
         ]
     }
 
+    /// `[scrobble]`.
+    static var scrobble: [Entry] {
+        [
+            Entry(table: "scrobble", name: "listenbrainz_token", value: "TOKEN", fallback: "none (no ListenBrainz)",
+                  summary: "Your ListenBrainz user token: each song is sent as playing now, and as a listen once it has "
+                      + "played half its length or 4 minutes (songs over 30 s). mhz scrobble login listenbrainz sets it."),
+            Entry(table: "scrobble", name: "listenbrainz_url", value: "URL", fallback: ListenBrainz.defaultURL.absoluteString,
+                  summary: "The ListenBrainz API's root."),
+            Entry(table: "scrobble", name: "lastfm_api_key", value: "KEY", fallback: "none (no Last.fm)",
+                  summary: "Your Last.fm API account's key (last.fm/api/account/create)."),
+            Entry(table: "scrobble", name: "lastfm_api_secret", value: "SECRET", fallback: "none",
+                  summary: "That API account's shared secret; it signs every call and is never sent."),
+            Entry(table: "scrobble", name: "lastfm_session_key", value: "KEY", fallback: "none",
+                  summary: "Your listening account's session, written by mhz scrobble login lastfm; with it, songs are "
+                      + "scrobbled (50 at a time from the outbox) and likes loved."),
+            Entry(table: "scrobble", name: "lastfm_url", value: "URL", fallback: LastFM.defaultURL.absoluteString,
+                  summary: "The Last.fm web service's root."),
+        ]
+    }
+
     /// The keys the parsers accept, by table (nil: the top level), to hold the table to them.
     static let parsedKeys: [String?: [String]] = [
-        nil: Config.keys, "station": StationSettings.keys, "downloads": DownloadSettings.keys, "hooks": HookSettings.keys,
+        nil: Config.keys, "station": StationSettings.keys, "radio": RadioSettings.keys, "downloads": DownloadSettings.keys,
+        "hooks": HookSettings.keys, "scrobble": ScrobbleSettings.keys,
     ]
 
     /// `15` rather than `15.0`.

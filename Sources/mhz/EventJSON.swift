@@ -11,7 +11,8 @@ import TerminalUI
 enum EventJSON {
     /// The JSON line for a radio event (without the newline): `event` names it, the rest
     /// are its fields. Scripts rely on `playing`'s `sid title artist album channel like
-    /// length`, on `channel`'s `id name`, and on `status` and `error`.
+    /// length` (and `reason`, why the station chose the song, when it said), on `channel`'s
+    /// `id name`, and on `status` and `error`.
     static func line(_ event: RadioEvent) -> String {
         var object: [String: EventValue]
         switch event {
@@ -20,6 +21,7 @@ enum EventJSON {
             object["channel"] = .string(channel.id)
             object["like"] = .bool(track.liked)
             object["length"] = .number(track.length)
+            if let reason = track.reason { object["reason"] = .string(reason) }
         case .paused(let track): object = track.map { trackFields("paused", $0) } ?? ["event": .string("paused")]
         case .resumed(let track): object = track.map { trackFields("resumed", $0) } ?? ["event": .string("resumed")]
         case .ended(let track): object = trackFields("ended", track)

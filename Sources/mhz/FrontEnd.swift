@@ -84,6 +84,7 @@ final class HeadlessFrontEnd: FrontEnd {
 final class TerminalFrontEnd: FrontEnd {
     private let keymap: Keymap
     private let login: (any LoginService)?
+    private let variety: VarietyKnob?
     private let app = Mutex<TerminalApp?>(nil)
     private let pending = Mutex<RadioSnapshot?>(nil)
     private let pendingCover = Mutex<URL?>(nil)
@@ -98,17 +99,19 @@ final class TerminalFrontEnd: FrontEnd {
     private let logFile: URL
     private let redirect = Mutex<StandardErrorRedirect?>(nil)
 
-    /// A front end with `keymap`; `login` serves the login dialog; while it runs, whatever C
-    /// libraries write to standard error goes to `logFile`.
-    init(keymap: Keymap, login: (any LoginService)?, logFile: URL) {
+    /// A front end with `keymap`; `login` serves the login dialog; `variety` is the dial the
+    /// variety keys turn; while it runs, whatever C libraries write to standard error goes
+    /// to `logFile`.
+    init(keymap: Keymap, login: (any LoginService)?, variety: VarietyKnob? = nil, logFile: URL) {
         self.keymap = keymap
         self.login = login
+        self.variety = variety
         self.logFile = logFile
     }
 
     /// Starts the ncurses loop on its own thread, drawing the last snapshot at once.
     func start(commands: CommandPump) {
-        let app = TerminalApp(keymap: keymap, login: login, coverRenderer: CoverText.renderer,
+        let app = TerminalApp(keymap: keymap, login: login, coverRenderer: CoverText.renderer, variety: variety,
                               send: { commands.send($0) })
         self.app.withLock { $0 = app }
         if let snapshot = pending.withLock({ $0 }) { app.update(snapshot) }

@@ -164,6 +164,9 @@ enum ManualSections {
             ("Like the song a running mhz plays:", "mhz ctl like"),
             ("The last ten songs played, how each left (ended, skipped, trashed, quit) and whether it was liked:",
              "mhz history --limit 10"),
+            ("Scrobble to Last.fm (with lastfm_api_key and lastfm_api_secret in [scrobble]), and see what waits:",
+             "mhz scrobble login lastfm"),
+            ("", "mhz scrobble status"),
         ]
         var lines = [ManualPage.section("EXAMPLES")]
         for (words, command) in commands {

@@ -14,7 +14,8 @@ struct Mhz: AsyncParsableCommand {
             else a demo library it synthesizes on first run).
             """,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
-                      LogoutCommand.self, ServeCommand.self, CtlCommand.self, HistoryCommand.self],
+                      LogoutCommand.self, ServeCommand.self, CtlCommand.self, ScrobbleCommand.self,
+                      HistoryCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 

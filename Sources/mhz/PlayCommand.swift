@@ -101,7 +101,11 @@ struct PlayCommand: AsyncParsableCommand {
         let startingPlayer = Task.detached { try PlayerController(options: playerOptions) }
         let runtime: RadioRuntime
         do {
-            runtime = try await RadioRuntime.make(options: global, library: library, settings: settings)
+            // libmpv takes FFmpeg's log as it starts (beside the station, which scans its library
+            // before it measures a song), so the sound analysis' FFmpeg warnings go to libmpv's
+            // log rather than to standard error.
+            runtime = try await RadioRuntime.make(options: global, library: library, settings: settings,
+                                                  analysesSound: true)
         } catch {
             (try? await startingPlayer.value)?.shutdown()
             throw error
@@ -129,7 +133,8 @@ struct PlayCommand: AsyncParsableCommand {
         let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,
                                                   logger: Logger(label: "mhz.login"))
         let frontEnd: any FrontEnd = headless
-            ? HeadlessFrontEnd() : TerminalFrontEnd(keymap: keymap, login: dialog, logFile: runtime.paths.logFile)
+            ? HeadlessFrontEnd()
+            : TerminalFrontEnd(keymap: keymap, login: dialog, variety: service.variety, logFile: runtime.paths.logFile)
         // The terminal UI clears the line stderr got: the status line says it again.
         if let replacedDatabase { frontEnd.alert(replacedDatabase, logger: logger) }
         // The network seam notices an expired login; the listener hears it once, while
@@ -175,7 +180,11 @@ struct PlayCommand: AsyncParsableCommand {
             HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
                        logFile: runtime.paths.logFile)
         }
-        let observers = RadioObservers(control: control, hooks: hooks)
+        // Scrobbling, when [scrobble] configures a service: what earlier runs left goes first.
+        let scrobbler = Scrobbler(settings: runtime.config.scrobble, database: database,
+                                  http: RadioRuntime.httpConfiguration(runtime.config))
+        await scrobbler?.start()
+        let observers = RadioObservers(control: control, hooks: hooks, scrobbler: scrobbler)
         let likedDownloads = runtime.config.downloads.liked
         let narration = Task {
             for await event in session.events {
@@ -210,6 +219,7 @@ struct PlayCommand: AsyncParsableCommand {
         desktop.stop()
         frontEnd.stop()
         await narration.value
+        await scrobbler?.stop()
         await manager.shutdown()
         await following.value
         controller.shutdown()

@@ -2,16 +2,20 @@ import Downloads
 import Radio
 
 /// Everything that follows a playing radio beside its front end: the control socket's
-/// followers and the event hook. Each gets the same JSON lines headless stdout prints.
+/// followers and the event hook, which get the same JSON lines headless stdout prints, and
+/// the scrobbler, which gets the events themselves.
 struct RadioObservers: Sendable {
     /// The control socket, when it could be opened.
     let control: ControlServer?
     /// `[hooks] event`, when configured.
     let hooks: HookRunner?
+    /// `[scrobble]`, when a service is configured.
+    var scrobbler: Scrobbler? = nil
 
     /// An event: broadcast to followers; run through the hook unless it is a `status` or
     /// `history`, which answer one asker rather than telling of something that happened.
     func narrate(_ event: RadioEvent) {
+        scrobbler?.follow(event)
         guard control != nil || hooks != nil else { return }
         let line = EventJSON.line(event)
         control?.broadcast(line)

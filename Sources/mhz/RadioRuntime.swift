@@ -77,8 +77,14 @@ struct RadioRuntime {
 
     /// Checks the options, bootstraps logging to `mhz.log`, opens the cookie jar for the
     /// web family, and starts the embedded station when no server is given.
+    ///
+    /// The embedded station measures its songs' sound (`analysesSound`) only for a command
+    /// that plays: a command that asks one thing and exits would begin work it cannot finish,
+    /// and FFmpeg, which decodes the songs, writes its warnings to standard error in a
+    /// process where libmpv has not taken FFmpeg's log (see `FFmpegLog`).
     static func make(options: GlobalOptions, library: String?, logToStderr: Bool = false,
-                     settings: (paths: Paths, config: Config)? = nil) async throws(CLIError) -> RadioRuntime
+                     settings: (paths: Paths, config: Config)? = nil,
+                     analysesSound: Bool = false) async throws(CLIError) -> RadioRuntime
     {
         let paths: Paths, config: Config
         if let settings { (paths, config) = settings } else { (paths, config) = try Self.settings(options: options) }
@@ -95,7 +101,8 @@ struct RadioRuntime {
             return RadioRuntime(paths: paths, config: config, family: family, baseURL: server, sessionKey: key,
                                 station: nil, http: http)
         }
-        let station = try await makeEmbeddedStation(paths: paths, library: library ?? config.library)
+        let station = try await makeEmbeddedStation(paths: paths, library: library ?? config.library,
+                                                    analysesSound: analysesSound)
         return RadioRuntime(paths: paths, config: config, family: family, baseURL: embeddedBase, sessionKey: key,
                             station: station, http: http)
     }
@@ -130,7 +137,8 @@ struct RadioRuntime {
     /// The radio service for this server, speaking for the stored session when it belongs
     /// here (see ``ActiveSession``).
     func stationClient(logger: Logger = Logger(label: "mhz.net")) -> StationClient {
-        StationClient(transport: transport(logger: logger), endpoints: endpoints, session: activeSession(logger: logger))
+        StationClient(transport: transport(logger: logger), endpoints: endpoints, session: activeSession(logger: logger),
+                      variety: VarietyKnob(config.radio.variety))
     }
 
     /// What carries requests to this station: the embedded one in-process, a server over HTTP.
@@ -174,13 +182,16 @@ struct RadioRuntime {
     ///
     /// A folder the user named (`--library`, the config's `library`) must hold songs; only
     /// the default one falls back to the demo library, and a line on stderr says so.
-    private static func makeEmbeddedStation(paths: Paths, library: String?) async throws(CLIError) -> Station {
+    private static func makeEmbeddedStation(paths: Paths, library: String?,
+                                            analysesSound: Bool) async throws(CLIError) -> Station {
         // `HOME` first, as Paths reads it: Foundation's NSHomeDirectory() ignores it for root.
         let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
         let folder = URL(fileURLWithPath: Paths.expand(library ?? Config.defaultLibrary, home: home), isDirectory: true)
         do {
-            let station = try await Station(configuration: StationConfiguration(
-                library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory))
+            var configuration = StationConfiguration(
+                library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory)
+            configuration.analysesSound = analysesSound
+            let station = try await Station(configuration: configuration)
             if let empty = station.libraryInfo.passedOver {
                 let line = LibraryText.fellBack(from: empty, extensions: Station.songExtensions, serving: false)
                 FileHandle.standardError.write(Data(line.utf8))

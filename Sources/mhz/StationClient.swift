@@ -22,6 +22,8 @@ struct StationClient: RadioService {
     let endpoints: StationEndpoints
     /// The login requests carry.
     let session: ActiveSession
+    /// The variety dial playlist requests carry (`[radio] variety`, turned by the keys).
+    var variety = VarietyKnob(nil)
 
     /// The server's channel list.
     func channels() async throws(ServiceFailure) -> [ChannelInfo] {
@@ -39,7 +41,7 @@ struct StationClient: RadioService {
     func send(_ report: Report) async throws(ServiceFailure) -> [Track] {
         session.announcePendingExpiry()
         let login = session.login
-        let body = try await transport.perform(endpoints.playlist(report, as: login))
+        let body = try await transport.perform(endpoints.playlist(report, as: login, variety: variety.value))
         let playlist: SongList
         do {
             playlist = try APIDecoder.playlist(body, for: report.type)
@@ -103,6 +105,6 @@ struct StationClient: RadioService {
     static func track(_ song: Song) -> Track {
         Track(sid: song.sid, title: song.title, artist: song.artist, album: song.albumTitle,
               year: song.publicTime, kbps: song.kbps, length: Double(song.length), liked: song.like, url: song.url,
-              picture: song.picture, sha256: song.sha256)
+              picture: song.picture, sha256: song.sha256, reason: song.reason)
     }
 }

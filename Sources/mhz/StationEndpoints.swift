@@ -38,14 +38,17 @@ enum StationEndpoints: Sendable, Equatable {
         }
     }
 
-    /// The playlist request for `report`, as `login`. The app family puts the tokens into
-    /// the query; the web family's cookies are added by the HTTP layer's jar.
-    func playlist(_ report: Report, as login: Login) -> APIRequest {
+    /// The playlist request for `report`, as `login`, with the variety dial at `variety`
+    /// (nil: not sent). The app family puts the tokens into the query; the web family's
+    /// cookies are added by the HTTP layer's jar.
+    func playlist(_ report: Report, as login: Login, variety: Double? = nil) -> APIRequest {
         switch self {
         case .app(var endpoints):
             if case .app(let credentials) = login { endpoints.credentials = credentials } else { endpoints.credentials = nil }
+            endpoints.variety = variety
             return endpoints.playlist(report)
-        case .web(let endpoints):
+        case .web(var endpoints):
+            endpoints.variety = variety
             return endpoints.playlist(report)
         }
     }

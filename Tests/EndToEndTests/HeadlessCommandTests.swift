@@ -35,8 +35,10 @@ struct HeadlessCommandTests {
             let first = try await mhz.waitFor("playing")
             index = first.index + 1
             let sid = try #require(first.event["sid"])
-            // The keys scripts rely on, exactly.
-            #expect(Set(first.event.fields.keys) == ["album", "artist", "channel", "event", "length", "like", "sid", "title"])
+            // The keys scripts rely on, exactly (`reason`: why the station chose the song, which
+            // the embedded station always says).
+            #expect(Set(first.event.fields.keys) == ["album", "artist", "channel", "event", "length", "like", "reason", "sid",
+                                                     "title"])
 
             // pause freezes the position; resume lets it run again.
             #expect(try await send("pause", expect: "paused")["sid"] == sid)

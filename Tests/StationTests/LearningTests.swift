@@ -25,7 +25,7 @@ struct LearningTests {
         return artists
     }
 
-    @Test("after trashing all of X and liking Y: 200 lists hold no X and ≥ 2× the baseline share of Y; another listener is unaffected")
+    @Test("after trashing all of X and liking Y: 200 lists hold no X and ≥ 2× the baseline share of Y; another listener hears Y's hearts, not X's trashes")
     func trashAndLike() async throws {
         let draws = 200
 
@@ -63,32 +63,35 @@ struct LearningTests {
             let baseShare = share(baseline)
             #expect(baseShare > 0.02 && baseShare < 0.09, "Y is 15 of 300 songs: about 5 % (\(baseShare))")
             #expect(share(aliceDraws) >= 2 * baseShare, "Y: \(share(aliceDraws)) vs baseline \(baseShare)")
-            // Bob's lists are exactly what they are on a station where Alice did nothing.
-            #expect(bobDraws == baseline)
+            // Bob taught nothing: what the household liked leans his lists to Y, but Alice's
+            // trashes are hers (X still comes up for him).
+            #expect(bobDraws != baseline)
+            #expect(share(bobDraws) > baseShare)
             #expect(bobDraws.contains(Self.artistX))
         }
     }
 
-    @Test("skips lower a song and its artist; natural ends raise them; the rules are per listener")
+    @Test("skips lower a song, its artist and a little its album and genre; natural ends raise them; a like is taken back by unliking")
     func skipsAndEnds() throws {
-        let track = { (sid: String, artist: String, album: String) in
+        let track = { (sid: String, artist: String, album: String, genre: String) in
             LibraryTrack(sid: sid, ssid: "0000", aid: album, relativePath: sid, file: URL(fileURLWithPath: "/x"),
-                         fileExtension: "mp3", title: sid, artist: artist, album: album, genre: "Rock", year: 2000,
+                         fileExtension: "mp3", title: sid, artist: artist, album: album, genre: genre, year: 2000,
                          durationSeconds: 1, bitrate: 1)
         }
-        let a1 = track("1", "A", "10"), a2 = track("2", "A", "11"), b1 = track("3", "B", "12")
+        let a1 = track("1", "A", "10", "Rock"), a2 = track("2", "A", "11", "Rock"), b1 = track("3", "B", "12", "Jazz")
         var profile = ListenerProfile()
         _ = profile.apply(.skip, to: a1)
-        #expect(profile.score(of: a1) < -0.9, "the song, and its artist")
-        #expect(profile.score(of: a2) < -0.2 && profile.score(of: a2) > -0.3, "a little for the artist")
+        // The song (2·tanh(-1.5/2)), its artist (3·tanh(-1.2/3)), album (tanh(-0.4)) and genre (2·tanh(-0.2/2)).
+        #expect(abs(profile.score(of: a1) - (2 * tanh(-0.75) + 3 * tanh(-0.4) + tanh(-0.4) + 2 * tanh(-0.1))) < 1e-12)
+        #expect(abs(profile.score(of: a2) - (3 * tanh(-0.4) + 2 * tanh(-0.1))) < 1e-12, "the artist and genre, not the album")
         #expect(profile.score(of: b1) == 0)
         _ = profile.apply(.end, to: b1)
-        #expect(profile.score(of: b1) > 0 && profile.score(of: b1) < 0.5, "mild approval")
+        #expect(profile.score(of: b1) > 0 && profile.score(of: b1) < 0.8, "mild approval")
         let beforeLike = (profile.score(of: a2), profile.score(of: b1))
         let like = profile.apply(.rate, to: a2)
         #expect(like.liked && like.facets.map(\.facet) == [.artist, .album, .genre])
+        #expect(like.facets.map(\.score) == [-1.2 + 1.6, 0.6, -0.2 + 0.3], "the scores as they are now")
         #expect(profile.score(of: a2) > profile.score(of: b1))
-        #expect(profile.score(of: b1) > beforeLike.1, "the liked song's genre rose")
         // Unliking takes the like's lessons back.
         _ = profile.apply(.unrate, to: a2)
         #expect(abs(profile.score(of: a2) - beforeLike.0) < 1e-9)
@@ -99,14 +102,40 @@ struct LearningTests {
         #expect(profile.recent == ["1", "3"], "skips, ends and trashes are listening; hearts are not")
     }
 
-    @Test("exploration: an artist skipped ten times over (not trashed) still comes up now and then, far more often than its weight alone allows")
-    func exploration() async throws {
+    @Test("stored scores stay within their limits, so a change of taste is heard within a few reports")
+    func storedLimits() {
+        let track = { (sid: String) in
+            LibraryTrack(sid: sid, ssid: "0000", aid: "7", relativePath: sid, file: URL(fileURLWithPath: "/x"),
+                         fileExtension: "mp3", title: sid, artist: "A", album: "A1", genre: "Rock", year: 2000,
+                         durationSeconds: 1, bitrate: 1)
+        }
+        var profile = ListenerProfile()
+        for index in 0..<20 {
+            _ = profile.apply(.rate, to: track("\(index)"))
+            _ = profile.apply(.end, to: track("\(index)"))
+        }
+        #expect(profile.affinities[.artist]?["a"] == ListenerProfile.Rules.artistStoredLimit)
+        #expect(profile.affinities[.genre]?["rock"] == ListenerProfile.Rules.storedLimit)
+        // Three skips with the heart taken back turn twenty liked songs' artist below zero.
+        for index in 0..<3 {
+            _ = profile.apply(.unrate, to: track("\(index)"))
+            _ = profile.apply(.skip, to: track("\(index)"))
+        }
+        // 5 − 3 × (1.6 + 1.2): the artist now counts against its songs.
+        let artist: Double = profile.affinities[.artist]?["a"] ?? 0
+        let expected: Double = 5 - 3 * 2.8
+        #expect(abs(artist - expected) < 1e-9)
+        #expect(ListenerProfile.facetPart(artist, .artist) < -2)
+    }
+
+    @Test("an artist skipped over and over is not explored but the door stays open: its weight stays above zero and hearts raise it")
+    func skippedArtistComesBack() async throws {
         try await StationFixtures.withGeneratedStation(seed: 31) { station, base in
             let kim = try await StationFixtures.signIn("kim", station: station, base: base)
             let tracks = station.servedLibrary.tracks
             let xSongs = tracks.filter { $0.artist == Self.artistX }
             #expect(xSongs.count == 15)
-            for _ in 0..<10 {
+            for _ in 0..<2 {
                 for song in xSongs {
                     #expect(try await HTTPFetch.get(base, Self.client + kim + "&channel=0&type=s&sid=\(song.sid)").status == 200)
                 }
@@ -117,42 +146,54 @@ struct LearningTests {
             }
             let userID = try #require(kim.split(separator: "&").first { $0.hasPrefix("user_id=") }?.dropFirst(8))
             let profile = try await station.profile(for: "user:\(userID)")
-            // X's songs are at the floor of their song and artist caps: e^-3, a twentieth of
-            // an untaught song's weight.
-            let weight = exp(profile.score(of: xSongs[0]))
-            #expect(abs(weight - exp(-ListenerProfile.Rules.songCap - ListenerProfile.Rules.artistCap)) < 0.005)
-            #expect(xSongs.allSatisfy { !profile.trashed.contains($0.sid) })
-
-            let lists = 1000
-            let artists = try await draw(base, kim, lists: lists)
-            let xCount = artists.filter { $0 == Self.artistX }.count
-            // Weights alone would give X about 5000 × 15·e^-3 / 280 ≈ 14 places. Exploration
-            // draws 15 % of the picks uniformly from the 280 songs not just heard, 15 of them
-            // X's: about 40 more. 30 or more without exploration, or fewer with it, are both
-            // below one chance in a thousand. X stays far under its untaught share (5 %, 250).
-            #expect(xCount >= 30, "X came up \(xCount) times in \(lists * 5) songs")
-            #expect(xCount < 125, "X came up \(xCount) times in \(lists * 5) songs")
+            #expect(xSongs.allSatisfy { !profile.trashed.contains($0.sid) && exp(profile.score(of: $0)) > 0 })
+            let skipped = try await draw(base, kim, lists: 200).filter { $0 == Self.artistX }.count
+            // At most a few places in 1000 (its weight is under 1/100 of an untaught song's).
+            #expect(skipped < 10, "X came up \(skipped) times in 1000 songs")
+            // A heart on two of X's songs makes each likelier than before (from the floor of
+            // the clamp, −6: the heart and the artist's lesson lift it by about 0.7).
+            let before = profile
+            for song in xSongs.prefix(2) {
+                #expect(try await HTTPFetch.get(base, Self.client + kim + "&channel=0&type=r&sid=\(song.sid)").status == 200)
+            }
+            let after = try await station.profile(for: "user:\(userID)")
+            for song in xSongs.prefix(2) {
+                #expect(after.score(of: song) - before.score(of: song) > 0.5)
+            }
         }
     }
 
-    @Test("exploration picks songs the weights alone never would, at about its share")
+    /// A taste of fixed weights: positions below `zeroes` weigh nothing, the rest 1.
+    private struct FlatTaste: DrawTaste {
+        let zeroes: Int
+        let confidence = 1.0
+        func weight(at position: Int, decisiveness: Double) -> Double { position < zeroes ? 0 : 1 }
+        func isOpen(_ position: Int) -> Bool { true }
+        func isNew(_ position: Int) -> Bool { false }
+        func artist(at position: Int) -> Int32 { 0 }
+    }
+
+    @Test("exploration picks open songs the weights alone never would, at about its share")
     func explorationShare() {
         let recommender = Recommender(seed: 5)
         let candidates = Array(0..<100)
-        var zeroWeightPicks = 0
+        var zeroWeightPicks = 0, explored = 0
         var picks = 0
         for draw in 0..<2000 {
-            let chosen = recommender.pick(from: candidates, trackCount: 100, window: [], weight: { $0 < 10 ? 0 : 1 },
+            let chosen = recommender.pick(from: candidates, trackCount: 100, window: [], taste: FlatTaste(zeroes: 10),
                                           count: 5, listener: "unit", draw: UInt64(draw))
-            #expect(Set(chosen).count == 5)
+            #expect(Set(chosen.map(\.position)).count == 5)
             picks += chosen.count
-            zeroWeightPicks += chosen.filter { $0 < 10 }.count
+            zeroWeightPicks += chosen.filter { $0.position < 10 }.count
+            explored += chosen.filter(\.explored).count
+            #expect(chosen.allSatisfy { $0.explored || $0.position >= 10 })
         }
-        // A weighted pick never lands on a weight of 0; a uniform one does a tenth of the
+        // A weighted pick never lands on a weight of 0; an explored one does a tenth of the
         // time: 10 000 picks × 15 % × 10 % ≈ 150.
-        let expected = Double(picks) * Recommender.exploration * 0.1
+        let expected = Double(picks) * Recommender.explorationShare(variety: 0.5) * 0.1
         #expect(Double(zeroWeightPicks) > expected * 0.6 && Double(zeroWeightPicks) < expected * 1.4,
                 "\(zeroWeightPicks) picks of weight 0, about \(expected) expected")
+        #expect(abs(Double(explored) - Double(picks) * 0.15) < Double(picks) * 0.03, "\(explored) explored")
     }
 
     @Test("no repeat within the last 20 songs heard while the channel has others; seeded lists repeat exactly")

@@ -44,7 +44,9 @@ struct PeopleEndpointTests {
             for song in list {
                 #expect(Set(song.keys) == ["album", "picture", "ssid", "artist", "url", "company", "title", "length",
                                            "subtype", "public_time", "sid", "aid", "kbps", "albumtitle", "like",
-                                           "rating_avg"])
+                                           "rating_avg", "reason"])
+                // mhz's extension: why the song was chosen; an anonymous listener taught nothing.
+                #expect(song["reason"] as? String == "something new for you")
                 let sid = try #require(song["sid"] as? String)
                 #expect(sid.count == 9 && Int(sid) != nil)
                 let ssid = try #require(song["ssid"] as? String)

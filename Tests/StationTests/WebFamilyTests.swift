@@ -129,7 +129,7 @@ struct WebFamilyTests {
             let song = try #require(songs.first)
             #expect(Set(song.keys) == ["sid", "ssid", "aid", "title", "artist", "album", "albumtitle", "picture", "url",
                                        "length", "like", "public_time", "kbps", "subtype", "file_ext", "status",
-                                       "alert_msg", "singers", "release", "is_royal", "available_formats"])
+                                       "alert_msg", "singers", "release", "is_royal", "available_formats", "reason"])
             for key in ["sid", "ssid", "aid", "title", "artist", "album", "albumtitle", "picture", "url", "public_time",
                         "kbps", "subtype", "file_ext", "alert_msg"] {
                 #expect(song[key] is String, "\(key) is a string")
@@ -171,7 +171,7 @@ struct WebFamilyTests {
             #expect(songs.count == 5)
             #expect(Set(try #require(songs.first).keys) == ["album", "picture", "ssid", "artist", "url", "company", "title",
                                                              "length", "subtype", "public_time", "sid", "aid", "kbps",
-                                                             "albumtitle", "like", "rating_avg"])
+                                                             "albumtitle", "like", "rating_avg", "reason"])
             let sid = try #require(songs.first?["sid"] as? String)
             let end = try await get(port, "/j/mine/playlist?type=e&sid=\(sid)&pt=31.2&channel=0&pb=64&from=mainsite",
                                     cookie: session.cookieHeader)

@@ -68,12 +68,17 @@ extension DoubanTestServer {
 
     static let channels = #"{"channels":[{"name":"私人兆赫","seq_id":0,"abbr_en":"My","channel_id":0,"name_en":"Personal Radio"},{"name":"华语","seq_id":1,"abbr_en":"CH","channel_id":"1","name_en":"Chinese"}]}"#
 
-    static func song(_ sid: String, _ title: String, url: String, subtype: String = "", like: String = "0") -> String {
-        #"{"album":"/subject/\#(sid)/","picture":"","ssid":"e1b2","artist":"Test Artist","url":"\#(url)","company":"","title":"\#(title)","rating_avg":4.1,"length":30,"subtype":"\#(subtype)","public_time":"2013","sid":"\#(sid)","aid":"\#(sid)","kbps":"64","albumtitle":"Test Album","like":\#(like)}"#
+    static func song(_ sid: String, _ title: String, url: String, subtype: String = "", like: String = "0",
+                     length: Int = 30) -> String {
+        #"{"album":"/subject/\#(sid)/","picture":"","ssid":"e1b2","artist":"Test Artist","url":"\#(url)","company":"","title":"\#(title)","rating_avg":4.1,"length":\#(length),"subtype":"\#(subtype)","public_time":"2013","sid":"\#(sid)","aid":"\#(sid)","kbps":"64","albumtitle":"Test Album","like":\#(like)}"#
     }
 
     static func appPlaylist(_ call: Call, state: Locked<State>) -> Response {
         let media = mediaURL(call, state: state)
+        let length = state.value.songLength
+        func song(_ sid: String, _ title: String, url: String, subtype: String = "", like: String = "0") -> String {
+            Self.song(sid, title, url: url, subtype: subtype, like: like, length: length)
+        }
         guard let type = call.parameter("type"), ["n", "p", "e", "s", "b", "r", "u"].contains(type) else {
             return json(#"{"r":1,"err":"invalid_type"}"#)
         }
@@ -128,6 +133,10 @@ extension DoubanTestServer {
 
     static func webPlaylist(_ call: Call, state: Locked<State>) -> Response {
         let media = mediaURL(call, state: state)
+        let length = state.value.songLength
+        func song(_ sid: String, _ title: String, url: String, subtype: String = "", like: String = "0") -> String {
+            Self.song(sid, title, url: url, subtype: subtype, like: like, length: length)
+        }
         let current = state.value
         let loggedIn = call.cookies["dbcl2"] == "\"\(Account.sessionCookie)\"" && current.sessionsValid
             && !current.webLoggedOut

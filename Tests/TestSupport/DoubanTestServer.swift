@@ -98,6 +98,7 @@ public final class DoubanTestServer: Sendable {
         var sessionsValid = true
         var webLoggedOut = false
         var mediaSeconds = 30
+        var songLength = 30
         var mediaBase: String?
     }
 
@@ -163,6 +164,9 @@ public final class DoubanTestServer: Sendable {
 
     /// From now on, a song's audio is `seconds` of silence (30 unless set).
     public func setMediaSeconds(_ seconds: Int) { state.withLock { $0.mediaSeconds = seconds } }
+
+    /// From now on, playlists announce each song as `seconds` long (30 unless set).
+    public func setSongLength(_ seconds: Int) { state.withLock { $0.songLength = seconds } }
 
     /// The URL of a song's audio.
     public func mediaURL(_ sid: String) -> String { baseURL.absoluteString + "/media/\(sid).wav" }

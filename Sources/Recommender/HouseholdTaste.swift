@@ -1,0 +1,85 @@
+import MusicLibrary
+import Synchronization
+
+/// What every listener of the station liked, laid over the library served: red hearts per
+/// track and per artist. A listener who has taught the station little hears first what the
+/// household likes (``share(at:liked:likedByArtist:)``), so a new listener's first list
+/// is not a shuffle when others have listened before.
+///
+/// Built from every song's like count (``SongRatings``) once per library, then moved by
+/// each heart given or taken back.
+package final class HouseholdTaste: Sendable {
+    /// The counts over one library.
+    package struct Counts: Sendable {
+        /// The library's ``LibraryFacets/generation``.
+        package let generation: UInt64
+        /// Per track position: how many listeners gave it a heart.
+        fileprivate var songLikes: [Int32]
+        /// Per artist id: how many hearts its songs carry, over all listeners.
+        fileprivate var artistLikes: [Int32]
+        /// Hearts over the whole library.
+        fileprivate var total: Int
+
+        /// The household's share of a track's score, for a listener who liked the track
+        /// (`liked`) and `likedByArtist` songs of its artist: what the others liked, not
+        /// what the listener did (its own hearts count in its own scores already).
+        /// `min(artistCap, perArtistLike·others' hearts on the artist) + min(songCap,
+        /// others' hearts on the song)`.
+        package func share(at position: Int, artist: Int32, liked: Bool, likedByArtist: Int) -> Double {
+            let song = Double(songLikes[position] - (liked ? 1 : 0))
+            let byArtist = artist == 0 ? 0 : Double(Int(artistLikes[Int(artist)]) - likedByArtist)
+            return min(HouseholdTaste.artistCap, HouseholdTaste.perArtistLike * max(0, byArtist))
+                + min(HouseholdTaste.songCap, max(0, song))
+        }
+
+        /// Whether anyone liked anything in this library.
+        package var isEmpty: Bool { total <= 0 }
+    }
+
+    /// What each heart others gave an artist adds to the artist's songs.
+    package static let perArtistLike = 0.75
+    /// The most the artist's hearts add.
+    package static let artistCap = 3.0
+    /// The most the song's own hearts add.
+    package static let songCap = 1.0
+    /// The listener's taught songs at which the household's share is halved: it fades as
+    /// `1 / (1 + taught / fade)`.
+    package static let fade = 15.0
+
+    private let counts = Mutex<Counts?>(nil)
+    private let ratings: SongRatings
+
+    /// The household of the listeners whose hearts `ratings` counts.
+    package init(ratings: SongRatings) {
+        self.ratings = ratings
+    }
+
+    /// The counts over `library`, built from the ratings when the library changed.
+    package func counts(for library: Library) -> Counts {
+        if let current = counts.withLock({ $0 }), current.generation == library.facets.generation { return current }
+        let likes = ratings.likeCounts()
+        var songs = [Int32](repeating: 0, count: library.tracks.count)
+        var artists = [Int32](repeating: 0, count: library.facets.idCount(.artist))
+        for (sid, count) in likes where count > 0 {
+            guard let position = library.position(of: sid) else { continue }
+            songs[position] = Int32(count)
+            artists[Int(library.facets.artist[position])] += Int32(count)
+        }
+        artists[0] = 0
+        let built = Counts(generation: library.facets.generation, songLikes: songs, artistLikes: artists,
+                           total: songs.reduce(0) { $0 + Int($1) })
+        counts.withLock { $0 = built }
+        return built
+    }
+
+    /// A listener gave (`+1`) or took back (`-1`) a heart on the track at `position`.
+    package func moved(_ change: Int32, position: Int, of library: Library) {
+        counts.withLock { counts in
+            guard counts?.generation == library.facets.generation else { counts = nil; return }
+            counts?.songLikes[position] += change
+            counts?.total += Int(change)
+            let artist = Int(library.facets.artist[position])
+            if artist != 0 { counts?.artistLikes[artist] += change }
+        }
+    }
+}

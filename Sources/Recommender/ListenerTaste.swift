@@ -1,0 +1,129 @@
+import Foundation
+import MusicLibrary
+
+/// Everything one draw knows about a listener, over one library: the learned scores of
+/// songs, artists, albums and genres (``ListenerWeights``), how each track's sound compares
+/// with the songs the listener liked and disliked (``SoundAffinity``), and what the
+/// household liked (``HouseholdTaste``), faded as the listener teaches the station.
+///
+/// A track's score is `learned + sound + household·fade`, where `fade = 1 / (1 + taught /
+/// HouseholdTaste.fade)`; its weight is `e^(decisiveness·score)`. Tags and sound add up:
+/// on a library whose tags tell songs apart the learned part does most of the work, on
+/// one whose tags are all alike only the sound can.
+package struct ListenerTaste: DrawTaste, Sendable {
+    /// The profile.
+    package let profile: ListenerProfile
+    /// The profile over the library.
+    package let weights: ListenerWeights
+    /// The library the positions belong to.
+    package let library: Library
+    /// The sound scores, when the library's sound has been measured and the listener has
+    /// liked or disliked a measured song.
+    package let sound: SoundAffinity?
+    /// What others liked; `nil` when nobody liked anything.
+    package let household: HouseholdTaste.Counts?
+
+    /// How far the listener's verdicts follow its scores (``ProfileTrust``): the share of a
+    /// positive score that counts.
+    package let confidence: Double
+
+    /// A listener's taste for one draw.
+    package init(profile: ListenerProfile, weights: ListenerWeights, library: Library, sound: SoundAffinity?,
+                 household: HouseholdTaste.Counts?, confidence: Double = 1) {
+        self.confidence = confidence
+        self.profile = profile
+        self.weights = weights
+        self.library = library
+        self.sound = sound
+        self.household = household
+        householdFade = 1 / (1 + Double(weights.songsTaught) / HouseholdTaste.fade)
+    }
+
+    /// How much of the household's share counts: 1 for a listener who taught nothing.
+    package let householdFade: Double
+
+    /// The sound's share of the track's score.
+    package func soundPart(at position: Int) -> Double {
+        sound?.part(at: position) ?? 0
+    }
+
+    /// The household's share of the track's score, faded.
+    package func householdPart(at position: Int) -> Double {
+        guard let household else { return 0 }
+        let facets = library.facets
+        return householdFade * household.share(at: position, artist: facets.artist[position],
+                                               liked: weights.liked[position],
+                                               likedByArtist: weights.likedCount(artistOf: position, facets))
+    }
+
+    /// `e^(decisiveness·score)`, a positive score counting ``confidence`` of itself.
+    package func weight(at position: Int, decisiveness: Double) -> Double {
+        let learned = weights.weight(at: position, library.facets)
+        let extra = soundPart(at: position) + householdPart(at: position)
+        if decisiveness == 1, extra == 0, confidence == 1 || learned <= 1 { return learned }
+        let score = log(learned) + extra
+        return exp(decisiveness * (score > 0 ? confidence * score : score))
+    }
+
+    /// Open to exploration: nothing of it said no to, and it does not sound like what the
+    /// listener disliked.
+    package func isOpen(_ position: Int) -> Bool {
+        weights.isOpen(position, library.facets) && soundPart(at: position) > -SoundAffinity.cap / 4
+    }
+
+    /// By an artist the listener never reported on.
+    package func isNew(_ position: Int) -> Bool {
+        weights.isNew(position, library.facets)
+    }
+
+    /// The artist id of the track.
+    package func artist(at position: Int) -> Int32 {
+        library.facets.artist[position]
+    }
+
+    /// Why the track at `position` was chosen, in terms of what the listener did: the
+    /// largest of the shares of its score that the listener can recognize (hearts on its
+    /// artist, a liked song it sounds like, the household's hearts), else what the listener
+    /// did with its artist, else nothing (a song new to the listener).
+    package func reason(for position: Int, explored: Bool) -> PickReason {
+        let track = library.tracks[position]
+        let facets = library.facets
+        if profile.likes(track.sid) { return .likedSong }
+        let likedByArtist = weights.likedCount(artistOf: position, facets)
+        var best: (share: Double, reason: PickReason)?
+        func consider(_ share: Double, _ reason: PickReason) {
+            if share >= PickReason.threshold, share > best?.share ?? 0 { best = (share, reason) }
+        }
+        if likedByArtist > 0 {
+            consider(weights.artistPart(at: position, facets), .likedArtist(artist: track.artist, songs: likedByArtist))
+        }
+        if let sound, let neighbour = sound.nearestLikedSong(to: position) {
+            consider(sound.part(at: position), .soundsLike(title: library.tracks[neighbour].title))
+        }
+        consider(householdPart(at: position), .household)
+        if let best { return best.reason }
+        if !isNew(position), !track.artist.isEmpty, weights.artistPart(at: position, facets) > 0 {
+            return .playedArtist(artist: track.artist)
+        }
+        return .new
+    }
+}
+
+/// Why a song was chosen for a listener, in the listener's terms; the station words it.
+package enum PickReason: Sendable, Equatable {
+    /// The listener gave this song a heart.
+    case likedSong
+    /// The listener gave `songs` songs of this artist a heart.
+    case likedArtist(artist: String, songs: Int)
+    /// It sounds like `title`, which the listener liked.
+    case soundsLike(title: String)
+    /// Others on this station liked it or its artist.
+    case household
+    /// The listener has heard this artist through before.
+    case playedArtist(artist: String)
+    /// Nothing the listener did points at it: something new.
+    case new
+
+    /// The smallest share of a score that counts as a reason (about a 1.6× likelier song).
+    package static let threshold = 0.5
+}

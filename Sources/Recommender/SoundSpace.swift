@@ -1,0 +1,16 @@
+/// How the tracks of one library sound, as the recommender needs it: which positions have
+/// been measured and how far apart two of them sound. MusicLibrary's `SoundTable`, which
+/// the station's sound analysis publishes, is one; the tests use small tables of their own.
+///
+/// Distances are on the table's scale: 0 for tracks that measure the same, about 1.4 on
+/// average for two tracks drawn at random (z-scored features, weights summing to 1).
+package protocol SoundSpace: Sendable {
+    /// How many tracks the library has (positions are below it).
+    var trackCount: Int { get }
+    /// How many of them have been measured.
+    var analysedCount: Int { get }
+    /// Whether the track at `position` has been measured.
+    func isAnalysed(_ position: Int) -> Bool
+    /// How far apart two tracks sound; `nil` when either has not been measured.
+    func distance(_ first: Int, _ second: Int) -> Float?
+}
