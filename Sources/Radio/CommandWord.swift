@@ -41,6 +41,8 @@ public struct CommandWord: Sendable, Equatable {
         case count
         /// `90s`, `30m`, `1h` (or seconds), or `off`: ``RadioCommand/sleep(_:)``.
         case duration
+        /// `like|unlike|trash|download <sid>`: ``RadioCommand/pastSong(_:sid:)``.
+        case pastSong
     }
 
     /// A row. `keys` are keys that send the word's command, named by the word and helped
@@ -87,6 +89,8 @@ public struct CommandWord: Sendable, Equatable {
                     keys: ["d"]),
         CommandWord("downloads", .downloadAction, summary: "pause, resume, cancel or retry the download of this id"),
         CommandWord("history", .count, summary: "list the songs played, newest first (the last 20, or this many)"),
+        CommandWord("past", .pastSong,
+                    summary: "like, unlike, trash or download a song of the history by its sid (`history` lists them)"),
         CommandWord("sleep", .duration,
                     summary: "fade out and quit after this long (90s, 30m, 1h), saving where you were; off cancels"),
         CommandWord("quit", .bare(.quit), aliases: ["exit"], summary: "quit, saving where you were", keys: ["q"]),
@@ -123,6 +127,7 @@ public struct CommandWord: Sendable, Equatable {
         case .downloadAction: "\(word) <pause|resume|cancel|retry> <id>"
         case .count: "\(word) [n]"
         case .duration: "\(word) <90s|30m|1h|off>"
+        case .pastSong: "\(word) <like|unlike|trash|download> <sid>"
         }
     }
 
@@ -136,6 +141,7 @@ public struct CommandWord: Sendable, Equatable {
         case .downloadAction: "\(word) pause 3"
         case .count: "\(word) or \(word) 5"
         case .duration: "\(word) 30m or \(word) off"
+        case .pastSong: "\(word) like 41"
         }
     }
 
@@ -177,6 +183,14 @@ public struct CommandWord: Sendable, Equatable {
             if argument.lowercased() == "off" { return .sleep(nil) }
             guard let seconds = SleepTimer.seconds(argument) else { throw .invalidArgument(word: word, argument: argument) }
             return .sleep(seconds)
+        case .pastSong:
+            guard let first = arguments.first else { throw .missingArgument(word: word) }
+            guard let action = PastSongAction(rawValue: first.lowercased()) else {
+                throw .invalidArgument(word: word, argument: first)
+            }
+            guard arguments.count > 1 else { throw .missingArgument(word: word) }
+            guard arguments.count == 2 else { throw .unexpectedArgument(word: word, argument: arguments[2]) }
+            return .pastSong(action, sid: arguments[1])
         }
     }
 

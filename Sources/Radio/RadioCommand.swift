@@ -36,6 +36,9 @@ public enum RadioCommand: Sendable, Equatable {
     case history(limit: Int?)
     /// Set the sleep timer to run out in this many seconds; nil turns it off.
     case sleep(Double?)
+    /// Like, unlike, trash or download song `sid` of the history, without disturbing what
+    /// plays (the song playing now is acted on as `like`, `trash`… would).
+    case pastSong(PastSongAction, sid: String)
     /// Stop cleanly, saving progress.
     case quit
 
@@ -63,6 +66,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .downloadControl: CommandWord.row(for: .downloadAction)
         case .history: CommandWord.row(for: .count)
         case .sleep: CommandWord.row(for: .duration)
+        case .pastSong: CommandWord.row(for: .pastSong)
         default: CommandWord.row(for: .bare(self))
         }
     }
@@ -78,6 +82,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .downloadControl(let action, let id): "\(word) \(action.rawValue) \(id)"
         case .history(let limit?): "\(word) \(limit)"
         case .sleep(let seconds): "\(word) \(seconds.map(SleepTimer.text) ?? "off")"
+        case .pastSong(let action, let sid): "\(word) \(action.rawValue) \(sid)"
         default: word
         }
     }

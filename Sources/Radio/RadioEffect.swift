@@ -52,6 +52,9 @@ public enum RadioEffect: Sendable, Equatable {
     case beginListen(id: Int, track: Track, channel: String)
     /// A song of the history left: how long it was listened to, how, and whether liked.
     case endListen(id: Int, listened: Double, outcome: ListenOutcome, liked: Bool)
+    /// Mark every history row of song `sid` liked or not, then tell the machine the history
+    /// anew (``RadioInput/historyChanged(_:)``).
+    case markListen(sid: String, liked: Bool)
     /// Tell the front ends the history, newest first (at most `limit` songs; nil: the default).
     case listHistory(limit: Int?)
     /// Feed `.sleepTimer(token:)` back after `after` seconds (no jitter: the fade's steps

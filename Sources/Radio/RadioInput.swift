@@ -56,4 +56,7 @@ public enum RadioInput: Sendable, Equatable {
     case sleepTimer(token: Int)
     /// When the sleep timer runs out (for front ends to show the time left).
     case sleepScheduled(at: Date)
+    /// The history changed: its newest songs (see ``RadioSession/historyShown``), which
+    /// front ends show and `past` commands act on.
+    case historyChanged([ListenEntry])
 }

@@ -64,6 +64,8 @@ extension RadioMachine {
             return [.listHistory(limit: limit)]
         case .sleep(let seconds):
             return sleep(seconds)
+        case .pastSong(let action, let sid):
+            return pastSong(action, sid: sid)
         case .quit:
             var effects = endListen(.quit)
             if let now = nowPlaying { effects.append(.savePosition(positionRecord(of: now))) }

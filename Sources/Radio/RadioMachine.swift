@@ -115,6 +115,11 @@ public struct RadioMachine: Sendable {
     var nextSleepToken = 1
     /// When the sleep timer runs out, as the session last told.
     var sleepEnds: Date?
+    /// The history's newest songs, as the session last told.
+    var recentListens: [ListenEntry] = []
+    /// Reports about songs of the history that are not playing: their answers (a list for
+    /// `b`, maybe for `r`/`u`) must not change the queue.
+    var pastReports: Set<Int> = []
 
     /// Creates a radio that has not started.
     public init(configuration: Configuration = Configuration(), volume: Int = 100) {
@@ -183,6 +188,9 @@ public struct RadioMachine: Sendable {
             return sessionChanged()
         case .downloadsChanged(let overview):
             return downloadsChanged(overview)
+        case .historyChanged(let entries):
+            recentListens = entries
+            return []
         case .sleepTimer(let token):
             return sleepFired(token)
         case .sleepScheduled(let date):
@@ -236,6 +244,7 @@ public struct RadioMachine: Sendable {
                              pendingReports: pendingReports, nextRetry: nextRetry, reconnecting: reconnecting,
                              source: source, downloads: downloads)
         snapshot.sleepEnds = sleepTimer == nil ? nil : sleepEnds
+        snapshot.history = recentListens
         return snapshot
     }
 

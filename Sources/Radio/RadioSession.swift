@@ -100,6 +100,7 @@ public actor RadioSession {
         // What the last session left: the machine decides whether to resume it.
         let lastChannel = (try? store?.setting(RadioSettingKey.lastChannel)) ?? nil
         let lastPosition = (try? store?.lastPosition()) ?? nil
+        refreshHistory()
         handle(.start(channelID: channelID, lastChannel: lastChannel, lastPosition: lastPosition,
                       trashed: downloads?.trashedSids() ?? []))
     }
@@ -149,6 +150,16 @@ public actor RadioSession {
 
     /// How many songs `history` tells when it names no number.
     public static let defaultHistoryLimit = 20
+
+    /// How many of the newest songs the machine holds (the history view lists them, and
+    /// `past` acts on them).
+    public static let historyShown = 100
+
+    /// Tells the machine the history's newest songs.
+    private func refreshHistory() {
+        guard listens != nil else { return }
+        handle(.historyChanged(history(limit: Self.historyShown)))
+    }
 
     /// Returns once `quit` was handled (progress saved, player stopped).
     public func waitUntilQuit() async {
@@ -342,6 +353,7 @@ public actor RadioSession {
             } catch {
                 storageFailed(error)
             }
+            refreshHistory()
         case .endListen(let id, let listened, let outcome, let liked):
             guard let listens, let key = listenKeys.removeValue(forKey: id) else { return }
             do throws(StorageFailure) {
@@ -349,6 +361,11 @@ public actor RadioSession {
             } catch {
                 storageFailed(error)
             }
+            refreshHistory()
+        case .markListen(let sid, let liked):
+            guard let listens else { return }
+            do throws(StorageFailure) { try listens.markLiked(sid: sid, liked) } catch { storageFailed(error) }
+            refreshHistory()
         case .scheduleSleep(let delay, let token, let left):
             handle(.sleepScheduled(at: Date().addingTimeInterval(left)))
             let clock = self.clock

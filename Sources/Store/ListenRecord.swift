@@ -26,12 +26,21 @@ public struct ListenRecord: Codable, Sendable, Equatable, TimestampedRecord, Fet
     public var listened: Double
     /// How it left: `ended`, `skipped`, `trashed` or `quit`.
     public var outcome: String
-    /// Whether it was liked when it left.
+    /// Whether it was liked when it left (or as the history view last liked or unliked it).
     public var liked: Bool
+    /// Where its audio was; empty when unknown.
+    public var url: String
+    /// Release year, when known.
+    public var year: String
+    /// Cover art URL, or empty.
+    public var picture: String
+    /// SHA-256 of the audio file, when the station gave one.
+    public var sha256: String?
 
     /// Creates a row.
     public init(id: Int64? = nil, station: String, channel: String, sid: String, title: String, artist: String,
-                album: String, startedAt: Date, listened: Double = 0, outcome: String = "quit", liked: Bool = false) {
+                album: String, startedAt: Date, listened: Double = 0, outcome: String = "quit", liked: Bool = false,
+                url: String = "", year: String = "", picture: String = "", sha256: String? = nil) {
         self.id = id
         self.station = station
         self.channel = channel
@@ -43,6 +52,10 @@ public struct ListenRecord: Codable, Sendable, Equatable, TimestampedRecord, Fet
         self.listened = listened
         self.outcome = outcome
         self.liked = liked
+        self.url = url
+        self.year = year
+        self.picture = picture
+        self.sha256 = sha256
     }
 
     /// The table.
@@ -50,7 +63,7 @@ public struct ListenRecord: Codable, Sendable, Equatable, TimestampedRecord, Fet
 
     /// The table's column names, in snake case.
     enum CodingKeys: String, CodingKey {
-        case id, station, channel, sid, title, artist, album, startedAt = "started_at", listened, outcome, liked
+        case id, station, channel, sid, title, artist, album, startedAt = "started_at", listened, outcome, liked, url, year, picture, sha256
     }
 
     /// Takes the id SQLite assigned.
@@ -72,6 +85,14 @@ extension MhzDatabase {
         try write { db in
             try db.execute(sql: "UPDATE listen SET listened = ?, outcome = ?, liked = ? WHERE id = ?",
                            arguments: [listened, outcome, liked, id])
+        }
+    }
+
+    /// Marks every row of song `sid` on `station` liked or not.
+    public func markListensLiked(station: String, sid: String, liked: Bool) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE listen SET liked = ? WHERE station = ? AND sid = ?",
+                           arguments: [liked, station, sid])
         }
     }
 

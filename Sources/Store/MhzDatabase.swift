@@ -219,6 +219,11 @@ public final class MhzDatabase: Sendable {
                 t.column("listened", .double).notNull()
                 t.column("outcome", .text).notNull()
                 t.column("liked", .boolean).notNull()
+                // What a download of the song needs, so the history view can download it.
+                t.column("url", .text).notNull().defaults(to: "")
+                t.column("year", .text).notNull().defaults(to: "")
+                t.column("picture", .text).notNull().defaults(to: "")
+                t.column("sha256", .text)
             }
         }
         do {

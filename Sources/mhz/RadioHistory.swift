@@ -13,7 +13,8 @@ struct RadioHistory: ListeningLog {
     /// Inserts the song's row, reading as `quit` until it leaves.
     func began(_ track: Track, channel: String, at date: Date) throws(StorageFailure) -> Int64 {
         let record = ListenRecord(station: station, channel: channel, sid: track.sid, title: track.title,
-                                  artist: track.artist, album: track.album, startedAt: date, liked: track.liked)
+                                  artist: track.artist, album: track.album, startedAt: date, liked: track.liked,
+                                  url: track.url, year: track.year, picture: track.picture, sha256: track.sha256)
         return try Self.translated { () throws(StoreError) in try database.insertListen(record) }
     }
 
@@ -26,14 +27,21 @@ struct RadioHistory: ListeningLog {
 
     /// The rows, newest first.
     func recent(limit: Int?) throws(StorageFailure) -> [ListenEntry] {
-        try Self.translated { () throws(StoreError) in try database.listens(limit: limit) }.map(Self.entry)
+        try Self.translated { () throws(StoreError) in try database.listens(limit: limit) }.map { entry($0) }
+    }
+
+    /// Marks the song's rows of this station liked or not.
+    func markLiked(sid: String, _ liked: Bool) throws(StorageFailure) {
+        try Self.translated { () throws(StoreError) in try database.markListensLiked(station: station, sid: sid, liked: liked) }
     }
 
     /// The entry a row holds; an outcome this mhz does not know reads as `quit`.
-    static func entry(_ record: ListenRecord) -> ListenEntry {
+    func entry(_ record: ListenRecord) -> ListenEntry {
         ListenEntry(sid: record.sid, title: record.title, artist: record.artist, album: record.album,
                     channel: record.channel, startedAt: record.startedAt, listened: record.listened,
-                    outcome: ListenOutcome(rawValue: record.outcome) ?? .quit, liked: record.liked)
+                    outcome: ListenOutcome(rawValue: record.outcome) ?? .quit, liked: record.liked, url: record.url,
+                    year: record.year, picture: record.picture, sha256: record.sha256,
+                    otherStation: record.station != station)
     }
 
     /// A database call's failure in the radio's terms.

@@ -17,6 +17,7 @@ struct CommandWordTests {
             "history": .history(limit: nil), "history 5": .history(limit: 5),
             "sleep 90s": .sleep(90), "sleep 30m": .sleep(1800), "sleep 1H": .sleep(3600), "sleep 45": .sleep(45),
             "sleep off": .sleep(nil), "sleep 2.5s": .sleep(2.5),
+            "past like 41": .pastSong(.like, sid: "41"), "past TRASH abc": .pastSong(.trash, sid: "abc"),
         ]
         for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
         let spelled = Set(CommandWord.table.flatMap { [$0.word] + $0.aliases })
@@ -27,10 +28,10 @@ struct CommandWordTests {
     @Test func theWordListAndUsageComeFromTheTable() {
         #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
                                        "seek", "volume", "status", "login", "logout", "download", "downloads", "history",
-                                       "sleep", "quit"])
+                                       "past", "sleep", "quit"])
         #expect(CommandWord.table.map(\.usage).filter { $0.contains("<") }
                 == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>",
-                   "sleep <90s|30m|1h|off>"])
+                   "past <like|unlike|trash|download> <sid>", "sleep <90s|30m|1h|off>"])
         #expect(CommandWord.table.filter(\.needsSong).map(\.word) == ["skip", "like", "unlike", "trash", "seek", "download"])
     }
 
@@ -96,7 +97,7 @@ struct CommandWordTests {
                 switch row.form {
                 case .bare: #expect(key.name == row.word && key.step == nil, "\(key.name)")
                 case .seekTarget, .percent: #expect(key.name != row.word && key.step != nil && key.step != 0, "\(key.name)")
-                case .channelID, .downloadAction, .count, .duration: Issue.record("\(key.name): \(row.word) has no key a press can fill in")
+                case .channelID, .downloadAction, .count, .duration, .pastSong: Issue.record("\(key.name): \(row.word) has no key a press can fill in")
                 }
             }
         }
