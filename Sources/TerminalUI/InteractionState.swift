@@ -18,6 +18,8 @@ struct InteractionState {
         case login(LoginForm)
         /// The downloads view.
         case downloads(DownloadsView)
+        /// The history view.
+        case history(HistoryView)
     }
 
     /// What a key press asks of the caller.
@@ -98,6 +100,19 @@ struct InteractionState {
             case .send(let command):
                 mode = .downloads(view)
                 return Response(commands: [command])
+            }
+        case .history(var view):
+            let outcome = view.handle(key, entries: snapshot.history, keymap: keymap)
+            mode = .history(view)
+            switch outcome {
+            case .stay: return Response()
+            case .close:
+                mode = .nowPlaying
+                return Response()
+            case .send(let command): return Response(commands: [command])
+            case .refused:
+                notice = (.unsupported("a report about another station's song"), now + Self.noticeDuration)
+                return Response()
             }
         case .login(var form):
             switch form.handle(key) {
@@ -185,6 +200,9 @@ struct InteractionState {
         case .openDownloads:
             mode = .downloads(DownloadsView(selecting: snapshot.downloads.active.first?.id))
             return Response()
+        case .openHistory:
+            mode = .history(HistoryView())
+            return Response()
         case .help:
             mode = .help
             return Response()
@@ -248,6 +266,7 @@ struct InteractionState {
         case .channels(let list): return list.frame(shown, width: width, height: height, keymap: keymap)
         case .help: return HelpView.frame(keymap, width: width, height: height)
         case .downloads(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
+        case .history(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
         }
     }
 

@@ -12,6 +12,8 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case channelList = "channel list"
     /// Inside the downloads view.
     case downloads
+    /// Inside the history view.
+    case history
 
     /// Whether keys of the two contexts are read on the same screen, so that binding one
     /// key in both would be ambiguous.
@@ -26,6 +28,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .global, .song: 0
         case .channelList: 1
         case .downloads: 2
+        case .history: 3
         }
     }
 }

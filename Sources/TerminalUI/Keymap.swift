@@ -157,7 +157,7 @@ public struct Keymap: Sendable, Equatable {
     /// the downloads view drop their prefix (`list-choose` → `choose`, `downloads-pause` →
     /// `pause`), because the screen already says where the key acts.
     private static func hintWord(_ action: String) -> String {
-        for prefix in ["list-", "downloads-"] where action.hasPrefix(prefix) {
+        for prefix in ["list-", "downloads-", "history-"] where action.hasPrefix(prefix) {
             return String(action.dropFirst(prefix.count))
         }
         return action

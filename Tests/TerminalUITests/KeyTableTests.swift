@@ -26,6 +26,12 @@ import Testing
         ("downloads-up", .moveSelection(-1), [.downloads]), ("downloads-down", .moveSelection(1), [.downloads]),
         ("downloads-pause", .pauseDownload, [.downloads]), ("downloads-cancel", .cancelDownload, [.downloads]),
         ("downloads-retry", .retryDownload, [.downloads]), ("downloads-close", .close, [.downloads]),
+        // The history view's, added with the view.
+        ("history-view", .openHistory, main),
+        ("history-up", .moveSelection(-1), [.history]), ("history-down", .moveSelection(1), [.history]),
+        ("history-page-up", .moveSelection(-10), [.history]), ("history-page-down", .moveSelection(10), [.history]),
+        ("history-like", .likePast, [.history]), ("history-trash", .trashPast, [.history]),
+        ("history-download", .downloadPast, [.history]), ("history-close", .close, [.history]),
     ]
 
     @Test func everyActionNameConfigFilesUsedStillBindsWhatItDid() throws {
@@ -77,6 +83,9 @@ import Testing
             KeyBinding(action: "downloads-view", keys: [.character("D")], context: .global,
                        effect: .openDownloads, help: "show the downloads (pause, cancel, retry)",
                        formerNames: ["downloads"]),
+            // The history view's key, added with the view (not in the hand-written table).
+            KeyBinding(action: "history-view", keys: [.character("H")], context: .global,
+                       effect: .openHistory, help: "show the songs played, to act on one of them"),
             KeyBinding(action: "channels", keys: [.character("c")], context: .global,
                        effect: .openChannels, help: "choose another channel", hintRank: 5),
             KeyBinding(action: "login", keys: [.character("L")], context: .global,
