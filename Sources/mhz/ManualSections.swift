@@ -164,6 +164,8 @@ enum ManualSections {
             ("Like the song a running mhz plays:", "mhz ctl like"),
             ("The last ten songs played, how each left (ended, skipped, trashed, quit) and whether it was liked:",
              "mhz history --limit 10"),
+            ("Like a song heard earlier (its sid from mhz history --json), leaving the song playing alone:",
+             "mhz ctl past like 41"),
             ("Scrobble to Last.fm (with lastfm_api_key and lastfm_api_secret in [scrobble]), and see what waits:",
              "mhz scrobble login lastfm"),
             ("", "mhz scrobble status"),
