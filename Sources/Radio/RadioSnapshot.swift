@@ -109,6 +109,10 @@ public struct RadioSnapshot: Sendable, Equatable {
     public var source: SongSource
     /// The downloads, for the downloads view and the status line.
     public var downloads: DownloadsOverview
+    /// When the sleep timer runs out, if one is set (front ends show the time left).
+    public var sleepEnds: Date?
+    /// The history's newest songs, newest first (the history view lists them).
+    public var history: [ListenEntry] = []
 
     /// Creates a snapshot; the defaults describe a radio that has not started.
     public init(channel: ChannelInfo? = nil, track: Track? = nil, position: Double = 0, duration: Double? = nil,

@@ -9,6 +9,7 @@ public enum HelpView {
         ("In the channel list", [.channelList]),
         ("In the downloads", [.downloads]),
         ("In the lyrics", [.lyrics]),
+        ("In the history", [.history]),
     ]
 
     /// The help screen as plain lines, exactly `height` × `width`.

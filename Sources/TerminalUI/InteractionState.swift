@@ -20,6 +20,8 @@ struct InteractionState {
         case downloads(DownloadsView)
         /// The lyrics view.
         case lyrics(LyricsView)
+        /// The history view.
+        case history(HistoryView)
     }
 
     /// What a key press asks of the caller.
@@ -114,6 +116,19 @@ struct InteractionState {
                 mode = .lyrics(view)
                 return Response(commands: [command])
             }
+        case .history(var view):
+            let outcome = view.handle(key, entries: snapshot.history, keymap: keymap)
+            mode = .history(view)
+            switch outcome {
+            case .stay: return Response()
+            case .close:
+                mode = .nowPlaying
+                return Response()
+            case .send(let command): return Response(commands: [command])
+            case .refused:
+                notice = (.unsupported("a report about another station's song"), now + Self.noticeDuration)
+                return Response()
+            }
         case .login(var form):
             switch form.handle(key) {
             case .stay:
@@ -203,6 +218,9 @@ struct InteractionState {
         case .openLyrics:
             mode = .lyrics(LyricsView())
             return Response()
+        case .openHistory:
+            mode = .history(HistoryView())
+            return Response()
         case .help:
             mode = .help
             return Response()
@@ -267,6 +285,7 @@ struct InteractionState {
         case .help: return HelpView.frame(keymap, width: width, height: height)
         case .downloads(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
         case .lyrics(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
+        case .history(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
         }
     }
 

@@ -26,6 +26,14 @@ public enum KeyAction: Sendable, Equatable {
     case cancelDownload
     /// Downloads view: retry the selected download.
     case retryDownload
+    /// Open the history view.
+    case openHistory
+    /// History view: like the selected song, or unlike it when liked.
+    case likePast
+    /// History view: trash the selected song.
+    case trashPast
+    /// History view: download the selected song.
+    case downloadPast
     /// Open the login dialog (the `login` command word, done interactively).
     case openLogin
     /// Show the help screen.
@@ -80,7 +88,8 @@ public enum KeyAction: Sendable, Equatable {
         case .quit:
             return .quit
         case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter, .openDownloads, .openLyrics,
-             .pauseDownload, .cancelDownload, .retryDownload, .varietyStep:
+             .pauseDownload, .cancelDownload, .retryDownload, .varietyStep, .openHistory, .likePast, .trashPast,
+             .downloadPast:
             return nil
         }
     }

@@ -14,6 +14,8 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case downloads
     /// Inside the lyrics view.
     case lyrics
+    /// Inside the history view.
+    case history
 
     /// Whether keys of the two contexts are read on the same screen, so that binding one
     /// key in both would be ambiguous.
@@ -29,6 +31,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
         case .channelList: 1
         case .downloads: 2
         case .lyrics: 3
+        case .history: 4
         }
     }
 }

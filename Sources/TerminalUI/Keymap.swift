@@ -158,7 +158,7 @@ public struct Keymap: Sendable, Equatable {
     /// `downloads-pause` → `pause`, `lyrics-close` → `close`), because the screen already
     /// says where the key acts.
     private static func hintWord(_ action: String) -> String {
-        for prefix in ["list-", "downloads-", "lyrics-"] where action.hasPrefix(prefix) {
+        for prefix in ["list-", "downloads-", "lyrics-", "history-"] where action.hasPrefix(prefix) {
             return String(action.dropFirst(prefix.count))
         }
         return action

@@ -107,6 +107,7 @@ public enum NowPlayingView {
         }
         let downloading = downloadsText(snapshot.downloads)
         if !downloading.isEmpty { parts.append(downloading) }
+        if let ends = snapshot.sleepEnds { parts.append(sleepText(until: ends)) }
         return parts.joined(separator: " ")
     }
 

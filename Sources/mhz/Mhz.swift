@@ -23,7 +23,8 @@ struct Mhz: AsyncParsableCommand {
             earlier or later, kept for that song (see KEYS).
             """,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
-                      LogoutCommand.self, ServeCommand.self, CtlCommand.self, ScrobbleCommand.self],
+                      LogoutCommand.self, ServeCommand.self, CtlCommand.self, ScrobbleCommand.self,
+                      HistoryCommand.self],
         defaultSubcommand: PlayCommand.self
     )
 

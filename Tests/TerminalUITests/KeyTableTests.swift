@@ -31,6 +31,12 @@ import Testing
         ("lyrics-up", .moveSelection(-1), [.lyrics]), ("lyrics-down", .moveSelection(1), [.lyrics]),
         ("lyrics-page-up", .moveSelection(-10), [.lyrics]), ("lyrics-page-down", .moveSelection(10), [.lyrics]),
         ("lyrics-close", .close, [.lyrics]),
+        // The history view's, added with the view.
+        ("history-view", .openHistory, main),
+        ("history-up", .moveSelection(-1), [.history]), ("history-down", .moveSelection(1), [.history]),
+        ("history-page-up", .moveSelection(-10), [.history]), ("history-page-down", .moveSelection(10), [.history]),
+        ("history-like", .likePast, [.history]), ("history-trash", .trashPast, [.history]),
+        ("history-download", .downloadPast, [.history]), ("history-close", .close, [.history]),
     ]
 
     @Test func everyActionNameConfigFilesUsedStillBindsWhatItDid() throws {
@@ -82,6 +88,9 @@ import Testing
             KeyBinding(action: "downloads-view", keys: [.character("D")], context: .global,
                        effect: .openDownloads, help: "show the downloads (pause, cancel, retry)",
                        formerNames: ["downloads"]),
+            // The history view's key, added with the view (not in the hand-written table).
+            KeyBinding(action: "history-view", keys: [.character("H")], context: .global,
+                       effect: .openHistory, help: "show the songs played, to act on one of them"),
             KeyBinding(action: "channels", keys: [.character("c")], context: .global,
                        effect: .openChannels, help: "choose another channel", hintRank: 5),
             // The lyrics view's key, added with the view.
