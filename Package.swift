@@ -135,11 +135,18 @@ let package = Package(
         // The radio on the desktop's bus, a front end beside the terminal: MPRIS (media keys,
         // shells, playerctl) and a notification per song, over one sd-bus connection.
         .target(name: "Desktop", dependencies: ["Radio", "CSDBus", .product(name: "Logging", package: "swift-log")]),
+        // What follows a playing radio beside its front end: the control socket (its server,
+        // connections and line protocol, `mhz ctl`'s reader), the event lines they and the
+        // hooks share, the event hook's runner, the command pump every way in feeds, song
+        // covers as local files, and the radio's link to the desktop's bus.
+        .target(
+            name: "Companions",
+            dependencies: ["Radio", "HTTP", "Desktop", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Desktop", "Transcoder", "MusicLibrary", "Scrobble",
+                "Companions", "Transcoder", "MusicLibrary", "Scrobble",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -239,7 +246,7 @@ let package = Package(
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Companions", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
                                                      .product(name: "Logging", package: "swift-log")]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
@@ -247,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "NetworkTests",
             dependencies: [
-                "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
+                "mhz", "Companions", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
                 "Downloads", "Store",
                 .product(name: "Logging", package: "swift-log"),
             ],

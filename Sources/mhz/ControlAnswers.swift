@@ -1,3 +1,4 @@
+import Companions
 import Dispatch
 import Foundation
 import Radio

@@ -1,3 +1,4 @@
+import Companions
 import Downloads
 
 /// A download event as one JSON line, the same for `mhz download --json` and headless

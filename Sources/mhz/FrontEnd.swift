@@ -1,3 +1,4 @@
+import Companions
 import Dispatch
 import Downloads
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Companions
 import Downloads
 import Foundation
 import HTTP

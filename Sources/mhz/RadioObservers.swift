@@ -1,3 +1,4 @@
+import Companions
 import Downloads
 import Radio
 

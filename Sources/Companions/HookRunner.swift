@@ -12,7 +12,7 @@ import Synchronization
 /// skip. Each may run for `timeout`; then its process group gets SIGTERM and, a second
 /// later, SIGKILL. At most ``maxQueued`` events wait; older ones are dropped (logged) when a
 /// slow hook falls behind.
-final class HookRunner: Sendable {
+public final class HookRunner: Sendable {
     /// Events waiting behind a running hook before the oldest is dropped.
     static let maxQueued = 32
 
@@ -28,7 +28,7 @@ final class HookRunner: Sendable {
 
     /// A runner of `command` (an executable's path), each run limited to `timeout`; the
     /// hook's stderr is appended to `logFile` (its stdout is discarded).
-    init(command: String, timeout: Duration, logFile: URL?) {
+    public init(command: String, timeout: Duration, logFile: URL?) {
         self.command = command
         self.timeout = timeout
         self.logFile = logFile
@@ -38,7 +38,7 @@ final class HookRunner: Sendable {
     }
 
     /// Queues one run for event `name` with `json` on its stdin; returns at once.
-    func run(event name: String, json: String) {
+    public func run(event name: String, json: String) {
         let dropped = queue.withLock { state -> String? in
             guard !state.stopping else { return nil }
             state.events.append((name, json))
@@ -50,7 +50,7 @@ final class HookRunner: Sendable {
 
     /// Stops taking events; a hook still running gets `grace` to finish, then its process
     /// group is ended, so no hook outlives mhz by more than that.
-    func stop(grace: Duration = .seconds(2)) {
+    public func stop(grace: Duration = .seconds(2)) {
         queue.withLock { $0.stopping = true; $0.events.removeAll() }
         wake.signal()
         if finished.wait(timeout: .now() + .milliseconds(Int(grace.components.seconds * 1000))) == .timedOut {

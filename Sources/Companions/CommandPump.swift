@@ -2,13 +2,13 @@ import Radio
 
 /// Delivers commands to the session one at a time, in the order they were given, from any
 /// thread (stdin reader, UI thread, signal queue, control socket clients).
-final class CommandPump: Sendable {
+public final class CommandPump: Sendable {
     private typealias Entry = (command: RadioCommand, done: (@Sendable () -> Void)?)
     private let continuation: AsyncStream<Entry>.Continuation
     private let task: Task<Void, Never>
 
     /// A pump into `session`, running until the pump is released.
-    init(session: RadioSession) {
+    public init(session: RadioSession) {
         let (stream, continuation) = AsyncStream<Entry>.makeStream(bufferingPolicy: .unbounded)
         self.continuation = continuation
         task = Task {
@@ -22,7 +22,7 @@ final class CommandPump: Sendable {
     /// Queues `command` behind those sent before it; returns at once. `done` runs once the
     /// session has handled it (its effects begun: a skip's next song is already loading),
     /// which is what a control client's answer waits for.
-    func send(_ command: RadioCommand, done: (@Sendable () -> Void)? = nil) {
+    public func send(_ command: RadioCommand, done: (@Sendable () -> Void)? = nil) {
         continuation.yield((command, done))
     }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// is opened off the way to the first song (a round trip or two, at most two seconds); what
 /// the radio shows meanwhile is published once it is open. No session bus (a server, a
 /// container, ssh) means neither, and one line in the log.
-final class DesktopLink: Sendable {
+public final class DesktopLink: Sendable {
     private struct State {
         var player: MPRISPlayer?
         var notifier: SongNotifier?
@@ -27,14 +27,14 @@ final class DesktopLink: Sendable {
     private let notify: Bool
 
     /// A link offering what `mpris` and `notify` ask for, once started.
-    init(mpris: Bool, notify: Bool) {
+    public init(mpris: Bool, notify: Bool) {
         self.mpris = mpris
         self.notify = notify
     }
 
     /// Opens the bus on a task of its own; MPRIS's commands go to `commands` like keys and
     /// the control socket's.
-    func start(commands: CommandPump) {
+    public func start(commands: CommandPump) {
         let mpris = self.mpris, notify = self.notify
         guard mpris || notify else { return }
         let logger = self.logger
@@ -75,7 +75,7 @@ final class DesktopLink: Sendable {
     }
 
     /// What the radio shows now.
-    func show(_ snapshot: RadioSnapshot) {
+    public func show(_ snapshot: RadioSnapshot) {
         let (player, cover) = state.withLock { state in
             state.snapshot = snapshot
             return (state.player, state.cover)
@@ -84,7 +84,7 @@ final class DesktopLink: Sendable {
     }
 
     /// The cover of `track` as a file (nil: none, or not yet).
-    func cover(_ track: Track?, file: URL?) {
+    public func cover(_ track: Track?, file: URL?) {
         let (player, snapshot) = state.withLock { state in
             state.cover = track.map { ($0.sid, file) }
             return (state.player, state.snapshot)
@@ -93,12 +93,12 @@ final class DesktopLink: Sendable {
     }
 
     /// A song began: its notification, with its cover when there is one.
-    func songStarted(_ track: Track, cover: URL?) {
+    public func songStarted(_ track: Track, cover: URL?) {
         state.withLock { $0.notifier }?.notify(track, coverFile: cover)
     }
 
     /// Leaves the bus.
-    func stop() {
+    public func stop() {
         let bus = state.withLock { state -> DesktopBus? in
             state.stopped = true
             defer { state.bus = nil; state.player = nil; state.notifier = nil }

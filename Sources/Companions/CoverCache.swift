@@ -7,7 +7,7 @@ import Radio
 /// `mpris:artUrl`, the song notification and the terminal UI show. Desktop shells and
 /// notification centres show nothing for remote URLs or inline data, so a station's cover
 /// is fetched once and kept; the embedded station's covers are files already.
-actor CoverCache {
+public actor CoverCache {
     /// Covers kept; past this the least recently used go.
     static let capacity = 200
     /// The largest cover taken (a station that answers a cover URL with a video is wrong).
@@ -20,7 +20,7 @@ actor CoverCache {
 
     /// A cache in `directory`, fetching through `http` (a client without cookies: covers
     /// often live on another host than the API, which must not see the session).
-    init(directory: URL, http: HTTPClient) {
+    public init(directory: URL, http: HTTPClient) {
         self.directory = directory
         self.http = http
     }

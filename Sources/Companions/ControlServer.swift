@@ -6,7 +6,7 @@ import Synchronization
 /// the commands headless stdin takes, one per line, and get one JSON line back for each;
 /// `follow` turns a connection into a stream of the same event lines headless stdout
 /// prints. Several clients at once, each on threads of its own (``ControlConnection``).
-final class ControlServer: Sendable {
+public final class ControlServer: Sendable {
     /// Clients served at once; one more is told so and hung up on.
     static let maxClients = 16
 
@@ -23,14 +23,14 @@ final class ControlServer: Sendable {
     /// one refused). Done first thing, so a second mhz on the same data directory stops
     /// before it starts a player; clients that connect before ``start(answer:)`` wait in
     /// the backlog.
-    init(path: String) throws(ControlError) {
+    public init(path: String) throws(ControlError) {
         self.path = path
         fd = try UnixSocket.listen(at: path)
     }
 
     /// Accepts clients on a thread of its own until ``stop()``; `answer` replies to each
     /// line a client sends.
-    func start(answer: @escaping @Sendable (String) -> ControlReply) {
+    public func start(answer: @escaping @Sendable (String) -> ControlReply) {
         answerer.withLock { $0 = answer }
         clients.withLock { $0.started = true }
         let thread = Thread { [self] in acceptClients() }
@@ -40,13 +40,13 @@ final class ControlServer: Sendable {
     }
 
     /// Hands an event line to every client that follows.
-    func broadcast(_ line: String) {
+    public func broadcast(_ line: String) {
         for connection in clients.withLock({ Array($0.open.values) }) { connection.event(line) }
     }
 
     /// Stops accepting, hangs up on every client and removes the socket file, so the next
     /// mhz finds none.
-    func stop() {
+    public func stop() {
         let (open, started, already) = clients.withLock { state -> ([ControlConnection], Bool, Bool) in
             defer { state.stopped = true }
             return (Array(state.open.values), state.started, state.stopped)

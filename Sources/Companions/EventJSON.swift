@@ -1,6 +1,5 @@
 import Foundation
 import Radio
-import TerminalUI
 
 /// Headless output: one JSON object per line per event (the README's `--headless`). Keys
 /// are sorted so lines are stable for scripts and tests.
@@ -8,12 +7,13 @@ import TerminalUI
 /// The line is written here rather than by Foundation's `JSONSerialization`, whose sorted
 /// keys compare with a locale-aware collator: loading ICU's collation data for that cost
 /// about 5 MiB of memory and a few milliseconds before the first event of every run.
-enum EventJSON {
+public enum EventJSON {
     /// The JSON line for a radio event (without the newline): `event` names it, the rest
     /// are its fields. Scripts rely on `playing`'s `sid title artist album channel like
     /// length` (and `reason`, why the station chose the song, when it said), on `channel`'s
-    /// `id name`, and on `status` and `error`.
-    static func line(_ event: RadioEvent) -> String {
+    /// `id name`, and on `status` and `error`. Its words (a `status_text`, an error's
+    /// `message`) are `words`'s: user-facing text is made by the front end.
+    public static func line(_ event: RadioEvent, words: EventWords) -> String {
         var object: [String: EventValue]
         switch event {
         case .playing(let track, let channel):
@@ -54,7 +54,7 @@ enum EventJSON {
                 object["reconnecting"] = .object(["attempt": .number(Double(reconnecting.attempt)),
                                                   "of": .number(Double(reconnecting.maxAttempts))])
             }
-            let words = NowPlayingView.statusText(status)
+            let words = words.status(status)
             if !words.isEmpty { object["status_text"] = .string(words) }
         case .source(let source):
             switch source {
@@ -63,17 +63,17 @@ enum EventJSON {
             case .fallback(let channel):
                 object = ["event": .string("source"), "source": .string("fallback"), "channel": .string(channel.id)]
             }
-            let words = NowPlayingView.sourceText(source)
+            let words = words.source(source)
             if !words.isEmpty { object["status_text"] = .string(words) }
         case .error(let error):
-            object = ["event": .string("error"), "message": .string(ErrorText.describe(error))]
+            object = ["event": .string("error"), "message": .string(words.error(error))]
         }
         return serialize(object)
     }
 
     /// An `{"event":"error","message":…}` line for a failure outside the radio (a command
     /// line that was not understood).
-    static func error(_ message: String) -> String {
+    public static func error(_ message: String) -> String {
         serialize(["event": .string("error"), "message": .string(message)])
     }
 
@@ -83,7 +83,7 @@ enum EventJSON {
     }
 
     /// One JSON object, keys in ascending order (also for the download lines).
-    static func serialize(_ object: [String: EventValue]) -> String {
+    public static func serialize(_ object: [String: EventValue]) -> String {
         var out = ""
         EventValue.object(object).write(to: &out)
         return out
@@ -91,7 +91,7 @@ enum EventJSON {
 }
 
 /// A value of a headless event line.
-enum EventValue: Sendable, Equatable {
+public enum EventValue: Sendable, Equatable {
     /// A JSON string.
     case string(String)
     /// A JSON number: whole numbers are written without a fraction (`30`), others in their
@@ -107,7 +107,7 @@ enum EventValue: Sendable, Equatable {
     /// Appends the JSON text of the value: strings escaped as JSON requires (quote,
     /// backslash, control characters) and nothing more, so `/` and non-ASCII text stay as
     /// they are.
-    func write(to out: inout String) {
+    public func write(to out: inout String) {
         switch self {
         case .string(let text): Self.write(text, to: &out)
         case .number(let value):

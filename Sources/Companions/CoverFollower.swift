@@ -6,7 +6,7 @@ import Synchronization
 /// show it: the terminal UI and MPRIS hear of every change (no cover at once when the song
 /// changes, the file when it is there); the notification once per song, with the cover if
 /// it came within ``notificationWait``, and once more (a replacement) if it came later.
-final class CoverFollower: Sendable {
+public final class CoverFollower: Sendable {
     /// How long a song's notification waits for a cover being fetched.
     static let notificationWait = Duration.milliseconds(1500)
 
@@ -24,7 +24,7 @@ final class CoverFollower: Sendable {
     /// A follower resolving covers through `cache`. `coverChanged` gets the song and its
     /// cover file (nil: none, or not yet); `songStarted` once per song, and again when its
     /// cover arrives after the first call went without it.
-    init(cache: CoverCache, coverChanged: @escaping @Sendable (Track?, URL?) -> Void,
+    public init(cache: CoverCache, coverChanged: @escaping @Sendable (Track?, URL?) -> Void,
          songStarted: @escaping @Sendable (Track, URL?) -> Void) {
         self.cache = cache
         self.coverChanged = coverChanged
@@ -32,7 +32,7 @@ final class CoverFollower: Sendable {
     }
 
     /// A new snapshot: when its song is another one, look for its cover.
-    func show(_ snapshot: RadioSnapshot) {
+    public func show(_ snapshot: RadioSnapshot) {
         let track = snapshot.track
         let key = track.map { "\($0.sid)\n\($0.picture)" }
         let generation = current.withLock { state -> Int? in

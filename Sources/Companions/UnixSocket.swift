@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why the control socket could not be listened on or reached.
-enum ControlError: Error, Equatable {
+public enum ControlError: Error, Equatable {
     /// Another mhz answers on the socket: two players would share one database and outbox.
     case alreadyRunning(socket: String)
     /// The socket (or its directory) could not be made: the path and `errno`.
@@ -17,9 +17,9 @@ enum ControlError: Error, Equatable {
 /// The few calls of unix(7) stream sockets mhz needs, on raw descriptors: the control socket
 /// is read and written with blocking calls on threads of its own (Foundation's
 /// `readabilityHandler` is not used: its dispatch sources crash processes here).
-enum UnixSocket {
+public enum UnixSocket {
     /// A connected descriptor to `path`, or the `errno` of `connect(2)`.
-    static func connect(to path: String) -> Result<Int32, ControlError> {
+    public static func connect(to path: String) -> Result<Int32, ControlError> {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(.cannotConnect(socket: path, errno: errno)) }
         var address = sockaddr_un()
@@ -87,7 +87,7 @@ enum UnixSocket {
 
     /// Writes all of `bytes`, or returns false once the peer is gone. `MSG_NOSIGNAL`: a
     /// client that hung up must not end mhz with SIGPIPE.
-    static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    public static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }

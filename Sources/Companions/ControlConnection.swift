@@ -178,7 +178,7 @@ final class ControlConnection: Sendable {
 }
 
 /// What a control client's line is answered with.
-enum ControlReply: Sendable, Equatable {
+public enum ControlReply: Sendable, Equatable {
     /// Nothing (a blank line, as on headless stdin).
     case none
     /// One JSON line.
@@ -187,7 +187,7 @@ enum ControlReply: Sendable, Equatable {
     case follow(String)
 
     /// `{"ok":false,"error":…}`.
-    static func failure(_ message: String) -> ControlReply {
+    public static func failure(_ message: String) -> ControlReply {
         .answer(EventJSON.serialize(["ok": .bool(false), "error": .string(message)]))
     }
 
