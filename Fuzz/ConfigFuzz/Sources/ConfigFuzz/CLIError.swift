@@ -1,1 +1,1 @@
-../../../../Sources/mhz/CLIError.swift
+../../../../Sources/mhz/Text/CLIError.swift

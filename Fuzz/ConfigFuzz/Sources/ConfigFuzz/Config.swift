@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Config.swift
+../../../../Sources/mhz/Configuration/Config.swift

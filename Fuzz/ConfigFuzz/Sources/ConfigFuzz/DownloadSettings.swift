@@ -1,1 +1,1 @@
-../../../../Sources/mhz/DownloadSettings.swift
+../../../../Sources/mhz/Configuration/DownloadSettings.swift

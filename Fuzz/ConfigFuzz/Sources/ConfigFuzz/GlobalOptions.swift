@@ -1,1 +1,1 @@
-../../../../Sources/mhz/GlobalOptions.swift
+../../../../Sources/mhz/Commands/GlobalOptions.swift

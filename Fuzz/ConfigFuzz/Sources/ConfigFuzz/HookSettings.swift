@@ -1,1 +1,1 @@
-../../../../Sources/mhz/HookSettings.swift
+../../../../Sources/mhz/Configuration/HookSettings.swift

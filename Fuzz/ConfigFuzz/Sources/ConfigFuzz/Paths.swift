@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Paths.swift
+../../../../Sources/mhz/Configuration/Paths.swift

@@ -1,1 +1,1 @@
-../../../../Sources/mhz/StationSettings.swift
+../../../../Sources/mhz/Configuration/StationSettings.swift
