@@ -142,11 +142,18 @@ let package = Package(
         .target(
             name: "Companions",
             dependencies: ["Radio", "HTTP", "Desktop", .product(name: "Logging", package: "swift-log")]),
+        // The composition root's adapters: the layers' ports made real over the layers that
+        // can fill them (the player, the database, downloads' tagging and repair, scrobbling's
+        // transport and outbox, the media probe). No words of their own: those are handed in.
+        .target(
+            name: "Adapters",
+            dependencies: ["Downloads", "HTTP", "MusicLibrary", "Playback", "Radio", "RadioAPI", "Scrobble", "Store",
+                           "Transcoder", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Companions", "Transcoder", "MusicLibrary", "Scrobble",
+                "Companions", "Adapters", "Transcoder", "Scrobble",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -219,16 +226,16 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "Backoff", "TestSupport"]),
-        // A station's song is tagged through mhz's adapter (TagLibSongTagger) and read back
+        // A station's song is tagged through the adapter (Adapters' TagLibSongTagger) and read back
         // with TagLib's C binding.
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HTTP", "HLSPlaylist", "Store", "Backoff", "CTagLib",
-                                                          "CTagLibPictures", "TestSupport", "mhz"]),
+                                                          "CTagLibPictures", "TestSupport", "Adapters"]),
         // The services' requests byte for byte, the signature against a worked example, the
         // listen rule, and the courier over fakes of its ports.
         .testTarget(name: "ScrobbleTests", dependencies: ["Scrobble", "Backoff"]),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "mhz"],
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "Adapters"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
                                                    "StationStorage", "RadioAPI", "HTTP", "SoundFeatures", "TestSupport",
@@ -246,7 +253,7 @@ let package = Package(
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Companions", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Companions", "Adapters", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
                                                      .product(name: "Logging", package: "swift-log")]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and

@@ -1,3 +1,4 @@
+import Adapters
 import Backoff
 import Foundation
 import Playback

@@ -1,3 +1,4 @@
+import Adapters
 import Downloads
 import Foundation
 import HTTP
@@ -32,9 +33,7 @@ enum DownloadSetup {
 
     /// The request for a station's song.
     static func request(_ track: Track, channel: String?, station: String) -> DownloadRequest {
-        DownloadRequest(url: track.url, title: track.title, artist: track.artist, album: track.album, year: track.year,
-                        coverURL: track.picture.isEmpty ? nil : track.picture, sid: track.sid, channel: channel,
-                        station: station, sha256: track.sha256)
+        DownloadRequest(track, channel: channel, station: station)
     }
 
     /// The request for the song a running (or the last) mhz saved as playing.

@@ -4,16 +4,16 @@ import Radio
 /// The radio's ``AudioPlayer`` over the libmpv ``PlayerController``: translates the
 /// player's events (``PlaybackEvent``) and errors into the radio's vocabulary
 /// (``AudioPlayerEvent``). The player knows URLs and seconds; only here do they meet the radio.
-final class MpvAudioPlayer: AudioPlayer {
+public final class MpvAudioPlayer: AudioPlayer {
     /// The player it drives; the composition root shuts it down.
-    let controller: PlayerController
+    public let controller: PlayerController
     /// The controller's events in the radio's vocabulary.
-    let events: AsyncStream<AudioPlayerEvent>
+    public let events: AsyncStream<AudioPlayerEvent>
     private let pump: Task<Void, Never>
 
     /// - Parameter recoveryAttempts: the controller's `RecoveryPolicy.maxAttempts`, so the
     ///   radio can say "attempt 2 of 4".
-    init(controller: PlayerController, recoveryAttempts: Int) {
+    public init(controller: PlayerController, recoveryAttempts: Int) {
         self.controller = controller
         let (stream, continuation) = AsyncStream<AudioPlayerEvent>.makeStream(bufferingPolicy: .unbounded)
         events = stream
@@ -29,7 +29,7 @@ final class MpvAudioPlayer: AudioPlayer {
     deinit { pump.cancel() }
 
     /// mpv's `loadfile … replace`; a refusal by mpv itself (not by the server) is `loadFailed`.
-    func load(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
+    public func load(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
         do {
             return AudioPlayerItemID(try controller.load(url, startAt: startAt).rawValue)
         } catch {
@@ -38,7 +38,7 @@ final class MpvAudioPlayer: AudioPlayer {
     }
 
     /// mpv's `loadfile … append-play`, prefetched while the current item plays.
-    func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
+    public func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
         do {
             return AudioPlayerItemID(try controller.queueNext(url, startAt: startAt).rawValue)
         } catch {
@@ -47,7 +47,7 @@ final class MpvAudioPlayer: AudioPlayer {
     }
 
     /// mpv's `playlist-next`; throws when nothing is queued (the radio then loads instead).
-    func advance() throws(PlayerFailure) -> AudioPlayerItemID {
+    public func advance() throws(PlayerFailure) -> AudioPlayerItemID {
         do {
             return AudioPlayerItemID(try controller.advance().rawValue)
         } catch {
@@ -58,25 +58,25 @@ final class MpvAudioPlayer: AudioPlayer {
     // Control commands fail only when mpv is gone or nothing is loaded; the radio learns
     // of either through the event stream, so the errors carry nothing it could act on.
     /// Takes the queued song back (mpv's `playlist-remove`).
-    func clearQueued() { try? controller.clearQueued() }
+    public func clearQueued() { try? controller.clearQueued() }
     /// mpv's `pause=yes`.
-    func pause() { try? controller.pause() }
+    public func pause() { try? controller.pause() }
     /// mpv's `pause=no`.
-    func resume() { try? controller.resume() }
+    public func resume() { try? controller.resume() }
     /// mpv's `stop`: nothing plays or is queued afterwards.
-    func stop() { try? controller.stop() }
+    public func stop() { try? controller.stop() }
     /// mpv's `volume`, clamped to 0–100.
-    func setVolume(_ percent: Int) { try? controller.setVolume(percent) }
+    public func setVolume(_ percent: Int) { try? controller.setVolume(percent) }
 
     /// The controller's exact position of the item it plays (see
     /// `PlayerController.currentPosition`).
-    var position: AudioPlayerPosition? {
+    public var position: AudioPlayerPosition? {
         controller.currentPosition.map { AudioPlayerPosition(item: Self.id($0.item), seconds: $0.seconds) }
     }
 
     /// Seeks the current item; a refusal (nothing loaded, a stream that cannot seek) changes
     /// nothing the radio could act on, as for the other controls.
-    func seek(_ target: RadioCommand.Seek) {
+    public func seek(_ target: RadioCommand.Seek) {
         switch target {
         case .absolute(let seconds): try? controller.seek(to: seconds)
         case .relative(let seconds): try? controller.seek(by: seconds)
@@ -85,7 +85,7 @@ final class MpvAudioPlayer: AudioPlayer {
 
     /// The radio's event for a player event; nil for what the radio does not use (tags,
     /// buffering, mute, video output, `gaveUp`, which a `finished` follows at once).
-    static func map(_ event: PlaybackEvent, recoveryAttempts: Int) -> AudioPlayerEvent? {
+    public static func map(_ event: PlaybackEvent, recoveryAttempts: Int) -> AudioPlayerEvent? {
         switch event {
         case .started(let item, let duration): .started(id(item), duration: duration)
         case .progress(let item, let position): .progress(id(item), position: position)
@@ -102,7 +102,7 @@ final class MpvAudioPlayer: AudioPlayer {
 
     /// The radio's end reason: refused media and lost connections keep their own cases,
     /// because the radio treats them differently from other failures.
-    static func endReason(_ reason: FinishReason) -> AudioPlayerEndReason {
+    public static func endReason(_ reason: FinishReason) -> AudioPlayerEndReason {
         switch reason {
         case .eof: .eof
         case .stopped: .stopped
@@ -118,5 +118,5 @@ final class MpvAudioPlayer: AudioPlayer {
     private static func id(_ item: PlaybackItemID) -> AudioPlayerItemID { AudioPlayerItemID(item.rawValue) }
 
     /// The player's description of a command it refused, carried to the radio as is.
-    static func words(_ error: PlaybackError) -> String { "\(error)" }
+    public static func words(_ error: PlaybackError) -> String { "\(error)" }
 }

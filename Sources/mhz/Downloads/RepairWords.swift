@@ -1,24 +1,15 @@
-import Downloads
-import Foundation
+import Adapters
 import Transcoder
 
-/// The downloads' ``DiscontinuityRepair`` over FFmpeg's libraries: ``PeriodJoiner`` keeps
-/// the periods that continue the first and appends the others retimed or re-encoded in
-/// its codec. What stops it is said for the log, and the file is kept as it came.
-struct PeriodJoinRepair: DiscontinuityRepair {
-    /// Joins `input`'s periods into `output` when they need it (blocking: the fetcher calls
-    /// it on a thread of its own).
-    func repair(_ input: String, periodStarts: [Int64], output: String) -> PeriodRepair {
-        do throws(TranscodeError) {
-            guard let report = try PeriodJoiner.join(input: input, periodStarts: periodStarts, output: output) else {
-                return .notNeeded
-            }
-            return .repaired(keptBytes: report.keptBytes, retimed: report.retimed, reencoded: report.reencoded)
-        } catch {
-            return .failed(reason: Self.describe(error))
-        }
+extension PeriodJoinRepair {
+    /// The repair the downloads use, its failures in the command line's words.
+    init() {
+        self.init(describe: RepairText.describe)
     }
+}
 
+/// What stops a join of a download's periods, in words for the log.
+enum RepairText {
     /// A joiner's failure in words for the log.
     static func describe(_ error: TranscodeError) -> String {
         switch error {

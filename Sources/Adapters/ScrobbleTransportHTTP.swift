@@ -17,14 +17,20 @@ extension ScrobbleRequest: PerformableRequest {
 
 /// The courier's ``ScrobbleTransport`` over libcurl. Logs each call by its label and
 /// status only: the headers and body hold the token, key, session and signature.
-struct ScrobbleTransportHTTP: ScrobbleTransport {
+public struct ScrobbleTransportHTTP: ScrobbleTransport {
     /// The client (the configuration's proxy, TLS checks and timeouts).
-    let http: HTTPClient
+    public let http: HTTPClient
     /// Where calls are logged.
-    let logger: Logger
+    public let logger: Logger
+
+    /// A transport over `http`, logging to `logger`.
+    public init(http: HTTPClient, logger: Logger) {
+        self.http = http
+        self.logger = logger
+    }
 
     /// Performs the request; no answer is ``ScrobbleFailure/unreachable(_:)``.
-    func send(_ request: ScrobbleRequest) async throws(ScrobbleFailure) -> ScrobbleReply {
+    public func send(_ request: ScrobbleRequest) async throws(ScrobbleFailure) -> ScrobbleReply {
         do throws(HTTPError) {
             let response = try await http.perform(request)
             logger.debug("scrobble \(request.url.host ?? "") \(request.label): \(response.status)")

@@ -5,46 +5,46 @@ import Store
 /// The radio's ``RadioStore`` port over mhz's database: positions and settings
 /// (``ProgressStore``) and the report outbox (``ReportOutboxStore``), with the radio's
 /// values turned into the database's rows and back, and its failures into the radio's.
-struct RadioDatabase: RadioStore {
+public struct RadioDatabase: RadioStore {
     /// The database the radio's rows are kept in.
-    let database: MhzDatabase
+    public let database: MhzDatabase
 
     /// The port over `database`.
-    init(_ database: MhzDatabase) {
+    public init(_ database: MhzDatabase) {
         self.database = database
     }
 
     // MARK: - Positions and settings
 
     /// Saves the position as the song's row.
-    func savePosition(_ position: PlaybackPosition) throws(StorageFailure) {
+    public func savePosition(_ position: PlaybackPosition) throws(StorageFailure) {
         try translated { () throws(StoreError) in try database.savePosition(Self.record(position)) }
     }
 
     /// The most recently saved position.
-    func lastPosition() throws(StorageFailure) -> PlaybackPosition? {
+    public func lastPosition() throws(StorageFailure) -> PlaybackPosition? {
         try translated { () throws(StoreError) in try database.lastPosition().map(Self.playbackPosition) }
     }
 
     /// The saved position of one song.
-    func position(sid: String) throws(StorageFailure) -> PlaybackPosition? {
+    public func position(sid: String) throws(StorageFailure) -> PlaybackPosition? {
         try translated { () throws(StoreError) in try database.position(sid: sid).map(Self.playbackPosition) }
     }
 
     /// Stores a setting; `nil` removes it.
-    func setSetting(_ key: String, _ value: String?) throws(StorageFailure) {
+    public func setSetting(_ key: String, _ value: String?) throws(StorageFailure) {
         try translated { () throws(StoreError) in try database.setSetting(key, value) }
     }
 
     /// A stored setting.
-    func setting(_ key: String) throws(StorageFailure) -> String? {
+    public func setting(_ key: String) throws(StorageFailure) -> String? {
         try translated { () throws(StoreError) in try database.setting(key) }
     }
 
     // MARK: - The report outbox
 
     /// Stores the report as a row: its type letter, and `h` in wire form.
-    func keepReport(_ report: Report) throws(StorageFailure) -> Int64 {
+    public func keepReport(_ report: Report) throws(StorageFailure) -> Int64 {
         let entry = OutboxEntry(type: report.type.rawValue, channel: report.channel, sid: report.sid,
                                 history: report.history.map(ReportHistory.wireForm), playedTime: report.playedTime)
         let id = try translated { () throws(StoreError) in try database.enqueueReport(entry).id }
@@ -54,7 +54,7 @@ struct RadioDatabase: RadioStore {
 
     /// Reads every row back into a typed report; a row whose type is not feedback
     /// (`e r u s b`) or that names no song is unreadable.
-    func waitingReports() throws(StorageFailure) -> [StoredReport] {
+    public func waitingReports() throws(StorageFailure) -> [StoredReport] {
         try translated { () throws(StoreError) in try database.pendingReports() }.compactMap { entry in
             guard let id = entry.id else { return nil }
             guard let type = ReportType(rawValue: entry.type), type.isFeedback, let sid = entry.sid else {
@@ -67,21 +67,21 @@ struct RadioDatabase: RadioStore {
     }
 
     /// Deletes the row.
-    func forgetReport(id: Int64) throws(StorageFailure) {
+    public func forgetReport(id: Int64) throws(StorageFailure) {
         try translated { () throws(StoreError) in try database.removeReport(id: id) }
     }
 
     // MARK: - Values and failures
 
     /// The row of a position.
-    static func record(_ position: PlaybackPosition) -> PositionRecord {
+    public static func record(_ position: PlaybackPosition) -> PositionRecord {
         PositionRecord(sid: position.sid, channel: position.channel, position: position.position,
                        duration: position.duration, url: position.url, title: position.title,
                        artist: position.artist, album: position.album, savedAt: position.savedAt)
     }
 
     /// The position a row holds.
-    static func playbackPosition(_ record: PositionRecord) -> PlaybackPosition {
+    public static func playbackPosition(_ record: PositionRecord) -> PlaybackPosition {
         PlaybackPosition(sid: record.sid, channel: record.channel, position: record.position,
                          duration: record.duration, url: record.url, title: record.title,
                          artist: record.artist, album: record.album, savedAt: record.savedAt)

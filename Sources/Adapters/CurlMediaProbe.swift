@@ -6,7 +6,7 @@ import Playback
 /// not open a song's media URL and its log did not carry the status, the player asks here,
 /// so an expired link (403/404/410) makes the radio fetch a fresh list instead of blaming
 /// the song.
-struct CurlMediaProbe: MediaURLProbe {
+public struct CurlMediaProbe: MediaURLProbe {
     private let http: HTTPClient
 
     /// A probe with the API's settings (proxy, TLS checks, User-Agent — the one mpv sends
@@ -14,7 +14,7 @@ struct CurlMediaProbe: MediaURLProbe {
     ///
     /// Deliberately its own client without a cookie jar: media may live on another host (a
     /// CDN), and the web family's session cookies must never reach it.
-    init(configuration: HTTPConfiguration) {
+    public init(configuration: HTTPConfiguration) {
         var bounded = configuration
         bounded.connectTimeout = min(configuration.connectTimeout, 5)
         bounded.totalTimeout = min(configuration.totalTimeout, 5)
@@ -26,7 +26,7 @@ struct CurlMediaProbe: MediaURLProbe {
     }
 
     /// The status of `GET url` with `Range: bytes=0-0`; nil without an HTTP answer.
-    func status(of url: String) async -> Int? {
+    public func status(of url: String) async -> Int? {
         guard let target = URL(string: url) else { return nil }
         do {
             return try await http.perform(HTTPRequest(url: target, headers: [.init("Range", "bytes=0-0")])).status

@@ -7,40 +7,44 @@ import Store
 /// The radio's ``SongDownloads`` port over the download manager and mhz's database: what
 /// `d`, the downloads view, the offline channel and trashing need from downloads. It also
 /// tells the radio what the downloads do (``follow(_:)``).
-final class RadioDownloads: SongDownloads {
+public final class RadioDownloads: SongDownloads {
     /// The manager the songs go through.
-    let manager: DownloadManager
+    public let manager: DownloadManager
     private let database: MhzDatabase
     /// The station songs come from (its URL, or `embedded`): downloads and trashed songs
     /// are recorded against it.
     private let station: String
     private let logger: Logger
+    /// What failures are called in the log and the downloads view.
+    private let words: DownloadWords
 
     /// A port for songs of `station`.
-    init(manager: DownloadManager, database: MhzDatabase, station: String, logger: Logger = Logger(label: "mhz.downloads")) {
+    public init(manager: DownloadManager, database: MhzDatabase, station: String, words: DownloadWords,
+                logger: Logger = Logger(label: "mhz.downloads")) {
         self.manager = manager
         self.database = database
         self.station = station
+        self.words = words
         self.logger = logger
     }
 
-    func download(_ track: Track, channel: String) {
+    public func download(_ track: Track, channel: String) {
         // A song the offline channel plays is a download already.
         if let url = URL(string: track.url), url.isFileURL,
            let records = try? database.downloads(), records.contains(where: { $0.path == url.path }) { return }
-        let request = DownloadSetup.request(track, channel: channel, station: station)
-        let manager = self.manager, logger = self.logger
+        let request = DownloadRequest(track, channel: channel, station: station)
+        let manager = self.manager, logger = self.logger, words = self.words
         Task {
             do throws(DownloadError) {
                 _ = try await manager.add(request)
             } catch {
-                logger.error("cannot download \(track.sid): \(DownloadText.describe(error, origin: .station))")
+                logger.error("cannot download \(track.sid): \(words.stationSong(error))")
             }
         }
     }
 
-    func control(_ action: DownloadAction, id: Int64) {
-        let manager = self.manager, logger = self.logger
+    public func control(_ action: DownloadAction, id: Int64) {
+        let manager = self.manager, logger = self.logger, words = self.words
         Task {
             do throws(DownloadError) {
                 switch action {
@@ -49,12 +53,12 @@ final class RadioDownloads: SongDownloads {
                 case .cancel: try await manager.cancel(id)
                 }
             } catch {
-                logger.notice("download \(id): \(DownloadText.describe(error))")
+                logger.notice("download \(id): \(words.link(error))")
             }
         }
     }
 
-    func offlineTracks() -> [Track] {
+    public func offlineTracks() -> [Track] {
         let records: [DownloadRecord]
         let trashed: Set<TrashedSong>
         do {
@@ -78,7 +82,7 @@ final class RadioDownloads: SongDownloads {
         }.shuffled()
     }
 
-    func trashed(sid: String) {
+    public func trashed(sid: String) {
         do throws(StoreError) {
             try database.markTrashed(station: station, sid: sid)
         } catch {
@@ -86,7 +90,7 @@ final class RadioDownloads: SongDownloads {
         }
     }
 
-    func trashedSids() -> Set<String> {
+    public func trashedSids() -> Set<String> {
         do throws(StoreError) {
             return Set(try database.trashedSongs().filter { $0.station == station }.map(\.sid))
         } catch {
@@ -97,7 +101,7 @@ final class RadioDownloads: SongDownloads {
 
     /// Feeds what the downloads do to `session` (the downloads view, the status line, the
     /// offline channel) and to `onEvent` (headless lines), until the manager shuts down.
-    func follow(_ session: RadioSession, onEvent: @escaping @Sendable (DownloadEvent) -> Void) async -> Task<Void, Never> {
+    public func follow(_ session: RadioSession, onEvent: @escaping @Sendable (DownloadEvent) -> Void) async -> Task<Void, Never> {
         let events = await manager.events()
         var tasks: [Int64: DownloadTask] = [:]
         for task in await manager.tasks() { tasks[task.id] = task }
@@ -115,11 +119,11 @@ final class RadioDownloads: SongDownloads {
     }
 
     /// The radio's view of the tasks, with `playable` songs on disk.
-    func overview(_ tasks: [Int64: DownloadTask], playable: Int) -> DownloadsOverview {
+    public func overview(_ tasks: [Int64: DownloadTask], playable: Int) -> DownloadsOverview {
         let items = tasks.values.sorted { $0.id < $1.id }.map { task in
             DownloadItem(id: task.id, title: task.record.title, artist: task.record.artist,
                          state: DownloadItem.State(rawValue: task.state.name) ?? .queued, bytes: task.bytes,
-                         total: task.total, rate: task.rate, reason: DownloadText.reason(task))
+                         total: task.total, rate: task.rate, reason: words.reason(task))
         }
         return DownloadsOverview(items: items, playable: playable)
     }

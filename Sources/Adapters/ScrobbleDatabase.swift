@@ -3,12 +3,17 @@ import Store
 
 /// The scrobble courier's ``ScrobbleOutboxStore`` port over mhz's database: actions as
 /// `scrobble_outbox` rows and back, `StoreError` as the courier's failure.
-struct ScrobbleDatabase: ScrobbleOutboxStore {
+public struct ScrobbleDatabase: ScrobbleOutboxStore {
     /// The database the rows are kept in.
-    let database: MhzDatabase
+    public let database: MhzDatabase
+
+    /// The outbox in `database`.
+    public init(database: MhzDatabase) {
+        self.database = database
+    }
 
     /// Stores the action as a row.
-    func keepScrobble(_ action: ScrobbleAction, for service: ScrobbleService) throws(ScrobbleFailure) -> Int64 {
+    public func keepScrobble(_ action: ScrobbleAction, for service: ScrobbleService) throws(ScrobbleFailure) -> Int64 {
         let song = action.song
         do throws(StoreError) {
             return try database.enqueueScrobble(ScrobbleRecord(
@@ -21,7 +26,7 @@ struct ScrobbleDatabase: ScrobbleOutboxStore {
 
     /// The service's rows, oldest first; a row of a kind this version does not know is
     /// left where it is (a later version may send it).
-    func waitingScrobbles(for service: ScrobbleService) throws(ScrobbleFailure) -> [PendingScrobble] {
+    public func waitingScrobbles(for service: ScrobbleService) throws(ScrobbleFailure) -> [PendingScrobble] {
         let rows: [ScrobbleRecord]
         do throws(StoreError) { rows = try database.pendingScrobbles(service: service.rawValue) } catch { throw Self.failure(error) }
         return rows.compactMap { row in
@@ -33,12 +38,12 @@ struct ScrobbleDatabase: ScrobbleOutboxStore {
     }
 
     /// Deletes the rows.
-    func forgetScrobbles(ids: [Int64]) throws(ScrobbleFailure) {
+    public func forgetScrobbles(ids: [Int64]) throws(ScrobbleFailure) {
         do throws(StoreError) { try database.removeScrobbles(ids: ids) } catch { throw Self.failure(error) }
     }
 
     /// How many scrobbles wait, by service.
-    func counts() throws(StoreError) -> [ScrobbleService: Int] {
+    public func counts() throws(StoreError) -> [ScrobbleService: Int] {
         var counts: [ScrobbleService: Int] = [:]
         for row in try database.pendingScrobbles() {
             guard let service = ScrobbleService(rawValue: row.service) else { continue }
