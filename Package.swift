@@ -142,6 +142,11 @@ let package = Package(
         .target(
             name: "Companions",
             dependencies: ["Radio", "HTTP", "Desktop", .product(name: "Logging", package: "swift-log")]),
+        // The link to a station: RadioAPI's requests carried over HTTP as the radio's
+        // RadioService, the login kept between runs and in force while mhz runs, the logins.
+        .target(
+            name: "StationLink",
+            dependencies: ["HTTP", "Radio", "RadioAPI", .product(name: "Logging", package: "swift-log")]),
         // The composition root's adapters: the layers' ports made real over the layers that
         // can fill them (the player, the database, downloads' tagging and repair, scrobbling's
         // transport and outbox, the media probe). No words of their own: those are handed in.
@@ -153,7 +158,7 @@ let package = Package(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Companions", "Adapters", "Transcoder", "Scrobble",
+                "Companions", "Adapters", "StationLink", "Transcoder", "Scrobble",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -261,7 +266,7 @@ let package = Package(
         .testTarget(
             name: "NetworkTests",
             dependencies: [
-                "mhz", "Companions", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
+                "mhz", "Companions", "StationLink", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
                 "Downloads", "Store",
                 .product(name: "Logging", package: "swift-log"),
             ],

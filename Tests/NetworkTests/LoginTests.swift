@@ -3,6 +3,7 @@ import HTTP
 import RadioAPI
 import TestSupport
 import Testing
+@testable import StationLink
 @testable import mhz
 
 /// `mhz login` / `mhz logout` as code: the exact forms, the session kept with mode 0600,

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Logging
 import RadioAPI
+import StationLink
 
 /// `mhz login [--username NAME] [--password-stdin]`: log in to the server and keep the
 /// session (tokens or cookies, never the password) for every later start.
@@ -89,7 +90,7 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             throw .runtime("login failed: \(error)")
         }
-        try runtime.sessions.save(session)
+        try CLIError.wording(try runtime.sessions.save(session))
         flow.logSuccess(session)
         return session
     }

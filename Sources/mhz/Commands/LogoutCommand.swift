@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Logging
 import RadioAPI
+import StationLink
 
 /// `mhz logout`: forget the stored session (and end it on the server for the web family,
 /// whose logout is a request; the app family's is purely local, docs/PROTOCOL.md §5.1).
@@ -60,11 +61,11 @@ struct LogoutCommand: AsyncParsableCommand {
             stored = try store.load()
         } catch {
             // A damaged session file is still a session to forget.
-            try store.remove()
+            try CLIError.wording(try store.remove())
             return .loggedOut(server: "the stored session")
         }
         guard let stored else {
-            try store.remove()  // a stray cookie jar
+            try CLIError.wording(try store.remove())  // a stray cookie jar
             return .notLoggedIn
         }
         var failure: String?
@@ -80,7 +81,7 @@ struct LogoutCommand: AsyncParsableCommand {
                 }
             }
         }
-        try store.remove()
+        try CLIError.wording(try store.remove())
         logger.info("logged out of \(stored.server)")
         let server = stored.server == "embedded" ? "the embedded station" : stored.server
         if let failure { return .forgottenOnly(server: server, reason: failure) }

@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import Logging
 import Scrobble
+import StationLink
 import Store
 
 /// `mhz scrobble login lastfm|listenbrainz`, `mhz scrobble status`.

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Logging
 import Radio
+import StationLink
 import Synchronization
 import TerminalUI
 

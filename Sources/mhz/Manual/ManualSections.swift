@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Radio
+import StationLink
 import TerminalUI
 
 /// The manual's own sections, in mdoc, each made from what the program uses: the key

@@ -2,6 +2,7 @@ import Companions
 import Dispatch
 import Downloads
 import Foundation
+import StationLink
 import Synchronization
 import Logging
 import Radio

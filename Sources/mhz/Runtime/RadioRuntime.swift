@@ -3,6 +3,7 @@ import HTTP
 import Logging
 import RadioAPI
 import Station
+import StationLink
 
 /// What every subcommand that talks to a station needs: paths, configuration, logging,
 /// the station itself (embedded or remote), the HTTP client and the stored session. Built
@@ -153,7 +154,7 @@ struct RadioRuntime {
         let store = sessions
         var login = Login.anonymous
         var expired = false
-        do throws(CLIError) {
+        do throws(SessionFailure) {
             if let stored = try store.load(), stored.server == sessionKey, stored.api == family {
                 switch (stored.api, stored.app, stored.web) {
                 case (.app, let credentials?, _):

@@ -3,6 +3,7 @@ import Logging
 import Radio
 import RadioAPI
 import Station
+import StationLink
 
 /// RadioAPI's requests answered by the embedded station in this process, with no server
 /// and no socket (``Station/respond(method:path:query:body:)``). The station gives song

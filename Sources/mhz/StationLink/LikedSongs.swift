@@ -1,5 +1,6 @@
 import Foundation
 import Radio
+import StationLink
 
 /// Every song the listener liked, as `mhz download --liked` fetches them: the pages of
 /// `/j/app/radio/liked_songs` where the station has that list, else nothing (and the caller

@@ -4,6 +4,7 @@ import HTTP
 import Logging
 import RadioAPI
 import TestSupport
+@testable import StationLink
 @testable import mhz
 
 /// The composition root's network seam, assembled in process against a

@@ -7,35 +7,36 @@ import RadioAPI
 /// terminal UI's login dialog (which asks in a form while the radio plays): fetch a
 /// captcha (web family), post the login form once, and describe the session to keep.
 /// Saving it and using it are the callers' business.
-struct LoginFlow: Sendable {
+public struct LoginFlow: Sendable {
     /// The client; the web family's cookie jar is in it.
-    let http: HTTPClient
+    public let http: HTTPClient
     /// Carries the requests: over `http`, or in-process to the embedded station.
-    let transport: any APITransport
+    public let transport: any APITransport
     /// The server's requests.
-    let endpoints: StationEndpoints
-    /// Which stored session this is (``RadioRuntime/sessionKey``).
-    let sessionKey: String
+    public let endpoints: StationEndpoints
+    /// Which stored session this is (the server's URL as configured, or `embedded`).
+    public let sessionKey: String
     /// Where requests are logged (redacted).
-    let logger: Logger
+    public let logger: Logger
 
-    /// The flow for a runtime's server.
-    init(runtime: RadioRuntime, logger: Logger) {
-        http = runtime.http
-        transport = runtime.transport(logger: logger)
-        endpoints = runtime.endpoints
-        sessionKey = runtime.sessionKey
+    /// The flow for a server: `sessionKey` names it (`embedded` for the in-process station).
+    public init(http: HTTPClient, transport: any APITransport, endpoints: StationEndpoints, sessionKey: String,
+                logger: Logger) {
+        self.http = http
+        self.transport = transport
+        self.endpoints = endpoints
+        self.sessionKey = sessionKey
         self.logger = logger
     }
 
     /// The server's name for messages.
-    var serverName: String { sessionKey == "embedded" ? "the embedded station" : sessionKey }
+    public var serverName: String { sessionKey == "embedded" ? "the embedded station" : sessionKey }
 
     /// Whether a captcha is part of the login (the web family).
-    var needsCaptcha: Bool { endpoints.family == .web }
+    public var needsCaptcha: Bool { endpoints.family == .web }
 
     /// A fresh captcha: its id and image (web family only).
-    func captcha() async throws(LoginFailure) -> (id: String, image: Data) {
+    public func captcha() async throws(LoginFailure) -> (id: String, image: Data) {
         guard case .web(let endpoints) = endpoints, let jar = http.cookieJar else {
             throw .storage("no cookie jar")
         }
@@ -45,7 +46,7 @@ struct LoginFlow: Sendable {
     /// Posts the login form once and returns the session to keep (not yet saved).
     ///
     /// - Parameter captcha: the web family's captcha id and the listener's answer.
-    func logIn(account: String, password: String, captcha: (id: String, solution: String)?)
+    public func logIn(account: String, password: String, captcha: (id: String, solution: String)?)
         async throws(LoginFailure) -> StoredSession
     {
         switch endpoints {
@@ -68,14 +69,14 @@ struct LoginFlow: Sendable {
     }
 
     /// Logs that `session` was made (ids only, never a secret).
-    func logSuccess(_ session: StoredSession) {
+    public func logSuccess(_ session: StoredSession) {
         logger.info("logged in to \(sessionKey) (\(session.api.rawValue) API) as user \(session.userID)")
     }
 }
 
 extension StoredSession {
     /// What requests carry for this session.
-    var login: Login {
+    public var login: Login {
         switch (app, web) {
         case (let credentials?, _): .app(credentials)
         case (nil, let user?): .web(user)

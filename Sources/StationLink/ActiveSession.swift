@@ -7,7 +7,7 @@ import Synchronization
 /// server stops accepting it: requests go on anonymously, the stored session is deleted
 /// (it can no longer be used), and the front end is told once so it can ask the listener
 /// to log in again (issue 3: "playback goes on anonymously meanwhile").
-final class ActiveSession: Sendable {
+public final class ActiveSession: Sendable {
     private let state: Mutex<State>
     private let store: SessionStore?
     private let jar: CookieJar?
@@ -28,7 +28,7 @@ final class ActiveSession: Sendable {
     ///   - expiredAtStart: a stored session existed but was already unusable.
     ///   - store: where the session is kept, to delete it when it expires.
     ///   - jar: the web family's cookies, forgotten when the session expires.
-    init(login: Login, expiredAtStart: Bool = false, store: SessionStore?, jar: CookieJar?, logger: Logger) {
+    public init(login: Login, expiredAtStart: Bool = false, store: SessionStore?, jar: CookieJar?, logger: Logger) {
         state = Mutex(State(login: login, expiryToAnnounce: expiredAtStart))
         self.store = store
         self.jar = jar
@@ -36,16 +36,16 @@ final class ActiveSession: Sendable {
     }
 
     /// The login requests carry now.
-    var login: Login { state.withLock { $0.login } }
+    public var login: Login { state.withLock { $0.login } }
 
     /// Sets what to call (once) when the session expires; calls it at once if the stored
     /// session had expired before this run.
-    func onExpired(_ action: @escaping @Sendable () -> Void) {
+    public func onExpired(_ action: @escaping @Sendable () -> Void) {
         state.withLock { $0.onExpired = action }
     }
 
     /// Calls the expiry action if an expiry found at start is still unannounced.
-    func announcePendingExpiry() {
+    public func announcePendingExpiry() {
         let action: (@Sendable () -> Void)? = state.withLock { state in
             guard state.expiryToAnnounce else { return nil }
             state.expiryToAnnounce = false
@@ -56,7 +56,7 @@ final class ActiveSession: Sendable {
 
     /// The listener logged in while mhz runs (the terminal UI's dialog): every request
     /// from now on carries `login`, and an expiry found at start no longer needs saying.
-    func begin(_ login: Login) {
+    public func begin(_ login: Login) {
         state.withLock { state in
             state.login = login
             state.expiryToAnnounce = false
@@ -68,7 +68,7 @@ final class ActiveSession: Sendable {
     ///
     /// - Returns: whether this call ended the session (false when it had already ended).
     @discardableResult
-    func expire(_ login: Login) -> Bool {
+    public func expire(_ login: Login) -> Bool {
         let action: (@Sendable () -> Void)? = state.withLock { state in
             guard login.isLoggedIn, state.login == login else { return nil }
             state.login = .anonymous
@@ -79,10 +79,11 @@ final class ActiveSession: Sendable {
         logger.notice("the server no longer accepts the session: continuing anonymously")
         // Anonymous from now on: no cookie of the old session may be sent again.
         jar?.removeAll()
-        do throws(CLIError) {
+        do throws(SessionFailure) {
             try store?.remove()
         } catch {
-            logger.warning("\(error.description)")
+            // Worded by the conformance the command line gives the failure.
+            logger.warning("\(error)")
         }
         action()
         return true

@@ -7,11 +7,17 @@ import RadioAPI
 /// Performs RadioAPI's requests over the HTTP layer and says what went wrong in the radio's
 /// terms (``ServiceFailure``). Every request is logged here, redacted: tokens, `ck` and
 /// passwords never reach the log, bodies are never written, cookies never seen.
-struct StationTransport: APITransport {
+public struct StationTransport: APITransport {
     /// The client, with the cookie jar for the web family.
-    let http: HTTPClient
+    public let http: HTTPClient
     /// Where requests are logged (at debug level; failures as warnings).
-    let logger: Logger
+    public let logger: Logger
+
+    /// A transport over `http`, logging to `logger`.
+    public init(http: HTTPClient, logger: Logger) {
+        self.http = http
+        self.logger = logger
+    }
 
     /// Performs a request and returns the body of a 2xx answer.
     ///
@@ -20,7 +26,7 @@ struct StationTransport: APITransport {
     ///   did not verify, ``ServiceFailure/busy(_:)`` for a status that means "not now"
     ///   and ``ServiceFailure/httpStatus(_:)`` for any other (see ``failure(status:)``),
     ///   ``ServiceFailure/malformed(_:)`` for an answer over the size cap.
-    func perform(_ request: APIRequest) async throws(ServiceFailure) -> Data {
+    public func perform(_ request: APIRequest) async throws(ServiceFailure) -> Data {
         let line = LogRedaction.describe(request)
         let started = ContinuousClock.now
         let response: HTTPResponse
@@ -44,7 +50,7 @@ struct StationTransport: APITransport {
     /// ``ServiceFailure/busy(_:)``, anything else ``ServiceFailure/httpStatus(_:)``. What
     /// the radio then does about each (fall back to downloads, keep a report) is decided
     /// in one place, `ServiceFailure`'s classification in `Radio`.
-    static func failure(status: Int) -> ServiceFailure {
+    public static func failure(status: Int) -> ServiceFailure {
         RetryPolicy.isTransient(status: status) ? .busy(status) : .httpStatus(status)
     }
 
@@ -52,7 +58,7 @@ struct StationTransport: APITransport {
     /// ``ServiceFailure/unreachable(_:)`` (a certificate that did not verify,
     /// ``ServiceFailure/untrusted(_:)``), whether or not the HTTP layer retried it: the
     /// station never saw the request.
-    static func failure(_ error: HTTPError) -> ServiceFailure {
+    public static func failure(_ error: HTTPError) -> ServiceFailure {
         switch error {
         case .transport(_, let detail): .unreachable(detail)
         case .tls(_, let detail): .untrusted(detail)
@@ -68,7 +74,7 @@ struct StationTransport: APITransport {
     }
 
     /// The radio's name for an undecodable or refused answer.
-    static func failure(_ error: APIError) -> ServiceFailure {
+    public static func failure(_ error: APIError) -> ServiceFailure {
         switch error {
         case .emptyBody: .malformed("empty answer")
         case .notJSON(let prefix): .malformed("not JSON: \(prefix)")

@@ -8,23 +8,30 @@ import RadioAPI
 ///
 /// The cookies are kept by the HTTP client's jar; this type decides when they are saved
 /// (after a login) and forgotten (after a logout).
-struct WebLogin: Sendable {
+public struct WebLogin: Sendable {
     /// The cookie that carries the session: `dbcl2="<user id>:<secret>"`. zhendi/DoubanFM-CLI considers a
     /// session restorable iff it (and `bid`) is present.
-    static let sessionCookie = "dbcl2"
+    public static let sessionCookie = "dbcl2"
     /// The cookie whose value authorises logout and writes (`ck=` on logout).
-    static let checkCookie = "ck"
+    public static let checkCookie = "ck"
 
     /// Performs the requests.
-    let transport: any APITransport
+    public let transport: any APITransport
     /// The web family's requests.
-    let endpoints: WebEndpoints
+    public let endpoints: WebEndpoints
     /// The client's jar.
-    let jar: CookieJar
+    public let jar: CookieJar
+
+    /// The login of the station `endpoints` name, over `transport`, its cookies in `jar`.
+    public init(transport: any APITransport, endpoints: WebEndpoints, jar: CookieJar) {
+        self.transport = transport
+        self.endpoints = endpoints
+        self.jar = jar
+    }
 
     /// Asks for a new captcha: its id (`/j/new_captcha`, which also sets `bid`) and its
     /// image (`/misc/captcha`, sent with that cookie).
-    func captcha() async throws(LoginFailure) -> (id: String, image: Data) {
+    public func captcha() async throws(LoginFailure) -> (id: String, image: Data) {
         do throws(ServiceFailure) {
             let body = try await transport.perform(endpoints.newCaptcha())
             let id: String
@@ -44,7 +51,7 @@ struct WebLogin: Sendable {
     /// Posts the login form (once: a login is never retried) and saves the cookies it set.
     ///
     /// - Returns: the account the server signed in.
-    func login(alias: String, password: String, captchaID: String, solution: String) async throws(LoginFailure)
+    public func login(alias: String, password: String, captchaID: String, solution: String) async throws(LoginFailure)
         -> WebUser
     {
         let request = endpoints.login(alias: alias, password: password, captchaID: captchaID, captchaSolution: solution)
@@ -76,7 +83,7 @@ struct WebLogin: Sendable {
     /// Ends the session on the server (`/partner/logout` with the `ck` cookie's value) and
     /// forgets the cookies, on disk too. The cookies are forgotten even when the server
     /// cannot be reached; that failure is still reported.
-    func logout() async throws(LoginFailure) {
+    public func logout() async throws(LoginFailure) {
         defer { try? jar.erase() }
         guard let check = jar.cookie(named: Self.checkCookie)?.value else { return }
         do {
@@ -88,14 +95,20 @@ struct WebLogin: Sendable {
 }
 
 /// The app family's login (docs/PROTOCOL.md §5.1): one form POST, tokens back.
-struct AppLogin: Sendable {
+public struct AppLogin: Sendable {
     /// Performs the request.
-    let transport: any APITransport
+    public let transport: any APITransport
     /// The app family's requests.
-    let endpoints: AppEndpoints
+    public let endpoints: AppEndpoints
+
+    /// The login of the station `endpoints` name, over `transport`.
+    public init(transport: any APITransport, endpoints: AppEndpoints) {
+        self.transport = transport
+        self.endpoints = endpoints
+    }
 
     /// Logs in with an e-mail address or a user name (sent as `email` or `username`).
-    func login(account: String, password: String) async throws(LoginFailure) -> AppCredentials {
+    public func login(account: String, password: String) async throws(LoginFailure) -> AppCredentials {
         let body: Data
         do {
             body = try await transport.perform(endpoints.login(account: account, password: password))

@@ -3,12 +3,17 @@ import Foundation
 /// Writes files that hold secrets (the session file, the cookie jar, a captcha image that
 /// belongs to a login): readable by the owner only, and replaced atomically so a crash or
 /// a concurrent reader never sees half a file.
-enum PrivateFile {
+public enum PrivateFile {
     /// Why a private file could not be written: the file and the system's reason, as words
     /// for a message.
-    struct Failure: Error, Sendable, Equatable {
+    public struct Failure: Error, Sendable, Equatable {
         /// `cannot write /path (rename: No space left on device)`.
-        var words: String
+        public var words: String
+
+        /// A failure described by `words`.
+        public init(words: String) {
+            self.words = words
+        }
     }
 
     /// Writes `data` to a temporary file created with mode 0600 next to `url`, then
@@ -16,7 +21,7 @@ enum PrivateFile {
     /// never readable by others, not even for a moment between create and chmod.
     ///
     /// - Throws: ``Failure`` naming the file and the system's reason.
-    static func write(_ data: Data, to url: URL) throws(Failure) {
+    public static func write(_ data: Data, to url: URL) throws(Failure) {
         let directory = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

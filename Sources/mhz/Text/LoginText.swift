@@ -1,24 +1,7 @@
-import Radio
-
-/// Why a login or logout did not happen, typed, so the command line (and later the
-/// terminal UI's login dialog) can word it; ``LoginText`` does the wording.
-enum LoginFailure: Error, Equatable, Sendable {
-    /// The server could not be asked, or answered with an HTTP error or garbage.
-    case service(ServiceFailure)
-    /// The app family refused with an error word (`wrong_password`, `invalidate_email`,
-    /// `invalid_user_name`, `wrong_email`, `wrong_version`; docs/PROTOCOL.md §5.1).
-    case refused(String)
-    /// The web family refused with its own words (`err_no`/`err_msg`; e.g. 1011
-    /// "验证码不正确", the captcha was wrong).
-    case refusedWithMessage(code: Int?, message: String)
-    /// The web login said yes but set no session cookie, so nothing could be kept.
-    case noSessionCookie
-    /// The session could not be written or deleted; carries the file and the reason.
-    case storage(String)
-}
+import StationLink
 
 /// One line per login failure, for the command line: what happened and what to do.
-enum LoginText {
+public enum LoginText {
     /// Words for `failure` when logging in as `account` to `server`.
     static func describe(_ failure: LoginFailure, account: String, server: String) -> String {
         switch failure {

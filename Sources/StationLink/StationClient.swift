@@ -15,18 +15,27 @@ import RadioAPI
 /// - the red-heart channel answered with nothing for an anonymous listener becomes
 ///   ``ServiceFailure/needsLogin(channel:)``, so the listener reads why instead of
 ///   waiting for songs that cannot come (docs/PROTOCOL.md §7, fixture F5b).
-struct StationClient: RadioService {
+public struct StationClient: RadioService {
     /// Performs requests and maps transport failures.
-    let transport: any APITransport
+    public let transport: any APITransport
     /// The server's API family.
-    let endpoints: StationEndpoints
+    public let endpoints: StationEndpoints
     /// The login requests carry.
-    let session: ActiveSession
+    public let session: ActiveSession
     /// The variety dial playlist requests carry (`[radio] variety`, turned by the keys).
-    var variety = VarietyKnob(nil)
+    public var variety = VarietyKnob(nil)
+
+    /// A client of the station `endpoints` name, over `transport`, as `session`'s login.
+    public init(transport: any APITransport, endpoints: StationEndpoints, session: ActiveSession,
+                variety: VarietyKnob = VarietyKnob(nil)) {
+        self.transport = transport
+        self.endpoints = endpoints
+        self.session = session
+        self.variety = variety
+    }
 
     /// The server's channel list.
-    func channels() async throws(ServiceFailure) -> [ChannelInfo] {
+    public func channels() async throws(ServiceFailure) -> [ChannelInfo] {
         session.announcePendingExpiry()
         let body = try await transport.perform(endpoints.channels())
         do {
@@ -38,7 +47,7 @@ struct StationClient: RadioService {
 
     /// Sends a report as the current login and returns the playable songs of the answer
     /// (advertisements dropped).
-    func send(_ report: Report) async throws(ServiceFailure) -> [Track] {
+    public func send(_ report: Report) async throws(ServiceFailure) -> [Track] {
         session.announcePendingExpiry()
         let login = session.login
         let body = try await transport.perform(endpoints.playlist(report, as: login, variety: variety.value))
@@ -70,7 +79,7 @@ struct StationClient: RadioService {
     /// - Throws: ``ServiceFailure/needsLogin(channel:)`` for the red-heart channel when
     ///   nobody is logged in (a refused session ends first, as in ``send(_:)``), and the
     ///   transport's failures.
-    func likedSongs(count: Int, excluding sids: [String]) async throws(ServiceFailure) -> [Track]? {
+    public func likedSongs(count: Int, excluding sids: [String]) async throws(ServiceFailure) -> [Track]? {
         session.announcePendingExpiry()
         let login = session.login
         guard let request = endpoints.likedSongs(count: count, excluding: sids, as: login) else { return nil }
@@ -102,7 +111,7 @@ struct StationClient: RadioService {
     }
 
     /// The radio's track for a song of the wire.
-    static func track(_ song: Song) -> Track {
+    public static func track(_ song: Song) -> Track {
         Track(sid: song.sid, title: song.title, artist: song.artist, album: song.albumTitle,
               year: song.publicTime, kbps: song.kbps, length: Double(song.length), liked: song.like, url: song.url,
               picture: song.picture, sha256: song.sha256, reason: song.reason)
