@@ -6,6 +6,7 @@ import HTTP
 import Logging
 import Radio
 import RadioAPI
+import StationLink
 import Store
 
 /// `mhz download [--current] [--liked] [--channel ID --count N] [--quality KBPS|best|worst]

@@ -1,34 +1,40 @@
 import Foundation
 import Radio
-import StationLink
 
 /// Every song the listener liked, as `mhz download --liked` fetches them: the pages of
 /// `/j/app/radio/liked_songs` where the station has that list, else nothing (and the caller
 /// draws from the red-heart channel, which brings liked songs at random, a list at a time).
-enum LikedSongs {
+/// What it says when the listing stopped short is the command line's (`LikedSongs.notice`).
+public enum LikedSongs {
     /// What the pages brought.
-    struct Listing: Sendable, Equatable {
+    public struct Listing: Sendable, Equatable {
         /// The songs, newest like first.
-        var tracks: [Track]
+        public var tracks: [Track]
         /// False when paging stopped because the next page's request would have been
         /// longer than a station takes (see ``requestTargetLimit``).
-        var complete: Bool
+        public var complete: Bool
+
+        /// What `tracks` brought, `complete` or not.
+        public init(tracks: [Track], complete: Bool) {
+            self.tracks = tracks
+            self.complete = complete
+        }
     }
 
     /// Songs asked per page. The station pages by `exclude`, the sids already read, so
     /// each page's request is longer than the one before; large pages reach further
     /// before the request grows too long, and mhz's station gives up to 1000 at once.
-    static let pageSize = 500
+    public static let pageSize = 500
 
     /// The longest request target (path and query) sent: mhz's station answers a longer
     /// one with 414 (docs/PROTOCOL.md §9), and 8 KiB is a common limit of servers.
-    static let requestTargetLimit = 8 * 1024
+    public static let requestTargetLimit = 8 * 1024
 
     /// The listener's liked songs, newest like first: pages of `pageSize` until one brings
     /// nothing new (a station may give fewer than asked before its end), `limit` songs came,
     /// or the next request would pass ``requestTargetLimit``. Nil when the station has no
     /// such list (see ``StationClient/likedSongs(count:excluding:)``).
-    static func all(client: StationClient, limit: Int?, pageSize: Int = pageSize) async throws(ServiceFailure)
+    public static func all(client: StationClient, limit: Int?, pageSize: Int = pageSize) async throws(ServiceFailure)
         -> Listing?
     {
         var songs: [Track] = []
@@ -51,15 +57,8 @@ enum LikedSongs {
         return Listing(tracks: songs, complete: true)
     }
 
-    /// The line `mhz download --liked` prints when the listing stopped short.
-    static func notice(_ listing: Listing) -> String? {
-        guard !listing.complete else { return nil }
-        return "downloading the \(listing.tracks.count) most recently liked songs: the station pages its list by the songs "
-            + "already read, and asking past them would take a request longer than a station accepts"
-    }
-
     /// The bytes of the request line's target: the path and the query, as sent.
-    static func targetLength(_ url: URL) -> Int {
+    public static func targetLength(_ url: URL) -> Int {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         let query = components?.percentEncodedQuery.map { "?" + $0 } ?? ""
         return (components?.percentEncodedPath ?? url.path).utf8.count + query.utf8.count
