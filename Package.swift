@@ -141,7 +141,7 @@ let package = Package(
         // covers as local files, and the radio's link to the desktop's bus.
         .target(
             name: "Companions",
-            dependencies: ["Radio", "HTTP", "Desktop", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["Radio", "RadioAPI", "HTTP", "Desktop", .product(name: "Logging", package: "swift-log")]),
         // The link to a station: RadioAPI's requests carried over HTTP as the radio's
         // RadioService, the login kept between runs and in force while mhz runs, the logins.
         .target(
@@ -240,7 +240,7 @@ let package = Package(
         .testTarget(name: "ScrobbleTests", dependencies: ["Scrobble", "Backoff"]),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "Adapters"],
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "Adapters", "Companions"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
                                                    "StationStorage", "RadioAPI", "HTTP", "SoundFeatures", "TestSupport",

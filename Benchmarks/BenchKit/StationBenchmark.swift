@@ -49,9 +49,11 @@ public struct StationBenchmark: Sendable {
     }
 
     /// Scans, then loads the station at each of `levels` concurrent clients with about
-    /// `requestsPerLevel` requests (at least 20 per client).
+    /// `requestsPerLevel` requests (at least 20 per client). With `soundMeasured` the last
+    /// station measures its library's sound after its scan and the load waits for it, so the
+    /// lists are drawn as a settled station draws them (sound vectors in memory).
     public func run(levels: [Int], requestsPerLevel: Int, rescans: Int = 9,
-                    firstScans: Int = 5) async throws -> (scan: Scan, load: [Load]) {
+                    firstScans: Int = 5, soundMeasured: Bool = false) async throws -> (scan: Scan, load: [Load]) {
         defer { try? FileManager.default.removeItem(at: data) }
         // First scans taken in turns with the reference pass, each station over an empty
         // cache of its own, and the medians compared: one pass of each, minutes apart in
@@ -66,15 +68,17 @@ public struct StationBenchmark: Sendable {
             if let previous = station { await previous.stop() }
             try? FileManager.default.removeItem(at: data)
             var configuration = StationConfiguration(library: music, dataDirectory: data, seed: 1, rescanInterval: nil)
-            // Scans and answers are measured here, not the sound analysis (mhz-bench's own
-            // rows): it would take the cores the requests are timed on.
-            configuration.analysesSound = false
+            // Scans and answers are timed here, not the sound analysis (mhz-bench's own
+            // rows): it runs only on the last station, after its scan, and the load waits
+            // for it to end, since it would take the cores the requests are timed on.
+            configuration.analysesSound = soundMeasured && round == max(1, firstScans) - 1
             let fresh = try await Station(configuration: configuration)
             firstRates.append(Double(fresh.lastScan.files) / seconds(fresh.lastScan.duration))
             if round == 0 { first = fresh.lastScan }
             station = fresh
         }
         guard let station, let first else { throw BenchError.protocolError("no station was started") }
+        await station.soundAnalysisIdle()
         let referenceRate = Self.median(referenceRates)
         let walkRate = Self.walkRate(music)
         // The median of several rescans: one is a few milliseconds, easily disturbed.
@@ -92,17 +96,8 @@ public struct StationBenchmark: Sendable {
         var results: [Load] = []
         for clients in levels {
             let perClient = max(20, requestsPerLevel / clients)
-            // A listener's round: a new list, a skip, a like (answered with a list), and an
-            // export of the liked songs, in turn.
-            let (playlist, playlistWall) = load.run(clients: clients, perClient: perClient) { client, round, previous in
-                let app = "app_name=radio_android&version=100\(credentials[client])"
-                switch round % 4 {
-                case 1 where !previous.isEmpty: return "/j/app/radio/people?\(app)&channel=0&type=s&sid=\(previous)"
-                case 2 where !previous.isEmpty: return "/j/app/radio/people?\(app)&channel=0&type=r&sid=\(previous)"
-                case 3: return "/j/app/radio/liked_songs?\(app)&count=20"
-                default: return "/j/app/radio/people?\(app)&channel=0&type=n&sid="
-                }
-            }
+            let (playlist, playlistWall) = load.run(clients: clients, perClient: perClient,
+                                                    target: StationLoad.playlistMix(credentials))
             let (reference, referenceWall) = load.run(clients: clients, perClient: perClient) { _, _, _ in
                 "/j/app/radio/channels"
             }

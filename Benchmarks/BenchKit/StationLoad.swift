@@ -5,13 +5,18 @@ import Station
 /// a keep-alive ``LoadClient``. Threads rather than tasks, so the load generator never
 /// competes with the station for Swift's cooperative pool (the station runs in the same
 /// process).
-struct StationLoad: Sendable {
+public struct StationLoad: Sendable {
     /// The station's port.
-    let port: Int
+    public let port: Int
+
+    /// Load on the station at 127.0.0.1:`port`.
+    public init(port: Int) {
+        self.port = port
+    }
 
     /// Creates `listeners` accounts and logs each in; returns their query-string
     /// credentials (`&user_id=…&expire=…&token=…`), in order.
-    func logIn(listeners: Int, dataDirectory: URL) async throws -> [String] {
+    public func logIn(listeners: Int, dataDirectory: URL) async throws -> [String] {
         var credentials: [String] = []
         for index in 0..<listeners {
             let name = "bench\(index)"
@@ -27,10 +32,25 @@ struct StationLoad: Sendable {
         return credentials
     }
 
+    /// The playlist mix, a listener's round in turn: a new list, a skip, a like (answered
+    /// with a list), an export of the liked songs; `credentials` as ``logIn(listeners:dataDirectory:)``
+    /// returns them.
+    public static func playlistMix(_ credentials: [String]) -> @Sendable (Int, Int, String) -> String {
+        { client, round, previous in
+            let app = "app_name=radio_android&version=100\(credentials[client])"
+            switch round % 4 {
+            case 1 where !previous.isEmpty: return "/j/app/radio/people?\(app)&channel=0&type=s&sid=\(previous)"
+            case 2 where !previous.isEmpty: return "/j/app/radio/people?\(app)&channel=0&type=r&sid=\(previous)"
+            case 3: return "/j/app/radio/liked_songs?\(app)&count=20"
+            default: return "/j/app/radio/people?\(app)&channel=0&type=n&sid="
+            }
+        }
+    }
+
     /// Runs `perClient` requests on each of `clients` threads, all released at once after a
     /// warm-up; `target(client, round, previousSid)` names each request. Returns the
     /// latencies (ms) and the wall time (s).
-    func run(clients: Int, perClient: Int,
+    public func run(clients: Int, perClient: Int,
              target: @escaping @Sendable (Int, Int, String) -> String) -> ([Double], Double) {
         let results = ResultBox()
         let start = DispatchSemaphore(value: 0)
@@ -65,7 +85,7 @@ struct StationLoad: Sendable {
     /// The first `"sid":"…"` of a playlist answer. Searched byte by byte: the client runs on
     /// the same two cores as the station, and Foundation's `range(of:)` over every answer
     /// took 5–7 % of all CPU under load, time the station then did not have.
-    static func firstSID(_ body: [UInt8]) -> String? {
+    public static func firstSID(_ body: [UInt8]) -> String? {
         let key = Array(#""sid":""#.utf8)
         guard body.count > key.count else { return nil }
         var index = 0

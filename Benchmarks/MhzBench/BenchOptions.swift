@@ -28,6 +28,7 @@ struct BenchOptions {
         + "       mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]\n"
         + "       mhz-bench taste [--quick] [--seed N] [--listener NAME…] [--library NAME] [--songs N] [--variety LIST]"
         + "\n       mhz-bench sound [--quick] [--work DIR]"
+        + "\n       mhz-bench scale [--tracks N] [--clients N] [--requests N] [--kill-after SECONDS] [--mhz PATH] [--work DIR]"
 
     /// Parses the arguments after the program name.
     init(_ arguments: [String]) throws(BenchUsage) {

@@ -47,7 +47,7 @@ enum TasteCommand {
                     notes.append("\(kind.rawValue) × \(name.rawValue): not run, \(reason.reason)")
                 case .success(let listener):
                     progress("\(kind.rawValue) × \(name.rawValue): \(options.songCount) songs")
-                    runs.append(try measure(listener, on: library, variety: nil, options))
+                    runs.append(try measure(listener, on: library, variety: nil, options, progress: progress))
                 }
             }
             // The dial turns for the artists listener on the first library that has one.
@@ -56,7 +56,7 @@ enum TasteCommand {
                 dialed = true
                 for variety in options.dial {
                     progress("artists × \(name.rawValue), variety=\(TasteReport.number(variety))")
-                    runs.append(try measure(listener, on: library, variety: variety, options))
+                    runs.append(try measure(listener, on: library, variety: variety, options, progress: progress))
                 }
             }
         }
@@ -93,13 +93,19 @@ enum TasteCommand {
     /// One listener on one library: a station of its own (a housemate first, for the
     /// household), then the references.
     static func measure(_ listener: Listener, on library: TasteLibrary, variety: Double?,
-                        _ options: TasteOptions) throws -> TasteRun {
+                        _ options: TasteOptions, progress: (String) -> Void) throws -> TasteRun {
         let began = ContinuousClock.now
         let label = "\(library.name)-\(listener.kind.rawValue)" + (variety.map { "-variety-\(TasteReport.number($0))" } ?? "")
         let data = options.work.appendingPathComponent("taste-stations/\(label)", isDirectory: true)
         let users = listener.housemateSongs > 0 ? ["housemate", "listener"] : ["listener"]
-        let server = try TasteServer(mhz: options.mhz, library: library.folder, data: data, seed: options.seed, users: users)
+        let server = try BenchStation(mhz: options.mhz, library: library.folder, data: data, seed: options.seed, users: users)
         defer { server.stop() }
+        // A listener begins with a station that has heard its whole library, as one that
+        // has run a while has (how fast it hears is `mhz-bench sound`'s business).
+        try server.waitForSoundAnalysis()
+        if let analysis = server.analysisSeconds {
+            progress("  the station measured its library's sound in " + String(format: "%.0f s", analysis))
+        }
         let songs = options.songCount
         if listener.housemateSongs > 0 {
             let housemate = Listener(kind: .artists, description: listener.description, tastes: listener.tastes)

@@ -6,6 +6,7 @@
 //   .build/release/mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]   (Soak.swift)
 //   .build/release/mhz-bench taste [--quick] [--seed N] [--listener NAME…] …   (TasteCommand.swift)
 //   .build/release/mhz-bench sound [--quick] [--work DIR]   (SoundSpeed.swift: those rows only)
+//   .build/release/mhz-bench scale [--tracks 50000] [--clients 64] …   (ScaleCommand.swift)
 //
 // It installs nothing: a missing mpv, tmux or ffmpeg is named in the table instead of a
 // number. Progress goes to stderr, the table to stdout.
@@ -28,6 +29,16 @@ do {
             try TasteCommand.run(taste) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
         } catch {
             FileHandle.standardError.write(Data("mhz-bench taste: \(error)\n".utf8))
+            exit(1)
+        }
+        exit(0)
+    }
+    if arguments.first == "scale" {
+        let scale = try ScaleCommand.Options(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
+        do {
+            try ScaleCommand.run(scale) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
+        } catch {
+            FileHandle.standardError.write(Data("mhz-bench scale: \(error)\n".utf8))
             exit(1)
         }
         exit(0)
@@ -295,12 +306,12 @@ if ffmpeg != nil {
     music = install.demoLibrary
     print("ffmpeg not found: the station's scan runs over the demo library, too small for a rate")
 }
-progress("station: scans, then playlist load at \(options.concurrency.map(String.init).joined(separator: ", ")) clients")
+progress("station: scans, the sound measured, then playlist load at \(options.concurrency.map(String.init).joined(separator: ", ")) clients")
 let (scan, loads) = try await StationBenchmark(music: music, work: options.work)
-    .run(levels: options.concurrency, requestsPerLevel: options.requestsPerLevel)
+    .run(levels: options.concurrency, requestsPerLevel: options.requestsPerLevel, soundMeasured: true)
 for load in loads {
     let p = load.playlist, r = load.reference
-    table.add("station playlist mix (n, s, r with lists, liked_songs), p50 / p99 at \(load.clients) client\(load.clients == 1 ? "" : "s") (n=\(p.samples.count))",
+    table.add("station playlist mix (n, s, r with lists, liked_songs; sound measured), p50 / p99 at \(load.clients) client\(load.clients == 1 ? "" : "s") (n=\(p.samples.count))",
               mhz: "\(ms2(p.median)) / \(ms2(p.p99))",
               reference: "\(ms2(r.median)) / \(ms2(r.p99)) channel list (constant JSON)",
               ratio: "\(times(p.median / r.median)) / \(times(p.p99 / r.p99))",

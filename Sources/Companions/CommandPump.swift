@@ -8,11 +8,14 @@ public final class CommandPump: Sendable {
     private let task: Task<Void, Never>
 
     /// A pump into `session`, running until the pump is released.
-    public init(session: RadioSession) {
+    /// Commands for the lyrics (`lyrics-earlier`, `lyrics-later`) also go to `lyrics`, which
+    /// the lyric follower sets.
+    public init(session: RadioSession, lyrics: (@Sendable (RadioCommand) -> Void)? = nil) {
         let (stream, continuation) = AsyncStream<Entry>.makeStream(bufferingPolicy: .unbounded)
         self.continuation = continuation
         task = Task {
             for await entry in stream {
+                if entry.command == .lyricsEarlier || entry.command == .lyricsLater { lyrics?(entry.command) }
                 await session.send(entry.command)
                 entry.done?()
             }

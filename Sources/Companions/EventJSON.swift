@@ -67,6 +67,12 @@ public enum EventJSON {
             if !words.isEmpty { object["status_text"] = .string(words) }
         case .error(let error):
             object = ["event": .string("error"), "message": .string(words.error(error))]
+        case .sleep(let seconds):
+            object = ["event": .string("sleep"), "seconds": seconds.map { .number($0) } ?? .null]
+        case .fading(let volume):
+            object = ["event": .string("fading"), "volume": .number(Double(volume))]
+        case .history(let entries):
+            object = ["event": .string("history"), "songs": .array(entries.map { .object(songFields($0)) })]
         }
         return serialize(object)
     }
@@ -103,6 +109,8 @@ public enum EventValue: Sendable, Equatable {
     case object([String: EventValue])
     /// `null`: a field every line of its kind has, without a value this time.
     case null
+    /// An array, in order.
+    case array([EventValue])
 
     /// Appends the JSON text of the value: strings escaped as JSON requires (quote,
     /// backslash, control characters) and nothing more, so `/` and non-ASCII text stay as
@@ -120,6 +128,13 @@ public enum EventValue: Sendable, Equatable {
             }
         case .bool(let flag): out += flag ? "true" : "false"
         case .null: out += "null"
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
         case .object(let fields):
             out += "{"
             for (index, key) in fields.keys.sorted().enumerated() {

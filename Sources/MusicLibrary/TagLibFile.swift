@@ -27,7 +27,8 @@ package final class TagLibFile {
         taglib_set_string_management_enabled(0)
     }()
 
-    private let handle: UnsafeMutablePointer<TagLib_File>
+    /// The C binding's file, for the extensions reaching TagLib's C++ API with it.
+    let handle: UnsafeMutablePointer<TagLib_File>
 
     private init(handle: UnsafeMutablePointer<TagLib_File>) {
         self.handle = handle

@@ -37,6 +37,12 @@ public struct CommandWord: Sendable, Equatable {
         case percent
         /// `pause|resume|cancel|retry <id>`: ``RadioCommand/downloadControl(_:id:)``.
         case downloadAction
+        /// Nothing, or how many songs (a positive integer): ``RadioCommand/history(limit:)``.
+        case count
+        /// `90s`, `30m`, `1h` (or seconds), or `off`: ``RadioCommand/sleep(_:)``.
+        case duration
+        /// `like|unlike|trash|download <sid>`: ``RadioCommand/pastSong(_:sid:)``.
+        case pastSong
     }
 
     /// A row. `keys` are keys that send the word's command, named by the word and helped
@@ -82,6 +88,15 @@ public struct CommandWord: Sendable, Equatable {
         CommandWord("download", .bare(.download), needsSong: true, summary: "download the song for offline listening",
                     keys: ["d"]),
         CommandWord("downloads", .downloadAction, summary: "pause, resume, cancel or retry the download of this id"),
+        CommandWord("lyrics-earlier", .bare(.lyricsEarlier), needsSong: true,
+                    summary: "show the song's lyric lines 0.5 s earlier (kept for the song)", keys: ["}"]),
+        CommandWord("lyrics-later", .bare(.lyricsLater), needsSong: true,
+                    summary: "show the song's lyric lines 0.5 s later (kept for the song)", keys: ["{"]),
+        CommandWord("history", .count, summary: "list the songs played, newest first (the last 20, or this many)"),
+        CommandWord("past", .pastSong,
+                    summary: "like, unlike, trash or download a song of the history by its sid (`history` lists them)"),
+        CommandWord("sleep", .duration,
+                    summary: "fade out and quit after this long (90s, 30m, 1h), saving where you were; off cancels"),
         CommandWord("quit", .bare(.quit), aliases: ["exit"], summary: "quit, saving where you were", keys: ["q"]),
     ]
 
@@ -114,6 +129,9 @@ public struct CommandWord: Sendable, Equatable {
         case .seekTarget: "\(word) <±s|s>"
         case .percent: "\(word) <0-100>"
         case .downloadAction: "\(word) <pause|resume|cancel|retry> <id>"
+        case .count: "\(word) [n]"
+        case .duration: "\(word) <90s|30m|1h|off>"
+        case .pastSong: "\(word) <like|unlike|trash|download> <sid>"
         }
     }
 
@@ -125,6 +143,9 @@ public struct CommandWord: Sendable, Equatable {
         case .seekTarget: "\(word) 30 or \(word) +10"
         case .percent: "\(word) 60 (0–100)"
         case .downloadAction: "\(word) pause 3"
+        case .count: "\(word) or \(word) 5"
+        case .duration: "\(word) 30m or \(word) off"
+        case .pastSong: "\(word) like 41"
         }
     }
 
@@ -156,6 +177,24 @@ public struct CommandWord: Sendable, Equatable {
             guard arguments.count == 2 else { throw .unexpectedArgument(word: word, argument: arguments[2]) }
             guard let id = Int64(arguments[1]), id > 0 else { throw .invalidArgument(word: word, argument: arguments[1]) }
             return .downloadControl(action, id: id)
+        case .count:
+            guard let first = arguments.first else { return .history(limit: nil) }
+            let argument = try only(arguments)
+            guard let value = Int(argument), value > 0 else { throw .invalidArgument(word: word, argument: first) }
+            return .history(limit: value)
+        case .duration:
+            let argument = try only(arguments)
+            if argument.lowercased() == "off" { return .sleep(nil) }
+            guard let seconds = SleepTimer.seconds(argument) else { throw .invalidArgument(word: word, argument: argument) }
+            return .sleep(seconds)
+        case .pastSong:
+            guard let first = arguments.first else { throw .missingArgument(word: word) }
+            guard let action = PastSongAction(rawValue: first.lowercased()) else {
+                throw .invalidArgument(word: word, argument: first)
+            }
+            guard arguments.count > 1 else { throw .missingArgument(word: word) }
+            guard arguments.count == 2 else { throw .unexpectedArgument(word: word, argument: arguments[2]) }
+            return .pastSong(action, sid: arguments[1])
         }
     }
 

@@ -32,6 +32,18 @@ public enum RadioCommand: Sendable, Equatable {
     case download
     /// Pause, resume, cancel or retry download `id`.
     case downloadControl(DownloadAction, id: Int64)
+    /// Show the song's lyric lines half a second earlier, kept for the song (mhz's lyric
+    /// follower, not the machine, acts on it).
+    case lyricsEarlier
+    /// Show the song's lyric lines half a second later, kept for the song.
+    case lyricsLater
+    /// Tell the history: the songs started, newest first, at most `limit` (nil: the default).
+    case history(limit: Int?)
+    /// Set the sleep timer to run out in this many seconds; nil turns it off.
+    case sleep(Double?)
+    /// Like, unlike, trash or download song `sid` of the history, without disturbing what
+    /// plays (the song playing now is acted on as `like`, `trash`… would).
+    case pastSong(PastSongAction, sid: String)
     /// Stop cleanly, saving progress.
     case quit
 
@@ -57,6 +69,9 @@ public enum RadioCommand: Sendable, Equatable {
         case .seek: CommandWord.row(for: .seekTarget)
         case .volume: CommandWord.row(for: .percent)
         case .downloadControl: CommandWord.row(for: .downloadAction)
+        case .history: CommandWord.row(for: .count)
+        case .sleep: CommandWord.row(for: .duration)
+        case .pastSong: CommandWord.row(for: .pastSong)
         default: CommandWord.row(for: .bare(self))
         }
     }
@@ -70,6 +85,9 @@ public enum RadioCommand: Sendable, Equatable {
         case .seek(.relative(let seconds)): "\(word) \(seconds < 0 ? "-" : "+")\(Self.number(abs(seconds)))"
         case .volume(let percent): "\(word) \(percent)"
         case .downloadControl(let action, let id): "\(word) \(action.rawValue) \(id)"
+        case .history(let limit?): "\(word) \(limit)"
+        case .sleep(let seconds): "\(word) \(seconds.map(SleepTimer.text) ?? "off")"
+        case .pastSong(let action, let sid): "\(word) \(action.rawValue) \(sid)"
         default: word
         }
     }

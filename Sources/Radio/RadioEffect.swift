@@ -47,6 +47,19 @@ public enum RadioEffect: Sendable, Equatable {
     case controlDownload(DownloadAction, id: Int64)
     /// Remember a trashed song, so offline listening never plays it.
     case rememberTrashed(sid: String)
+    /// Keep a song that started in the history (as `quit` until it leaves); `id` names it
+    /// in the ``endListen(id:listened:outcome:liked:)`` that follows.
+    case beginListen(id: Int, track: Track, channel: String)
+    /// A song of the history left: how long it was listened to, how, and whether liked.
+    case endListen(id: Int, listened: Double, outcome: ListenOutcome, liked: Bool)
+    /// Mark every history row of song `sid` liked or not, then tell the machine the history
+    /// anew (``RadioInput/historyChanged(_:)``).
+    case markListen(sid: String, liked: Bool)
+    /// Tell the front ends the history, newest first (at most `limit` songs; nil: the default).
+    case listHistory(limit: Int?)
+    /// Feed `.sleepTimer(token:)` back after `after` seconds (no jitter: the fade's steps
+    /// are even); the timer runs out in `endsIn` seconds.
+    case scheduleSleep(after: Double, token: Int, endsIn: Double)
     /// Shut down: everything worth saving has been saved by the effects before this one.
     case quit
 }

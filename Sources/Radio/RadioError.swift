@@ -27,6 +27,8 @@ public enum RadioError: Error, Sendable, Equatable {
     /// The report outbox held a row that is no feedback report (its type letter is this):
     /// it was skipped and forgotten, not sent.
     case unreadableReport(type: String)
+    /// `past` named a song that is not among the history's newest songs of this station.
+    case notInHistory(String)
 }
 
 /// Why the player failed.

@@ -27,6 +27,12 @@ public enum RadioEvent: Sendable, Equatable {
     case source(SongSource)
     /// The answer to `status`: everything a front end would draw.
     case status(RadioSnapshot)
+    /// The answer to `history`: songs started, newest first.
+    case history([ListenEntry])
+    /// The sleep timer was set to run out in this many seconds, or turned off (nil).
+    case sleep(seconds: Double?)
+    /// The sleep timer's fade lowered the volume to this.
+    case fading(volume: Int)
     /// Something went wrong; playback goes on where it can.
     case error(RadioError)
 }

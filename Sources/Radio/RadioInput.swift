@@ -52,4 +52,11 @@ public enum RadioInput: Sendable, Equatable {
     case sessionChanged
     /// The downloads changed (a task moved, a song finished downloading).
     case downloadsChanged(DownloadsOverview)
+    /// A wait set by ``RadioEffect/scheduleSleep(after:token:endsIn:)`` is over.
+    case sleepTimer(token: Int)
+    /// When the sleep timer runs out (for front ends to show the time left).
+    case sleepScheduled(at: Date)
+    /// The history changed: its newest songs (see ``RadioSession/historyShown``), which
+    /// front ends show and `past` commands act on.
+    case historyChanged([ListenEntry])
 }

@@ -8,6 +8,8 @@ extension RadioMachine {
     /// songs, for long items that resume where they were left.
     mutating func answered(_ id: Int?, _ tracks: [Track], saved: [String: PlaybackPosition]) -> [RadioEffect] {
         if let probe, probe == id { return probeAnswered(tracks) }
+        // A report about a past song: its list is not what the listener asked to hear.
+        if let id, pastReports.remove(id) != nil { return answered(nil, [], saved: [:]) }
         if case .service = problem { problem = nil }
         nextRetry = nil
         for track in tracks {

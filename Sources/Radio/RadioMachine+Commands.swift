@@ -34,6 +34,7 @@ extension RadioMachine {
             let effect = deliver(type, sid: now.track.sid)
             now.track.liked = command == .like
             updatePlaying { $0.track = now.track }
+            listenLiked(sid: now.track.sid, now.track.liked)
             return [effect, .emit(command == .like ? .liked(now.track) : .unliked(now.track))]
         case .channel(let id):
             if let known = channelIsKnown(id), !known { return fail(.unknownChannel(id)) }
@@ -54,13 +55,22 @@ extension RadioMachine {
             return [.emit(.status(snapshot))]
         case .login, .logout:
             return fail(.unsupported(command.word))
+        case .lyricsEarlier, .lyricsLater:
+            // Lyrics follow the radio beside it (mhz's LyricFollower): nothing changes here.
+            return []
         case .download:
             guard let track = current else { return nothingPlaying() }
             return [.download(track, channel: track.channel ?? channel?.id ?? Channel.personalID)]
         case .downloadControl(let action, let id):
             return [.controlDownload(action, id: id)]
+        case .history(let limit):
+            return [.listHistory(limit: limit)]
+        case .sleep(let seconds):
+            return sleep(seconds)
+        case .pastSong(let action, let sid):
+            return pastSong(action, sid: sid)
         case .quit:
-            var effects: [RadioEffect] = []
+            var effects = endListen(.quit)
             if let now = nowPlaying { effects.append(.savePosition(positionRecord(of: now))) }
             effects.append(stopPlayer())
             state = .quit
@@ -82,6 +92,7 @@ extension RadioMachine {
             trashed.insert(now.track.sid)
             effects.append(.rememberTrashed(sid: now.track.sid))
         }
+        effects += endListen(type == .skip ? .skipped : .trashed, of: now.track.sid)
         effects.append(.emit(type == .skip ? .skipped(now.track) : .trashed(now.track)))
         let fetch = self.fetch
         if let next = takeQueued() {

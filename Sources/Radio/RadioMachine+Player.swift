@@ -13,7 +13,8 @@ extension RadioMachine {
         if let measured, measured > 0 { updatePlaying { $0.duration = measured } }
         consecutiveFailures = 0
         if case .player = problem { problem = nil }
-        var effects: [RadioEffect] = [.emit(.playing(now.track, channel: channel ?? ChannelInfo(id: "0", name: "0")))]
+        var effects = beginListen(now)
+        effects.append(.emit(.playing(now.track, channel: channel ?? ChannelInfo(id: "0", name: "0"))))
         if queue.count < configuration.prefetchThreshold, listRequest == nil {
             effects.append(fetchList(.playing, sid: now.track.sid))
         }
@@ -35,6 +36,7 @@ extension RadioMachine {
     mutating func progressed(_ ticket: PlayTicket, to seconds: Double) -> [RadioEffect] {
         guard ticket == currentTicket, var now = nowPlaying else { return [] }
         now.position = seconds
+        listenProgressed(sid: now.track.sid, to: seconds)
         var effects: [RadioEffect] = []
         if seconds < now.lastSaved || seconds - now.lastSaved >= configuration.saveInterval {
             now.lastSaved = seconds
@@ -74,13 +76,13 @@ extension RadioMachine {
         case .eof:
             history.record(sid: now.track.sid, type: .end)
             let ack = deliver(.end, sid: now.track.sid)
-            return [ack, .emit(.ended(now.track))] + advance(from: now)
+            return [ack] + endListen(.ended, of: now.track.sid) + [.emit(.ended(now.track))] + advance(from: now)
         case .failed(.mediaUnavailable(let status)):
-            return unavailable(now.track, status: status)
+            return endListen(.ended, of: now.track.sid) + unavailable(now.track, status: status)
         case .failed(.unavailable(let words)):
             return outputFailed(words)
         case .failed(let failure):
-            return failedToPlay(now.track, failure)
+            return endListen(.ended, of: now.track.sid) + failedToPlay(now.track, failure)
         }
     }
 

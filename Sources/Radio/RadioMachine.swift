@@ -105,6 +105,21 @@ public struct RadioMachine: Sendable {
     var nextTicket = 1
     /// The next token to give a retry timer.
     var nextRetryToken = 1
+    /// The song whose history row is open (see `RadioMachine+History.swift`).
+    var listening: Listening?
+    /// The key the next history row gets.
+    var nextListenID = 1
+    /// The sleep timer, when one is set.
+    public internal(set) var sleepTimer: SleepTimer?
+    /// The token the next sleep timer's wait gets.
+    var nextSleepToken = 1
+    /// When the sleep timer runs out, as the session last told.
+    var sleepEnds: Date?
+    /// The history's newest songs, as the session last told.
+    var recentListens: [ListenEntry] = []
+    /// Reports about songs of the history that are not playing: their answers (a list for
+    /// `b`, maybe for `r`/`u`) must not change the queue.
+    var pastReports: Set<Int> = []
 
     /// Creates a radio that has not started.
     public init(configuration: Configuration = Configuration(), volume: Int = 100) {
@@ -173,6 +188,14 @@ public struct RadioMachine: Sendable {
             return sessionChanged()
         case .downloadsChanged(let overview):
             return downloadsChanged(overview)
+        case .historyChanged(let entries):
+            recentListens = entries
+            return []
+        case .sleepTimer(let token):
+            return sleepFired(token)
+        case .sleepScheduled(let date):
+            sleepEnds = sleepTimer == nil ? nil : date
+            return []
         }
     }
 
@@ -215,11 +238,14 @@ public struct RadioMachine: Sendable {
         if case .reconnecting(let attempt)? = loaded?.stage { reconnecting = attempt }
         var silent = false
         if case .silent = state { silent = true }
-        return RadioSnapshot(channel: channel, track: now?.track, position: now?.position ?? 0,
+        var snapshot = RadioSnapshot(channel: channel, track: now?.track, position: now?.position ?? 0,
                              duration: now?.duration, paused: paused, volume: volume, queueLength: queue.count,
                              channels: channels, problem: problem, loading: silent,
                              pendingReports: pendingReports, nextRetry: nextRetry, reconnecting: reconnecting,
                              source: source, downloads: downloads)
+        snapshot.sleepEnds = sleepTimer == nil ? nil : sleepEnds
+        snapshot.history = recentListens
+        return snapshot
     }
 
     // MARK: - Shared steps

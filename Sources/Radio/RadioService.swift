@@ -8,4 +8,9 @@ public protocol RadioService: Sendable {
     /// Sends one report. Returns the songs of the answer: a new list for long reports,
     /// usually nothing for short ones (an acknowledgement).
     func send(_ report: Report) async throws(ServiceFailure) -> [Track]
+
+    /// The lyrics of a song (Douban's `/v2/fm/lyric`), parsed; nil when the song has none
+    /// or the station does not answer the call, which is no failure: the radio plays on
+    /// without lyrics. A default in `RadioService+Lyrics.swift` answers nil.
+    func lyrics(sid: String, ssid: String) async -> LyricSheet?
 }

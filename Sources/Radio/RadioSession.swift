@@ -16,6 +16,9 @@ public actor RadioSession {
     private let player: any AudioPlayer
     private let store: (any RadioStore)?
     private let downloads: (any SongDownloads)?
+    private let listens: (any ListeningLog)?
+    /// The history's key of each song the machine began (see ``RadioEffect/beginListen(id:track:channel:)``).
+    private var listenKeys: [Int: Int64] = [:]
     private let courier: ReportCourier
     /// Reports on their way to the courier: the report, its request id and its outbox row.
     private let courierInbox: AsyncStream<(Report, Int, Int64?)>.Continuation
@@ -40,14 +43,15 @@ public actor RadioSession {
 
     /// Creates a session. `onSnapshot` is called (on the session's executor) whenever what
     /// a front end would draw changed. Without `downloads`, `download` and the offline
-    /// channel have nothing to work with (the offline channel stays empty). Retries (of
-    /// reports and of list fetches) wait on `clock`.
+    /// channel have nothing to work with (the offline channel stays empty); without
+    /// `history`, no history is kept. Retries (of reports and of list fetches) wait on `clock`.
     public init(service: any RadioService, player: any AudioPlayer, store: (any RadioStore)?,
-                downloads: (any SongDownloads)? = nil,
+                downloads: (any SongDownloads)? = nil, history: (any ListeningLog)? = nil,
                 configuration: RadioMachine.Configuration = .init(), volume: Int = 100,
                 clock: RetryClock = .system,
                 onSnapshot: @escaping @Sendable (RadioSnapshot) -> Void = { _ in }) {
         self.downloads = downloads
+        self.listens = history
         self.machine = RadioMachine(configuration: configuration, volume: volume)
         self.service = service
         self.player = player
@@ -96,6 +100,7 @@ public actor RadioSession {
         // What the last session left: the machine decides whether to resume it.
         let lastChannel = (try? store?.setting(RadioSettingKey.lastChannel)) ?? nil
         let lastPosition = (try? store?.lastPosition()) ?? nil
+        refreshHistory()
         handle(.start(channelID: channelID, lastChannel: lastChannel, lastPosition: lastPosition,
                       trashed: downloads?.trashedSids() ?? []))
     }
@@ -129,6 +134,31 @@ public actor RadioSession {
     public func currentSnapshot() -> RadioSnapshot {
         refreshPosition()
         return machine.snapshot
+    }
+
+    /// The songs started, newest first, at most `limit` (every one when nil); empty without
+    /// a history. A failure to read it is narrated as a storage error.
+    public func history(limit: Int?) -> [ListenEntry] {
+        guard let listens else { return [] }
+        do throws(StorageFailure) {
+            return try listens.recent(limit: limit)
+        } catch {
+            storageFailed(error)
+            return []
+        }
+    }
+
+    /// How many songs `history` tells when it names no number.
+    public static let defaultHistoryLimit = 20
+
+    /// How many of the newest songs the machine holds (the history view lists them, and
+    /// `past` acts on them).
+    public static let historyShown = 100
+
+    /// Tells the machine the history's newest songs.
+    private func refreshHistory() {
+        guard listens != nil else { return }
+        handle(.historyChanged(history(limit: Self.historyShown)))
     }
 
     /// Returns once `quit` was handled (progress saved, player stopped).
@@ -316,6 +346,35 @@ public actor RadioSession {
             downloads?.control(action, id: id)
         case .rememberTrashed(let sid):
             downloads?.trashed(sid: sid)
+        case .beginListen(let id, let track, let channel):
+            guard let listens else { return }
+            do throws(StorageFailure) {
+                listenKeys[id] = try listens.began(track, channel: channel, at: Date())
+            } catch {
+                storageFailed(error)
+            }
+            refreshHistory()
+        case .endListen(let id, let listened, let outcome, let liked):
+            guard let listens, let key = listenKeys.removeValue(forKey: id) else { return }
+            do throws(StorageFailure) {
+                try listens.left(key: key, listened: listened, outcome: outcome, liked: liked)
+            } catch {
+                storageFailed(error)
+            }
+            refreshHistory()
+        case .markListen(let sid, let liked):
+            guard let listens else { return }
+            do throws(StorageFailure) { try listens.markLiked(sid: sid, liked) } catch { storageFailed(error) }
+            refreshHistory()
+        case .scheduleSleep(let delay, let token, let left):
+            handle(.sleepScheduled(at: Date().addingTimeInterval(left)))
+            let clock = self.clock
+            Task {
+                try? await clock.sleep(seconds: delay)
+                self.handle(.sleepTimer(token: token))
+            }
+        case .listHistory(let limit):
+            eventContinuation.yield(.history(history(limit: limit ?? Self.defaultHistoryLimit)))
         case .quit:
             quitRequested = true
             playerTask?.cancel()

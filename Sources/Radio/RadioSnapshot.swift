@@ -28,6 +28,9 @@ public struct Track: Sendable, Equatable {
     /// The channel a downloaded song was downloaded from (reports about it name that
     /// channel); nil for the station's own lists, which belong to the channel playing.
     public var channel: String?
+    /// The song's secondary id (`ssid`), which the lyric call sends beside the sid; empty
+    /// when the station gave none.
+    public var ssid: String = ""
     /// Why the station chose it for the listener, in words, when the station says (mhz's
     /// station does: docs/PROTOCOL.md §4.2).
     public var reason: String?
@@ -87,6 +90,12 @@ public struct RadioSnapshot: Sendable, Equatable {
     public var channels: [ChannelInfo]
     /// What went wrong most recently, shown on the status line until something else happens.
     public var problem: RadioError?
+    /// The lyric line being sung, for the front ends to show; the machine never sets it
+    /// (lyrics follow beside it), mhz's terminal front end fills it in. Nil: none.
+    public var lyricLine: String? = nil
+    /// The song's whole lyrics with the line being sung, for the terminal's lyrics view;
+    /// filled in beside the machine as ``lyricLine`` is. Nil: not known (yet).
+    public var lyrics: SongLyrics? = nil
     /// True while waiting for the server to answer a fetch with nothing to play meanwhile.
     public var loading: Bool
     /// Feedback reports waiting to reach the station (made while it was unreachable).
@@ -100,6 +109,10 @@ public struct RadioSnapshot: Sendable, Equatable {
     public var source: SongSource
     /// The downloads, for the downloads view and the status line.
     public var downloads: DownloadsOverview
+    /// When the sleep timer runs out, if one is set (front ends show the time left).
+    public var sleepEnds: Date?
+    /// The history's newest songs, newest first (the history view lists them).
+    public var history: [ListenEntry] = []
 
     /// Creates a snapshot; the defaults describe a radio that has not started.
     public init(channel: ChannelInfo? = nil, track: Track? = nil, position: Double = 0, duration: Double? = nil,

@@ -180,7 +180,7 @@ public final class Station: Sendable {
 
     /// Returns once the sound analysis has nothing queued or under way (at once when the
     /// station does not analyse).
-    func soundAnalysisIdle() async {
+    public func soundAnalysisIdle() async {
         await sound?.idle()
     }
 

@@ -112,8 +112,10 @@ public struct StationClient: RadioService {
 
     /// The radio's track for a song of the wire.
     public static func track(_ song: Song) -> Track {
-        Track(sid: song.sid, title: song.title, artist: song.artist, album: song.albumTitle,
-              year: song.publicTime, kbps: song.kbps, length: Double(song.length), liked: song.like, url: song.url,
-              picture: song.picture, sha256: song.sha256, reason: song.reason)
+        var track = Track(sid: song.sid, title: song.title, artist: song.artist, album: song.albumTitle,
+                          year: song.publicTime, kbps: song.kbps, length: Double(song.length), liked: song.like,
+                          url: song.url, picture: song.picture, sha256: song.sha256, reason: song.reason)
+        track.ssid = song.ssid
+        return track
     }
 }

@@ -203,6 +203,39 @@ public final class MhzDatabase: Sendable {
                 t.column("created_at", .datetime).notNull()
             }
         }
+        migrator.registerMigration("v10-lyric-offsets") { db in
+            // The listener's nudge of a song's lyric timing, per station and song.
+            try db.create(table: LyricOffsetRecord.databaseTableName) { t in
+                t.column("station", .text).notNull()
+                t.column("sid", .text).notNull()
+                t.column("offset_ms", .integer).notNull()
+                t.column("updated_at", .datetime).notNull()
+                t.primaryKey(["station", "sid"])
+            }
+        }
+        migrator.registerMigration("v9-history") { db in
+            // Every song the radio started (see ListenRecord), newest first when read.
+            // Registered after v11, which shipped first: the migrator applies what a file
+            // lacks by name, so a database already at v11 still gains this table.
+            try db.create(table: ListenRecord.databaseTableName) { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("station", .text).notNull()
+                t.column("channel", .text).notNull()
+                t.column("sid", .text).notNull()
+                t.column("title", .text).notNull()
+                t.column("artist", .text).notNull()
+                t.column("album", .text).notNull()
+                t.column("started_at", .datetime).notNull().indexed()
+                t.column("listened", .double).notNull()
+                t.column("outcome", .text).notNull()
+                t.column("liked", .boolean).notNull()
+                // What a download of the song needs, so the history view can download it.
+                t.column("url", .text).notNull().defaults(to: "")
+                t.column("year", .text).notNull().defaults(to: "")
+                t.column("picture", .text).notNull().defaults(to: "")
+                t.column("sha256", .text)
+            }
+        }
         do {
             let pending = try writer.read { db in try !migrator.hasCompletedMigrations(db) }
             try migrator.migrate(writer)

@@ -58,6 +58,9 @@ public enum ErrorText {
         case .unreadableReport(let type):
             return "Skipped a waiting report of unknown type \(quoted(type)) in the database — "
                 + "it was not sent; nothing to do unless this repeats."
+        case .notInHistory(let sid):
+            return "Song \(quoted(sid)) is not among the songs this station played lately — "
+                + "`mhz history` lists them with their sids."
         }
     }
 

@@ -8,6 +8,8 @@ public enum HelpView {
         ("Playing", [.global, .song]),
         ("In the channel list", [.channelList]),
         ("In the downloads", [.downloads]),
+        ("In the lyrics", [.lyrics]),
+        ("In the history", [.history]),
     ]
 
     /// The help screen as plain lines, exactly `height` × `width`.

@@ -18,6 +18,10 @@ struct InteractionState {
         case login(LoginForm)
         /// The downloads view.
         case downloads(DownloadsView)
+        /// The lyrics view.
+        case lyrics(LyricsView)
+        /// The history view.
+        case history(HistoryView)
     }
 
     /// What a key press asks of the caller.
@@ -68,8 +72,9 @@ struct InteractionState {
     }
 
     /// Applies one key press. `snapshot` is what the user sees (it decides like vs.
-    /// unlike and the volume base).
-    mutating func handle(_ key: Key, snapshot: RadioSnapshot, now: ContinuousClock.Instant) -> Response {
+    /// unlike and the volume base); `height` is the screen's (how far the lyrics scroll).
+    mutating func handle(_ key: Key, snapshot: RadioSnapshot, now: ContinuousClock.Instant,
+                         height: Int = 24) -> Response {
         revision += 1
         switch mode {
         case .help:
@@ -98,6 +103,31 @@ struct InteractionState {
             case .send(let command):
                 mode = .downloads(view)
                 return Response(commands: [command])
+            }
+        case .lyrics(var view):
+            switch view.handle(key, lyrics: snapshot.lyrics, height: height, keymap: keymap) {
+            case .stay:
+                mode = .lyrics(view)
+                return Response()
+            case .close:
+                mode = .nowPlaying
+                return Response()
+            case .send(let command):
+                mode = .lyrics(view)
+                return Response(commands: [command])
+            }
+        case .history(var view):
+            let outcome = view.handle(key, entries: snapshot.history, keymap: keymap)
+            mode = .history(view)
+            switch outcome {
+            case .stay: return Response()
+            case .close:
+                mode = .nowPlaying
+                return Response()
+            case .send(let command): return Response(commands: [command])
+            case .refused:
+                notice = (.unsupported("a report about another station's song"), now + Self.noticeDuration)
+                return Response()
             }
         case .login(var form):
             switch form.handle(key) {
@@ -185,6 +215,12 @@ struct InteractionState {
         case .openDownloads:
             mode = .downloads(DownloadsView(selecting: snapshot.downloads.active.first?.id))
             return Response()
+        case .openLyrics:
+            mode = .lyrics(LyricsView())
+            return Response()
+        case .openHistory:
+            mode = .history(HistoryView())
+            return Response()
         case .help:
             mode = .help
             return Response()
@@ -248,6 +284,8 @@ struct InteractionState {
         case .channels(let list): return list.frame(shown, width: width, height: height, keymap: keymap)
         case .help: return HelpView.frame(keymap, width: width, height: height)
         case .downloads(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
+        case .lyrics(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
+        case .history(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
         }
     }
 

@@ -57,6 +57,11 @@ public enum NowPlayingView {
             FrameLine(text: songIndent + "vol \(snapshot.volume)%  ·  \(snapshot.queueLength) queued",
                       style: .dim, priority: 2),
         ]
+        if let lyric = snapshot.lyricLine, track != nil {
+            // The line being sung, fitted to the width as titles are (wide characters count two).
+            top += [.spacer, FrameLine(text: songIndent + DisplayWidth.truncate(lyric, to: songColumns), style: .title,
+                                       priority: 7)]
+        }
         if track == nil {
             // Nothing to describe: keep the layout steady, but let these blanks go first.
             top[3].priority = 1
@@ -102,6 +107,7 @@ public enum NowPlayingView {
         }
         let downloading = downloadsText(snapshot.downloads)
         if !downloading.isEmpty { parts.append(downloading) }
+        if let ends = snapshot.sleepEnds { parts.append(sleepText(until: ends)) }
         return parts.joined(separator: " ")
     }
 

@@ -195,7 +195,7 @@ public final class TerminalApp: Sendable {
             let wait = pollInterval(shown: shown, fast: fast)
             switch screen.read(timeoutMilliseconds: wait) {
             case .key(let key):
-                let response = state.handle(key, snapshot: shown, now: .now)
+                let response = state.handle(key, snapshot: shown, now: .now, height: screen.size.rows)
                 for command in response.commands { send(command) }
                 if let step = response.variety, let variety {
                     state.varietyTurned(to: variety.turn(by: step), step: step, now: .now)

@@ -54,7 +54,7 @@ struct ManualPageTests {
         let rebound = ManualPage.complete(Self.generated, keymap: try Keymap(overrides: ["skip": "N", "like": "none"]))
         #expect(rebound.contains(".It Sy \\&N\nskip to the next song\n.Pq Cm \\&skip\n"))
         #expect(rebound.contains(".It Sy \\&(none)\n"))
-        for title in ["Playing", "In the channel list", "In the downloads"] {
+        for title in ["Playing", "In the channel list", "In the downloads", "In the lyrics"] {
             #expect(page.contains(".Ss \"\(title)\"\n") || page.contains(".Ss \\&\(title)\n"), "\(title)")
         }
     }

@@ -14,6 +14,11 @@ struct CommandWordTests {
             "volume 0": .volume(0), "volume 100": .volume(100), "  SKIP \t": .skip, "Volume 7": .volume(7),
             "download": .download, "downloads pause 3": .downloadControl(.pause, id: 3),
             "downloads RETRY 12": .downloadControl(.retry, id: 12),
+            "lyrics-earlier": .lyricsEarlier, "Lyrics-Later": .lyricsLater,
+            "history": .history(limit: nil), "history 5": .history(limit: 5),
+            "sleep 90s": .sleep(90), "sleep 30m": .sleep(1800), "sleep 1H": .sleep(3600), "sleep 45": .sleep(45),
+            "sleep off": .sleep(nil), "sleep 2.5s": .sleep(2.5),
+            "past like 41": .pastSong(.like, sid: "41"), "past TRASH abc": .pastSong(.trash, sid: "abc"),
         ]
         for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
         let spelled = Set(CommandWord.table.flatMap { [$0.word] + $0.aliases })
@@ -23,17 +28,21 @@ struct CommandWordTests {
 
     @Test func theWordListAndUsageComeFromTheTable() {
         #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
-                                       "seek", "volume", "status", "login", "logout", "download", "downloads", "quit"])
+                                       "seek", "volume", "status", "login", "logout", "download", "downloads",
+                                       "lyrics-earlier", "lyrics-later", "history", "past", "sleep", "quit"])
         #expect(CommandWord.table.map(\.usage).filter { $0.contains("<") }
-                == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>"])
-        #expect(CommandWord.table.filter(\.needsSong).map(\.word) == ["skip", "like", "unlike", "trash", "seek", "download"])
+                == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>",
+                    "past <like|unlike|trash|download> <sid>", "sleep <90s|30m|1h|off>"])
+        #expect(CommandWord.table.filter(\.needsSong).map(\.word)
+                == ["skip", "like", "unlike", "trash", "seek", "download", "lyrics-earlier", "lyrics-later"])
     }
 
     @Test func everyCommandWritesALineThatParsesBackToIt() throws {
         let commands: [RadioCommand] = [.pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel("-3"),
                                         .seek(.absolute(30)), .seek(.relative(-10)), .seek(.relative(2.5)),
                                         .volume(90), .status, .login, .logout, .quit, .download,
-                                        .downloadControl(.cancel, id: 7)]
+                                        .downloadControl(.cancel, id: 7), .history(limit: nil), .history(limit: 3),
+                                        .sleep(90), .sleep(1800), .sleep(7200), .sleep(2.5), .sleep(nil)]
         for command in commands {
             #expect(try RadioCommand.parse(command.line) == command, "\(command.line)")
             #expect(command.word == command.commandWord.word)
@@ -90,7 +99,7 @@ struct CommandWordTests {
                 switch row.form {
                 case .bare: #expect(key.name == row.word && key.step == nil, "\(key.name)")
                 case .seekTarget, .percent: #expect(key.name != row.word && key.step != nil && key.step != 0, "\(key.name)")
-                case .channelID, .downloadAction: Issue.record("\(key.name): \(row.word) has no key a press can fill in")
+                case .channelID, .downloadAction, .count, .duration, .pastSong: Issue.record("\(key.name): \(row.word) has no key a press can fill in")
                 }
             }
         }
@@ -125,6 +134,16 @@ struct CommandWordTests {
         #expect(throws: CommandParseError.unexpectedArgument(word: "skip", argument: "2")) { try RadioCommand.parse("next 2") }
         #expect(throws: CommandParseError.unexpectedArgument(word: "volume", argument: "2")) {
             try RadioCommand.parse("volume 1 2")
+        }
+        for bad in ["0s", "-5m", "soon", "1d", "m", "nan", "inf"] {
+            #expect(throws: CommandParseError.invalidArgument(word: "sleep", argument: bad)) { try RadioCommand.parse("sleep \(bad)") }
+        }
+        #expect(throws: CommandParseError.missingArgument(word: "sleep")) { try RadioCommand.parse("sleep") }
+        #expect(throws: CommandParseError.invalidArgument(word: "history", argument: "0")) {
+            try RadioCommand.parse("history 0")
+        }
+        #expect(throws: CommandParseError.unexpectedArgument(word: "history", argument: "2")) {
+            try RadioCommand.parse("history 1 2")
         }
         #expect(throws: CommandParseError.invalidArgument(word: "volume", argument: "101")) {
             try RadioCommand.parse("volume 101")

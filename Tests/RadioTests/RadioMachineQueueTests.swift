@@ -15,12 +15,14 @@ struct RadioMachineQueueTests {
         _ = m.handle(.start(channelID: "0"))
         let answer = m.handle(.answered(requestID: 1, tracks: [t(1), t(2), t(3), t(4)]))
         #expect(answer == [.play(t(1), startAt: 0, ticket: PlayTicket(1)), .queueNext(t(2), startAt: 0, ticket: PlayTicket(2))])
-        #expect(m.handle(.playerStarted(PlayTicket(1), duration: 30)) == [.emit(.playing(t(1), channel: personal))])
+        #expect(m.handle(.playerStarted(PlayTicket(1), duration: 30))
+            == [.beginListen(id: 1, track: t(1), channel: "0"), .emit(.playing(t(1), channel: personal))])
         _ = m.handle(.playerProgress(PlayTicket(1), 29.8))
 
         let end = m.handle(.playerFinished(PlayTicket(1), .eof))
         #expect(end == [
             .deliver(requestID: 2, Report(type: .end, channel: "0", sid: "1", playedTime: 29.8)),
+            .endListen(id: 1, listened: 29.8, outcome: .ended, liked: false),
             .emit(.ended(t(1))),
             .queueNext(t(3), startAt: 0, ticket: PlayTicket(3)),
         ], "no load: the player moves on to song 2 by itself, and song 3 is queued behind it")
@@ -31,7 +33,8 @@ struct RadioMachineQueueTests {
 
         // Song 2's start is the next song's start; song 1's late events change nothing.
         #expect(m.handle(.playerProgress(PlayTicket(1), 30)).isEmpty)
-        #expect(m.handle(.playerStarted(PlayTicket(2), duration: 31)) == [.emit(.playing(t(2), channel: personal))])
+        #expect(m.handle(.playerStarted(PlayTicket(2), duration: 31))
+            == [.beginListen(id: 2, track: t(2), channel: "0"), .emit(.playing(t(2), channel: personal))])
         #expect(m.snapshot.effectiveDuration == 31)
     }
 
@@ -40,6 +43,7 @@ struct RadioMachineQueueTests {
         let skip = m.handle(.command(.skip))
         #expect(skip == [
             .deliver(requestID: 2, Report(type: .skip, channel: "0", sid: "1", history: ReportHistory.parse("|1:s"), playedTime: 0)),
+            .endListen(id: 1, listened: 0, outcome: .skipped, liked: false),
             .emit(.skipped(t(1))),
             .advancePlayer(t(2), startAt: 0, ticket: PlayTicket(2)),
             .queueNext(t(3), startAt: 0, ticket: PlayTicket(3)),
@@ -48,7 +52,8 @@ struct RadioMachineQueueTests {
         // The skipped song's end is not a natural end.
         #expect(m.handle(.playerFinished(PlayTicket(1), .stopped)).isEmpty)
         #expect(m.handle(.playerFinished(PlayTicket(1), .eof)).isEmpty)
-        #expect(m.handle(.playerStarted(PlayTicket(2), duration: 30)) == [.emit(.playing(t(2), channel: personal))])
+        #expect(m.handle(.playerStarted(PlayTicket(2), duration: 30))
+            == [.beginListen(id: 2, track: t(2), channel: "0"), .emit(.playing(t(2), channel: personal))])
     }
 
     @Test func aFreshListReQueuesAndAChannelSwitchTakesTheQueuedSongBack() {
@@ -112,6 +117,7 @@ struct RadioMachineQueueTests {
         var m = playingMachine(queued: [2, 3])
         let failed = m.handle(.playerFinished(PlayTicket(1), .failed(.mediaUnavailable(status: 403))))
         #expect(failed == [
+            .endListen(id: 1, listened: 0, outcome: .ended, liked: false),
             .stopPlayer,
             .emit(.error(.player(.mediaUnavailable(status: 403)))),
             .fetch(requestID: 2, Report(type: .playing, channel: "0", sid: "1", history: [], playedTime: 0)),
@@ -148,6 +154,7 @@ struct RadioMachineQueueTests {
         let lost = m.handle(.playerFinished(PlayTicket(1), .failed(.connectionLost)))
         #expect(m.snapshot.reconnecting == nil)
         #expect(events(lost) == [.error(.player(.connectionLost))])
-        #expect(lost.first == .stopPlayer, "the player must not move on to the queued song by itself")
+        #expect(Array(lost.prefix(2)) == [.endListen(id: 1, listened: 0, outcome: .ended, liked: false), .stopPlayer],
+                "the song's history row closes, and the player must not move on to the queued song by itself")
     }
 }

@@ -286,7 +286,8 @@ struct RadioMachineTests {
         let pause = m.handle(.playerPaused)
         #expect(pause.contains { if case .savePosition(let q) = $0 { return q.position == 7 }; return false })
         let quit = m.handle(.command(.quit))
-        #expect(quit.count == 3)
+        #expect(quit.count == 4)
+        #expect(quit.first == .endListen(id: 1, listened: 7, outcome: .quit, liked: false))
         #expect(quit.suffix(2) == [.stopPlayer, .quit])
     }
 

@@ -19,6 +19,7 @@ import Testing
         ("variety-up", .varietyStep(0.1), main), ("variety-down", .varietyStep(-0.1), main),
         ("seek-forward", .command(.seek(.relative(10))), main), ("seek-back", .command(.seek(.relative(-10))), main),
         ("help", .help, main), ("quit", .quit, main),
+        ("lyrics-earlier", .command(.lyricsEarlier), main), ("lyrics-later", .command(.lyricsLater), main),
         ("list-up", .moveSelection(-1), [.channelList]), ("list-down", .moveSelection(1), [.channelList]),
         ("list-page-up", .moveSelection(-10), [.channelList]), ("list-page-down", .moveSelection(10), [.channelList]),
         ("list-choose", .choose, [.channelList]), ("list-close", .close, [.channelList]),
@@ -26,6 +27,16 @@ import Testing
         ("downloads-up", .moveSelection(-1), [.downloads]), ("downloads-down", .moveSelection(1), [.downloads]),
         ("downloads-pause", .pauseDownload, [.downloads]), ("downloads-cancel", .cancelDownload, [.downloads]),
         ("downloads-retry", .retryDownload, [.downloads]), ("downloads-close", .close, [.downloads]),
+        ("lyrics-view", .openLyrics, main),
+        ("lyrics-up", .moveSelection(-1), [.lyrics]), ("lyrics-down", .moveSelection(1), [.lyrics]),
+        ("lyrics-page-up", .moveSelection(-10), [.lyrics]), ("lyrics-page-down", .moveSelection(10), [.lyrics]),
+        ("lyrics-close", .close, [.lyrics]),
+        // The history view's, added with the view.
+        ("history-view", .openHistory, main),
+        ("history-up", .moveSelection(-1), [.history]), ("history-down", .moveSelection(1), [.history]),
+        ("history-page-up", .moveSelection(-10), [.history]), ("history-page-down", .moveSelection(10), [.history]),
+        ("history-like", .likePast, [.history]), ("history-trash", .trashPast, [.history]),
+        ("history-download", .downloadPast, [.history]), ("history-close", .close, [.history]),
     ]
 
     @Test func everyActionNameConfigFilesUsedStillBindsWhatItDid() throws {
@@ -77,8 +88,14 @@ import Testing
             KeyBinding(action: "downloads-view", keys: [.character("D")], context: .global,
                        effect: .openDownloads, help: "show the downloads (pause, cancel, retry)",
                        formerNames: ["downloads"]),
+            // The history view's key, added with the view (not in the hand-written table).
+            KeyBinding(action: "history-view", keys: [.character("H")], context: .global,
+                       effect: .openHistory, help: "show the songs played, to act on one of them"),
             KeyBinding(action: "channels", keys: [.character("c")], context: .global,
                        effect: .openChannels, help: "choose another channel", hintRank: 5),
+            // The lyrics view's key, added with the view.
+            KeyBinding(action: "lyrics-view", keys: [.character("y")], context: .global,
+                       effect: .openLyrics, help: "show the song's lyrics, the line being sung highlighted"),
             KeyBinding(action: "login", keys: [.character("L")], context: .global,
                        effect: .openLogin, help: "log in (or again, after the session expired)"),
             KeyBinding(action: "volume-up", keys: [.character("+"), .character("=")], context: .global,
@@ -98,6 +115,11 @@ import Testing
                        effect: .help, help: "show this help", hintRank: 0),
             KeyBinding(action: "quit", keys: [.character("q")], context: .global,
                        effect: .quit, help: "quit, saving where you were", hintRank: 1),
+            // Added since, from the command table's rows with keys.
+            KeyBinding(action: "lyrics-earlier", keys: [.character("}")], context: .song,
+                       effect: .command(.lyricsEarlier), help: "show the song's lyric lines 0.5 s earlier (kept for the song)"),
+            KeyBinding(action: "lyrics-later", keys: [.character("{")], context: .song,
+                       effect: .command(.lyricsLater), help: "show the song's lyric lines 0.5 s later (kept for the song)"),
         ]
         let playing = KeyBinding.defaults.filter { Self.main.contains($0.context) }
         #expect(playing.count == expected.count)
@@ -128,7 +150,7 @@ import Testing
             #expect(CommandWord(parsing: row.action) == nil, "the UI's own \(row.action) is no command word")
         }
         #expect(fromTable == ["toggle", "skip", "like", "trash", "seek-forward", "seek-back", "volume-up", "volume-down",
-                              "login", "download", "quit"])
+                              "login", "download", "lyrics-earlier", "lyrics-later", "quit"])
     }
 
     /// A word added to the command table with a key gets a row in the key table, the
@@ -146,7 +168,8 @@ import Testing
         #expect(now == KeyBinding(action: "now", keys: [.character("w")], context: .global, effect: .command(.status),
                                   help: "tell what is playing"))
         let quit = try #require(rows.firstIndex { $0.action == "quit" })
-        #expect(rows[quit + 1].action == "now", "after the placed rows, before the channel list's")
+        #expect(rows[(quit + 1)...(quit + 3)].map(\.action) == ["lyrics-earlier", "lyrics-later", "now"],
+                "after the placed rows, in the table's order, before the channel list's")
         #expect(rows.first { $0.action == "skip" }?.keys == [.character("N"), .function(3)])
 
         let keymap = Keymap(bindings: rows)

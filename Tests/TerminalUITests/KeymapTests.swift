@@ -142,7 +142,7 @@ import Testing
 
     @Test func helpListsEveryActionFromTheTable() throws {
         let keymap = try Keymap(overrides: ["skip": "N", "like": "none"])
-        let help = HelpView.render(keymap, width: 100, height: 40)
+        let help = HelpView.render(keymap, width: 100, height: 70)
         for action in Keymap.actionNames {
             #expect(help.contains { $0.contains(" \(action) ") }, "\(action)")
         }

@@ -4,6 +4,9 @@
  * (tag_c.h) cannot do: read embedded pictures. */
 #include <stddef.h>
 
+/* Lyrics, through the same C++ API: the module's other header. */
+#include "CTagLibLyrics.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -114,6 +114,8 @@ struct StationAPI: Sendable {
         case ("GET", "/j/v2/playlist"): return await webPlaylist(request, family: .v2, origin: origin, links: links)
         case ("POST", "/j/login"): return await webLogin(body: body, origin: origin)
         case ("GET", "/partner/logout"): return await webLogout(request, origin: origin)
+        case ("GET", "/v2/fm/lyric"), ("POST", "/v2/fm/lyric"), ("GET", "/j/v2/lyric"):
+            return await lyric(query: query, body: body)
         default: return JSONResponse.error("not_found", status: 404)
         }
     }

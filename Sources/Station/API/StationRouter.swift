@@ -20,6 +20,7 @@ import Transcoder
 /// - `POST /j/app/login` → the app login answer (see ``AccountStore``)
 /// - `GET /j/mine/playlist`, `GET /j/v2/playlist` → the web family's playlist answers
 /// - `POST /j/login`, `GET /partner/logout` → the web family's session, in cookies
+/// - `GET|POST /v2/fm/lyric`, `GET /j/v2/lyric` → a song's lyrics, `{"lyric":…,"name":…,"sid":…}`
 /// - `GET /j/new_captcha` → a captcha id as a JSON string, with a `bid` cookie
 /// - `GET /misc/captcha?id=&size=` → the captcha as a PNG
 /// - `GET|HEAD /media/<sid>.<ext>` → the track's bytes, with Range support
@@ -95,10 +96,11 @@ enum StationRouter {
             return Response(reply)
         }
         for path in ["/j/app/radio/channels", "/j/app/radio/people", "/j/app/radio/liked_songs", "/j/new_captcha",
-                     "/misc/captcha", "/j/mine/playlist", "/j/v2/playlist", "/partner/logout"] {
+                     "/misc/captcha", "/j/mine/playlist", "/j/v2/playlist", "/partner/logout", "/v2/fm/lyric",
+                     "/j/v2/lyric"] {
             router.get(RouterPath(path), use: handler)
         }
-        for path in ["/j/app/radio/people", "/j/app/login", "/j/login"] {
+        for path in ["/j/app/radio/people", "/j/app/login", "/j/login", "/v2/fm/lyric"] {
             router.post(RouterPath(path), use: handler)
         }
         // A transcode not in the cache yet: streamed while it is made, with its exact length

@@ -18,12 +18,22 @@ public enum KeyAction: Sendable, Equatable {
     case openChannels
     /// Open the downloads view.
     case openDownloads
+    /// Open the lyrics view.
+    case openLyrics
     /// Downloads view: pause the selected download, or resume it when paused.
     case pauseDownload
     /// Downloads view: cancel the selected download.
     case cancelDownload
     /// Downloads view: retry the selected download.
     case retryDownload
+    /// Open the history view.
+    case openHistory
+    /// History view: like the selected song, or unlike it when liked.
+    case likePast
+    /// History view: trash the selected song.
+    case trashPast
+    /// History view: download the selected song.
+    case downloadPast
     /// Open the login dialog (the `login` command word, done interactively).
     case openLogin
     /// Show the help screen.
@@ -77,8 +87,9 @@ public enum KeyAction: Sendable, Equatable {
             return .volume(min(100, max(0, snapshot.volume + step)))
         case .quit:
             return .quit
-        case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter, .openDownloads,
-             .pauseDownload, .cancelDownload, .retryDownload, .varietyStep:
+        case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter, .openDownloads, .openLyrics,
+             .pauseDownload, .cancelDownload, .retryDownload, .varietyStep, .openHistory, .likePast, .trashPast,
+             .downloadPast:
             return nil
         }
     }

@@ -12,6 +12,10 @@ public enum KeyContext: String, Sendable, CaseIterable {
     case channelList = "channel list"
     /// Inside the downloads view.
     case downloads
+    /// Inside the lyrics view.
+    case lyrics
+    /// Inside the history view.
+    case history
 
     /// Whether keys of the two contexts are read on the same screen, so that binding one
     /// key in both would be ambiguous.
@@ -20,12 +24,14 @@ public enum KeyContext: String, Sendable, CaseIterable {
     }
 
     /// The screen that reads the context's keys: now-playing (global and song keys), the
-    /// channel list, the downloads view.
+    /// channel list, the downloads view, the lyrics view.
     private var screen: Int {
         switch self {
         case .global, .song: 0
         case .channelList: 1
         case .downloads: 2
+        case .lyrics: 3
+        case .history: 4
         }
     }
 }

@@ -2,7 +2,7 @@ import Radio
 
 /// The default key table: the keys of command words, taken from ``CommandWord/table``
 /// with their names and help, placed among the UI's own actions (the channel list, the
-/// downloads view, help) in the order the help screen lists them.
+/// downloads view, the lyrics view, help) in the order the help screen lists them.
 extension KeyBinding {
     /// The default table, in the order the help screen lists it.
     public static let defaults = table(commands: CommandWord.table)
@@ -31,8 +31,12 @@ extension KeyBinding {
         // of its own, and its former name still binds it.
         .own(KeyBinding(action: "downloads-view", keys: [.character("D")], context: .global, effect: .openDownloads,
                         help: "show the downloads (pause, cancel, retry)", formerNames: ["downloads"])),
+        .own(KeyBinding(action: "history-view", keys: [.character("H")], context: .global, effect: .openHistory,
+                        help: "show the songs played, to act on one of them")),
         .own(KeyBinding(action: "channels", keys: [.character("c")], context: .global, effect: .openChannels,
                         help: "choose another channel", hintRank: 5)),
+        .own(KeyBinding(action: "lyrics-view", keys: [.character("y")], context: .global, effect: .openLyrics,
+                        help: "show the song's lyrics, the line being sung highlighted")),
         .word("login"),
         .word("volume"),
         // The variety dial is the terminal's own: it changes what the next lists ask for
@@ -49,7 +53,7 @@ extension KeyBinding {
     ]
 
     /// The key table for the command words `commands`: their default keys, then the
-    /// channel list's and the downloads view's own rows.
+    /// channel list's, the downloads view's and the lyrics view's own rows.
     static func table(commands: [CommandWord]) -> [KeyBinding] {
         var rows: [KeyBinding] = []
         var placed: Set<String> = []
@@ -81,7 +85,7 @@ extension KeyBinding {
         }
     }
 
-    /// The rows of the channel list and the downloads view.
+    /// The rows of the channel list, the downloads view and the lyrics view.
     private static let lists: [KeyBinding] = [
         KeyBinding(action: "list-up", keys: [.up, .character("k")], context: .channelList,
                    effect: .moveSelection(-1), help: "move up", hintRank: 2),
@@ -110,5 +114,31 @@ extension KeyBinding {
                    effect: .retryDownload, help: "retry the selected download", hintRank: 2),
         KeyBinding(action: "downloads-close", keys: [.escape, .character("q"), .character("D")], context: .downloads,
                    effect: .close, help: "close the downloads", hintRank: 3),
+        KeyBinding(action: "lyrics-up", keys: [.up, .character("k")], context: .lyrics,
+                   effect: .moveSelection(-1), help: "scroll up a line", hintRank: 1),
+        KeyBinding(action: "lyrics-down", keys: [.down, .character("j")], context: .lyrics,
+                   effect: .moveSelection(1), help: "scroll down a line", hintRank: 2),
+        KeyBinding(action: "lyrics-page-up", keys: [.pageUp], context: .lyrics,
+                   effect: .moveSelection(-10), help: "scroll up ten lines"),
+        KeyBinding(action: "lyrics-page-down", keys: [.pageDown], context: .lyrics,
+                   effect: .moveSelection(10), help: "scroll down ten lines"),
+        KeyBinding(action: "lyrics-close", keys: [.escape, .character("q"), .character("y")], context: .lyrics,
+                   effect: .close, help: "close the lyrics", hintRank: 0),
+        KeyBinding(action: "history-up", keys: [.up, .character("k")], context: .history,
+                   effect: .moveSelection(-1), help: "move up"),
+        KeyBinding(action: "history-down", keys: [.down, .character("j")], context: .history,
+                   effect: .moveSelection(1), help: "move down"),
+        KeyBinding(action: "history-page-up", keys: [.pageUp], context: .history,
+                   effect: .moveSelection(-10), help: "move up ten rows"),
+        KeyBinding(action: "history-page-down", keys: [.pageDown], context: .history,
+                   effect: .moveSelection(10), help: "move down ten rows"),
+        KeyBinding(action: "history-like", keys: [.character("l")], context: .history,
+                   effect: .likePast, help: "like the selected song, or unlike it if liked (♥)", hintRank: 0),
+        KeyBinding(action: "history-trash", keys: [.character("b")], context: .history,
+                   effect: .trashPast, help: "never play the selected song again", hintRank: 1),
+        KeyBinding(action: "history-download", keys: [.character("d")], context: .history,
+                   effect: .downloadPast, help: "download the selected song", hintRank: 2),
+        KeyBinding(action: "history-close", keys: [.escape, .character("q"), .character("H")], context: .history,
+                   effect: .close, help: "close the history", hintRank: 3),
     ]
 }

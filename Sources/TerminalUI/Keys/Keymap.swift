@@ -153,11 +153,12 @@ public struct Keymap: Sendable, Equatable {
         return chosen.sorted { $0.offset < $1.offset }.map(\.text).joined(separator: separator)
     }
 
-    /// The short word for an action in the hint line: the rows of the channel list and of
-    /// the downloads view drop their prefix (`list-choose` → `choose`, `downloads-pause` →
-    /// `pause`), because the screen already says where the key acts.
+    /// The short word for an action in the hint line: the rows of the channel list, the
+    /// downloads view and the lyrics view drop their prefix (`list-choose` → `choose`,
+    /// `downloads-pause` → `pause`, `lyrics-close` → `close`), because the screen already
+    /// says where the key acts.
     private static func hintWord(_ action: String) -> String {
-        for prefix in ["list-", "downloads-"] where action.hasPrefix(prefix) {
+        for prefix in ["list-", "downloads-", "lyrics-", "history-"] where action.hasPrefix(prefix) {
             return String(action.dropFirst(prefix.count))
         }
         return action

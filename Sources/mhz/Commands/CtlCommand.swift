@@ -16,7 +16,8 @@ struct CtlCommand: ParsableCommand {
     static func discussion(_ table: [CommandWord]) -> String {
         "Commands are those of headless stdin: "
             + table.filter { !$0.interactiveOnly }.map(\.usage).joined(separator: ", ") + ". " + """
-            Each prints one JSON line; status prints the status object. --follow prints every event \
+            Each prints one JSON line; status prints the status object; history prints a JSON \
+            line per song, newest first, as mhz history --json does. --follow prints every event \
             as a JSON line (as --headless does on stdout) until mhz quits or you interrupt it; a \
             command given with it is sent once following, its answer among the events. \
             The socket is $XDG_RUNTIME_DIR/mhz/mhz.sock, one per data directory: give ctl the same \
@@ -53,7 +54,15 @@ struct CtlCommand: ParsableCommand {
         let reader = LineReader(fd: fd)
         let line = command.joined(separator: " ")
         guard follow else {
-            let answer = try exchange(line, fd: fd, reader: reader, socket: socket)
+            var answer = try exchange(line, fd: fd, reader: reader, socket: socket)
+            if case .history? = try? RadioCommand.parse(line) {
+                // A line per song comes before the answer: printed as they come.
+                while !Self.isAnswer(answer) {
+                    print(answer)
+                    answer = try nextLine(reader: reader, socket: socket)
+                }
+                if !answer.contains("\"ok\":false") { return }
+            }
             if answer.contains("\"ok\":false") {
                 let message = (try? JSONSerialization.jsonObject(with: Data(answer.utf8)) as? [String: Any])?["error"] as? String
                 throw CLIError.runtime(message ?? answer).exit()
@@ -75,6 +84,20 @@ struct CtlCommand: ParsableCommand {
     }
 
     private var dataDirectory: String { Paths(options: global).dataDirectory.path }
+
+    /// Whether `line` is a command's answer (it has `ok`), not a line before it.
+    static func isAnswer(_ line: String) -> Bool {
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return object?["ok"] != nil
+    }
+
+    /// The next line from mhz.
+    private func nextLine(reader: LineReader, socket: String) throws -> String {
+        guard let line = reader.next() else {
+            throw CLIError.runtime(ControlText.describe(.noAnswer(socket: socket), dataDirectory: dataDirectory)).exit()
+        }
+        return line
+    }
 
     /// Sends one line and returns the answer line.
     private func exchange(_ line: String, fd: Int32, reader: LineReader, socket: String) throws -> String {

@@ -36,6 +36,17 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(help: "Music folder for the embedded station (default ~/Music, else a demo library).")
     var library: String?
 
+    /// The sleep timer to start with: `90s`, `30m`, `1h`.
+    @Option(help: "Fade out and quit after this long (90s, 30m, 1h), saving where you were.")
+    var sleep: String?
+
+    /// Refuses a sleep time that is not one.
+    func validate() throws {
+        if let sleep, SleepTimer.seconds(sleep) == nil {
+            throw ValidationError("--sleep takes a time like 90s, 30m or 1h, not \"\(sleep)\"")
+        }
+    }
+
     /// Show video in mpv's window (needs an X11 or Wayland display).
     @Flag(help: "Open mpv's video window for items that have video.")
     var video = false
@@ -147,10 +158,19 @@ struct PlayCommand: AsyncParsableCommand {
                 desktop.cover(track, file: file)
             },
             songStarted: { track, file in desktop.songStarted(track, cover: file) })
+        // Lyrics: each line as it is reached, to the front end and the control socket.
+        let lyrics = LyricFollower(service: service, nudges: LyricNudges(database: database, station: runtime.sessionKey),
+                                   lineChanged: { change in
+            let line = EventJSON.lyric(change)
+            frontEnd.lyric(change, line: line)
+            control.broadcast(line)
+        }, sheetChanged: { sid, sheet in frontEnd.lyrics(SongLyrics(sid: sid, sheet: sheet)) })
         let session = RadioSession(service: service, player: player, store: RadioDatabase(database), downloads: downloads,
+                                   history: RadioHistory(database: database, station: runtime.sessionKey),
                                    configuration: radio, volume: volume, onSnapshot: { snapshot in
                                        frontEnd.show(snapshot)
                                        covers.show(snapshot)
+                                       lyrics.show(snapshot)
                                        desktop.show(snapshot)
                                    })
         // After a login in the dialog, the next request carries it; a fetch waiting out a
@@ -161,7 +181,9 @@ struct PlayCommand: AsyncParsableCommand {
         }
         logger.info("playing from \(runtime.serverName)")
 
-        let commands = CommandPump(session: session)
+        let commands = CommandPump(session: session) { command in
+            lyrics.nudge(by: command == .lyricsEarlier ? 0.5 : -0.5)
+        }
         let trap = SignalTrap { signal in
             logger.info("signal \(signal): quitting")
             commands.send(.quit)
@@ -201,6 +223,8 @@ struct PlayCommand: AsyncParsableCommand {
         desktop.start(commands: commands)
         let answers = ControlAnswers(pump: commands, session: session)
         control.start { answers.reply(to: $0) }
+        // The timer counts from the start, before the first song is even asked for.
+        if let seconds = sleep.flatMap(SleepTimer.seconds) { await session.send(.sleep(seconds)) }
         await session.start(channelID: channel ?? runtime.config.channel)
         await session.waitUntilQuit()
         observers.stop()

@@ -19,7 +19,8 @@ struct ControlAnswers: Sendable {
     /// The reply to one line. A command is answered once the session has handled it
     /// (`{"command":"skip","ok":true}`): a skip's next song is already loading. `status` is
     /// answered with the status object headless stdout prints; a line that is not a command
-    /// with `{"error":…,"ok":false}` and the same words headless stdin prints.
+    /// with `{"error":…,"ok":false}` and the same words headless stdin prints. `history` is
+    /// answered with a line per song, newest first, before its `ok` line.
     func reply(to line: String) -> ControlReply {
         let text = line.trimmingCharacters(in: .whitespaces)
         if text.isEmpty { return .none }
@@ -34,6 +35,12 @@ struct ControlAnswers: Sendable {
         if command == .status {
             guard let snapshot = Self.wait({ await session.currentSnapshot() }) else { return Self.late(command) }
             return .answer(EventJSON.line(.status(snapshot)))
+        }
+        if case .history(let limit) = command {
+            // The songs a line each, as `mhz history --json` prints them, then the answer.
+            guard let entries = Self.wait({ await session.history(limit: limit ?? RadioSession.defaultHistoryLimit) })
+            else { return Self.late(command) }
+            return .answer((entries.map(EventJSON.song) + [Self.ok(command.line)]).joined(separator: "\n"))
         }
         let done = DispatchSemaphore(value: 0)
         pump.send(command) { done.signal() }

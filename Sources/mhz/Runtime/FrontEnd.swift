@@ -25,6 +25,10 @@ protocol FrontEnd: Sendable {
     func downloaded(_ event: DownloadEvent)
     /// The song's cover as a local file, or nil for none (yet).
     func showCover(_ file: URL?)
+    /// A lyric line became current; `line` is its headless JSON line.
+    func lyric(_ change: LyricTracker.Change, line: String)
+    /// A song's lyrics arrived (none: no lines), before its first current line.
+    func lyrics(_ lyrics: SongLyrics)
     /// The radio quit: release the terminal.
     func stop()
 }
@@ -77,6 +81,14 @@ final class HeadlessFrontEnd: FrontEnd {
     /// Headless shows no pictures.
     func showCover(_ file: URL?) {}
 
+    /// The `lyric` line, as a lyric line is reached.
+    func lyric(_ change: LyricTracker.Change, line: String) {
+        output.write(Data((line + "\n").utf8))
+    }
+
+    /// Headless tells lines as they are reached, not whole sheets.
+    func lyrics(_ lyrics: SongLyrics) {}
+
     /// Nothing to release: stdout is left as it is.
     func stop() {}
 }
@@ -90,6 +102,9 @@ final class TerminalFrontEnd: FrontEnd {
     private let app = Mutex<TerminalApp?>(nil)
     private let pending = Mutex<RadioSnapshot?>(nil)
     private let pendingCover = Mutex<URL?>(nil)
+    /// The lyrics of the song they came for, with the line reached last (shown only while
+    /// that song plays).
+    private let songLyrics = Mutex<SongLyrics?>(nil)
     /// The last snapshot and an alert shown on it while the radio has no problem of its
     /// own to show, until `until`.
     private let alerting = Mutex<(last: RadioSnapshot?, alert: RadioError?, until: ContinuousClock.Instant)>(
@@ -133,7 +148,13 @@ final class TerminalFrontEnd: FrontEnd {
     /// Hands the snapshot to the UI thread, with a recent alert shown on it while the radio
     /// has no problem of its own to show.
     func show(_ snapshot: RadioSnapshot) {
+        var withLyric = snapshot
+        if let lyrics = songLyrics.withLock({ $0 }), lyrics.sid == snapshot.track?.sid {
+            withLyric.lyrics = lyrics
+            withLyric.lyricLine = lyrics.currentLine
+        }
         let snapshot = alerting.withLock { state -> RadioSnapshot in
+            let snapshot = withLyric
             state.last = snapshot
             guard let alert = state.alert, snapshot.problem == nil, ContinuousClock.now < state.until else { return snapshot }
             var shown = snapshot
@@ -146,6 +167,20 @@ final class TerminalFrontEnd: FrontEnd {
     /// Shows `file` (a PNG or JPEG) as the current song's cover; nil takes it down.
     func showCover(_ file: URL?) {
         if let app = app.withLock({ $0 }) { app.showCover(file) } else { pendingCover.withLock { $0 = file } }
+    }
+
+    /// Shows the line under the song's lines, with the next snapshot and at once.
+    func lyric(_ change: LyricTracker.Change, line: String) {
+        songLyrics.withLock { lyrics in
+            if lyrics?.sid == change.sid { lyrics?.current = change.index }
+        }
+        if let last = alerting.withLock({ $0.last }) { show(last) }
+    }
+
+    /// Keeps the song's lyrics for the lyrics view, and shows them at once.
+    func lyrics(_ lyrics: SongLyrics) {
+        songLyrics.withLock { $0 = lyrics }
+        if let last = alerting.withLock({ $0.last }) { show(last) }
     }
 
     /// Events go to the log only: the screen shows the snapshot.

@@ -13,8 +13,8 @@ struct RadioObservers: Sendable {
     /// `[scrobble]`, when a service is configured.
     var scrobbler: Scrobbler? = nil
 
-    /// An event: broadcast to followers; run through the hook unless it is a `status`,
-    /// which answers one asker rather than telling of something that happened.
+    /// An event: broadcast to followers; run through the hook unless it is a `status` or
+    /// `history`, which answer one asker rather than telling of something that happened.
     func narrate(_ event: RadioEvent) {
         scrobbler?.follow(event)
         guard control != nil || hooks != nil else { return }
@@ -45,7 +45,7 @@ struct RadioObservers: Sendable {
     /// The hook's argument: the event's own name, as its JSON line's `event` says.
     static func hookName(_ event: RadioEvent) -> String? {
         switch event {
-        case .status: nil
+        case .status, .history: nil
         case .playing: "playing"
         case .paused: "paused"
         case .resumed: "resumed"
@@ -56,6 +56,8 @@ struct RadioObservers: Sendable {
         case .trashed: "trashed"
         case .reconnecting: "reconnecting"
         case .reconnected: "reconnected"
+        case .sleep: "sleep"
+        case .fading: "fading"
         case .channel: "channel"
         case .source: "source"
         case .error: "error"

@@ -99,7 +99,7 @@ final class Scrobbler: Sendable {
             actions.yield((.lastFM, .love(Self.song(track))))
         case .unliked(let track):
             actions.yield((.lastFM, .unlove(Self.song(track))))
-        case .channel, .source, .status, .error:
+        case .channel, .source, .status, .error, .history, .sleep, .fading:
             break
         }
     }

@@ -2,15 +2,17 @@ import BenchKit
 import Foundation
 import TasteBench
 
-/// A release `mhz serve` of its own for one taste run: a fresh data directory, accounts
-/// added with `--add-user NAME --password-stdin`, the library given, the seed given (the
-/// hidden `--seed`), a free port on 127.0.0.1. Its standard error goes to `serve.log` in
-/// the data directory; the URL is read from its `mhz: serving … on URL` line.
+/// A release `mhz serve` run by the benchmark: a data directory (emptied first unless it
+/// is a restart), accounts added with `--add-user NAME --password-stdin`, the library
+/// given, the seed given (the hidden `--seed`), a free port on 127.0.0.1. Its standard
+/// error goes to `serve.log` in the data directory (appended to by a restart); the URL is
+/// read from its `mhz: serving … on URL` line. The station logs at `info`, so that the
+/// sound analysis's opening and closing lines can be read and waited for.
 ///
 /// Spawned with Foundation's `Process`, as the tests spawn it; the benchmark holds no
 /// listening socket, and its client sockets are close-on-exec (``LoopbackSocket``), so
 /// the station inherits nothing of ours.
-final class TasteServer {
+final class BenchStation {
     /// Every account's password.
     static let password = "taste bench 25"
 
@@ -19,16 +21,27 @@ final class TasteServer {
     let port: Int
     /// Its standard error.
     let log: URL
+    /// Where `log` stood when this process started (a restart appends to the same file).
+    private let logStart: Int
+    /// When it was started.
+    let started: ContinuousClock.Instant
+    /// Seconds from the start until the library was scanned and served.
+    let scanSeconds: Double
+    /// Seconds from the start until its sound analysis had finished, once waited for.
+    private(set) var analysisSeconds: Double?
 
-    /// Starts a station over `library` in `data` (emptied first) with `users` as accounts.
-    init(mhz: String, library: String, data: URL, seed: UInt64, users: [String]) throws {
-        try? FileManager.default.removeItem(at: data)
+    /// Starts a station over `library` in `data` with `users` as accounts; `fresh` empties
+    /// `data` first. Waits at most `scanLimit` for it to serve.
+    init(mhz: String, library: String, data: URL, seed: UInt64, users: [String], fresh: Bool = true,
+         scanLimit: Duration = .seconds(180)) throws {
+        if fresh { try? FileManager.default.removeItem(at: data) }
         let home = data.appendingPathComponent("home", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") }
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent(".local/share").path
+        environment["MHZ_LOG_LEVEL"] = "info"
         let station = ["--data-dir", data.appendingPathComponent("mhz").path]
         for user in users {
             let add = Process()
@@ -45,19 +58,23 @@ final class TasteServer {
             guard add.terminationStatus == 0 else { throw BenchError.tool("mhz serve --add-user \(user) failed") }
         }
         log = data.appendingPathComponent("serve.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+        logStart = ((try? FileManager.default.attributesOfItem(atPath: log.path))?[.size] as? Int) ?? 0
+        let output = try FileHandle(forWritingTo: log)
+        output.seekToEndOfFile()
         process = Process()
         process.executableURL = URL(fileURLWithPath: mhz)
         process.arguments = ["serve", "--port", "0", "--library", library, "--seed", String(seed)] + station
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: log)
+        process.standardError = output
+        started = ContinuousClock.now
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(180)
+        let deadline = started + scanLimit
         var found: Int?
         while found == nil {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            let text = Self.text(of: log, from: logStart)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("mhz: serving ") }),
                let range = line.range(of: " on "), let url = URL(string: String(line[range.upperBound...])) {
                 found = url.port
@@ -69,6 +86,38 @@ final class TasteServer {
             }
         }
         port = found!
+        scanSeconds = seconds(ContinuousClock.now - started)
+    }
+
+    /// What this process has logged so far.
+    var logText: String { Self.text(of: log, from: logStart) }
+
+    /// The process id.
+    var pid: Int32 { process.processIdentifier }
+
+    private static func text(of log: URL, from offset: Int) -> String {
+        guard let data = try? Data(contentsOf: log) else { return "" }
+        return String(decoding: data.dropFirst(offset), as: UTF8.self)
+    }
+
+    /// Waits for the analysis's closing line (`sound analysis: measured …`), or for word
+    /// that it cannot run here; a library already measured has neither, but every taste
+    /// station starts from an empty data directory.
+    func waitForSoundAnalysis(limit: Duration = .seconds(1_800)) throws {
+        let deadline = started + limit
+        while true {
+            let text = logText
+            if text.contains("sound analysis: measured ") {
+                analysisSeconds = seconds(ContinuousClock.now - started)
+                return
+            }
+            if text.contains("sound analysis: not possible") { return }
+            guard process.isRunning else { throw BenchError.tool("mhz serve stopped: \(text.suffix(400))") }
+            guard ContinuousClock.now < deadline else {
+                throw BenchError.tool("mhz serve's sound analysis did not finish in \(limit)")
+            }
+            usleep(100_000)
+        }
     }
 
     /// Logs `user` in through `/j/app/login` (§5.1); the app API as that listener, with
@@ -82,6 +131,13 @@ final class TasteServer {
         let login = try PeopleAnswer.login(body)
         return TasteHTTPStation(client: client, userID: login.userID, token: login.token, expire: login.expire,
                                 variety: variety)
+    }
+
+    /// `kill -9`, as a power cut or the OOM killer would; waits for it to be gone.
+    func killNine() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     /// SIGTERM (the station saves what it learned and exits), SIGKILL after 20 s.

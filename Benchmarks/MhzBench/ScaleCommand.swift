@@ -1,0 +1,188 @@
+import BenchKit
+import Foundation
+import TasteBench
+
+/// `mhz-bench scale`: the release `mhz serve` over a large library (50 000 tracks by
+/// default), measured where issue 25 set its limits: the station's memory once every
+/// track's sound is measured and held, the analysis killed with SIGKILL part way and
+/// resumed by the next start, the station's answers while the analysis runs, and the
+/// playlist latency at 64 clients with the sound vectors in memory, beside the constant
+/// channel list through the same server and client.
+enum ScaleCommand {
+    /// What the command line asked for.
+    struct Options {
+        /// Tracks in the generated library.
+        var tracks = 50_000
+        /// Concurrent clients of the load once the analysis is done.
+        var clients = 64
+        /// Requests of that load, over all clients.
+        var requests = 4_000
+        /// Seconds of analysis before the SIGKILL.
+        var killAfter = 60.0
+        /// The `mhz` binary and the work folder.
+        var mhz: String
+        var work: URL
+
+        static let usage = "usage: mhz-bench scale [--tracks N] [--clients N] [--requests N] [--kill-after SECONDS] "
+            + "[--mhz PATH] [--work DIR]"
+
+        init(_ arguments: [String], defaults: BenchOptions) throws(BenchUsage) {
+            mhz = defaults.mhz
+            work = defaults.work
+            var rest = arguments[...]
+            func number(_ flag: String) throws(BenchUsage) -> Double {
+                guard let text = rest.popFirst(), let value = Double(text), value > 0 else {
+                    throw BenchUsage("\(flag) needs a positive number\n" + Self.usage)
+                }
+                return value
+            }
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--tracks": tracks = Int(try number(argument))
+                case "--clients": clients = Int(try number(argument))
+                case "--requests": requests = Int(try number(argument))
+                case "--kill-after": killAfter = try number(argument)
+                case "--mhz":
+                    guard let path = rest.popFirst() else { throw BenchUsage("--mhz needs a path\n" + Self.usage) }
+                    mhz = path
+                case "--work":
+                    guard let path = rest.popFirst() else { throw BenchUsage("--work needs a folder\n" + Self.usage) }
+                    work = URL(fileURLWithPath: path, isDirectory: true)
+                case "-h", "--help": throw BenchUsage(Self.usage, help: true)
+                default: throw BenchUsage("unknown argument \(argument)\n" + Self.usage)
+                }
+            }
+        }
+    }
+
+    /// Runs it and prints the table (Markdown) on stdout.
+    static func run(_ options: Options, progress: (String) -> Void) throws {
+        guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
+            throw BenchError.tool("no mhz binary at \(options.mhz): build it with `swift build -c release --product mhz`")
+        }
+        print("mhz-bench scale --tracks \(options.tracks) --clients \(options.clients) --requests \(options.requests) "
+            + "--kill-after \(Int(options.killAfter)): \(options.mhz)")
+        for line in Machine.describe(tools: [:]) { print(line) }
+        let music = options.work.appendingPathComponent("library-\(options.tracks)", isDirectory: true)
+        progress("scale: a library of \(options.tracks) files (generated once with ffmpeg, kept in \(options.work.path))")
+        try BenchLibrary.ensure(music, count: options.tracks)
+        let data = options.work.appendingPathComponent("scale-station", isDirectory: true)
+        var table = ResultTable()
+
+        // The first start: scanned, then measured for a while, answering meanwhile, killed.
+        progress("scale: first start, the scan")
+        let first = try BenchStation(mhz: options.mhz, library: music.path, data: data, seed: 25, users: [],
+                                     scanLimit: .seconds(3_600))
+        let firstPeak = MemoryWatch(pid: first.pid)
+        progress("scale: scanned in \(Int(first.scanSeconds)) s; answering while the analysis runs")
+        let load = StationLoad(port: first.port)
+        let during = load.run(clients: 4, perClient: 100) { _, _, _ in "/j/app/radio/channels" }
+        let duringStats = Stats(during.0)
+        let analysisBegan = first.logText.contains("sound analysis: \(options.tracks) of \(options.tracks) tracks")
+        let waited = max(0, options.killAfter - seconds(ContinuousClock.now - first.started) + first.scanSeconds)
+        Thread.sleep(forTimeInterval: waited)
+        let finishedEarly = first.logText.contains("sound analysis: measured ")
+        first.killNine()
+        let firstMemory = firstPeak.stop()
+
+        // The restart: what is left is measured, nothing twice; then the load.
+        let users = (0..<options.clients).map { "bench\($0)" }
+        progress("scale: restarted after kill -9 (\(users.count) accounts added first)")
+        let second = try BenchStation(mhz: options.mhz, library: music.path, data: data, seed: 25, users: users,
+                                      fresh: false, scanLimit: .seconds(3_600))
+        defer { second.stop() }
+        let secondPeak = MemoryWatch(pid: second.pid)
+        try second.waitForSoundAnalysis(limit: .seconds(7_200))
+        let opening = Self.analysisLine(second.logText, containing: "tracks to measure")
+        let closing = Self.analysisLine(second.logText, containing: "sound analysis: measured ")
+        let settled = MemoryWatch.current(second.pid)
+        progress("scale: analysis done; \(options.clients) listeners log in")
+        let credentials = try users.map { user -> String in
+            let body = try LoadClient(port: second.port).post(
+                "/j/app/login", form: "app_name=radio_android&version=100&username=\(user)&password=\(TasteHTTPStation.encode(BenchStation.password))")
+            let login = try PeopleAnswer.login(body)
+            return "&user_id=\(login.userID)&expire=\(login.expire)&token=\(login.token)"
+        }
+        let loadAfter = StationLoad(port: second.port)
+        let perClient = max(20, options.requests / options.clients)
+        progress("scale: playlist mix at \(options.clients) clients, then the channel list")
+        let playlist = loadAfter.run(clients: options.clients, perClient: perClient, target: StationLoad.playlistMix(credentials))
+        let reference = loadAfter.run(clients: options.clients, perClient: perClient) { _, _, _ in "/j/app/radio/channels" }
+        let secondMemory = secondPeak.stop()
+        let p = Stats(playlist.0), r = Stats(reference.0)
+
+        table.add("first scan of \(options.tracks) files", mhz: String(format: "%.0f s", first.scanSeconds),
+                  reference: "—", ratio: "—")
+        table.add("channel list while the analysis runs, p50 / p99 at 4 clients (n=\(duringStats.samples.count))",
+                  mhz: "\(ms(duringStats.median)) / \(ms(duringStats.p99))",
+                  reference: "\(ms(r.median)) / \(ms(r.p99)) at \(options.clients) clients once it is done",
+                  ratio: "—", target: "answers while measuring: \(analysisBegan && !duringStats.samples.isEmpty ? "met" : "**not met**")")
+        table.add("kill -9 after \(Int(options.killAfter)) s of analysis; the restart's opening line",
+                  mhz: opening ?? "none (every track was measured before the kill)",
+                  reference: "\(options.tracks) tracks", ratio: "—",
+                  target: finishedEarly ? "the analysis ended before the kill: nothing shown" : "resumed: only the rest measured")
+        table.add("the restart's analysis", mhz: closing ?? "none",
+                  reference: "—", ratio: "—")
+        table.add("station RSS with \(options.tracks) tracks measured, settled (VmRSS) / peak of the restart incl. the load (VmHWM)",
+                  mhz: String(format: "%.1f / %.1f MiB", settled, secondMemory),
+                  reference: "200 MiB (the limit)", ratio: String(format: "%.2f×", secondMemory / 200),
+                  target: "< 200 MiB: \(secondMemory < 200 ? "met" : "**not met**")")
+        table.add("peak RSS of the first start (scan, then analysis until the kill)", mhz: String(format: "%.1f MiB", firstMemory),
+                  reference: "200 MiB", ratio: String(format: "%.2f×", firstMemory / 200))
+        table.add("playlist mix (n, s, r, liked_songs) with \(options.tracks) tracks measured, p50 / p99 at \(options.clients) clients (n=\(p.samples.count))",
+                  mhz: "\(ms(p.median)) / \(ms(p.p99))",
+                  reference: "\(ms(r.median)) / \(ms(r.p99)) channel list (constant JSON)",
+                  ratio: String(format: "%.2f× / %.2f×", p.median / r.median, p.p99 / r.p99),
+                  target: "p99 < 10 ms: \(p.p99 < 10 ? "met" : "**not met**")")
+        print("")
+        print(table.markdown)
+        print("")
+        print("load average at the end: \(Machine.loadAverage())")
+    }
+
+    private static func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
+
+    /// The first log line holding `text`, from its `sound analysis:` on.
+    private static func analysisLine(_ log: String, containing text: String) -> String? {
+        guard let line = log.split(separator: "\n").first(where: { $0.contains(text) }),
+              let start = line.range(of: "sound analysis: ") else { return nil }
+        return String(line[start.lowerBound...])
+    }
+}
+
+/// The resident memory of another process, sampled every 100 ms on a thread of its own
+/// until stopped: `/proc/PID/status`'s `VmHWM` is the kernel's own peak, read last.
+final class MemoryWatch: @unchecked Sendable {
+    private let pid: Int32
+    private let lock = NSLock()
+    private var running = true
+    private var peak = 0.0
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts watching `pid`.
+    init(pid: Int32) {
+        self.pid = pid
+        Thread { [self] in
+            while lock.withLock({ running }) {
+                if let sample = ProcSample.read(pid) { lock.withLock { peak = max(peak, sample.peakRSSMiB) } }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            done.signal()
+        }.start()
+    }
+
+    /// Stops watching; the peak seen (MiB).
+    func stop() -> Double {
+        lock.withLock { running = false }
+        done.wait()
+        if let sample = ProcSample.read(pid) { lock.withLock { peak = max(peak, sample.peakRSSMiB) } }
+        return lock.withLock { peak }
+    }
+
+    /// `VmRSS` of `pid` now, MiB.
+    static func current(_ pid: Int32) -> Double {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return 0 }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+}
