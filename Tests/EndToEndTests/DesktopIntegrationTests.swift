@@ -55,8 +55,9 @@ struct DesktopIntegrationTests {
             let report = try await station.waitForReport { $0.parameter("type") == "s" }
             #expect(report.parameter("sid") == sid)
             _ = try await playerctl("volume", "0.4")
-            mhz.send("status")
-            let status = try await mhz.waitFor("status", after: second.index)
+            // playerctl returns once the property is set; the radio takes the command from
+            // the bus thread after that, so a status asked at once may come first.
+            let status = try await mhz.status(after: second.index) { $0.number("volume") == 40 }
             #expect(status.event.number("volume") == 40)
             #expect(try await playerctl("volume") == "0.400000")
             let secondTitle = try #require(second.event["title"])

@@ -20,7 +20,11 @@ struct HistoryMigrationTests {
         do {
             let old = try DatabaseQueue(path: path.path)
             try old.write { db in
-                try db.execute(sql: "DROP TABLE listen; DELETE FROM grdb_migrations WHERE identifier = 'v9-history'")
+                // The lyric nudges' v10 came later than v11 too: gone as well.
+                try db.execute(sql: """
+                    DROP TABLE listen; DROP TABLE lyric_offset;
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v9-history', 'v10-lyric-offsets')
+                    """)
             }
             let applied = try old.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
             #expect(applied.last == "v11-scrobble-outbox")
@@ -33,6 +37,6 @@ struct HistoryMigrationTests {
         #expect(try database.listens(limit: nil).map(\.id) == [id])
         let check = try DatabaseQueue(path: path.path)
         let applied = try check.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(Set(applied).isSuperset(of: ["v9-history", "v11-scrobble-outbox"]))
+        #expect(Set(applied).isSuperset(of: ["v9-history", "v10-lyric-offsets", "v11-scrobble-outbox"]))
     }
 }

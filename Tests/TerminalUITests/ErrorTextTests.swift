@@ -82,6 +82,8 @@ import Testing
         let unknown = ErrorText.describe(KeymapError.unknownAction("jump"))
         #expect(unknown.hasPrefix("“jump” in [keys] is neither an action nor a key — use an action (toggle, skip, like,"))
         #expect(unknown.hasSuffix(", list-filter, downloads-up, downloads-down, downloads-pause, downloads-cancel,"
-            + " downloads-retry, downloads-close) = keys, or a key = a command line."))
+            + " downloads-retry, downloads-close, lyrics-up, lyrics-down, lyrics-page-up, lyrics-page-down, lyrics-close,"
+            + " history-up, history-down, history-page-up, history-page-down, history-like, history-trash,"
+            + " history-download, history-close) = keys, or a key = a command line."))
     }
 }
