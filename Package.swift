@@ -154,14 +154,19 @@ let package = Package(
             name: "Adapters",
             dependencies: ["Downloads", "HTTP", "MusicLibrary", "Playback", "Radio", "RadioAPI", "Scrobble", "Store",
                            "Transcoder", .product(name: "Logging", package: "swift-log")]),
+        // The listener's settings as values: `config.toml` read into them (TOML through
+        // TOMLKit, its errors typed, worded by the command line), one key set in the file's
+        // text, and where mhz's files live.
+        .target(
+            name: "Settings",
+            dependencies: ["HLSPlaylist", "Scrobble", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Companions", "Adapters", "StationLink", "Transcoder", "Scrobble",
+                "Companions", "Adapters", "StationLink", "Settings", "Transcoder", "Scrobble",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The toolchain's lld packs the binary's relative relocations (RELR): a
             // megabyte of .rela.dyn becomes a quarter of one, and those pages are
@@ -258,7 +263,7 @@ let package = Package(
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Companions", "Adapters", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Companions", "Adapters", "Settings", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
                                                      .product(name: "Logging", package: "swift-log")]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
@@ -266,7 +271,7 @@ let package = Package(
         .testTarget(
             name: "NetworkTests",
             dependencies: [
-                "mhz", "Companions", "StationLink", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
+                "mhz", "Companions", "StationLink", "Settings", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
                 "Downloads", "Store",
                 .product(name: "Logging", package: "swift-log"),
             ],

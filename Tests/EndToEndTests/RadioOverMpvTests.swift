@@ -4,6 +4,7 @@ import Foundation
 import Playback
 import Radio
 import RadioAPI
+import Settings
 import Testing
 import TestSupport
 @testable import mhz

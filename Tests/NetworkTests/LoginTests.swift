@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import RadioAPI
+import Settings
 import TestSupport
 import Testing
 @testable import StationLink

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Companions
+import Settings
 import Foundation
 import Radio
 

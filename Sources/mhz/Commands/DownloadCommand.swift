@@ -1,4 +1,5 @@
 import ArgumentParser
+import Settings
 import Downloads
 import Foundation
 import HLSPlaylist

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Settings
 import Foundation
 import HTTP
 import Logging

@@ -1,6 +1,7 @@
 import Adapters
 import ArgumentParser
 import Companions
+import Settings
 import Downloads
 import Foundation
 import HTTP

@@ -1,5 +1,6 @@
 import Adapters
 import ArgumentParser
+import Settings
 import Foundation
 import HTTP
 import Logging

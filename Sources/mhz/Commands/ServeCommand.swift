@@ -1,4 +1,5 @@
 import ArgumentParser
+import Settings
 import Foundation
 import Logging
 import Station

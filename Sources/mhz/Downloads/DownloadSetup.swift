@@ -1,4 +1,5 @@
 import Adapters
+import Settings
 import Downloads
 import Foundation
 import HTTP

@@ -1,3 +1,4 @@
+import Settings
 import Downloads
 import Foundation
 import HLSPlaylist

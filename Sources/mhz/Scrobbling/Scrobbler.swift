@@ -1,4 +1,5 @@
 import Adapters
+import Settings
 import Foundation
 import HTTP
 import Logging

@@ -1,3 +1,4 @@
+import Settings
 import RadioAPI
 
 // Apart from the quality itself, so that config.toml's parser compiles without RadioAPI

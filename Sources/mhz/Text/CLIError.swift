@@ -1,3 +1,4 @@
+import Settings
 /// Failures of the command line itself, each with the one line the user reads and the
 /// exit status the README promises (2 usage, 1 runtime).
 enum CLIError: Error, Equatable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+import Settings
 import StationLink
 
 /// One line per login failure, for the command line: what happened and what to do.

@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Logging
 import RadioAPI
+import Settings
 import TestSupport
 @testable import StationLink
 @testable import mhz

@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Configuration/Config.swift
+../../../../Sources/Settings/Config.swift

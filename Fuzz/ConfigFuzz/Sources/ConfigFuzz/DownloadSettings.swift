@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Configuration/DownloadSettings.swift
+../../../../Sources/Settings/DownloadSettings.swift

@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Configuration/HookSettings.swift
+../../../../Sources/Settings/HookSettings.swift

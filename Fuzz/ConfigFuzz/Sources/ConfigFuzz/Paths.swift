@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Configuration/Paths.swift
+../../../../Sources/Settings/Paths.swift

@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Configuration/StationSettings.swift
+../../../../Sources/Settings/StationSettings.swift

@@ -3,139 +3,142 @@ import TOMLKit
 
 /// The settings of `config.toml` (every key is documented in `Config/config.example.toml`).
 /// Command-line options win over the file.
-struct Config: Sendable, Equatable {
+public struct Config: Sendable, Equatable {
     /// The server's root URL (`--server` wins); absent: the embedded station.
-    var server: String?
+    public var server: String?
     /// The API family, `app` or `web` (`--api` wins).
-    var api: String?
+    public var api: String?
     /// The channel to start on when `--channel` is not given and none was remembered.
-    var channel: String?
+    public var channel: String?
     /// mpv's audio output (`ao`), e.g. `pulse`, `alsa`, `null` (`--audio-output` wins).
-    var audioOutput: String?
+    public var audioOutput: String?
     /// The embedded station's music folder (`--library` wins).
-    var library: String?
+    public var library: String?
     /// The volume at start, 0–100.
-    var volume: Int?
+    public var volume: Int?
     /// Items longer than this many minutes resume where they were left.
-    var longItemMinutes: Double?
+    public var longItemMinutes: Double?
     /// Proxy for API requests (`http://host:port`, `socks5h://…`; "" for none, even if the
     /// environment names one); absent: the usual `http_proxy`-style variables.
-    var proxy: String?
+    public var proxy: String?
     /// TLS certificate checks; only an explicit `verify_tls = false` turns them off.
-    var verifyTLS: Bool?
+    public var verifyTLS: Bool?
     /// The app family's `app_name=` (default `radio_android`).
-    var appName: String?
+    public var appName: String?
     /// Seconds a request may take in all.
-    var timeout: Double?
+    public var timeout: Double?
     /// Seconds a song's stream may send nothing before the player gives up on that
     /// connection and reconnects (mpv's `network-timeout`); absent: the player's 10 s.
-    var streamTimeout: Double?
+    public var streamTimeout: Double?
     /// The `User-Agent` header.
-    var userAgent: String?
+    public var userAgent: String?
     /// `[downloads]`: where songs go, how many fetch at once, whether a like downloads.
-    var downloads = DownloadSettings()
+    public var downloads = DownloadSettings()
     /// Whether a desktop notification shows each new song (`notify`, default true).
-    var notify = true
+    public var notify = true
     /// Whether mhz offers MPRIS on the session bus (`mpris`, default true).
-    var mpris = true
+    public var mpris = true
     /// `[hooks]`: the command run on every event, and its time limit.
-    var hooks = HookSettings()
+    public var hooks = HookSettings()
     /// `[station]`: what is asked of the station (the original file, or an MP3 bit rate).
-    var station = StationSettings()
+    public var station = StationSettings()
     /// `[radio]`: how the station chooses (the variety dial).
-    var radio = RadioSettings()
+    public var radio = RadioSettings()
     /// `[scrobble]`: ListenBrainz's and Last.fm's credentials and addresses.
-    var scrobble = ScrobbleSettings()
+    public var scrobble = ScrobbleSettings()
     /// `[keys]`: action name → key(s), overriding the default key table.
-    var keys: [String: String] = [:]
+    public var keys: [String: String] = [:]
     /// The line of each `[keys]` entry, so a bad binding can be named by line.
-    var keyLines: [String: Int] = [:]
+    public var keyLines: [String: Int] = [:]
     /// The file the settings came from, for messages.
-    var path: String = ""
+    public var path: String = ""
+
+    /// Settings as a missing file gives them.
+    public init() {}
 
     /// The volume at start when `volume` is absent.
-    static let defaultVolume = 100
+    public static let defaultVolume = 100
     /// The embedded station's music folder when neither `--library` nor `library` names one.
-    static let defaultLibrary = "~/Music"
+    public static let defaultLibrary = "~/Music"
 
     /// Every top-level key the file may hold, besides the tables; others are errors.
-    static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
+    public static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
                        "proxy", "verify_tls", "app_name", "timeout", "stream_timeout", "user_agent", "notify", "mpris"]
     /// The tables the file may hold: `[keys]`, `[downloads]`, `[hooks]`, `[station]`, `[radio]`,
     /// `[scrobble]`.
-    static let tables = ["keys", "downloads", "hooks", "station", "radio", "scrobble"]
+    public static let tables = ["keys", "downloads", "hooks", "station", "radio", "scrobble"]
 
     /// Reads the file; a missing file is an empty configuration unless it was named
     /// explicitly.
-    static func load(from url: URL, explicit: Bool) throws(CLIError) -> Config {
+    public static func read(from url: URL, explicit: Bool) throws(ConfigError) -> Config {
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            if explicit || FileManager.default.fileExists(atPath: url.path) { throw .configUnreadable(url.path) }
+            if explicit || FileManager.default.fileExists(atPath: url.path) { throw .unreadable(path: url.path) }
             return Config()
         }
-        guard let text = String(data: data, encoding: .utf8) else { throw .configInvalid(url.path, line: nil, "not UTF-8 text") }
-        return try parse(text, path: url.path)
+        guard let text = String(data: data, encoding: .utf8) else { throw .notText(path: url.path) }
+        return try read(text, path: url.path)
     }
 
     /// Parses TOML text; errors name the file, the line where known, and the key.
-    static func parse(_ text: String, path: String) throws(CLIError) -> Config {
-        if let (line, problem) = abortingTOML(in: text) { throw .configInvalid(path, line: line, problem) }
+    public static func read(_ text: String, path: String) throws(ConfigError) -> Config {
+        if let (line, construct) = abortingTOML(in: text) { throw .unsafe(path: path, line: line, construct) }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
         } catch let error as TOMLParseError {
-            throw .configInvalid(path, line: error.source.begin.line, error.description)
+            throw .syntax(path: path, line: error.source.begin.line, parser: error.description)
         } catch {
-            throw .configInvalid(path, line: nil, "\(error)")
+            throw .syntax(path: path, line: nil, parser: "\(error)")
         }
         var config = Config()
         config.path = path
         for key in table.keys where !tables.contains(key) {
             // The bit rate asked of the station is `[station] quality`, which also asks for the original.
             if key == "kbps" {
-                throw .configInvalid(path, line: nil, "\"kbps\" is set as \"quality\" in [station]: one of \(StationSettings.acceptedQualities)")
+                throw .kbpsIsStationQuality(path: path)
             }
-            guard keys.contains(key) else { throw .configInvalid(path, line: nil, "unknown key \"\(key)\"") }
+            guard keys.contains(key) else { throw .unknownKey(path: path, table: nil, key: key, known: keys) }
         }
         if let value = table["keys"] {
-            guard let bindings = value.table else { throw .configInvalid(path, line: nil, "[keys] must be a table") }
+            guard let bindings = value.table else { throw .notATable(path: path, table: "keys") }
             for action in bindings.keys {
                 guard let key = bindings[action]?.string else {
-                    throw .configInvalid(path, line: lineOf(action, in: text), "key for \"\(action)\" must be a string")
+                    throw .keyNotString(path: path, line: lineOf(action, in: text), action: action)
                 }
                 config.keys[action] = key
                 config.keyLines[action] = lineOf(action, in: text)
             }
         }
         if let value = table["downloads"] {
-            guard let downloads = value.table else { throw .configInvalid(path, line: nil, "[downloads] must be a table") }
+            guard let downloads = value.table else { throw .notATable(path: path, table: "downloads") }
             config.downloads = try DownloadSettings.parse(downloads, path: path)
         }
         if let value = table["hooks"] {
-            guard let hooks = value.table else { throw .configInvalid(path, line: nil, "[hooks] must be a table") }
+            guard let hooks = value.table else { throw .notATable(path: path, table: "hooks") }
             config.hooks = try HookSettings.parse(hooks, path: path)
         }
         if let value = table["station"] {
-            guard let station = value.table else { throw .configInvalid(path, line: nil, "[station] must be a table") }
+            guard let station = value.table else { throw .notATable(path: path, table: "station") }
             config.station = try StationSettings.parse(station, path: path)
         }
         if let value = table["radio"] {
-            guard let radio = value.table else { throw .configInvalid(path, line: nil, "[radio] must be a table") }
+            guard let radio = value.table else { throw .notATable(path: path, table: "radio") }
             config.radio = try RadioSettings.parse(radio, path: path)
         }
         if let value = table["scrobble"] {
-            guard let scrobble = value.table else { throw .configInvalid(path, line: nil, "[scrobble] must be a table") }
+            guard let scrobble = value.table else { throw .notATable(path: path, table: "scrobble") }
             config.scrobble = try ScrobbleSettings.parse(scrobble, path: path)
         }
         for key in ["notify", "mpris"] {
             guard let value = table[key] else { continue }
-            guard let flag = value.bool else { throw .configInvalid(path, line: nil, "\"\(key)\" must be true or false") }
+            guard let flag = value.bool else { throw .invalidValue(path: path, table: nil, key: key, expected: .bool) }
             if key == "notify" { config.notify = flag } else { config.mpris = flag }
         }
-        func string(_ key: String) throws(CLIError) -> String? {
+        func string(_ key: String) throws(ConfigError) -> String? {
             guard let value = table[key] else { return nil }
             if let s = value.string { return s }
             if key == "channel", let i = value.int { return String(i) }
-            throw .configInvalid(path, line: nil, "\"\(key)\" must be a string")
+            throw .invalidValue(path: path, table: nil, key: key, expected: .string)
         }
         config.server = try string("server")
         config.api = try string("api")
@@ -144,13 +147,13 @@ struct Config: Sendable, Equatable {
         config.library = try string("library")
         if let value = table["volume"] {
             guard let v = value.int, (0...100).contains(v) else {
-                throw .configInvalid(path, line: nil, "\"volume\" must be a whole number from 0 to 100")
+                throw .invalidValue(path: path, table: nil, key: "volume", expected: .wholeNumber(0...100))
             }
             config.volume = v
         }
         if let value = table["long_item_minutes"] {
             guard let minutes = value.double ?? value.int.map(Double.init), minutes > 0 else {
-                throw .configInvalid(path, line: nil, "\"long_item_minutes\" must be a positive number")
+                throw .invalidValue(path: path, table: nil, key: "long_item_minutes", expected: .positiveNumber)
             }
             config.longItemMinutes = minutes
         }
@@ -158,18 +161,18 @@ struct Config: Sendable, Equatable {
         config.appName = try string("app_name")
         config.userAgent = try string("user_agent")
         if let value = table["verify_tls"] {
-            guard let flag = value.bool else { throw .configInvalid(path, line: nil, "\"verify_tls\" must be true or false") }
+            guard let flag = value.bool else { throw .invalidValue(path: path, table: nil, key: "verify_tls", expected: .bool) }
             config.verifyTLS = flag
         }
         if let value = table["timeout"] {
             guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 1, seconds <= 600 else {
-                throw .configInvalid(path, line: nil, "\"timeout\" must be a number of seconds from 1 to 600")
+                throw .invalidValue(path: path, table: nil, key: "timeout", expected: .seconds(1...600))
             }
             config.timeout = seconds
         }
         if let value = table["stream_timeout"] {
             guard let seconds = value.double ?? value.int.map(Double.init), seconds >= 1, seconds <= 600 else {
-                throw .configInvalid(path, line: nil, "\"stream_timeout\" must be a number of seconds from 1 to 600")
+                throw .invalidValue(path: path, table: nil, key: "stream_timeout", expected: .seconds(1...600))
             }
             config.streamTimeout = seconds
         }
@@ -187,7 +190,7 @@ struct Config: Sendable, Equatable {
     /// a date then its time (`1979-e0-5l 2`, `1879-04-21 0 -0`). None is valid TOML: beyond ASCII, only strings and comments
     /// may hold them. Read outside strings and comments, by bytes as toml++ reads them
     /// (`\r\n` is one Character); a byte-order mark that begins the file is let through.
-    static func abortingTOML(in text: String) -> (line: Int, problem: String)? {
+    public static func abortingTOML(in text: String) -> (line: Int, construct: UnsafeTOML)? {
         let bytes = Array(text.utf8)
         func byte(_ at: Int) -> UInt8? { at < bytes.count ? bytes[at] : nil }
         func isDigit(_ at: Int) -> Bool { byte(at).map { (0x30...0x39).contains($0) } ?? false }
@@ -226,7 +229,7 @@ struct Config: Sendable, Equatable {
                 // (`1979-e0-5l 2 =`, `1879-04-21 0 -0`).
                 if index > 0, isAlphanumeric(bytes[index - 1]), isDigit(index + 1),
                    index < 10 || !isDate(at: index - 10) || !isDigit(index + 2) || byte(index + 3) != UInt8(ascii: ":") {
-                    return (line, "only a date may be followed by a blank and a time, e.g. 1979-05-27 07:32:00")
+                    return (line, .blankBeforeDigit)
                 }
                 index += 1
             case UInt8(ascii: "#"):
@@ -255,7 +258,7 @@ struct Config: Sendable, Equatable {
                 var name = skipBlanks(index + 1)
                 if byte(name) == UInt8(ascii: "[") { name = skipBlanks(name + 1) }
                 if let first = byte(name), !beginsName(first) {
-                    return (line, "a table header must begin with a name: a letter, digit, _, - or a quote")
+                    return (line, .headerWithoutName)
                 }
                 atLineStart = false
                 index = name
@@ -264,18 +267,18 @@ struct Config: Sendable, Equatable {
                 atLineStart = false
                 index += 1
             case UInt8(ascii: "}") where open.last != UInt8(ascii: "{"):
-                return (line, "a } must close an inline table's {")
+                return (line, .strayBrace)
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 _ = open.popLast()
                 atLineStart = false
                 index += 1
             case 0x80...:
-                return (line, "only strings and comments may hold characters beyond ASCII: quote the value")
+                return (line, .beyondASCII)
             default:
                 let time = index + 10
                 if isDate(at: index), byte(time) == UInt8(ascii: "T") || byte(time) == UInt8(ascii: "t"),
                    byte(time + 1) != nil, !isDigit(time + 1) {
-                    return (line, "a date-time must have a time after its T, e.g. 1979-05-27T07:32:00")
+                    return (line, .dateTimeWithoutTime)
                 }
                 atLineStart = false
                 index += 1

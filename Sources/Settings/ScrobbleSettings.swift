@@ -5,42 +5,45 @@ import TOMLKit
 /// The `[scrobble]` table of `config.toml`: the ListenBrainz token, the Last.fm key, secret
 /// and session, and where each service is. A service scrobbles when its credentials are
 /// all there.
-struct ScrobbleSettings: Sendable, Equatable {
+public struct ScrobbleSettings: Sendable, Equatable {
     /// `listenbrainz_token`.
-    var listenBrainzToken: String?
+    public var listenBrainzToken: String?
     /// `listenbrainz_url`.
-    var listenBrainzURL = ListenBrainz.defaultURL
+    public var listenBrainzURL = ListenBrainz.defaultURL
     /// `lastfm_api_key`.
-    var lastFMKey: String?
+    public var lastFMKey: String?
     /// `lastfm_api_secret`.
-    var lastFMSecret: String?
+    public var lastFMSecret: String?
     /// `lastfm_session_key`, written by `mhz scrobble login lastfm`.
-    var lastFMSession: String?
+    public var lastFMSession: String?
     /// `lastfm_url`.
-    var lastFMURL = LastFM.defaultURL
+    public var lastFMURL = LastFM.defaultURL
+
+    /// Settings with no credentials, at the services' own addresses.
+    public init() {}
 
     /// Every key the table may hold.
-    static let keys = ["listenbrainz_token", "listenbrainz_url", "lastfm_api_key", "lastfm_api_secret",
+    public static let keys = ["listenbrainz_token", "listenbrainz_url", "lastfm_api_key", "lastfm_api_secret",
                        "lastfm_session_key", "lastfm_url"]
 
     /// mhz as the services are told of it.
-    static let client = ScrobbleClient(name: "mhz", version: "0.1")
+    public static let client = ScrobbleClient(name: "mhz", version: "0.1")
 
     /// ListenBrainz, when a token is set.
-    var listenBrainz: ListenBrainz? {
+    public var listenBrainz: ListenBrainz? {
         guard let token = listenBrainzToken, !token.isEmpty else { return nil }
         return ListenBrainz(baseURL: listenBrainzURL, token: token, client: Self.client)
     }
 
     /// Last.fm, when the key, the secret and a session key are set.
-    var lastFM: LastFM? {
+    public var lastFM: LastFM? {
         guard let key = lastFMKey, !key.isEmpty, let secret = lastFMSecret, !secret.isEmpty,
               let session = lastFMSession, !session.isEmpty else { return nil }
         return LastFM(url: lastFMURL, apiKey: key, secret: secret, sessionKey: session)
     }
 
     /// The services that will scrobble.
-    var endpoints: [any ScrobbleEndpoint] {
+    public var endpoints: [any ScrobbleEndpoint] {
         var all: [any ScrobbleEndpoint] = []
         if let listenBrainz { all.append(listenBrainz) }
         if let lastFM { all.append(lastFM) }
@@ -48,21 +51,21 @@ struct ScrobbleSettings: Sendable, Equatable {
     }
 
     /// Reads the table; errors name the key and what it must be.
-    static func parse(_ table: TOMLTable, path: String) throws(CLIError) -> ScrobbleSettings {
+    public static func parse(_ table: TOMLTable, path: String) throws(ConfigError) -> ScrobbleSettings {
         var settings = ScrobbleSettings()
         for key in table.keys where !keys.contains(key) {
-            throw .configInvalid(path, line: nil, "unknown key \"\(key)\" in [scrobble] (known: \(keys.joined(separator: ", ")))")
+            throw .unknownKey(path: path, table: "scrobble", key: key, known: keys)
         }
-        func text(_ key: String) throws(CLIError) -> String? {
+        func text(_ key: String) throws(ConfigError) -> String? {
             guard let value = table[key] else { return nil }
-            guard let text = value.string else { throw .configInvalid(path, line: nil, "[scrobble] \(key) must be a string") }
+            guard let text = value.string else { throw .invalidValue(path: path, table: "scrobble", key: key, expected: .string) }
             return text
         }
-        func url(_ key: String) throws(CLIError) -> URL? {
+        func url(_ key: String) throws(ConfigError) -> URL? {
             guard let text = try text(key) else { return nil }
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
                   url.host != nil else {
-                throw .configInvalid(path, line: nil, "[scrobble] \(key) must be an http(s) URL")
+                throw .invalidValue(path: path, table: "scrobble", key: key, expected: .httpURL)
             }
             return url
         }

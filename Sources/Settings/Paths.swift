@@ -1,38 +1,39 @@
 import Foundation
 
 /// Where mhz's files live (XDG Base Directory; `--data-dir` and `--config` replace them).
-struct Paths: Sendable {
+public struct Paths: Sendable {
     /// Data and state: `mhz.sqlite`, the log, the embedded station's data and demo library.
-    let dataDirectory: URL
+    public let dataDirectory: URL
     /// The configuration file (need not exist).
-    let configFile: URL
+    public let configFile: URL
     /// Whether `configFile` was named explicitly (then it must exist).
-    let configExplicit: Bool
+    public let configExplicit: Bool
     /// The control socket of the mhz playing from this data directory (see
     /// ``controlSocket(dataDirectory:isDefault:environment:)``).
-    let controlSocket: URL
+    public let controlSocket: URL
 
-    /// Resolves the paths from the options, else `XDG_DATA_HOME`/`XDG_CONFIG_HOME` (absolute
-    /// values only, as the spec says), else the defaults under `HOME`.
-    init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// Resolves the paths from `dataDir` and `config` (`--data-dir`, `--config`), else
+    /// `XDG_DATA_HOME`/`XDG_CONFIG_HOME` (absolute values only, as the spec says), else the
+    /// defaults under `HOME`.
+    public init(dataDir: String?, config: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let home = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory(), isDirectory: true)
         func xdg(_ variable: String, _ fallback: String) -> URL {
             if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
             return home.appendingPathComponent(fallback, isDirectory: true)
         }
-        if let dir = options.dataDir {
+        if let dir = dataDir {
             dataDirectory = URL(fileURLWithPath: Paths.expand(dir, home: home), isDirectory: true)
         } else {
             dataDirectory = xdg("XDG_DATA_HOME", ".local/share").appendingPathComponent("mhz", isDirectory: true)
         }
-        if let file = options.config {
+        if let file = config {
             configFile = URL(fileURLWithPath: Paths.expand(file, home: home))
             configExplicit = true
         } else {
             configFile = xdg("XDG_CONFIG_HOME", ".config").appendingPathComponent("mhz/config.toml")
             configExplicit = false
         }
-        controlSocket = Self.controlSocket(dataDirectory: dataDirectory, isDefault: options.dataDir == nil,
+        controlSocket = Self.controlSocket(dataDirectory: dataDirectory, isDefault: dataDir == nil,
                                            environment: environment)
     }
 
@@ -42,7 +43,7 @@ struct Paths: Sendable {
     /// data directory). Without an absolute `XDG_RUNTIME_DIR` (a server, cron), or when that
     /// path would not fit a socket address (107 bytes), the socket is `mhz.sock` in the data
     /// directory itself, else `/tmp/mhz-<uid>/<hash>.sock`.
-    static func controlSocket(dataDirectory: URL, isDefault: Bool, environment: [String: String]) -> URL {
+    public static func controlSocket(dataDirectory: URL, isDefault: Bool, environment: [String: String]) -> URL {
         let hash = fnv1a(dataDirectory.standardizedFileURL.path)
         let name = isDefault ? "mhz.sock" : "mhz-\(hash).sock"
         var candidates: [URL] = []
@@ -55,7 +56,7 @@ struct Paths: Sendable {
     }
 
     /// `sun_path` holds 108 bytes with the terminating NUL (unix(7)).
-    static let maxSocketPathBytes = 107
+    public static let maxSocketPathBytes = 107
 
     /// A short, stable name for a path (FNV-1a, 64 bits, in hex): the same directory gives
     /// the same socket name in every run.
@@ -70,16 +71,16 @@ struct Paths: Sendable {
     }
 
     /// The database.
-    var database: URL { dataDirectory.appendingPathComponent("mhz.sqlite") }
+    public var database: URL { dataDirectory.appendingPathComponent("mhz.sqlite") }
     /// The log file.
-    var logFile: URL { dataDirectory.appendingPathComponent("mhz.log") }
+    public var logFile: URL { dataDirectory.appendingPathComponent("mhz.log") }
     /// Song covers fetched from a station, for the desktop and the terminal UI.
-    var coverDirectory: URL { dataDirectory.appendingPathComponent("covers", isDirectory: true) }
+    public var coverDirectory: URL { dataDirectory.appendingPathComponent("covers", isDirectory: true) }
     /// The embedded station's own data directory.
-    var stationDirectory: URL { dataDirectory.appendingPathComponent("station", isDirectory: true) }
+    public var stationDirectory: URL { dataDirectory.appendingPathComponent("station", isDirectory: true) }
 
     /// Expands a leading `~/`.
-    static func expand(_ path: String, home: URL) -> String {
+    public static func expand(_ path: String, home: URL) -> String {
         if path == "~" { return home.path }
         if path.hasPrefix("~/") { return home.appendingPathComponent(String(path.dropFirst(2))).path }
         return path

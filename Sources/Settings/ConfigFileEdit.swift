@@ -3,9 +3,9 @@ import Foundation
 /// Sets one key of one table in `config.toml`'s text, leaving every other line as the
 /// listener wrote it: the key's line is replaced where it is, else added at the end of
 /// its table, else the table is added at the end of the file.
-enum ConfigFileEdit {
+public enum ConfigFileEdit {
     /// `text` with `key = "value"` in `[table]`.
-    static func setting(_ key: String, to value: String, in table: String, of text: String) -> String {
+    public static func setting(_ key: String, to value: String, in table: String, of text: String) -> String {
         var lines = text.isEmpty ? [] : text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         let entry = "\(key) = \(quoted(value))"
@@ -37,7 +37,7 @@ enum ConfigFileEdit {
     }
 
     /// A TOML basic string.
-    static func quoted(_ value: String) -> String {
+    public static func quoted(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
