@@ -135,14 +135,38 @@ let package = Package(
         // The radio on the desktop's bus, a front end beside the terminal: MPRIS (media keys,
         // shells, playerctl) and a notification per song, over one sd-bus connection.
         .target(name: "Desktop", dependencies: ["Radio", "CSDBus", .product(name: "Logging", package: "swift-log")]),
+        // What follows a playing radio beside its front end: the control socket (its server,
+        // connections and line protocol, `mhz ctl`'s reader), the event lines they and the
+        // hooks share, the event hook's runner, the command pump every way in feeds, song
+        // covers as local files, and the radio's link to the desktop's bus.
+        .target(
+            name: "Companions",
+            dependencies: ["Radio", "RadioAPI", "HTTP", "Desktop", .product(name: "Logging", package: "swift-log")]),
+        // The link to a station: RadioAPI's requests carried over HTTP as the radio's
+        // RadioService, the login kept between runs and in force while mhz runs, the logins.
+        .target(
+            name: "StationLink",
+            dependencies: ["HTTP", "Radio", "RadioAPI", .product(name: "Logging", package: "swift-log")]),
+        // The composition root's adapters: the layers' ports made real over the layers that
+        // can fill them (the player, the database, downloads' tagging and repair, scrobbling's
+        // transport and outbox, the media probe). No words of their own: those are handed in.
+        .target(
+            name: "Adapters",
+            dependencies: ["Downloads", "HTTP", "MusicLibrary", "Playback", "Radio", "RadioAPI", "Scrobble", "Store",
+                           "Transcoder", .product(name: "Logging", package: "swift-log")]),
+        // The listener's settings as values: `config.toml` read into them (TOML through
+        // TOMLKit, its errors typed, worded by the command line), one key set in the file's
+        // text, and where mhz's files live.
+        .target(
+            name: "Settings",
+            dependencies: ["HLSPlaylist", "Scrobble", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Desktop", "Transcoder", "MusicLibrary", "Scrobble",
+                "Companions", "Adapters", "StationLink", "Settings", "Transcoder", "Scrobble",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             // The toolchain's lld packs the binary's relative relocations (RELR): a
             // megabyte of .rela.dyn becomes a quarter of one, and those pages are
@@ -212,16 +236,16 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Backoff", "TestSupport"]),
         .testTarget(name: "RadioAPITests", dependencies: ["RadioAPI"], resources: [.copy("Fixtures")]),
         .testTarget(name: "PlaybackTests", dependencies: ["Playback", "HTTP", "Backoff", "TestSupport"]),
-        // A station's song is tagged through mhz's adapter (TagLibSongTagger) and read back
+        // A station's song is tagged through the adapter (Adapters' TagLibSongTagger) and read back
         // with TagLib's C binding.
         .testTarget(name: "DownloadsTests", dependencies: ["Downloads", "HTTP", "HLSPlaylist", "Store", "Backoff", "CTagLib",
-                                                          "CTagLibPictures", "TestSupport", "mhz"]),
+                                                          "CTagLibPictures", "TestSupport", "Adapters"]),
         // The services' requests byte for byte, the signature against a worked example, the
         // listen rule, and the courier over fakes of its ports.
         .testTarget(name: "ScrobbleTests", dependencies: ["Scrobble", "Backoff"]),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "mhz"],
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "Adapters", "Companions"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
                                                    "StationStorage", "RadioAPI", "HTTP", "SoundFeatures", "TestSupport",
@@ -239,7 +263,7 @@ let package = Package(
         // A private dbus-daemon per test, the real playerctl and dbus-monitor against it, and
         // a notification server played through CSDBus.
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
+        .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Companions", "Adapters", "Settings", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
                                                      .product(name: "Logging", package: "swift-log")]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
@@ -247,7 +271,7 @@ let package = Package(
         .testTarget(
             name: "NetworkTests",
             dependencies: [
-                "mhz", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
+                "mhz", "Companions", "StationLink", "Settings", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
                 "Downloads", "Store",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // config.toml's parser as a libFuzzer target, apart from the mhz package: its files are
-// linked in from Sources/mhz (Config, DownloadSettings, HookSettings, StationSettings, CLIError,
-// Paths, GlobalOptions) and Sources/HLSPlaylist, and TOMLKit wraps toml++ (C++), which swiftc alone
+// linked in from Sources/Settings (Config, ConfigError, DownloadSettings, HookSettings,
+// RadioSettings, StationSettings, Paths) and Sources/HLSPlaylist, and TOMLKit wraps toml++ (C++), which swiftc alone
 // cannot build. `script/fuzz config` builds this with -sanitize=fuzzer,address into
 // .build-fuzz and links the static library with libFuzzer's main.
 import PackageDescription

@@ -1,3 +1,4 @@
+import Adapters
 import CTagLib
 import CTagLibPictures
 import Foundation
@@ -6,7 +7,6 @@ import Store
 import Testing
 import TestSupport
 @testable import Downloads
-@testable import mhz
 
 /// The real fetcher against a real local server: the exact requests, the bytes on disk,
 /// and a clear reason for each way a download goes wrong.

@@ -1,6 +1,7 @@
 import Foundation
 import Radio
 import Testing
+@testable import Companions
 @testable import mhz
 
 /// Headless JSON for reconnections: scripts see a broken stream being reloaded, both as

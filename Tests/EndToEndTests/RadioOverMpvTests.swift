@@ -1,8 +1,10 @@
+import Adapters
 import Backoff
 import Foundation
 import Playback
 import Radio
 import RadioAPI
+import Settings
 import Testing
 import TestSupport
 @testable import mhz

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import HLSPlaylist
 import RadioAPI
+import Settings
 import Testing
 @testable import mhz
 

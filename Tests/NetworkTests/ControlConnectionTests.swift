@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import Companions
 @testable import mhz
 
 /// One control-socket client that follows the events, over a real unix socket pair: a

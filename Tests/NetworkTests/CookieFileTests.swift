@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import TestSupport
 import Testing
+@testable import StationLink
 @testable import mhz
 
 /// The cookie jar over the composition root's cookie file: libcurl's engine shared by the

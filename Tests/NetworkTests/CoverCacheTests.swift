@@ -3,6 +3,7 @@ import HTTP
 import Radio
 import TestSupport
 import Testing
+@testable import Companions
 @testable import mhz
 
 /// Covers as local files: a station's fetched once into the cache directory, only when it

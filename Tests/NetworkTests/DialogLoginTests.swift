@@ -4,6 +4,7 @@ import RadioAPI
 import TerminalUI
 import TestSupport
 import Testing
+@testable import StationLink
 @testable import mhz
 
 /// The terminal UI's login service (``DialogLogin``) against the recording server, in

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import Companions
 @testable import mhz
 
 /// The hook runner with a real hook (a shell script) that can be held: one run at a time,

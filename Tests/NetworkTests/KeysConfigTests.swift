@@ -1,4 +1,5 @@
 import Radio
+import Settings
 import TerminalUI
 import Testing
 @testable import mhz

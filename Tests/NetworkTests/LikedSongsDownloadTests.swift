@@ -3,6 +3,7 @@ import Radio
 import RadioAPI
 import TestSupport
 import Testing
+@testable import StationLink
 @testable import mhz
 
 /// `mhz download --liked`: every page of `/j/app/radio/liked_songs` from a station that has

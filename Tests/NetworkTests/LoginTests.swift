@@ -1,8 +1,10 @@
 import Foundation
 import HTTP
 import RadioAPI
+import Settings
 import TestSupport
 import Testing
+@testable import StationLink
 @testable import mhz
 
 /// `mhz login` / `mhz logout` as code: the exact forms, the session kept with mode 0600,

@@ -1,9 +1,9 @@
 import Foundation
 import Radio
 import RadioAPI
+import StationLink
 import TestSupport
 import Testing
-@testable import mhz
 
 /// mhz asking for lyrics over real HTTP: from the real `mhz serve` with a sidecar `.lrc`
 /// beside its song, and from a station without the call, which means no lyrics.

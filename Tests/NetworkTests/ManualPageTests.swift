@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Settings
 import TerminalUI
 import TestSupport
 import Testing

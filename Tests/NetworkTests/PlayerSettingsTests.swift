@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Settings
 import Testing
 @testable import mhz
 

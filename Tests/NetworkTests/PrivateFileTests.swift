@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import StationLink
 @testable import mhz
 
 /// Secrets on disk: mode 0600 whatever the umask, replaced whole, nothing left beside them,

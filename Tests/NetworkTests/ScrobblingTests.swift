@@ -1,5 +1,6 @@
 import Foundation
 @testable import mhz
+import Settings
 import Store
 import TestSupport
 import Testing

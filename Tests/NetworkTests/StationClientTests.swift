@@ -4,6 +4,7 @@ import RadioAPI
 import TerminalUI
 import TestSupport
 import Testing
+@testable import StationLink
 @testable import mhz
 
 /// The RadioService adapter against a recording server: the exact query of every report

@@ -1,5 +1,6 @@
 import Foundation
 import RadioAPI
+import Settings
 import TestSupport
 import Testing
 @testable import mhz

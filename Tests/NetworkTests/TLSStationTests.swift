@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import Radio
 import RadioAPI
+import Settings
 import TerminalUI
 import TestSupport
 import Testing

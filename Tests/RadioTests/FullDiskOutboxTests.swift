@@ -1,3 +1,4 @@
+import Adapters
 import Backoff
 import Testing
 @testable import Radio
@@ -5,7 +6,6 @@ import RadioAPI
 import Store
 import Synchronization
 import TestSupport
-@testable import mhz
 
 /// The real database (through mhz's adapter) behind a switch that makes every write fail
 /// as SQLite does on a full disk (`SQLITE_FULL`), and succeed again once room is made.

@@ -1,9 +1,9 @@
+import Adapters
 import TestSupport
 import Testing
 @testable import Radio
 import RadioAPI
 import Store
-@testable import mhz
 
 /// The position the radio answers `status` with and saves on quit and pause is the
 /// player's exact one at that moment (mpv's `time-pos`), not the last `progress`, which

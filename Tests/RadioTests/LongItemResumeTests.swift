@@ -1,9 +1,9 @@
+import Adapters
 import Testing
 @testable import Radio
 import RadioAPI
 import Store
 import TestSupport
-@testable import mhz
 
 /// Long items (mixes, episodes, videos: longer than `longItemSeconds`) resume where they
 /// were left whenever they are played again, until played past 95 %.

@@ -1,12 +1,13 @@
+import Adapters
+import Companions
 import Foundation
 import Radio
 import RadioAPI
 import Store
 import TestSupport
 import Testing
-@testable import mhz
 
-/// mhz's lyric follower: lines as the snapshots move, and the listener's nudge kept per song
+/// The lyric follower: lines as the snapshots move, and the listener's nudge kept per song
 /// in the real database, so the song's next play starts with it.
 struct LyricFollowerTests {
     /// A station whose every song has the same lyrics.

@@ -1,9 +1,9 @@
+import Adapters
 import Foundation
 import Testing
 @testable import Radio
 import RadioAPI
 import Store
-@testable import mhz
 
 /// The radio's store port over mhz's real database: every field of a position reaches its
 /// row and comes back, and reports come back as the reports they were.

@@ -1,9 +1,9 @@
+import Adapters
 import TestSupport
 import Testing
 @testable import Radio
 import RadioAPI
 import Store
-@testable import mhz
 
 /// The session performs the machine's effects through the ports, in the right order and
 /// without waiting for the network where it must not.

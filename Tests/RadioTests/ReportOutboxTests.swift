@@ -1,3 +1,4 @@
+import Adapters
 import Backoff
 import Foundation
 import Testing
@@ -6,7 +7,6 @@ import RadioAPI
 import Store
 import Synchronization
 import TestSupport
-@testable import mhz
 
 /// Nothing the listener says is lost while the station is unreachable: reports wait in the
 /// outbox and reach the station in order, once, also across a restart.

@@ -1,10 +1,10 @@
+import Adapters
 import Foundation
 import Testing
 @testable import Radio
 import RadioAPI
 import Store
 import TestSupport
-@testable import mhz
 
 /// Where the listener was is never lost: a restart resumes the song at its position, and
 /// long items resume whenever they are played again.

@@ -3,7 +3,9 @@ import Foundation
 import HTTP
 import Logging
 import RadioAPI
+import Settings
 import TestSupport
+@testable import StationLink
 @testable import mhz
 
 /// The composition root's network seam, assembled in process against a

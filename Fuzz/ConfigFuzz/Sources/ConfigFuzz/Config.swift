@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Config.swift
+../../../../Sources/Settings/Config.swift

@@ -1,6 +1,6 @@
 // libFuzzer entry point for config.toml's parser (not part of `swift build` or `swift
 // test`): `script/fuzz config` builds it with the mhz files beside it and TOMLKit. Any
-// file may be refused with a CLIError; none may crash, hang or leak.
+// file may be refused with a ConfigError; none may crash, hang or leak.
 import Foundation
 
 /// libFuzzer calls this with each input: the bytes of one config.toml.
@@ -8,13 +8,12 @@ import Foundation
 public func fuzzConfig(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     // Config.load refuses bytes that are not UTF-8 before TOML sees them.
     guard let text = String(validating: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) else { return 0 }
-    guard let config = try? Config.parse(text, path: "config.toml") else { return 0 }
+    guard let config = try? Config.read(text, path: "config.toml") else { return 0 }
     _ = config.downloads.folder(paths: paths, home: URL(fileURLWithPath: "/home/fuzz"))
     _ = config.downloads.quality.map(DownloadSettings.stationQuality)
     _ = config.station.quality.text
     return 0
 }
 
-/// The paths of a run without options: parsed, since ArgumentParser traps when an option of
-/// an instance it did not parse is read.
-private let paths = Paths(options: try! GlobalOptions.parse([]), environment: ["HOME": "/home/fuzz"])
+/// The paths of a run without options.
+private let paths = Paths(dataDir: nil, config: nil, environment: ["HOME": "/home/fuzz"])

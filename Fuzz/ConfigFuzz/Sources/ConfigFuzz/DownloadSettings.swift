@@ -1,1 +1,1 @@
-../../../../Sources/mhz/DownloadSettings.swift
+../../../../Sources/Settings/DownloadSettings.swift

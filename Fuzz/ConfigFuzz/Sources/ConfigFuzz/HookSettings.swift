@@ -1,1 +1,1 @@
-../../../../Sources/mhz/HookSettings.swift
+../../../../Sources/Settings/HookSettings.swift

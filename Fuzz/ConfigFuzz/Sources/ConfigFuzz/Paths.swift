@@ -1,1 +1,1 @@
-../../../../Sources/mhz/Paths.swift
+../../../../Sources/Settings/Paths.swift

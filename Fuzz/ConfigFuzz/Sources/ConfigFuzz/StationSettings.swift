@@ -1,1 +1,1 @@
-../../../../Sources/mhz/StationSettings.swift
+../../../../Sources/Settings/StationSettings.swift

@@ -1,1 +1,0 @@
-../../../../Sources/mhz/GlobalOptions.swift

@@ -1,0 +1,1 @@
+../../../../Sources/Settings/RadioSettings.swift

@@ -1,0 +1,201 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One client of the control socket: a thread reading its lines and a thread writing what
+/// it is owed (answers, and events once it follows), so a client that sends nothing, sends
+/// garbage or never reads blocks only its own two threads.
+final class ControlConnection: Sendable {
+    /// The longest line taken: a longer one is answered with an error and skipped to its end.
+    static let maxLineBytes = 4096
+    /// Lines waiting for a follower that does not read; past this it is disconnected rather
+    /// than holding events in memory without end.
+    static let maxPendingLines = 4096
+
+    /// Where the connection's life is.
+    private enum Phase {
+        /// Answers only.
+        case asking
+        /// Answers and every event.
+        case following
+        /// Shut down; the threads are on their way out.
+        case closed
+    }
+
+    private struct Outbox {
+        var phase = Phase.asking
+        var lines: [String] = []
+        /// The client closed its side: once its answers are out, the connection ends
+        /// (unless it follows events).
+        var readEnded = false
+        /// A line is being answered (the reader waits for the radio).
+        var answering = false
+        /// mhz is quitting: once nothing is being answered and all is sent, hang up.
+        var draining = false
+        /// The reader and the writer: the last of them to stop closes the descriptor.
+        var threadsRunning = 2
+    }
+
+    private let fd: Int32
+    private let outbox = Mutex(Outbox())
+    private let wake = DispatchSemaphore(value: 0)
+    private let answer: @Sendable (String) -> ControlReply
+    private let finished: @Sendable () -> Void
+
+    /// A connection on the accepted `fd`; `answer` turns each line into its reply (on the
+    /// reader thread, which may wait for the radio); `finished` runs once both threads
+    /// are done and the descriptor is closed.
+    init(fd: Int32, answer: @escaping @Sendable (String) -> ControlReply, finished: @escaping @Sendable () -> Void) {
+        self.fd = fd
+        self.answer = answer
+        self.finished = finished
+    }
+
+    /// Starts the reader and writer threads.
+    func start() {
+        let reader = Thread { [self] in readLines(); threadDone() }
+        reader.name = "mhz.control.read"
+        reader.start()
+        let writer = Thread { [self] in writeLines(); threadDone() }
+        writer.name = "mhz.control.write"
+        writer.start()
+    }
+
+    /// Queues an event line for a follower; others ignore it.
+    func event(_ line: String) {
+        let overflow = outbox.withLock { box -> Bool in
+            guard box.phase == .following else { return false }
+            box.lines.append(line)
+            return box.lines.count > Self.maxPendingLines
+        }
+        if overflow { close() } else { wake.signal() }
+    }
+
+    /// Hangs up once the line being answered (a `quit`, say) has its answer sent.
+    func drain() {
+        outbox.withLock { $0.draining = true }
+        wake.signal()
+    }
+
+    /// Hangs up: both threads leave (a blocked read returns 0, a blocked send fails).
+    func close() {
+        let first = outbox.withLock { box -> Bool in
+            defer { box.phase = .closed }
+            return box.phase != .closed
+        }
+        guard first else { return }
+        shutdown(fd, Int32(SHUT_RDWR))
+        wake.signal()
+    }
+
+    private func queue(_ line: String) {
+        outbox.withLock { box in
+            guard box.phase != .closed else { return }
+            box.lines.append(line)
+        }
+        wake.signal()
+    }
+
+    /// Splits what arrives into lines and answers each in order. A line over
+    /// ``maxLineBytes`` gets one error and the rest of it is dropped unread into memory.
+    private func readLines() {
+        var pending: [UInt8] = []
+        var skippingLongLine = false
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            var start = 0
+            for index in 0..<count where chunk[index] == 0x0A {
+                if skippingLongLine {
+                    skippingLongLine = false
+                } else {
+                    pending.append(contentsOf: chunk[start..<index])
+                    handle(pending)
+                }
+                pending.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            guard !skippingLongLine else { continue }
+            pending.append(contentsOf: chunk[start..<count])
+            if pending.count > Self.maxLineBytes {
+                pending.removeAll(keepingCapacity: false)
+                skippingLongLine = true
+                queue(ControlReply.failure("line longer than \(Self.maxLineBytes) bytes: ignored").line)
+            }
+        }
+        // A client that wrote its commands and shut its side (`printf 'status\n' | socat …`)
+        // still gets its answers: the writer ends the connection once they are out.
+        outbox.withLock { $0.readEnded = true }
+        wake.signal()
+    }
+
+    private func handle(_ bytes: [UInt8]) {
+        var text = String(decoding: bytes, as: UTF8.self)
+        if text.hasSuffix("\r") { text.removeLast() }
+        outbox.withLock { $0.answering = true }
+        let reply = answer(text)
+        outbox.withLock { box in
+            box.answering = false
+            guard box.phase != .closed, reply != .none else { return }
+            box.lines.append(reply.line)
+            if case .follow = reply { box.phase = .following }
+        }
+        wake.signal()
+    }
+
+    /// Sends queued lines until the connection closes or the client stops taking them.
+    private func writeLines() {
+        while true {
+            wake.wait()
+            let (lines, open, done) = outbox.withLock { box -> ([String], Bool, Bool) in
+                defer { box.lines.removeAll() }
+                let answered = box.readEnded && box.phase == .asking
+                return (box.lines, box.phase != .closed, !box.answering && (answered || box.draining))
+            }
+            guard open else { return }
+            guard lines.isEmpty || UnixSocket.send(fd, Array((lines.joined(separator: "\n") + "\n").utf8)) else {
+                close()
+                return
+            }
+            if done {
+                close()
+                return
+            }
+        }
+    }
+
+    private func threadDone() {
+        let last = outbox.withLock { box -> Bool in
+            box.threadsRunning -= 1
+            return box.threadsRunning == 0
+        }
+        guard last else { return }
+        Glibc.close(fd)
+        finished()
+    }
+}
+
+/// What a control client's line is answered with.
+public enum ControlReply: Sendable, Equatable {
+    /// Nothing (a blank line, as on headless stdin).
+    case none
+    /// One JSON line.
+    case answer(String)
+    /// One JSON line, after which every event follows.
+    case follow(String)
+
+    /// `{"ok":false,"error":…}`.
+    public static func failure(_ message: String) -> ControlReply {
+        .answer(EventJSON.serialize(["ok": .bool(false), "error": .string(message)]))
+    }
+
+    /// The reply's line, if any.
+    var line: String {
+        switch self {
+        case .none: ""
+        case .answer(let line), .follow(let line): line
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Radio
+
+/// Headless output: one JSON object per line per event (the README's `--headless`). Keys
+/// are sorted so lines are stable for scripts and tests.
+///
+/// The line is written here rather than by Foundation's `JSONSerialization`, whose sorted
+/// keys compare with a locale-aware collator: loading ICU's collation data for that cost
+/// about 5 MiB of memory and a few milliseconds before the first event of every run.
+public enum EventJSON {
+    /// The JSON line for a radio event (without the newline): `event` names it, the rest
+    /// are its fields. Scripts rely on `playing`'s `sid title artist album channel like
+    /// length` (and `reason`, why the station chose the song, when it said), on `channel`'s
+    /// `id name`, and on `status` and `error`. Its words (a `status_text`, an error's
+    /// `message`) are `words`'s: user-facing text is made by the front end.
+    public static func line(_ event: RadioEvent, words: EventWords) -> String {
+        var object: [String: EventValue]
+        switch event {
+        case .playing(let track, let channel):
+            object = trackFields("playing", track)
+            object["channel"] = .string(channel.id)
+            object["like"] = .bool(track.liked)
+            object["length"] = .number(track.length)
+            if let reason = track.reason { object["reason"] = .string(reason) }
+        case .paused(let track): object = track.map { trackFields("paused", $0) } ?? ["event": .string("paused")]
+        case .resumed(let track): object = track.map { trackFields("resumed", $0) } ?? ["event": .string("resumed")]
+        case .ended(let track): object = trackFields("ended", track)
+        case .skipped(let track): object = trackFields("skipped", track)
+        case .liked(let track): object = trackFields("liked", track)
+        case .unliked(let track): object = trackFields("unliked", track)
+        case .trashed(let track): object = trackFields("trashed", track)
+        case .reconnecting(let track, let attempt, let most):
+            object = trackFields("reconnecting", track)
+            object["attempt"] = .number(Double(attempt))
+            object["of"] = .number(Double(most))
+        case .reconnected(let track): object = trackFields("reconnected", track)
+        case .channel(let channel):
+            object = ["event": .string("channel"), "id": .string(channel.id), "name": .string(channel.name)]
+        case .status(let status):
+            object = ["event": .string("status"), "position": .number((status.position * 10).rounded() / 10),
+                      "volume": .number(Double(status.volume)), "paused": .bool(status.paused),
+                      "queue": .number(Double(status.queueLength))]
+            if let channel = status.channel {
+                object["channel"] = .string(channel.id)
+                object["channel_name"] = .string(channel.name)
+            }
+            if let track = status.track {
+                object["sid"] = .string(track.sid)
+                object["title"] = .string(track.title)
+            }
+            if let duration = status.effectiveDuration { object["duration"] = .number(duration) }
+            if status.pendingReports > 0 { object["pending_reports"] = .number(Double(status.pendingReports)) }
+            if let reconnecting = status.reconnecting {
+                object["reconnecting"] = .object(["attempt": .number(Double(reconnecting.attempt)),
+                                                  "of": .number(Double(reconnecting.maxAttempts))])
+            }
+            let words = words.status(status)
+            if !words.isEmpty { object["status_text"] = .string(words) }
+        case .source(let source):
+            switch source {
+            case .station: object = ["event": .string("source"), "source": .string("station")]
+            case .downloads: object = ["event": .string("source"), "source": .string("offline")]
+            case .fallback(let channel):
+                object = ["event": .string("source"), "source": .string("fallback"), "channel": .string(channel.id)]
+            }
+            let words = words.source(source)
+            if !words.isEmpty { object["status_text"] = .string(words) }
+        case .error(let error):
+            object = ["event": .string("error"), "message": .string(words.error(error))]
+        case .sleep(let seconds):
+            object = ["event": .string("sleep"), "seconds": seconds.map { .number($0) } ?? .null]
+        case .fading(let volume):
+            object = ["event": .string("fading"), "volume": .number(Double(volume))]
+        case .history(let entries):
+            object = ["event": .string("history"), "songs": .array(entries.map { .object(songFields($0)) })]
+        }
+        return serialize(object)
+    }
+
+    /// An `{"event":"error","message":…}` line for a failure outside the radio (a command
+    /// line that was not understood).
+    public static func error(_ message: String) -> String {
+        serialize(["event": .string("error"), "message": .string(message)])
+    }
+
+    private static func trackFields(_ name: String, _ track: Track) -> [String: EventValue] {
+        ["event": .string(name), "sid": .string(track.sid), "title": .string(track.title),
+         "artist": .string(track.artist), "album": .string(track.album)]
+    }
+
+    /// One JSON object, keys in ascending order (also for the download lines).
+    public static func serialize(_ object: [String: EventValue]) -> String {
+        var out = ""
+        EventValue.object(object).write(to: &out)
+        return out
+    }
+}
+
+/// A value of a headless event line.
+public enum EventValue: Sendable, Equatable {
+    /// A JSON string.
+    case string(String)
+    /// A JSON number: whole numbers are written without a fraction (`30`), others in their
+    /// shortest form that reads back the same (`12.3`).
+    case number(Double)
+    /// `true` or `false`.
+    case bool(Bool)
+    /// An object, written with its keys in ascending order.
+    case object([String: EventValue])
+    /// `null`: a field every line of its kind has, without a value this time.
+    case null
+    /// An array, in order.
+    case array([EventValue])
+
+    /// Appends the JSON text of the value: strings escaped as JSON requires (quote,
+    /// backslash, control characters) and nothing more, so `/` and non-ASCII text stay as
+    /// they are.
+    public func write(to out: inout String) {
+        switch self {
+        case .string(let text): Self.write(text, to: &out)
+        case .number(let value):
+            if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+                out += String(Int64(value))
+            } else if value.isFinite {
+                out += "\(value)"
+            } else {
+                out += "null"
+            }
+        case .bool(let flag): out += flag ? "true" : "false"
+        case .null: out += "null"
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(to: &out)
+            }
+            out += "]"
+        case .object(let fields):
+            out += "{"
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                Self.write(key, to: &out)
+                out += ":"
+                fields[key]!.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func write(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

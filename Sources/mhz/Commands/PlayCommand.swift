@@ -1,0 +1,262 @@
+import Adapters
+import ArgumentParser
+import Companions
+import Settings
+import Downloads
+import Foundation
+import HTTP
+import Logging
+import Playback
+import Radio
+import Store
+import TerminalUI
+
+/// `mhz [--channel ID] [--headless] …`: play a channel, with the terminal UI or headless.
+struct PlayCommand: AsyncParsableCommand {
+    /// The subcommand's name and summary (it is also the default subcommand).
+    static let configuration = CommandConfiguration(
+        commandName: "play", abstract: "Play a channel (the default).")
+
+    /// `--server`, `--api`, `--data-dir`, `--config`.
+    @OptionGroup var global: GlobalOptions
+
+    /// The channel to play. Parsed unconditionally: the red-heart channel's id, -3, would
+    /// otherwise read as an option.
+    @Option(parsing: .unconditional, help: "Channel id to play (default: the last one, else 0; -3 is the red-heart channel).")
+    var channel: String?
+
+    /// Commands on stdin and JSON events on stdout instead of the terminal UI.
+    @Flag(help: "No terminal UI: commands on stdin, one JSON event per line on stdout.")
+    var headless = false
+
+    /// mpv's `ao`; wins over the config's `audio_output`.
+    @Option(name: .customLong("audio-output"), help: "mpv audio output (ao), e.g. null, pulse, alsa.")
+    var audioOutput: String?
+
+    /// The embedded station's music folder; wins over the config's `library`.
+    @Option(help: "Music folder for the embedded station (default ~/Music, else a demo library).")
+    var library: String?
+
+    /// The sleep timer to start with: `90s`, `30m`, `1h`.
+    @Option(help: "Fade out and quit after this long (90s, 30m, 1h), saving where you were.")
+    var sleep: String?
+
+    /// Refuses a sleep time that is not one.
+    func validate() throws {
+        if let sleep, SleepTimer.seconds(sleep) == nil {
+            throw ValidationError("--sleep takes a time like 90s, 30m or 1h, not \"\(sleep)\"")
+        }
+    }
+
+    /// Show video in mpv's window (needs an X11 or Wayland display).
+    @Flag(help: "Open mpv's video window for items that have video.")
+    var video = false
+
+    /// Plays until `quit`, SIGINT or SIGTERM; a failure before playback is one line on
+    /// stderr and exit status 1.
+    func run() async throws {
+        do {
+            try await play()
+        } catch {
+            throw error.exit()
+        }
+    }
+
+    /// Checks what can be checked before anything starts, then wires the layers: runtime
+    /// (station, HTTP), database, player, radio session, front end, signal trap.
+    private func play() async throws(CLIError) {
+        if video {
+            // Before mpv is created: without a display its own probing takes seconds and may
+            // "play" video nowhere (see VideoDisplay).
+            do throws(PlaybackError) {
+                try VideoDisplay.require(in: ProcessInfo.processInfo.environment)
+            } catch {
+                throw .runtime("--video needs a graphical display, but neither DISPLAY nor WAYLAND_DISPLAY is set: "
+                    + "run mhz inside an X11 or Wayland session, or drop --video to listen without picture")
+            }
+        }
+        if !headless, !TerminalApp.isSupported {
+            throw .runtime("no terminal to draw on (stdin/stdout are not a terminal, or TERM is unset): use --headless")
+        }
+        let settings = try RadioRuntime.settings(options: global)
+        let keymap: Keymap
+        do {
+            keymap = try Keymap(overrides: settings.config.keys)
+        } catch {
+            throw .configKeys(settings.config.path, line: settings.config.keyLines[error.action], ErrorText.describe(error))
+        }
+        // The control socket first: a second mhz on this data directory stops here, before
+        // it starts a player; the socket file goes when play() returns, however it returns.
+        let paths = settings.paths
+        let control: ControlServer
+        do throws(ControlError) {
+            control = try ControlServer(path: paths.controlSocket.path)
+        } catch {
+            throw .runtime(ControlText.describe(error, dataDirectory: paths.dataDirectory.path))
+        }
+        defer { control.stop() }
+        let volume = settings.config.volume ?? Config.defaultVolume
+        let playerOptions = Self.playerOptions(audioOutput: audioOutput ?? settings.config.audioOutput, video: video,
+                                               volume: volume, http: RadioRuntime.httpConfiguration(settings.config),
+                                               streamTimeout: settings.config.streamTimeout)
+        // libmpv starts (tens of milliseconds: its options, audio chain, threads) while the
+        // station does; neither needs the other until the first song is loaded.
+        let startingPlayer = Task.detached { try PlayerController(options: playerOptions) }
+        let runtime: RadioRuntime
+        do {
+            // libmpv takes FFmpeg's log as it starts (beside the station, which scans its library
+            // before it measures a song), so the sound analysis' FFmpeg warnings go to libmpv's
+            // log rather than to standard error.
+            runtime = try await RadioRuntime.make(options: global, library: library, settings: settings,
+                                                  analysesSound: true)
+        } catch {
+            (try? await startingPlayer.value)?.shutdown()
+            throw error
+        }
+        let logger = Logger(label: "mhz")
+        let database: MhzDatabase
+        var replacedDatabase: RadioError?
+        do {
+            database = try DatabaseOpening.open(runtime.paths) { replacedDatabase = $0 }
+        } catch {
+            (try? await startingPlayer.value)?.shutdown()
+            await runtime.shutdown()
+            throw error
+        }
+        let controller: PlayerController
+        do {
+            controller = try await startingPlayer.value
+        } catch {
+            await runtime.shutdown()
+            throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
+        }
+        let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
+        let service = runtime.stationClient()
+        // The terminal UI logs in with a dialog; headless, `login` stays a command-line job.
+        let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,
+                                                  logger: Logger(label: "mhz.login"))
+        let frontEnd: any FrontEnd = headless
+            ? HeadlessFrontEnd()
+            : TerminalFrontEnd(keymap: keymap, login: dialog, variety: service.variety, logFile: runtime.paths.logFile)
+        // The terminal UI clears the line stderr got: the status line says it again.
+        if let replacedDatabase { frontEnd.alert(replacedDatabase, logger: logger) }
+        // The network seam notices an expired login; the listener hears it once, while
+        // playback goes on anonymously.
+        service.session.onExpired { frontEnd.alert(.service(.expired), logger: logger) }
+        var radio = RadioMachine.Configuration()
+        if let minutes = runtime.config.longItemMinutes { radio.longItemSeconds = minutes * 60 }
+        let manager = DownloadSetup.manager(paths: runtime.paths, config: runtime.config, database: database)
+        let downloads = RadioDownloads(manager: manager, database: database, station: runtime.sessionKey)
+        // MPRIS and notifications, when there is a session bus.
+        let desktop = DesktopLink(mpris: runtime.config.mpris, notify: runtime.config.notify)
+        // Covers as local files (a station's are fetched without the session's cookies).
+        let covers = CoverFollower(
+            cache: CoverCache(directory: runtime.paths.coverDirectory,
+                              http: HTTPClient(configuration: RadioRuntime.httpConfiguration(runtime.config))),
+            coverChanged: { track, file in
+                logger.debug("cover of \(track?.sid ?? "nothing"): \(file?.path ?? "none")")
+                frontEnd.showCover(file)
+                desktop.cover(track, file: file)
+            },
+            songStarted: { track, file in desktop.songStarted(track, cover: file) })
+        // Lyrics: each line as it is reached, to the front end and the control socket.
+        let lyrics = LyricFollower(service: service, nudges: LyricNudges(database: database, station: runtime.sessionKey),
+                                   lineChanged: { change in
+            let line = EventJSON.lyric(change)
+            frontEnd.lyric(change, line: line)
+            control.broadcast(line)
+        }, sheetChanged: { sid, sheet in frontEnd.lyrics(SongLyrics(sid: sid, sheet: sheet)) })
+        let session = RadioSession(service: service, player: player, store: RadioDatabase(database), downloads: downloads,
+                                   history: RadioHistory(database: database, station: runtime.sessionKey),
+                                   configuration: radio, volume: volume, onSnapshot: { snapshot in
+                                       frontEnd.show(snapshot)
+                                       covers.show(snapshot)
+                                       lyrics.show(snapshot)
+                                       desktop.show(snapshot)
+                                   })
+        // After a login in the dialog, the next request carries it; a fetch waiting out a
+        // failure (the red-heart channel refused to nobody) goes again at once.
+        dialog?.onLoggedIn {
+            frontEnd.clearAlert()
+            Task { await session.sessionChanged() }
+        }
+        logger.info("playing from \(runtime.serverName)")
+
+        let commands = CommandPump(session: session) { command in
+            lyrics.nudge(by: command == .lyricsEarlier ? 0.5 : -0.5)
+        }
+        let trap = SignalTrap { signal in
+            logger.info("signal \(signal): quitting")
+            commands.send(.quit)
+        }
+        let hooks = runtime.config.hooks.event.map {
+            HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
+                       logFile: runtime.paths.logFile)
+        }
+        // Scrobbling, when [scrobble] configures a service: what earlier runs left goes first.
+        let scrobbler = Scrobbler(settings: runtime.config.scrobble, database: database,
+                                  http: RadioRuntime.httpConfiguration(runtime.config))
+        await scrobbler?.start()
+        let observers = RadioObservers(control: control, hooks: hooks, scrobbler: scrobbler)
+        let likedDownloads = runtime.config.downloads.liked
+        let narration = Task {
+            for await event in session.events {
+                frontEnd.narrate(event, logger: logger)
+                observers.narrate(event)
+                // `[downloads] liked = true`: a like downloads the song.
+                if likedDownloads, case .liked(let track) = event {
+                    let playing = await session.snapshot().channel?.id ?? "0"
+                    downloads.download(track, channel: track.channel ?? playing)
+                }
+            }
+        }
+        do throws(DownloadError) {
+            // Unfinished downloads of earlier runs continue beside the radio.
+            try await manager.start()
+        } catch {
+            logger.error("downloads cannot start: \(DownloadText.describe(error))")
+        }
+        let following = await downloads.follow(session) { event in
+            frontEnd.downloaded(event)
+            observers.downloaded(event)
+        }
+        frontEnd.start(commands: commands)
+        desktop.start(commands: commands)
+        let answers = ControlAnswers(pump: commands, session: session)
+        control.start { answers.reply(to: $0) }
+        // The timer counts from the start, before the first song is even asked for.
+        if let seconds = sleep.flatMap(SleepTimer.seconds) { await session.send(.sleep(seconds)) }
+        await session.start(channelID: channel ?? runtime.config.channel)
+        await session.waitUntilQuit()
+        observers.stop()
+        desktop.stop()
+        frontEnd.stop()
+        await narration.value
+        await scrobbler?.stop()
+        await manager.shutdown()
+        await following.value
+        controller.shutdown()
+        await runtime.shutdown()
+        withExtendedLifetime(trap) {}
+    }
+}
+
+extension PlayCommand {
+    /// The player's settings: the audio output and volume asked for, video if asked, and for
+    /// media requests the same User-Agent the API requests send, as a plain string.
+    ///
+    /// No cookies and no other headers: mpv's `http-header-fields` go with every media
+    /// request to whatever host the song's URL names (often a CDN, not the station), so the
+    /// web family's session cookie would leak there. Douban's media links carry their own
+    /// time-limited hash in the path (docs/PROTOCOL.md §4.2, the song's `url`) and need no
+    /// cookie. The probe for refused links sends the same and no more (``CurlMediaProbe``).
+    /// `streamTimeout` (config `stream_timeout`) is mpv's `network-timeout`; nil keeps the
+    /// player's default.
+    static func playerOptions(audioOutput: String?, video: Bool, volume: Int, http: HTTPConfiguration,
+                              streamTimeout: Double? = nil) -> PlayerOptions {
+        var options = PlayerOptions(audioOutput: audioOutput, video: video, userAgent: http.userAgent,
+                                    initialVolume: volume, statusProbe: CurlMediaProbe(configuration: http))
+        if let streamTimeout { options.networkTimeout = streamTimeout }
+        return options
+    }
+}

@@ -1,0 +1,174 @@
+import ArgumentParser
+import Settings
+import Foundation
+import Logging
+import Station
+
+/// `mhz serve`: run the station on its own, for any Douban-FM app-API client; or, with
+/// `--add-user NAME`, create an account in its database and exit.
+struct ServeCommand: AsyncParsableCommand {
+    /// The subcommand's name and help line.
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve a music folder as a Douban-FM-compatible station.")
+
+    /// `--server`, `--api`, `--data-dir`, `--config`: accepted by every subcommand; the
+    /// station keeps its database under the data directory.
+    @OptionGroup var global: GlobalOptions
+
+    /// `--library DIR`: the music folder; `~` is expanded.
+    @Option(help: "Music folder (default ~/Music, else a demo library).")
+    var library: String?
+
+    /// `--host`: the address to bind, loopback unless told otherwise.
+    @Option(help: "Address to bind. Anything but 127.0.0.1 exposes the station to your network.")
+    var host = "127.0.0.1"
+
+    /// `--port`: the port to bind; 0 lets the kernel choose (the URL is printed).
+    @Option(help: "Port to bind (0: any free port).")
+    var port = 7650
+
+    /// `--tls-cert FILE`: the certificate chain (PEM) to serve HTTPS with; needs `--tls-key`.
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this certificate chain (PEM); needs --tls-key.",
+                                                             valueName: "file"))
+    var tlsCert: String?
+
+    /// `--tls-key FILE`: the private key (PEM, unencrypted) of `--tls-cert`.
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The certificate's private key (PEM); needs --tls-cert.",
+                                                            valueName: "file"))
+    var tlsKey: String?
+
+    /// `--add-user NAME`: create this account instead of serving.
+    @Option(name: .customLong("add-user"), help: "Create an account with this name (asks for its password) and exit.")
+    var addUser: String?
+
+    /// `--password-stdin`: read the new account's password as one line of stdin instead
+    /// of asking twice at the terminal.
+    @Flag(name: .customLong("password-stdin"), help: "With --add-user: read the password from standard input.")
+    var passwordStdin = false
+
+    /// `--seed N`: seeds the recommender's draws, so the same reports give the same lists
+    /// (`mhz-bench taste`: a benchmark run is reproduced by its seed). Hidden: a listener's
+    /// station should not be predictable.
+    @Option(name: .customLong("seed"), help: .hidden)
+    var seed: UInt64?
+
+    /// Refuses `--password-stdin` without `--add-user`, and one of `--tls-cert`/`--tls-key`
+    /// without the other (usage errors, exit 2).
+    func validate() throws {
+        if passwordStdin, addUser == nil { throw ValidationError("--password-stdin needs --add-user NAME") }
+        if (tlsCert == nil) != (tlsKey == nil) { throw ValidationError("--tls-cert and --tls-key go together: give both or neither") }
+    }
+
+    /// The line printed (and so logged: `serve` logs to stderr) on every start that serves
+    /// plain HTTP beyond loopback.
+    static func clearTextWarning(host: String) -> String {
+        "mhz: warning: serving plain HTTP on \(host): passwords and tokens cross the network in clear;"
+            + " give --tls-cert/--tls-key to serve HTTPS\n"
+    }
+
+    /// Adds the user and exits, or serves until SIGINT or SIGTERM, then stops the station
+    /// (which saves what it learned) and exits 0. Failures are one line on stderr, exit 1.
+    func run() async throws {
+        let paths = Paths(options: global)
+        if let addUser {
+            try await add(user: addUser, paths: paths)
+            return
+        }
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        // The station's log is stderr too: quiet (warnings) unless MHZ_LOG_LEVEL asks for
+        // more, as for the radio; `debug` shows each request, its secrets redacted.
+        var logger = Logger(label: "mhz.station")
+        logger.logLevel = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
+            ?? .warning
+        // FFmpeg writes its warnings to stderr itself; here they join the station's log
+        // (no libmpv in this process, whose own FFmpeg log callback this would replace).
+        Station.routeFFmpegLog(to: logger)
+        // `HOME` first, as Paths reads it: Foundation's NSHomeDirectory() ignores it for root.
+        let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
+        let folder = URL(fileURLWithPath: Paths.expand(library ?? Config.defaultLibrary, home: home), isDirectory: true)
+        let tls = tlsCert.flatMap { cert in
+            tlsKey.map { key in
+                StationTLS(certificate: URL(fileURLWithPath: Paths.expand(cert, home: home)),
+                           key: URL(fileURLWithPath: Paths.expand(key, home: home)))
+            }
+        }
+        // Each connection is a descriptor: as many as the system allows (OpenFileLimit).
+        OpenFileLimit.raiseToHard()
+        let station: Station
+        let url: URL
+        do {
+            // The certificate and key are read and checked first, before the library is
+            // scanned or anything binds.
+            // Only the default folder falls back to the demo library; one the user named
+            // must hold songs.
+            station = try await Station(configuration: StationConfiguration(
+                library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory,
+                host: host, port: port, tls: tls, seed: seed, logger: logger))
+            url = try await station.start()
+        } catch {
+            throw CLIError.runtime(StationErrorText.describe(error)).exit()
+        }
+        // Before the "serving" line, so whoever waits for that line has seen the warning.
+        if tls == nil, !LoopbackHost.contains(host) {
+            FileHandle.standardError.write(Data(Self.clearTextWarning(host: host).utf8))
+        }
+        let info = station.libraryInfo
+        if let empty = info.passedOver {
+            FileHandle.standardError.write(Data(LibraryText.fellBack(from: empty, extensions: Station.songExtensions,
+                                                                     serving: true).utf8))
+        }
+        FileHandle.standardError.write(Data("mhz: serving \(info.trackCount) songs from \(info.path.path) on \(url.absoluteString)\n".utf8))
+        let stopped = AsyncStream<Int32>.makeStream()
+        let trap = SignalTrap { stopped.continuation.yield($0) }
+        for await _ in stopped.stream { break }
+        await station.stop()
+        withExtendedLifetime(trap) {}
+    }
+
+    /// Reads the password (stdin, or twice at the terminal without echo) and stores the account.
+    private func add(user name: String, paths: Paths) async throws {
+        let password: String
+        if passwordStdin {
+            guard let line = readLine(strippingNewline: true) else {
+                throw CLIError.runtime("no password on standard input: pipe one line to --password-stdin").exit()
+            }
+            password = line
+        } else {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw CLIError.runtime("no terminal to ask for the password: use --password-stdin").exit()
+            }
+            let first = PasswordPrompt.read("Password for \(name): ")
+            let second = PasswordPrompt.read("Again: ")
+            guard let first, first == second else {
+                throw CLIError.runtime("the passwords differ: run --add-user again").exit()
+            }
+            password = first
+        }
+        do {
+            let id = try await Station.addUser(name: name, password: password, dataDirectory: paths.stationDirectory)
+            FileHandle.standardError.write(Data("mhz: added user \(name) (user_id \(id))\n".utf8))
+        } catch {
+            throw CLIError.runtime(StationErrorText.describe(error)).exit()
+        }
+    }
+}
+
+/// Reads a line from the terminal with echo turned off, for passwords.
+enum PasswordPrompt {
+    /// Prints `prompt` on stderr and reads one line from stdin without echoing it.
+    static func read(_ prompt: String) -> String? {
+        FileHandle.standardError.write(Data(prompt.utf8))
+        var saved = termios()
+        let isTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        if isTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        }
+        defer {
+            if isTerminal { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        return readLine(strippingNewline: true)
+    }
+}

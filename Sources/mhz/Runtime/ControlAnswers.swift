@@ -1,0 +1,72 @@
+import Companions
+import Dispatch
+import Foundation
+import Radio
+import Synchronization
+
+/// How a playing mhz answers its control socket: the headless stdin vocabulary, through the
+/// same command pump as keys and stdin (so commands from everywhere keep one order), one
+/// JSON line per command; and `follow`, the socket's own word, for the event stream.
+struct ControlAnswers: Sendable {
+    /// Where commands go.
+    let pump: CommandPump
+    /// Asked directly for `status`, which answers the client that asked rather than every
+    /// listener of the event stream.
+    let session: RadioSession
+    /// How long a client's line may wait for the radio before it is told so.
+    static let patience = DispatchTimeInterval.seconds(10)
+
+    /// The reply to one line. A command is answered once the session has handled it
+    /// (`{"command":"skip","ok":true}`): a skip's next song is already loading. `status` is
+    /// answered with the status object headless stdout prints; a line that is not a command
+    /// with `{"error":…,"ok":false}` and the same words headless stdin prints. `history` is
+    /// answered with a line per song, newest first, before its `ok` line.
+    func reply(to line: String) -> ControlReply {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return .none }
+        if text.lowercased() == "follow" { return .follow(Self.ok("follow")) }
+        let command: RadioCommand
+        do throws(CommandParseError) {
+            command = try RadioCommand.parse(text)
+        } catch {
+            return .failure(CommandText.describe(error, line: text) + " (and follow)")
+        }
+        let session = self.session
+        if command == .status {
+            guard let snapshot = Self.wait({ await session.currentSnapshot() }) else { return Self.late(command) }
+            return .answer(EventJSON.line(.status(snapshot)))
+        }
+        if case .history(let limit) = command {
+            // The songs a line each, as `mhz history --json` prints them, then the answer.
+            guard let entries = Self.wait({ await session.history(limit: limit ?? RadioSession.defaultHistoryLimit) })
+            else { return Self.late(command) }
+            return .answer((entries.map(EventJSON.song) + [Self.ok(command.line)]).joined(separator: "\n"))
+        }
+        let done = DispatchSemaphore(value: 0)
+        pump.send(command) { done.signal() }
+        guard done.wait(timeout: .now() + Self.patience) == .success else { return Self.late(command) }
+        return .answer(Self.ok(command.line))
+    }
+
+    private static func ok(_ command: String) -> String {
+        EventJSON.serialize(["ok": .bool(true), "command": .string(command)])
+    }
+
+    private static func late(_ command: RadioCommand) -> ControlReply {
+        .failure("mhz did not take \"\(command.line)\" within 10 s; it is still queued")
+    }
+
+    /// Runs `work` and waits for its result on this thread (a connection's reader, never a
+    /// thread of the concurrency pool), at most ``patience``.
+    private static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T? {
+        let result = Mutex<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + patience) == .success else { return nil }
+        return result.withLock { $0 }
+    }
+}
