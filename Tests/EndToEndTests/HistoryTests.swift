@@ -47,6 +47,16 @@ struct HistoryTests {
             let songs = try #require(event.event.fields["songs"] as? [[String: Any]])
             #expect(songs.map { $0["sid"] as? String } == [thirdSid, secondSid])
 
+            // A past song liked by its sid: the report goes to the station with that sid,
+            // the song playing is not disturbed, the history shows the heart.
+            mhz.send("past like \(firstSid)")
+            let likedPast = try await mhz.waitFor("liked", after: event.index) { $0["sid"] == firstSid }
+            let report = try await running.station.waitForReport { $0.parameter("type") == "r" && $0.parameter("sid") == firstSid }
+            #expect(report.parameter("sid") == firstSid)
+            mhz.send("status")
+            let status = try await mhz.waitFor("status", after: likedPast.index)
+            #expect(status.event["sid"] == thirdSid)
+
             mhz.send("quit")
             #expect(try await mhz.exit() == 0)
 
@@ -57,7 +67,7 @@ struct HistoryTests {
             let rows = try after.stdout.split(separator: "\n").map { try Self.object(String($0)) }
             #expect(rows.map { $0["sid"] as? String } == [thirdSid, secondSid, firstSid])
             #expect(rows.map { $0["outcome"] as? String } == ["quit", "trashed", "skipped"])
-            #expect(rows.map { $0["liked"] as? Bool } == [false, true, false])
+            #expect(rows.map { $0["liked"] as? Bool } == [false, true, true])
             #expect(rows.map { $0["channel"] as? String } == ["0", "0", "0"])
             for row in rows {
                 #expect(Set(row.keys) == ["sid", "title", "artist", "album", "channel", "started_at", "listened",
