@@ -19,13 +19,16 @@ enum ScaleCommand {
         var requests = 4_000
         /// Seconds of analysis before the SIGKILL.
         var killAfter = 60.0
-        /// The `mhz` binary and the work folder.
+        /// The `mhz` binary measured.
         var mhz: String
+        /// Where the library and the station's data are kept.
         var work: URL
 
+        /// The command line's usage line.
         static let usage = "usage: mhz-bench scale [--tracks N] [--clients N] [--requests N] [--kill-after SECONDS] "
             + "[--mhz PATH] [--work DIR]"
 
+        /// Reads `arguments` (after `scale`), starting from the benchmark's defaults.
         init(_ arguments: [String], defaults: BenchOptions) throws(BenchUsage) {
             mhz = defaults.mhz
             work = defaults.work
