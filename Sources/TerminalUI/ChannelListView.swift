@@ -103,7 +103,7 @@ public struct ChannelListView: Sendable, Equatable {
 
     /// The list with a style per line; the selected row is `.selected`.
     public func frame(_ snapshot: RadioSnapshot, width: Int, height: Int, keymap: Keymap = .standard) -> Frame {
-        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let margin = Frame.margin(width: width)
         let indent = String(repeating: " ", count: margin)
         let inner = max(0, width - 2 * margin)
         let visible = visibleChannels(snapshot.channels)
@@ -127,7 +127,7 @@ public struct ChannelListView: Sendable, Equatable {
             let selected = selectedIndex(snapshot.channels) ?? 0
             // Keep the selection in the middle third once the list scrolls; derived from
             // the selection alone so rendering stays a pure function.
-            let first = min(max(0, selected - rows / 2), max(0, visible.count - rows))
+            let first = Frame.firstRow(centring: selected, rows: rows, count: visible.count)
             for index in first..<min(visible.count, first + rows) {
                 let channel = visible[index]
                 let playing = channel.id == snapshot.channel?.id ? " ♪" : ""

@@ -65,7 +65,7 @@ public struct DownloadsView: Sendable, Equatable {
 
     /// The view with a style per line; the selected row is `.selected`, failed rows alert.
     public func frame(_ snapshot: RadioSnapshot, width: Int, height: Int, keymap: Keymap = .standard) -> Frame {
-        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let margin = Frame.margin(width: width)
         let indent = String(repeating: " ", count: margin)
         let inner = max(0, width - 2 * margin)
         let items = snapshot.downloads.items
@@ -81,7 +81,7 @@ public struct DownloadsView: Sendable, Equatable {
             if rows > 0 { frame.append(indent + "No downloads yet: press d while a song plays.", style: .dim) }
         } else {
             let selected = selectedIndex(items) ?? 0
-            let first = min(max(0, selected - rows / 2), max(0, items.count - rows))
+            let first = Frame.firstRow(centring: selected, rows: rows, count: items.count)
             for index in first..<min(items.count, first + rows) {
                 let item = items[index]
                 let style: Frame.Style = index == selected ? .selected : (item.state == .failed ? .alert : .plain)

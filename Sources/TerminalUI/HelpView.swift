@@ -19,7 +19,7 @@ public enum HelpView {
 
     /// The help screen with a style per line.
     public static func frame(_ keymap: Keymap, width: Int, height: Int) -> Frame {
-        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let margin = Frame.margin(width: width)
         let indent = String(repeating: " ", count: margin)
         let inner = max(0, width - 2 * margin)
         let rows = helpRows(keymap)

@@ -75,7 +75,7 @@ public struct HistoryView: Sendable, Equatable {
     /// songs are dim.
     public func frame(_ snapshot: RadioSnapshot, width: Int, height: Int, now: Date = Date(),
                       keymap: Keymap = .standard) -> Frame {
-        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let margin = Frame.margin(width: width)
         let indent = String(repeating: " ", count: margin)
         let inner = max(0, width - 2 * margin)
         let entries = snapshot.history
@@ -89,7 +89,7 @@ public struct HistoryView: Sendable, Equatable {
             if rows > 0 { frame.append(indent + "No songs played yet.", style: .dim) }
         } else {
             let selected = selectedIndex(entries) ?? 0
-            let first = min(max(0, selected - rows / 2), max(0, entries.count - rows))
+            let first = Frame.firstRow(centring: selected, rows: rows, count: entries.count)
             for index in first..<min(entries.count, first + rows) {
                 let entry = entries[index]
                 let style: Frame.Style = index == selected ? .selected : (entry.otherStation ? .dim : .plain)

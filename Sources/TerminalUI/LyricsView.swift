@@ -80,7 +80,7 @@ public struct LyricsView: Sendable, Equatable {
 
     /// The view with a style per line; the line being sung is `.selected`.
     public func frame(_ snapshot: RadioSnapshot, width: Int, height: Int, keymap: Keymap = .standard) -> Frame {
-        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let margin = Frame.margin(width: width)
         let indent = String(repeating: " ", count: margin)
         let inner = max(0, width - 2 * margin)
         let track = snapshot.track

@@ -36,7 +36,7 @@ public enum NowPlayingView {
     /// The screen with room for a cover in `cover` (nil: the screen as without covers).
     static func frame(_ snapshot: RadioSnapshot, width: Int, height: Int,
                       keymap: Keymap = .standard, note: String? = nil, cover: CoverArea?) -> Frame {
-        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let margin = Frame.margin(width: width)
         let inner = max(0, width - 2 * margin)
         let indent = String(repeating: " ", count: margin)
         // The song's lines, beside the cover when there is one.

@@ -19,7 +19,7 @@ public enum LoginDialogView {
 
     /// The dialog with a style per line.
     public static func frame(_ form: LoginForm, width: Int, height: Int) -> Frame {
-        let margin = width >= 40 ? 2 : (width >= 4 ? 1 : 0)
+        let margin = Frame.margin(width: width)
         let indent = String(repeating: " ", count: margin)
         let inner = max(0, width - 2 * margin)
         let labelColumn = min(inner / 2, form.fields.map { DisplayWidth.width(of: label($0)) }.max() ?? 0) + 2
