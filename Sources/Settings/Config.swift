@@ -109,26 +109,17 @@ public struct Config: Sendable, Equatable {
                 config.keyLines[action] = lineOf(action, in: text)
             }
         }
-        if let value = table["downloads"] {
-            guard let downloads = value.table else { throw .notATable(path: path, table: "downloads") }
-            config.downloads = try DownloadSettings.parse(downloads, path: path)
+        // A named table of its own, or nothing: a key of that name holding anything else is refused.
+        func section(_ name: String) throws(ConfigError) -> TOMLTable? {
+            guard let value = table[name] else { return nil }
+            guard let section = value.table else { throw .notATable(path: path, table: name) }
+            return section
         }
-        if let value = table["hooks"] {
-            guard let hooks = value.table else { throw .notATable(path: path, table: "hooks") }
-            config.hooks = try HookSettings.parse(hooks, path: path)
-        }
-        if let value = table["station"] {
-            guard let station = value.table else { throw .notATable(path: path, table: "station") }
-            config.station = try StationSettings.parse(station, path: path)
-        }
-        if let value = table["radio"] {
-            guard let radio = value.table else { throw .notATable(path: path, table: "radio") }
-            config.radio = try RadioSettings.parse(radio, path: path)
-        }
-        if let value = table["scrobble"] {
-            guard let scrobble = value.table else { throw .notATable(path: path, table: "scrobble") }
-            config.scrobble = try ScrobbleSettings.parse(scrobble, path: path)
-        }
+        if let downloads = try section("downloads") { config.downloads = try DownloadSettings.parse(downloads, path: path) }
+        if let hooks = try section("hooks") { config.hooks = try HookSettings.parse(hooks, path: path) }
+        if let station = try section("station") { config.station = try StationSettings.parse(station, path: path) }
+        if let radio = try section("radio") { config.radio = try RadioSettings.parse(radio, path: path) }
+        if let scrobble = try section("scrobble") { config.scrobble = try ScrobbleSettings.parse(scrobble, path: path) }
         for key in ["notify", "mpris"] {
             guard let value = table[key] else { continue }
             guard let flag = value.bool else { throw .invalidValue(path: path, table: nil, key: key, expected: .bool) }
