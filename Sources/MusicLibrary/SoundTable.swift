@@ -140,6 +140,22 @@ package struct SoundTable: Sendable {
         return nearest
     }
 
+    /// Every track's distance from the track at `position`, by position, `.infinity` for a
+    /// track not analysed (all of them when `position` is not). One pass over the table, each
+    /// value bit for bit ``distance(_:_:)``'s: what keeping a listener's nearest liked songs
+    /// up to date costs per song.
+    package func distances(from position: Int) -> [Float] {
+        var result = [Float](repeating: .infinity, count: trackCount)
+        guard isAnalysed(position) else { return result }
+        values.withUnsafeBufferPointer { all in
+            let base = all.baseAddress!, from = base + position * dimensions
+            for index in 0..<trackCount where analysed[index] {
+                result[index] = weighted(base + index * dimensions, from)
+            }
+        }
+        return result
+    }
+
     /// `sqrt(Σ wᵢ (aᵢ − bᵢ)²)` over the features.
     private func weighted(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>) -> Float {
         var sum: Float = 0

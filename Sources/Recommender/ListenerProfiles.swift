@@ -47,7 +47,7 @@ package final class ListenerProfiles: Sendable {
             return built
         }
 
-        /// The sound scores over `space` (measured for `library`), computed again when the
+        /// The sound scores over `space` (measured for `library`), brought up to date when the
         /// likes, dislikes, library or measured share changed; `nil` when nothing is measured.
         mutating func sound(for library: Library, space: (any SoundSpace)?) -> SoundAffinity? {
             guard let space, space.analysedCount > 0, space.trackCount == library.tracks.count else { return nil }
@@ -58,9 +58,16 @@ package final class ListenerProfiles: Sendable {
             let disliked = profile.recent.filter { sid in
                 profile.trashed.contains(sid) || (profile.songScores[sid] ?? 0) < 0
             }.compactMap(library.position(of:))
-            let built = SoundAffinity(key: key, space: space, liked: liked, disliked: disliked)
-            sound = built
-            return built
+            guard var kept = sound else {
+                let built = SoundAffinity(key: key, space: space, liked: liked, disliked: disliked)
+                sound = built
+                return built
+            }
+            // Released first, so the arrays are changed in place rather than copied.
+            sound = nil
+            kept.update(key: key, space: space, liked: liked, disliked: disliked)
+            sound = kept
+            return kept
         }
     }
 

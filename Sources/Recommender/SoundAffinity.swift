@@ -15,9 +15,12 @@
 /// at this size the sound still separates calm from bright songs on a library whose tags
 /// say nothing (95 % calm), since there the distances differ by far more.
 ///
-/// Built from the last ``memory`` liked and ``memory`` disliked songs (cost: tracks ×
-/// 2·memory distances), again only when the listener's likes or dislikes, the library or
-/// the measured share change (``Key``).
+/// Compared with the last ``memory`` liked and ``memory`` disliked songs. Kept up to date
+/// song by song (``update(key:space:liked:disliked:)``): a song that joins either list costs
+/// one pass over the library (its distance to every track, which can only bring a track's
+/// nearest song closer); a song that leaves costs a look again only at the tracks it was
+/// nearest to. A listener's report therefore costs about two passes of the library's
+/// distances, not one per remembered song; a new library or sound table starts over.
 package struct SoundAffinity: Sendable {
     /// What the scores were computed from: a table for a library, and the listener's
     /// likes and dislikes at a revision.
@@ -40,53 +43,116 @@ package struct SoundAffinity: Sendable {
     package static let memory = 16
 
     /// What the scores were computed from.
-    package let key: Key
-    /// Per position: the sound's share of the score (empty: nothing to say).
-    private let parts: [Double]
-    /// Per position: the closest liked song, -1 for none.
-    private let nearestLiked: [Int32]
+    package private(set) var key: Key
+    /// The liked positions compared with, oldest first.
+    private var liked: [Int] = []
+    /// The disliked positions compared with, oldest first.
+    private var disliked: [Int] = []
+    /// Per position: the nearest liked song (empty while none).
+    private var toLiked = Nearest()
+    /// Per position: the nearest disliked song (empty while none).
+    private var toDisliked = Nearest()
+
+    /// Per position, the nearest of a set of songs and its distance.
+    private struct Nearest {
+        /// Distances, `.infinity` for a track not measured.
+        var distance: [Float] = []
+        /// Positions of the nearest song, -1 for none.
+        var song: [Int32] = []
+
+        var isEmpty: Bool { distance.isEmpty }
+
+        /// Brings each track's nearest song closer where `position` is nearer (on a tie the
+        /// song taken in earlier stays, as a scan of the set in order would keep it).
+        mutating func add(_ position: Int, space: any SoundSpace) {
+            if distance.isEmpty {
+                distance = [Float](repeating: .infinity, count: space.trackCount)
+                song = [Int32](repeating: -1, count: space.trackCount)
+            }
+            let from = space.distances(from: position)
+            for index in distance.indices where from[index] < distance[index] {
+                distance[index] = from[index]
+                song[index] = Int32(position)
+            }
+        }
+
+        /// Finds again the nearest song among `set` (in order) for every track whose
+        /// nearest was one of `removed`; the other tracks' nearest is still in the set.
+        mutating func remove(_ removed: Set<Int>, keeping set: [Int], space: any SoundSpace) {
+            guard !distance.isEmpty else { return }
+            if set.isEmpty {
+                distance = []
+                song = []
+                return
+            }
+            for index in distance.indices where song[index] >= 0 && removed.contains(Int(song[index])) {
+                var best = Float.infinity, nearest: Int32 = -1
+                for other in set {
+                    if let d = space.distance(index, other), d < best {
+                        best = d
+                        nearest = Int32(other)
+                    }
+                }
+                distance[index] = best
+                song[index] = nearest
+            }
+        }
+    }
 
     /// The scores of every track of `space` against `liked` and `disliked` (positions,
     /// newest last; only the last ``memory`` of each count).
     package init(key: Key, space: any SoundSpace, liked: [Int], disliked: [Int]) {
         self.key = key
-        let liked = liked.suffix(Self.memory).filter { space.isAnalysed($0) }
-        let disliked = disliked.suffix(Self.memory).filter { space.isAnalysed($0) }
-        guard !liked.isEmpty || !disliked.isEmpty else {
-            parts = []
-            nearestLiked = []
-            return
+        follow(space: space, liked: liked, disliked: disliked)
+    }
+
+    /// Takes in new lists of liked and disliked songs (positions, newest last), by the songs
+    /// that joined and left them; starts over when `key` names another library or table.
+    package mutating func update(key: Key, space: any SoundSpace, liked: [Int], disliked: [Int]) {
+        if key.generation != self.key.generation || key.analysed != self.key.analysed {
+            self.liked = []
+            self.disliked = []
+            toLiked = Nearest()
+            toDisliked = Nearest()
         }
-        var parts = [Double](repeating: 0, count: space.trackCount)
-        var nearest = [Int32](repeating: -1, count: space.trackCount)
-        for position in 0..<space.trackCount where space.isAnalysed(position) {
-            var toLiked = Float.infinity, toDisliked = Float.infinity
-            for other in liked {
-                if let distance = space.distance(position, other), distance < toLiked {
-                    toLiked = distance
-                    nearest[position] = Int32(other)
-                }
-            }
-            for other in disliked {
-                if let distance = space.distance(position, other), distance < toDisliked { toDisliked = distance }
-            }
-            if toLiked == .infinity { toLiked = Self.typicalDistance }
-            if toDisliked == .infinity { toDisliked = Self.typicalDistance }
-            let score = Self.soundGain * Double(toDisliked - toLiked)
-            parts[position] = min(max(score, -Self.cap), Self.cap)
-        }
-        self.parts = parts
-        nearestLiked = nearest
+        self.key = key
+        follow(space: space, liked: liked, disliked: disliked)
+    }
+
+    private mutating func follow(space: any SoundSpace, liked: [Int], disliked: [Int]) {
+        let liked = Array(liked.suffix(Self.memory).filter { space.isAnalysed($0) })
+        let disliked = Array(disliked.suffix(Self.memory).filter { space.isAnalysed($0) })
+        Self.follow(&toLiked, from: self.liked, to: liked, space: space)
+        Self.follow(&toDisliked, from: self.disliked, to: disliked, space: space)
+        self.liked = liked
+        self.disliked = disliked
+    }
+
+    /// Moves `nearest` from set `old` to set `new`: removals first (looked up again among
+    /// what stays and what joins), then each song that joined, in order.
+    private static func follow(_ nearest: inout Nearest, from old: [Int], to new: [Int], space: any SoundSpace) {
+        let newSet = Set(new), oldSet = Set(old)
+        let removed = oldSet.subtracting(newSet)
+        if !removed.isEmpty { nearest.remove(removed, keeping: new, space: space) }
+        for position in new where !oldSet.contains(position) { nearest.add(position, space: space) }
     }
 
     /// The sound's share of the score of the track at `position`.
     package func part(at position: Int) -> Double {
-        parts.isEmpty ? 0 : parts[position]
+        if toLiked.isEmpty, toDisliked.isEmpty { return 0 }
+        var near = toLiked.isEmpty ? Self.typicalDistance : toLiked.distance[position]
+        var far = toDisliked.isEmpty ? Self.typicalDistance : toDisliked.distance[position]
+        // A track not measured is at no distance from anything: it scores 0.
+        guard near.isFinite || far.isFinite else { return 0 }
+        if near == .infinity { near = Self.typicalDistance }
+        if far == .infinity { far = Self.typicalDistance }
+        let score = Self.soundGain * Double(far - near)
+        return min(max(score, -Self.cap), Self.cap)
     }
 
     /// The liked song that the track at `position` sounds closest to, if any.
     package func nearestLikedSong(to position: Int) -> Int? {
-        guard !nearestLiked.isEmpty, nearestLiked[position] >= 0 else { return nil }
-        return Int(nearestLiked[position])
+        guard !toLiked.isEmpty, toLiked.song[position] >= 0 else { return nil }
+        return Int(toLiked.song[position])
     }
 }

@@ -13,4 +13,15 @@ package protocol SoundSpace: Sendable {
     func isAnalysed(_ position: Int) -> Bool
     /// How far apart two tracks sound; `nil` when either has not been measured.
     func distance(_ first: Int, _ second: Int) -> Float?
+    /// Every track's distance from the track at `position`, by position, `.infinity` for a
+    /// track not measured (all of them when `position` is not): one pass over the library,
+    /// each value equal to ``distance(_:_:)``'s.
+    func distances(from position: Int) -> [Float]
+}
+
+extension SoundSpace {
+    /// ``distances(from:)`` by ``distance(_:_:)``, for spaces with nothing faster.
+    package func distances(from position: Int) -> [Float] {
+        (0..<trackCount).map { distance($0, position) ?? .infinity }
+    }
 }
