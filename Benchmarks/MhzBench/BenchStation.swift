@@ -107,7 +107,7 @@ final class BenchStation {
         let deadline = started + limit
         while true {
             let text = logText
-            if text.contains("sound analysis: measured ") {
+            if text.contains("sound analysis: measured ") || text.contains("tracks measured before") {
                 analysisSeconds = seconds(ContinuousClock.now - started)
                 return
             }

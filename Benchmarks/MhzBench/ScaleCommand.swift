@@ -23,10 +23,14 @@ enum ScaleCommand {
         var mhz: String
         /// Where the library and the station's data are kept.
         var work: URL
+        /// Starts over the station data and accounts the last run left (every track
+        /// measured, the listeners' profiles as that load left them), without the first
+        /// start and its kill: the memory and the load again, in minutes instead of twenty.
+        var again = false
 
         /// The command line's usage line.
         static let usage = "usage: mhz-bench scale [--tracks N] [--clients N] [--requests N] [--kill-after SECONDS] "
-            + "[--mhz PATH] [--work DIR]"
+            + "[--again] [--mhz PATH] [--work DIR]"
 
         /// Reads `arguments` (after `scale`), starting from the benchmark's defaults.
         init(_ arguments: [String], defaults: BenchOptions) throws(BenchUsage) {
@@ -45,6 +49,7 @@ enum ScaleCommand {
                 case "--clients": clients = Int(try number(argument))
                 case "--requests": requests = Int(try number(argument))
                 case "--kill-after": killAfter = try number(argument)
+                case "--again": again = true
                 case "--mhz":
                     guard let path = rest.popFirst() else { throw BenchUsage("--mhz needs a path\n" + Self.usage) }
                     mhz = path
@@ -64,6 +69,7 @@ enum ScaleCommand {
             throw BenchError.tool("no mhz binary at \(options.mhz): build it with `swift build -c release --product mhz`")
         }
         print("mhz-bench scale --tracks \(options.tracks) --clients \(options.clients) --requests \(options.requests) "
+            + (options.again ? "--again " : "")
             + "--kill-after \(Int(options.killAfter)): \(options.mhz)")
         for line in Machine.describe(tools: [:]) { print(line) }
         let music = options.work.appendingPathComponent("library-\(options.tracks)", isDirectory: true)
@@ -72,26 +78,19 @@ enum ScaleCommand {
         let data = options.work.appendingPathComponent("scale-station", isDirectory: true)
         var table = ResultTable()
 
-        // The first start: scanned, then measured for a while, answering meanwhile, killed.
-        progress("scale: first start, the scan")
-        let first = try BenchStation(mhz: options.mhz, library: music.path, data: data, seed: 25, users: [],
-                                     scanLimit: .seconds(3_600))
-        let firstPeak = MemoryWatch(pid: first.pid)
-        progress("scale: scanned in \(Int(first.scanSeconds)) s; answering while the analysis runs")
-        let load = StationLoad(port: first.port)
-        let during = load.run(clients: 4, perClient: 100) { _, _, _ in "/j/app/radio/channels" }
-        let duringStats = Stats(during.0)
-        let analysisBegan = first.logText.contains("sound analysis: \(options.tracks) of \(options.tracks) tracks")
-        let waited = max(0, options.killAfter - seconds(ContinuousClock.now - first.started) + first.scanSeconds)
-        Thread.sleep(forTimeInterval: waited)
-        let finishedEarly = first.logText.contains("sound analysis: measured ")
-        first.killNine()
-        let firstMemory = firstPeak.stop()
+        if options.again {
+            guard FileManager.default.fileExists(atPath: data.appendingPathComponent("mhz/station/station.sqlite").path) else {
+                throw BenchError.tool("--again needs the station data of an earlier run in \(data.path)")
+            }
+        }
+        let first = try options.again ? nil : firstStart(options, music: music, data: data, progress: progress)
 
         // The restart: what is left is measured, nothing twice; then the load.
         let users = (0..<options.clients).map { "bench\($0)" }
-        progress("scale: restarted after kill -9 (\(users.count) accounts added first)")
-        let second = try BenchStation(mhz: options.mhz, library: music.path, data: data, seed: 25, users: users,
+        progress(options.again ? "scale: started over the last run's data"
+                 : "scale: restarted after kill -9 (\(users.count) accounts added first)")
+        let second = try BenchStation(mhz: options.mhz, library: music.path, data: data, seed: 25,
+                                      users: options.again ? [] : users,
                                       fresh: false, scanLimit: .seconds(3_600))
         defer { second.stop() }
         let secondPeak = MemoryWatch(pid: second.pid)
@@ -114,24 +113,28 @@ enum ScaleCommand {
         let secondMemory = secondPeak.stop()
         let p = Stats(playlist.0), r = Stats(reference.0)
 
-        table.add("first scan of \(options.tracks) files", mhz: String(format: "%.0f s", first.scanSeconds),
-                  reference: "—", ratio: "—")
-        table.add("channel list while the analysis runs, p50 / p99 at 4 clients (n=\(duringStats.samples.count))",
-                  mhz: "\(ms(duringStats.median)) / \(ms(duringStats.p99))",
-                  reference: "\(ms(r.median)) / \(ms(r.p99)) at \(options.clients) clients once it is done",
-                  ratio: "—", target: "answers while measuring: \(analysisBegan && !duringStats.samples.isEmpty ? "met" : "**not met**")")
-        table.add("kill -9 after \(Int(options.killAfter)) s of analysis; the restart's opening line",
-                  mhz: opening ?? "none (every track was measured before the kill)",
-                  reference: "\(options.tracks) tracks", ratio: "—",
-                  target: finishedEarly ? "the analysis ended before the kill: nothing shown" : "resumed: only the rest measured")
-        table.add("the restart's analysis", mhz: closing ?? "none",
-                  reference: "—", ratio: "—")
+        if let first {
+            table.add("first scan of \(options.tracks) files", mhz: String(format: "%.0f s", first.scanSeconds),
+                      reference: "—", ratio: "—")
+            table.add("channel list while the analysis runs, p50 / p99 at 4 clients (n=\(first.during.samples.count))",
+                      mhz: "\(ms(first.during.median)) / \(ms(first.during.p99))",
+                      reference: "\(ms(r.median)) / \(ms(r.p99)) at \(options.clients) clients once it is done",
+                      ratio: "—", target: "answers while measuring: \(first.analysisBegan && !first.during.samples.isEmpty ? "met" : "**not met**")")
+            table.add("kill -9 after \(Int(options.killAfter)) s of analysis; the restart's opening line",
+                      mhz: opening ?? "none (every track was measured before the kill)",
+                      reference: "\(options.tracks) tracks", ratio: "—",
+                      target: first.finishedEarly ? "the analysis ended before the kill: nothing shown" : "resumed: only the rest measured")
+            table.add("the restart's analysis", mhz: closing ?? "none",
+                      reference: "—", ratio: "—")
+        }
         table.add("station RSS with \(options.tracks) tracks measured, settled (VmRSS) / peak of the restart incl. the load (VmHWM)",
                   mhz: String(format: "%.1f / %.1f MiB", settled, secondMemory),
                   reference: "200 MiB (the limit)", ratio: String(format: "%.2f×", secondMemory / 200),
                   target: "< 200 MiB: \(secondMemory < 200 ? "met" : "**not met**")")
-        table.add("peak RSS of the first start (scan, then analysis until the kill)", mhz: String(format: "%.1f MiB", firstMemory),
-                  reference: "200 MiB", ratio: String(format: "%.2f×", firstMemory / 200))
+        if let first {
+            table.add("peak RSS of the first start (scan, then analysis until the kill)", mhz: String(format: "%.1f MiB", first.peak),
+                      reference: "200 MiB", ratio: String(format: "%.2f×", first.peak / 200))
+        }
         table.add("playlist mix (n, s, r, liked_songs) with \(options.tracks) tracks measured, p50 / p99 at \(options.clients) clients (n=\(p.samples.count))",
                   mhz: "\(ms(p.median)) / \(ms(p.p99))",
                   reference: "\(ms(r.median)) / \(ms(r.p99)) channel list (constant JSON)",
@@ -141,6 +144,36 @@ enum ScaleCommand {
         print(table.markdown)
         print("")
         print("load average at the end: \(Machine.loadAverage())")
+    }
+
+    /// What the first start measured.
+    private struct FirstStart {
+        var scanSeconds: Double
+        var during: Stats
+        var analysisBegan: Bool
+        var finishedEarly: Bool
+        var peak: Double
+    }
+
+    /// The first start: scanned, then measured for a while, answering meanwhile, killed.
+    private static func firstStart(_ options: Options, music: URL, data: URL,
+                                   progress: (String) -> Void) throws -> FirstStart {
+        progress("scale: first start, the scan")
+        let first = try BenchStation(mhz: options.mhz, library: music.path, data: data, seed: 25, users: [],
+                                     scanLimit: .seconds(3_600))
+        let firstPeak = MemoryWatch(pid: first.pid)
+        progress("scale: scanned in \(Int(first.scanSeconds)) s; answering while the analysis runs")
+        let load = StationLoad(port: first.port)
+        let during = load.run(clients: 4, perClient: 100) { _, _, _ in "/j/app/radio/channels" }
+        let duringStats = Stats(during.0)
+        let analysisBegan = first.logText.contains("sound analysis: \(options.tracks) of \(options.tracks) tracks")
+        let waited = max(0, options.killAfter - seconds(ContinuousClock.now - first.started) + first.scanSeconds)
+        Thread.sleep(forTimeInterval: waited)
+        let finishedEarly = first.logText.contains("sound analysis: measured ")
+        first.killNine()
+        let firstMemory = firstPeak.stop()
+        return FirstStart(scanSeconds: first.scanSeconds, during: duringStats, analysisBegan: analysisBegan,
+                          finishedEarly: finishedEarly, peak: firstMemory)
     }
 
     private static func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }

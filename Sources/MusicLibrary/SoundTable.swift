@@ -156,6 +156,22 @@ package struct SoundTable: Sendable {
         return result
     }
 
+    /// The closest analysed track to the one at `position` among `others` (the first of
+    /// equally close ones, in order) and its distance, each distance ``distance(_:_:)``'s;
+    /// `nil` when either side has nothing analysed.
+    package func nearest(to position: Int, among others: [Int]) -> (position: Int, distance: Float)? {
+        guard isAnalysed(position) else { return nil }
+        return values.withUnsafeBufferPointer { all in
+            let base = all.baseAddress!, row = base + position * dimensions
+            var best: (position: Int, distance: Float)?
+            for other in others where isAnalysed(other) {
+                let distance = weighted(row, base + other * dimensions)
+                if distance < best?.distance ?? .infinity { best = (other, distance) }
+            }
+            return best
+        }
+    }
+
     /// `sqrt(Σ wᵢ (aᵢ − bᵢ)²)` over the features.
     private func weighted(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>) -> Float {
         var sum: Float = 0

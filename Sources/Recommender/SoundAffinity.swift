@@ -78,23 +78,17 @@ package struct SoundAffinity: Sendable {
 
         /// Finds again the nearest song among `set` (in order) for every track whose
         /// nearest was one of `removed`; the other tracks' nearest is still in the set.
-        mutating func remove(_ removed: Set<Int>, keeping set: [Int], space: any SoundSpace) {
+        mutating func remove(_ removed: [Int32], keeping set: [Int], space: any SoundSpace) {
             guard !distance.isEmpty else { return }
             if set.isEmpty {
                 distance = []
                 song = []
                 return
             }
-            for index in distance.indices where song[index] >= 0 && removed.contains(Int(song[index])) {
-                var best = Float.infinity, nearest: Int32 = -1
-                for other in set {
-                    if let d = space.distance(index, other), d < best {
-                        best = d
-                        nearest = Int32(other)
-                    }
-                }
-                distance[index] = best
-                song[index] = nearest
+            for index in distance.indices where song[index] >= 0 && removed.contains(song[index]) {
+                let nearest = space.nearest(to: index, among: set)
+                distance[index] = nearest?.distance ?? .infinity
+                song[index] = nearest.map { Int32($0.position) } ?? -1
             }
         }
     }
@@ -132,7 +126,8 @@ package struct SoundAffinity: Sendable {
     /// what stays and what joins), then each song that joined, in order.
     private static func follow(_ nearest: inout Nearest, from old: [Int], to new: [Int], space: any SoundSpace) {
         let newSet = Set(new), oldSet = Set(old)
-        let removed = oldSet.subtracting(newSet)
+        // Usually one song or none: a short array is the quickest to look through per track.
+        let removed = old.filter { !newSet.contains($0) }.map(Int32.init)
         if !removed.isEmpty { nearest.remove(removed, keeping: new, space: space) }
         for position in new where !oldSet.contains(position) { nearest.add(position, space: space) }
     }

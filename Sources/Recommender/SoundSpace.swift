@@ -17,11 +17,24 @@ package protocol SoundSpace: Sendable {
     /// track not measured (all of them when `position` is not): one pass over the library,
     /// each value equal to ``distance(_:_:)``'s.
     func distances(from position: Int) -> [Float]
+    /// The closest measured track to the one at `position` among `others` (the first of
+    /// equally close ones, in order) and its distance; `nil` when none is measured or the
+    /// track is not.
+    func nearest(to position: Int, among others: [Int]) -> (position: Int, distance: Float)?
 }
 
 extension SoundSpace {
     /// ``distances(from:)`` by ``distance(_:_:)``, for spaces with nothing faster.
     package func distances(from position: Int) -> [Float] {
         (0..<trackCount).map { distance($0, position) ?? .infinity }
+    }
+
+    /// ``nearest(to:among:)`` by ``distance(_:_:)``, for spaces with nothing faster.
+    package func nearest(to position: Int, among others: [Int]) -> (position: Int, distance: Float)? {
+        var best: (position: Int, distance: Float)?
+        for other in others {
+            if let distance = distance(position, other), distance < best?.distance ?? .infinity { best = (other, distance) }
+        }
+        return best
     }
 }

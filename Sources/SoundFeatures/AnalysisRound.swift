@@ -19,6 +19,11 @@ package struct AnalysisRound: Sendable {
         "sound analysis: \(queued) of \(queued + known) tracks to measure"
     }
 
+    /// The line of a pass that found nothing to measure.
+    var nothingToMeasure: String {
+        "sound analysis: all \(known) tracks measured before"
+    }
+
     /// The closing line, with how fast it went (seconds of audio per second of wall time,
     /// over all its threads).
     func closing(threads: Int) -> String {

@@ -268,7 +268,11 @@ package final class BackgroundAnalysis: Sendable {
                 state.round = round
             }
         }
-        if !jobs.isEmpty { logger.info("\(round.opening)") }
+        if !jobs.isEmpty {
+            logger.info("\(round.opening)")
+        } else if measuredOrUnreadable > 0 {
+            logger.info("\(round.nothingToMeasure)")
+        }
         finishSurvey(generation: generation, jobs: jobs, catalog: catalog)
     }
 

@@ -30,7 +30,7 @@ struct SoundAffinityTests {
         #expect(differences == 0, "step \(step): \(differences) tracks differ")
     }
 
-    @Test("distances(from:) is distance(_:_:) for every track, .infinity where either is not measured")
+    @Test("distances(from:) is distance(_:_:) for every track, .infinity where either is not measured; nearest(to:among:) the closest")
     func bulkDistances() {
         let table = Self.table
         for from in [0, 4, 17, 399] {
@@ -41,6 +41,12 @@ struct SoundAffinityTests {
             }
         }
         #expect(table.distances(from: 4).allSatisfy { $0 == .infinity })
+        // The nearest among a set: the first of the closest, not-measured members passed over.
+        let among = [4, 30, 17, 250, 17]
+        let nearest = table.nearest(to: 0, among: among)
+        let expected = among.filter { $0 != 4 }.min { table.distance(0, $0)! < table.distance(0, $1)! }
+        #expect(nearest?.position == expected && nearest?.distance == table.distance(0, expected!))
+        #expect(table.nearest(to: 4, among: among) == nil && table.nearest(to: 0, among: [4, 13]) == nil)
         #expect(table.distances(from: 0)[0] == 0)
     }
 
