@@ -58,10 +58,7 @@ package struct ListenerTaste: DrawTaste, Sendable {
 
     /// `e^(decisiveness·score)`, a positive score counting ``confidence`` of itself.
     package func weight(at position: Int, decisiveness: Double) -> Double {
-        let learned = weights.weight(at: position, library.facets)
-        let extra = soundPart(at: position) + householdPart(at: position)
-        if decisiveness == 1, extra == 0, confidence == 1 || learned <= 1 { return learned }
-        let score = log(learned) + extra
+        let score = weights.score(at: position) + soundPart(at: position) + householdPart(at: position)
         return exp(decisiveness * (score > 0 ? confidence * score : score))
     }
 

@@ -5,13 +5,12 @@ import MusicLibrary
 /// track position, kept up to date report by report, so a playlist request does array
 /// reads instead of hashing song ids and facet names.
 ///
-/// A track's weight is `e^score`, with the score summed exactly as
-/// ``ListenerProfile/score(of:)`` sums it (own part, then artist, album and genre parts,
-/// then the clamp), so the weights, and the seeded draws, are bit for bit those of the
-/// profile. Beside the weights: which tracks the listener has said no to (for exploration,
-/// see ``isOpen(_:)``) and how many songs of each artist it liked (for the household's
-/// share and the reasons). Built for one library ``generation``; after a rescan a new one
-/// is built.
+/// A track's score is summed exactly as ``ListenerProfile/score(of:)`` sums it (own part,
+/// then artist, album and genre parts, then the clamp), so the scores and weights (`e^score`),
+/// and the seeded draws, are bit for bit those of the profile. Beside the scores: which
+/// tracks the listener has said no to (for exploration, see ``isOpen(_:)``) and how many
+/// songs of each artist it liked (for the household's share and the reasons). Built for one
+/// library ``generation``; after a rescan a new one is built.
 package struct ListenerWeights: Sendable {
     /// The ``LibraryFacets/generation`` of the library these weights describe.
     package let generation: UInt64
@@ -31,9 +30,11 @@ package struct ListenerWeights: Sendable {
     package private(set) var trashed: [Bool]
     /// Per track position: whether the track carries the listener's heart.
     package private(set) var liked: [Bool]
-    /// Per track position: the weight, `e^score`, kept ready so a draw over thousands of
-    /// candidates does no `exp` at all; a report recomputes the tracks it touched.
-    private var weights: [Double] = []
+    /// Per track position: the score, ``ListenerProfile/score(of:)``, kept ready so a draw
+    /// over thousands of candidates sums no parts; a report recomputes the tracks it touched.
+    /// Scores rather than weights: a draw adds the sound's and the household's shares to the
+    /// score before it takes one `exp` per track.
+    private var scores: [Double] = []
     /// Songs the listener reported on (liked, trashed, or with a score of their own): how
     /// much the listener has taught, which fades the household's share.
     package private(set) var songsTaught: Int
@@ -87,7 +88,7 @@ package struct ListenerWeights: Sendable {
         artist = parts[.artist] ?? [0]
         album = parts[.album] ?? [0]
         genre = parts[.genre] ?? [0]
-        weights = (0..<count).map { computedWeight(at: $0, facets) }
+        scores = (0..<count).map { computedScore(at: $0, facets) }
     }
 
     /// Takes in what a report about the track at `position` of `library` changed in
@@ -123,16 +124,22 @@ package struct ListenerWeights: Sendable {
             }
         }
         // The song itself and every track sharing its artist, album or genre moved.
-        for index in weights.indices
+        for index in scores.indices
         where index == position || (artistID != 0 && Int(facets.artist[index]) == artistID)
             || (albumID != 0 && Int(facets.album[index]) == albumID) || (genreID != 0 && Int(facets.genre[index]) == genreID) {
-            weights[index] = computedWeight(at: index, facets)
+            scores[index] = computedScore(at: index, facets)
         }
     }
 
     /// The weight of the track at `position`: `e^score`.
     package func weight(at position: Int, _ facets: LibraryFacets) -> Double {
-        weights[position]
+        exp(scores[position])
+    }
+
+    /// The learned score of the track at `position`, bit for bit
+    /// ``ListenerProfile/score(of:)``'s.
+    package func score(at position: Int) -> Double {
+        scores[position]
     }
 
     /// Whether exploration may offer the track at `position`: the listener has said no to
@@ -168,11 +175,11 @@ package struct ListenerWeights: Sendable {
         return id == 0 ? 0 : Int(likedByArtist[id])
     }
 
-    private func computedWeight(at position: Int, _ facets: LibraryFacets) -> Double {
+    private func computedScore(at position: Int, _ facets: LibraryFacets) -> Double {
         var total = song[position]
         total += artist[Int(facets.artist[position])]
         total += album[Int(facets.album[position])]
         total += genre[Int(facets.genre[position])]
-        return exp(ListenerProfile.clamped(total))
+        return ListenerProfile.clamped(total)
     }
 }

@@ -42,6 +42,7 @@ struct ListenerWeightsTests {
                     let expected = exp(profile.score(of: track))
                     #expect(weights.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
                     #expect(fresh.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
+                    #expect(weights.score(at: index).bitPattern == profile.score(of: track).bitPattern)
                     #expect(weights.trashed[index] == profile.trashed.contains(track.sid))
                     #expect(fresh.trashed[index] == weights.trashed[index])
                 }
