@@ -77,6 +77,7 @@ package final class BackgroundAnalysis: Sendable {
     private let records: SoundRecords
     private let logger: Logger
     private let gate: AnalysisGate?
+    private let afterRound: (@Sendable () -> Void)?
     private let state = Mutex(State())
     /// Held while a table is built and handed over, so tables are published in the order
     /// of the results they hold.
@@ -89,12 +90,15 @@ package final class BackgroundAnalysis: Sendable {
     ///   - logger: where the opening and closing lines of each pass go (info), and each
     ///     unreadable file (info) or database failure (warning).
     ///   - gate: passed by every worker before each file (tests).
+    ///   - afterRound: called once a pass has measured everything it set out to, after its
+    ///     closing line (on the thread of its last file).
     package init(records: SoundRecords, workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                 logger: Logger, gate: AnalysisGate? = nil) {
+                 logger: Logger, gate: AnalysisGate? = nil, afterRound: (@Sendable () -> Void)? = nil) {
         self.records = records
         self.workers = max(1, workers)
         self.logger = logger
         self.gate = gate
+        self.afterRound = afterRound
     }
 
     /// The table for `library` from what has been measured so far.
@@ -347,7 +351,10 @@ package final class BackgroundAnalysis: Sendable {
         }
         if let unavailable { logger.warning("sound analysis: not possible on this machine: \(unavailable)") }
         if publishNow { publish() }
-        if let closing { logger.info("\(closing)") }
+        if let closing {
+            logger.info("\(closing)")
+            afterRound?()
+        }
         for watcher in watchers { watcher.resume() }
     }
 

@@ -95,7 +95,8 @@ public final class Station: Sendable {
         // measured behind it, and each table it publishes makes the next lists better.
         if configuration.analysesSound {
             let analysis = BackgroundAnalysis(records: SoundRecords(database: database), logger: logger,
-                                              gate: configuration.soundAnalysisGate)
+                                              gate: configuration.soundAnalysisGate,
+                                              afterRound: configuration.afterSoundAnalysis)
             analysis.schedule(first.library, publish: library.soundPublisher())
             sound = analysis
         } else {

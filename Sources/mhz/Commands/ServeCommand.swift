@@ -101,9 +101,11 @@ struct ServeCommand: AsyncParsableCommand {
             // scanned or anything binds.
             // Only the default folder falls back to the demo library; one the user named
             // must hold songs.
-            station = try await Station(configuration: StationConfiguration(
+            var configuration = StationConfiguration(
                 library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory,
-                host: host, port: port, tls: tls, seed: seed, logger: logger))
+                host: host, port: port, tls: tls, seed: seed, logger: logger)
+            configuration.afterSoundAnalysis = HeapTrim.release
+            station = try await Station(configuration: configuration)
             url = try await station.start()
         } catch {
             throw CLIError.runtime(StationErrorText.describe(error)).exit()

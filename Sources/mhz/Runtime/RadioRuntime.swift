@@ -193,6 +193,7 @@ struct RadioRuntime {
             var configuration = StationConfiguration(
                 library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory)
             configuration.analysesSound = analysesSound
+            configuration.afterSoundAnalysis = HeapTrim.release
             let station = try await Station(configuration: configuration)
             if let empty = station.libraryInfo.passedOver {
                 let line = LibraryText.fellBack(from: empty, extensions: Station.songExtensions, serving: false)
