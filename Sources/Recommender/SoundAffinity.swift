@@ -10,10 +10,9 @@
 ///
 /// Gain and cap are small beside the tags' (an artist's part reaches 3): on a library whose
 /// songs of one genre sound alike, a loved artist's songs lie about as near the skipped
-/// artists of that genre as the liked ones, and a larger sound part was noise that pulled
-/// the loved share of `mhz-bench taste`'s artists listener from 9× the base rate to 3.7×;
-/// at this size the sound still separates calm from bright songs on a library whose tags
-/// say nothing (95 % calm), since there the distances differ by far more.
+/// artists of that genre as the liked ones, so there the sound should lean, not outvote;
+/// at this size it still separates calm from bright songs on a library whose tags say
+/// nothing (95 % calm in `mhz-bench taste`), since there the distances differ by far more.
 ///
 /// Compared with the last ``memory`` liked and ``memory`` disliked songs. Kept up to date
 /// song by song (``update(key:space:liked:disliked:)``): a song that joins either list costs
