@@ -1,0 +1,236 @@
+import Dispatch
+import Foundation
+import Logging
+import MusicLibrary
+import Synchronization
+import Transcoder
+
+/// One channel's broadcast: a thread of its own that asks the channel's recommender for
+/// songs (``LiveSongFeed``), has ``LiveEncoder`` cut them into segments of every variant,
+/// and publishes each segment when its time has come: at the wall-clock moment its audio
+/// ends, so the broadcast goes at the pace of the audio, not of the encoder. Segments go to
+/// disk (``LiveArchive``) and into the list the playlists are made from.
+///
+/// A run starts at the first request (``LiveHub``) and ends when nobody asked for the
+/// channel for ``LiveConfiguration/idleTimeout`` (unless the channel is in
+/// ``LiveConfiguration/always``), when the station stops, or when encoding fails; the next
+/// run continues the media sequence after an `EXT-X-DISCONTINUITY`. A run's first
+/// ``LiveConfiguration/prefill`` segments are dated back so that they are due at once.
+final class LiveBroadcast: Sendable {
+    /// Where a broadcast is.
+    enum Phase: Sendable, Equatable {
+        /// No thread runs.
+        case offAir
+        /// The thread runs; `published` segments of this run are out.
+        case onAir(published: Int)
+        /// The thread was asked to end and has not yet.
+        case stopping
+    }
+
+    private struct State {
+        var phase = Phase.offAir
+        var segments: [LiveSegment]
+        var aired: [AiredSong]
+        /// When the channel was last asked for (ms since the epoch).
+        var lastRequest: Int64 = 0
+        /// Requests waiting for the run's first segments.
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Signalled when a run's thread ends.
+        var ended: DispatchSemaphore?
+    }
+
+    /// The channel's id.
+    let channel: String
+    private let configuration: LiveConfiguration
+    private let archive: LiveArchive
+    private let songs: @Sendable (String, [String]) async -> [LibraryTrack]
+    private let logger: Logger
+    private let state: Mutex<State>
+    /// Wakes the thread from its wait for a segment's time when it is asked to stop.
+    private let wake = DispatchSemaphore(value: 0)
+    /// Where a run's sample clock starts: two seconds in, so that the encoder's priming
+    /// (its first packet is 1024 samples before the first frame) is never negative.
+    private static let firstSample: Int64 = 2 * Int64(LiveEncoder.sampleRate)
+
+    /// A broadcast of `channel` keeping its segments in `directory`, drawing songs with
+    /// `songs(channel, recent sids)`.
+    init(channel: String, directory: URL, configuration: LiveConfiguration, logger: Logger,
+         songs: @escaping @Sendable (String, [String]) async -> [LibraryTrack]) {
+        self.channel = channel
+        self.configuration = configuration
+        archive = LiveArchive(directory: directory, bitrates: LiveConfiguration.bitrates)
+        self.songs = songs
+        self.logger = logger
+        let stored = archive.load()
+        state = Mutex(State(segments: stored.segments, aired: stored.aired))
+    }
+
+    /// Now, in milliseconds since the epoch.
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The segments kept, oldest first, and the songs aired, oldest first.
+    var snapshot: (segments: [LiveSegment], aired: [AiredSong], onAir: Bool) {
+        state.withLock { state in
+            if case .onAir = state.phase { return (state.segments, state.aired, true) }
+            return (state.segments, state.aired, false)
+        }
+    }
+
+    /// The archive's file for a segment of a variant.
+    func file(kbps: Int, sequence: Int) -> URL { archive.file(kbps: kbps, sequence: sequence) }
+
+    /// Notes a request for the channel and starts a run when none is on: returns once the
+    /// run has its first segments out (or failed to start; at most 20 seconds).
+    func listen() async {
+        let needsWait: Bool = state.withLock { state in
+            state.lastRequest = Self.now()
+            switch state.phase {
+            case .onAir(let published): return published < LiveConfiguration.prefill
+            case .stopping: return false
+            case .offAir:
+                let ended = DispatchSemaphore(value: 0)
+                state.ended = ended
+                state.phase = .onAir(published: 0)
+                let thread = Thread { [self] in
+                    run()
+                    finishRun()
+                    ended.signal()
+                }
+                thread.name = "mhz.live.\(channel)"
+                thread.start()
+                return true
+            }
+        }
+        guard needsWait else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow: Bool = state.withLock { state in
+                if case .onAir(let published) = state.phase, published < LiveConfiguration.prefill {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                return true
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Ends the run under way, if any, and waits for its thread. Blocks.
+    func stop() {
+        let ended: DispatchSemaphore? = state.withLock { state in
+            if case .onAir = state.phase { state.phase = .stopping }
+            return state.ended
+        }
+        guard let ended else { return }
+        wake.signal()
+        ended.wait()
+        ended.signal()
+    }
+
+    /// One run: segments until told to stop, left idle or failing.
+    private func run() {
+        let segmentMilliseconds = configuration.segmentSamples * 1000 / Int64(LiveEncoder.sampleRate)
+        // Dated back for the first segments, but never into what an earlier run aired:
+        // the segments' times only go forward.
+        let lastEnd = state.withLock { $0.segments.last?.end } ?? 0
+        let runStart = max(Self.now() - Int64(LiveConfiguration.prefill) * segmentMilliseconds, lastEnd)
+        let first = Self.firstSample
+        let wall = { (sample: Int64) -> Int64 in runStart + (sample - first) * 1000 / Int64(LiveEncoder.sampleRate) }
+        let feed = LiveSongFeed(channel: channel, recent: state.withLock { $0.aired.suffix(10).map(\.sid) },
+                                songs: songs, logger: logger)
+        let encoder: LiveEncoder
+        do throws(TranscodeError) {
+            encoder = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: first, source: feed)
+        } catch {
+            logger.error("live broadcast cannot start", metadata: ["channel": .string(channel), "error": .string("\(error)")])
+            return
+        }
+        var index: Int64 = 0
+        var firstOfRun = true
+        while isRunning {
+            let audio: LiveEncoder.Segment
+            do throws(TranscodeError) {
+                audio = try encoder.segment(endingAt: first + (index + 1) * configuration.segmentSamples)
+            } catch {
+                logger.error("live broadcast failed", metadata: ["channel": .string(channel), "error": .string("\(error)")])
+                return
+            }
+            index += 1
+            // Its time comes when its audio ends.
+            let due = wall(audio.end)
+            while isRunning, Self.now() < due {
+                _ = wake.wait(timeout: .now() + .milliseconds(Int(min(due - Self.now(), 1000))))
+            }
+            guard isRunning else { return }
+            let started = feed.started(before: audio.end).map { song in
+                AiredSong(sid: song.track.sid, title: song.track.title, artist: song.track.artist,
+                          start: wall(song.sample), length: Int64(song.track.durationSeconds) * 1000)
+            }
+            let title = feed.label(at: audio.start, before: audio.end)
+            do {
+                try publish(audio, start: wall(audio.start), title: title, songs: started, firstOfRun: firstOfRun)
+            } catch {
+                logger.error("live segment not written", metadata: ["channel": .string(channel), "error": .string("\(error)")])
+                return
+            }
+            firstOfRun = false
+            if idle { return }
+        }
+    }
+
+    private var isRunning: Bool {
+        state.withLock { if case .onAir = $0.phase { true } else { false } }
+    }
+
+    /// Nobody asked for the channel for the idle timeout, and it is not kept on the air.
+    private var idle: Bool {
+        guard !configuration.always.contains(channel) else { return false }
+        return state.withLock { Self.now() - $0.lastRequest > configuration.idleMilliseconds }
+    }
+
+    /// Writes a segment and the songs that started in it, lists them, and trims what aged
+    /// past the look-back.
+    private func publish(_ audio: LiveEncoder.Segment, start: Int64, title: String, songs: [AiredSong],
+                         firstOfRun: Bool) throws {
+        let (sequence, discontinuity) = state.withLock { state in
+            ((state.segments.last?.sequence ?? -1) + 1, firstOfRun && !state.segments.isEmpty)
+        }
+        let segment = LiveSegment(sequence: sequence, start: start, duration: audio.duration, title: title,
+                                  discontinuity: discontinuity)
+        try archive.append(segment, variants: audio.variants)
+        for song in songs { try archive.append(song) }
+        var kept = state.withLock { state in
+            state.segments.append(segment)
+            state.aired.append(contentsOf: songs)
+            return (state.segments, state.aired)
+        }
+        if sequence % 30 == 0 {
+            kept = try archive.trim(kept.0, kept.1, before: Self.now() - configuration.lookbackMilliseconds)
+        }
+        let waiters = state.withLock { state in
+            if kept.0.count != state.segments.count {
+                state.segments = kept.0
+                state.aired = kept.1
+            }
+            if case .onAir(let published) = state.phase {
+                state.phase = .onAir(published: published + 1)
+                if published + 1 >= LiveConfiguration.prefill {
+                    defer { state.waiters = [] }
+                    return state.waiters
+                }
+            }
+            return []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The run is over: off the air, and whoever waited for it goes on.
+    private func finishRun() {
+        let waiters = state.withLock { state in
+            state.phase = .offAir
+            state.ended = nil
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
