@@ -189,6 +189,12 @@ public final class Station: Sendable {
         await sound?.idle()
     }
 
+    /// The live channels (tests look at a broadcast without asking for it, which would
+    /// count as a listener).
+    var liveHub: LiveHub {
+        live
+    }
+
     /// The captchas handed out (tests read answers from it, as a person reads the image).
     var captchaStore: CaptchaStore {
         services.captchas

@@ -13,6 +13,8 @@ final class AACEncoder {
     let timeBase = AVRational(num: 1, den: LiveEncoder.sampleRate)
     /// Samples per channel in each frame it takes (1024).
     let frameSize: Int32
+    /// How far before the first frame's the first packet starts (`initial_padding`: 1024).
+    let priming: Int64
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
 
@@ -21,6 +23,7 @@ final class AACEncoder {
         guard let codec = mhz_avcodec_find_encoder_by_name("aac") else { throw .encoderUnavailable("aac") }
         guard let context = mhz_avcodec_alloc_context3(codec), let packet = mhz_av_packet_alloc() else {
             frameSize = 0
+            priming = 0
             throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
         }
         self.context = context
@@ -32,10 +35,15 @@ final class AACEncoder {
         context.pointee.time_base = timeBase
         let opened = mhz_avcodec_open2(context, codec, nil)
         frameSize = context.pointee.frame_size > 0 ? context.pointee.frame_size : 1024
+        priming = Int64(context.pointee.initial_padding)
         try FFmpegStatus.check(opened, .encode)
     }
 
     deinit {
+        // Drained first, so closing does not warn of frames left in its queue.
+        if let context, let packet, mhz_avcodec_send_frame(context, nil) >= 0 {
+            while mhz_avcodec_receive_packet(context, packet) >= 0 { mhz_av_packet_unref(packet) }
+        }
         mhz_av_packet_free(&packet)
         mhz_avcodec_free_context(&context)
     }

@@ -78,6 +78,10 @@ public final class LiveEncoder {
         mhz_av_frame_free(&frame)
     }
 
+    /// How many samples before the first frame's the first segment starts: the encoders'
+    /// priming (1024 for AAC).
+    public var priming: Int64 { encoders.first?.priming ?? 0 }
+
     /// One segment of every variant, all ending at the same sample.
     public struct Segment: Sendable {
         /// The first sample of its first packet.

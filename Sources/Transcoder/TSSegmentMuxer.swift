@@ -55,6 +55,10 @@ final class TSSegmentMuxer {
         stream.pointee.time_base = encoder.timeBase
         var options: OpaquePointer?
         mhz_av_dict_set(&options, "mpegts_copyts", "1", 0)
+        // A PCR every 100 ms, said outright: left to choose, the muxer asks the stream for
+        // its frame size with `av_get_audio_frame_duration2(par, 0)`, which AAC cannot
+        // answer without a packet's size, and warns.
+        mhz_av_dict_set(&options, "pcr_period", "100", 0)
         let written = mhz_avformat_write_header(context, &options)
         mhz_av_dict_free(&options)
         try FFmpegStatus.check(written, .mux)

@@ -134,7 +134,6 @@ final class LiveBroadcast: Sendable {
         let lastEnd = state.withLock { $0.segments.last?.end } ?? 0
         let runStart = max(Self.now() - Int64(LiveConfiguration.prefill) * segmentMilliseconds, lastEnd)
         let first = Self.firstSample
-        let wall = { (sample: Int64) -> Int64 in runStart + (sample - first) * 1000 / Int64(LiveEncoder.sampleRate) }
         let feed = LiveSongFeed(channel: channel, recent: state.withLock { $0.aired.suffix(10).map(\.sid) },
                                 songs: songs, logger: logger)
         let encoder: LiveEncoder
@@ -144,6 +143,9 @@ final class LiveBroadcast: Sendable {
             logger.error("live broadcast cannot start", metadata: ["channel": .string(channel), "error": .string("\(error)")])
             return
         }
+        // The run's first segment, its priming included, starts at `runStart`.
+        let origin = first - encoder.priming
+        let wall = { (sample: Int64) -> Int64 in runStart + (sample - origin) * 1000 / Int64(LiveEncoder.sampleRate) }
         var index: Int64 = 0
         var firstOfRun = true
         while isRunning {
