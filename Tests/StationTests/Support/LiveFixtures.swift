@@ -143,6 +143,27 @@ enum LiveFixtures {
         return Int64(timegm(&parts)) * 1000 + Int64(digits[6])
     }
 
+    /// The MPEG-TS packets of `bytes` whose continuity counter does not follow the previous
+    /// one of their PID (ISO/IEC 13818-1 §2.4.3.3: one more for each packet with a payload),
+    /// as "pid: expected got"; `nil` when `bytes` are not whole packets.
+    static func continuityBreaks(_ bytes: Data) -> [String]? {
+        let data = [UInt8](bytes)
+        guard data.count % 188 == 0 else { return nil }
+        var last: [Int: Int] = [:]
+        var breaks: [String] = []
+        for offset in stride(from: 0, to: data.count, by: 188) {
+            guard data[offset] == 0x47 else { return nil }
+            let pid = Int(data[offset + 1] & 0x1F) << 8 | Int(data[offset + 2])
+            guard data[offset + 3] & 0x10 != 0, pid != 0x1FFF else { continue }
+            let counter = Int(data[offset + 3] & 0x0F)
+            if let previous = last[pid], counter != (previous + 1) & 0x0F {
+                breaks.append("\(pid): \((previous + 1) & 0x0F) \(counter)")
+            }
+            last[pid] = counter
+        }
+        return breaks
+    }
+
     /// The packets ffprobe reads from `file`: pts and duration in 90 kHz ticks; and what it
     /// said on stderr at warning level.
     static func packets(_ file: URL) throws -> (packets: [(pts: Int64, duration: Int64)], warnings: String) {
