@@ -289,3 +289,46 @@ struct LiveBroadcastTests {
         await second.stop()
     }
 }
+
+/// The look-back kept on disk: segments older than `lookback` go, files and lines, and what
+/// is asked before what is kept is refused naming what is.
+@Suite("Live look-back trimming")
+struct LiveTrimTests {
+    @Test("with a 4 s look-back, the oldest segments' files and lines are removed as the broadcast goes on")
+    func trimmed() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-trim")
+        defer { data.remove() }
+        let station = try await LiveFixtures.station(data: data.url) { $0.live.lookback = .seconds(4) }
+        let base = try await station.start()
+        let channel: String
+        do {
+            channel = try await LiveFixtures.channel(base)
+            let window = try await LiveFixtures.waitFor(base, channel, "segment 9") { ($0.entries.last?.sequence ?? 0) >= 9 }
+            let gone = try await HTTPFetch.get(base, "/live/\(channel)/128/0.ts")
+            #expect(gone.status == 404)
+            let start = try #require(LiveFixtures.milliseconds(window.entries.last!.dateTime))
+            let early = try await HTTPFetch.get(base, "/live/\(channel)/128.m3u8?begintime=\(start - 20_000)&endtime=\(start)")
+            #expect(early.status == 404)
+            let available = try #require(try early.jsonObject()["available"] as? [String: Any])
+            #expect(((available["begintime"] as? NSNumber)?.int64Value ?? 0) > start - 20_000)
+        } catch {
+            await station.stop()
+            throw error
+        }
+        // Stopped: the broadcast's thread has ended, the folder holds what it left.
+        await station.stop()
+        let folder = data.url.appendingPathComponent("live/\(channel)")
+        let index = try String(contentsOf: folder.appendingPathComponent("segments.jsonl"), encoding: .utf8)
+        let listed = index.split(separator: "\n").compactMap { line -> Int? in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (object?["sequence"] as? NSNumber)?.intValue
+        }
+        let oldest = try #require(listed.first)
+        #expect(oldest > 0 && listed.count <= 8, "\(listed)")
+        #expect(listed == Array(oldest...(listed.last ?? oldest)))
+        for kbps in [64, 128, 192] {
+            let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("\(kbps)").path)
+            #expect(Set(files) == Set(listed.map { "\($0).ts" }), "\(kbps): \(files.sorted())")
+        }
+    }
+}

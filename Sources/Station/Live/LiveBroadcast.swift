@@ -205,8 +205,12 @@ final class LiveBroadcast: Sendable {
             state.aired.append(contentsOf: songs)
             return (state.segments, state.aired)
         }
-        if sequence % 30 == 0 {
-            kept = try archive.trim(kept.0, kept.1, before: Self.now() - configuration.lookbackMilliseconds)
+        // Trimmed once the oldest segment is past the look-back by a tenth of it (at most a
+        // minute): the lists are rewritten every so often, not at every segment.
+        let cutoff = Self.now() - configuration.lookbackMilliseconds
+        let slack = min(60_000, configuration.lookbackMilliseconds / 10)
+        if let oldest = kept.0.first, oldest.end < cutoff - slack {
+            kept = try archive.trim(kept.0, kept.1, before: cutoff)
         }
         let waiters = state.withLock { state in
             if kept.0.count != state.segments.count {

@@ -92,6 +92,8 @@ struct ServeCommand: AsyncParsableCommand {
                            key: URL(fileURLWithPath: Paths.expand(key, home: home)))
             }
         }
+        // `[live]` is the file's one table for the station; the rest is the player's.
+        let settings = try Config.load(from: paths.configFile, explicit: paths.configExplicit)
         // Each connection is a descriptor: as many as the system allows (OpenFileLimit).
         OpenFileLimit.raiseToHard()
         let station: Station
@@ -101,9 +103,12 @@ struct ServeCommand: AsyncParsableCommand {
             // scanned or anything binds.
             // Only the default folder falls back to the demo library; one the user named
             // must hold songs.
-            station = try await Station(configuration: StationConfiguration(
+            var configuration = StationConfiguration(
                 library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory,
-                host: host, port: port, tls: tls, seed: seed, logger: logger))
+                host: host, port: port, tls: tls, seed: seed, logger: logger)
+            configuration.live = LiveConfiguration(always: settings.live.always,
+                                                   lookback: .seconds(settings.live.lookbackSeconds))
+            station = try await Station(configuration: configuration)
             url = try await station.start()
         } catch {
             throw CLIError.runtime(StationErrorText.describe(error)).exit()
