@@ -87,12 +87,19 @@ struct LiveAnswers: Sendable {
 
     /// The answer of a feedback: `{"r":0,"sid","type","on_air","votes","listeners","ending"}`.
     struct FeedbackAnswer: Encodable {
+        /// Always 0: taken.
         let r = 0
+        /// The song it was about.
         let sid: String
+        /// Its type, as sent.
         let type: String
+        /// Whether the song is the one on the air.
         let onAir: Bool
+        /// Listeners who voted to skip it.
         let votes: Int
+        /// Listeners counted.
         let listeners: Int
+        /// Whether the vote ends it.
         let ending: Bool
 
         enum CodingKeys: String, CodingKey {
@@ -211,6 +218,7 @@ struct LiveAnswers: Sendable {
 
     /// A look-back refused: `{"r":1,"err":…,"message":…,"available":{"begintime":…,"endtime":…}}`.
     private struct RangeError: Encodable {
+        /// Always 1: refused.
         let r = 1
         let err: String
         let message: String
@@ -227,12 +235,19 @@ struct LiveAnswers: Sendable {
     struct AiredList: Encodable {
         /// One song aired.
         struct Entry: Encodable {
+            /// The song's id.
             let sid: String
+            /// Its title.
             let title: String
+            /// Its artist.
             let artist: String
+            /// When it started on the air (ms since the epoch).
             let start: Int64
+            /// When it ended, or will (ms since the epoch).
             let end: Int64
+            /// The master playlist of its segments.
             let url: String
+            /// Whether it is on the air now.
             let onAir: Bool
 
             enum CodingKeys: String, CodingKey {
@@ -241,6 +256,7 @@ struct LiveAnswers: Sendable {
             }
         }
 
+        /// Newest first.
         let songs: [Entry]
     }
 }
