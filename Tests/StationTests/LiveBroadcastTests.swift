@@ -268,6 +268,20 @@ struct LiveBroadcastTests {
             #expect(zip(after.entries, after.entries.dropFirst()).allSatisfy { $1.sequence == $0.sequence + 1 })
             // Its time goes on from where the last run stopped.
             #expect(LiveFixtures.milliseconds(resumed.dateTime)! >= stored.end)
+            // ffmpeg plays on across the discontinuity: the look-back of the seconds around it.
+            let oldStart = try #require(LiveFixtures.milliseconds(before.entries.last!.dateTime))
+            let newStart = try #require(LiveFixtures.milliseconds(resumed.dateTime))
+            let range = "begintime=\(oldStart)&endtime=\(newStart + 500)"
+            let around = try await LiveFixtures.playlist(again, channel, query: range)
+            #expect(around.ended)
+            #expect(around.entries.map(\.sequence) == Array(before.entries.last!.sequence...resumed.sequence))
+            #expect(around.entries.map(\.discontinuity) == around.entries.map { $0.sequence == resumed.sequence })
+            let decoded = try await offPool {
+                try Tool.run("ffmpeg", ["-nostdin", "-hide_banner", "-v", "warning",
+                                        "-i", again.appendingPathComponent("live/\(channel)/128.m3u8").absoluteString + "?" + range,
+                                        "-map", "0:a:0", "-f", "null", "-"])
+            }
+            #expect(decoded.status == 0 && decoded.errors.isEmpty, "\(decoded.errors)")
 
             // Nobody asks for 1.5 s: the broadcast ends by itself.
             let broadcast = try #require(second.liveHub.broadcast(channel))
