@@ -256,11 +256,13 @@ final class LiveBroadcast: Sendable {
     /// past the look-back.
     private func publish(_ audio: LiveEncoder.Segment, start: Int64, title: String, songs: [AiredSong],
                          firstOfRun: Bool) throws {
-        let (sequence, discontinuity) = state.withLock { state in
-            ((state.segments.last?.sequence ?? -1) + 1, firstOfRun && !state.segments.isEmpty)
+        let (sequence, discontinuity, era) = state.withLock { state in
+            let discontinuity = firstOfRun && !state.segments.isEmpty
+            return ((state.segments.last?.sequence ?? -1) + 1, discontinuity,
+                    (state.segments.last?.era ?? 0) + (discontinuity ? 1 : 0))
         }
         let segment = LiveSegment(sequence: sequence, start: start, duration: audio.duration, title: title,
-                                  discontinuity: discontinuity)
+                                  discontinuity: discontinuity, era: era)
         try archive.append(segment, variants: audio.variants)
         for song in songs { try archive.append(song) }
         var kept = state.withLock { state in
