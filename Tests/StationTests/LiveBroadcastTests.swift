@@ -244,6 +244,32 @@ struct LiveBroadcastTests {
         }
     }
 
+    @Test("clients that stop reading a segment, and ones that leave in the middle of one, hold up nobody: the broadcast and the others go on")
+    func stalledAndVanishingClients() async throws {
+        try await withStation { _, base, channel in
+            let window = try await LiveFixtures.waitFor(base, channel, "three segments") { $0.entries.count >= 3 }
+            let port = try #require(base.port)
+            let target = "/live/\(channel)/192/\(window.entries[0].sequence).ts"
+            // Stalled: the answer backs up in a 4 KiB receive buffer.
+            var stalled: [Int32] = []
+            defer { for socket in stalled { close(socket) } }
+            for _ in 0..<20 { stalled.append(try RawHTTP.sendWithoutReading(port: port, target: target)) }
+            // Gone after the first bytes.
+            for _ in 0..<10 {
+                let head = try await RawHTTP.firstBodyBytes(port: port, target: target) {}
+                #expect(String(decoding: head.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
+            }
+            // Three more segments come out, each whole for a client that reads.
+            let last = try #require(window.entries.last?.sequence)
+            let later = try await LiveFixtures.waitFor(base, channel, "three more segments") { ($0.entries.last?.sequence ?? 0) >= last + 3 }
+            for entry in later.entries.suffix(3) {
+                let segment = try await HTTPFetch.get(base, "/live/\(channel)/\(entry.uri)")
+                #expect(segment.status == 200 && segment.body.count > 188 * 10)
+                #expect(LiveFixtures.continuityBreaks(segment.body) == [])
+            }
+        }
+    }
+
     @Test("a station restarted on the same data continues the media sequence after a discontinuity; a channel left alone goes off the air")
     func restartAndIdle() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-restart")
