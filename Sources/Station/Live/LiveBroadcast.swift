@@ -102,7 +102,8 @@ final class LiveBroadcast: Sendable {
     func file(kbps: Int, sequence: Int) -> URL { archive.file(kbps: kbps, sequence: sequence) }
 
     /// Notes a request for the channel and starts a run when none is on: returns once the
-    /// run has its first segments out (or failed to start; at most 20 seconds).
+    /// run has its first ``LiveConfiguration/prefill`` segments out (at once, or within a
+    /// few segments after an earlier run that ended moments ago), or has ended.
     func listen() async {
         let needsWait: Bool = state.withLock { state in
             state.lastRequest = Self.now()
