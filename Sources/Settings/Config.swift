@@ -40,6 +40,8 @@ public struct Config: Sendable, Equatable {
     public var mpris = true
     /// `[hooks]`: the command run on every event, and its time limit.
     public var hooks = HookSettings()
+    /// `[live]`: how `mhz serve` broadcasts its channels live.
+    public var live = LiveSettings()
     /// `[station]`: what is asked of the station (the original file, or an MP3 bit rate).
     public var station = StationSettings()
     /// `[radio]`: how the station chooses (the variety dial).
@@ -65,8 +67,8 @@ public struct Config: Sendable, Equatable {
     public static let keys = ["server", "api", "channel", "audio_output", "library", "volume", "long_item_minutes",
                        "proxy", "verify_tls", "app_name", "timeout", "stream_timeout", "user_agent", "notify", "mpris"]
     /// The tables the file may hold: `[keys]`, `[downloads]`, `[hooks]`, `[station]`, `[radio]`,
-    /// `[scrobble]`.
-    public static let tables = ["keys", "downloads", "hooks", "station", "radio", "scrobble"]
+    /// `[scrobble]`, `[live]`.
+    public static let tables = ["keys", "downloads", "hooks", "station", "radio", "scrobble", "live"]
 
     /// Reads the file; a missing file is an empty configuration unless it was named
     /// explicitly.
@@ -120,6 +122,7 @@ public struct Config: Sendable, Equatable {
         if let station = try section("station") { config.station = try StationSettings.parse(station, path: path) }
         if let radio = try section("radio") { config.radio = try RadioSettings.parse(radio, path: path) }
         if let scrobble = try section("scrobble") { config.scrobble = try ScrobbleSettings.parse(scrobble, path: path) }
+        if let live = try section("live") { config.live = try LiveSettings.parse(live, path: path) }
         for key in ["notify", "mpris"] {
             guard let value = table[key] else { continue }
             guard let flag = value.bool else { throw .invalidValue(path: path, table: nil, key: key, expected: .bool) }

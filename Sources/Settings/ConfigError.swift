@@ -56,6 +56,10 @@ public enum ConfigExpectation: Equatable, Sendable {
     case oneOf([String])
     /// An `http` or `https` URL with a host.
     case httpURL
+    /// A list of channel ids (numbers or strings).
+    case channelIDs
+    /// A length of time written with h, m and s (`"2h"`), up to this many seconds.
+    case timeSpan(maximumSeconds: Int)
 }
 
 /// The constructs ``Config/abortingTOML(in:)`` refuses before toml++ 3.4 sees them.

@@ -40,6 +40,8 @@ public final class Station: Sendable {
     private let loader: LibraryLoader
     private let services: StationRouter.Services
     private let profiles: ListenerProfiles
+    /// The live channels (`/live/…`), broadcast while the station serves.
+    private let live: LiveHub
     /// Measures the tracks' sound in the background; `nil` when the configuration says not to.
     private let sound: BackgroundAnalysis?
     private let server = ServerHandle()
@@ -111,11 +113,14 @@ public final class Station: Sendable {
         let responder = PlaylistResponder(
             library: library, profiles: profiles,
             recommender: Recommender(seed: configuration.seed ?? system.next()))
+        let live = LiveHub(directory: configuration.liveDirectory, configuration: configuration.live, library: library,
+                           responder: responder, logger: logger)
+        self.live = live
         services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),
                                           loginGuard: LoginGuard(limits: configuration.loginGuard),
                                           transcodes: TranscodeCache(directory: configuration.transcodeDirectory),
-                                          transcodeRangeWait: configuration.transcodeRangeWait)
+                                          transcodeRangeWait: configuration.transcodeRangeWait, live: live)
     }
 
     /// Creates an account in the station database of `dataDirectory`, for `mhz serve
@@ -183,6 +188,12 @@ public final class Station: Sendable {
     /// station does not analyse).
     public func soundAnalysisIdle() async {
         await sound?.idle()
+    }
+
+    /// The live channels (tests look at a broadcast without asking for it, which would
+    /// count as a listener).
+    var liveHub: LiveHub {
+        live
     }
 
     /// The captchas handed out (tests read answers from it, as a person reads the image).
@@ -271,6 +282,7 @@ public final class Station: Sendable {
         }
         server.attach(task, group: group, generation: generation)
         startRescanTimer()
+        live.startAlways()
         // A station started again after a stop measures what that stop interrupted.
         if let sound, sound.isStopped {
             sound.schedule(library.snapshot, publish: library.soundPublisher())
@@ -325,7 +337,7 @@ public final class Station: Sendable {
     /// requests in flight get ``StationConfiguration/shutdownGracePeriod`` to finish, then
     /// are cancelled. Then waits until the feedback of every report answered is in the
     /// database (reports are answered before they are written, see ``FeedbackWriter``), and
-    /// the sound analysis' threads have ended (a file half measured is measured again by the
+    /// the sound analysis' and the live broadcasts' threads have ended (a file half measured is measured again by the
     /// next start).
     public func stop() async {
         rescanTimer.withLock { timer in
@@ -336,6 +348,8 @@ public final class Station: Sendable {
             await group.triggerGracefulShutdown()
             await task.value
         }
+        let live = self.live
+        await Blocking.run { live.stopAll() }
         await sound?.stop()
         await profiles.flush()
     }

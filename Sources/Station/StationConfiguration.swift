@@ -68,6 +68,8 @@ public struct StationConfiguration: Sendable {
     /// every core (``Station``; each file once, kept in the station database). True unless
     /// told otherwise: benchmarks of other things, and tests that need no sound, turn it off.
     public var analysesSound = true
+    /// How the channels are broadcast live (`[live]` of `mhz serve`'s configuration).
+    public var live = LiveConfiguration()
     /// Passed by the sound analysis' workers before each file: tests hold it closed to show
     /// what the station does while it analyses.
     var soundAnalysisGate: AnalysisGate?
@@ -133,6 +135,11 @@ public struct StationConfiguration: Sendable {
     /// The folder songs transcoded to MP3 are cached in (``TranscodeCache``).
     var transcodeDirectory: URL {
         dataDirectory.appendingPathComponent("transcoded", isDirectory: true)
+    }
+
+    /// The folder the live broadcasts keep their segments in, a folder per channel.
+    var liveDirectory: URL {
+        dataDirectory.appendingPathComponent("live", isDirectory: true)
     }
 
     /// The folder cover images are kept in.

@@ -63,6 +63,14 @@ final class SampleConverter {
         while try convert(nil, count: 0) > 0 {}
     }
 
+    /// Drains the resampler into the FIFO and drops it, so the next frame starts a new
+    /// one: between two inputs played one after the other, the first's filter delay is not
+    /// mixed into the second's start even when both have the same parameters.
+    func endInput() throws(TranscodeError) {
+        try flush()
+        mhz_swr_free(&resampler)
+    }
+
     /// Appends `count` samples of silence to the FIFO: what makes a stream as long as it
     /// was announced when the input ends short of its declared duration. Silence is all
     /// zero bytes in both formats the encoder takes (planar float and planar 16-bit).

@@ -168,6 +168,23 @@ struct ConfigurationTests {
         #expect(long.controlSocket.path.utf8.count <= Paths.maxSocketPathBytes)
     }
 
+    @Test func theLiveTableIsReadAndChecked() throws {
+        let config = try Config.parse("[live]\nalways = [1, \"4\"]\nlookback = \"1h30m\"", path: "t.toml")
+        #expect(config.live == LiveSettings(always: ["1", "4"], lookbackSeconds: 5400))
+        #expect(try Config.parse("", path: "t.toml").live == LiveSettings(always: [], lookbackSeconds: 7200))
+        #expect(LiveSettings.seconds("45s") == 45 && LiveSettings.seconds("2h") == 7200 && LiveSettings.seconds("90m") == 5400)
+        for bad in ["2", "h", "", "2 h", "-1h", "2d"] { #expect(LiveSettings.seconds(bad) == nil, "\(bad)") }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil,
+                                               "\"lookback\" in [live] must be a length of time such as \"2h\", \"90m\" or \"45s\", at most 168 hours")) {
+            try Config.parse("[live]\nlookback = \"8d\"", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil,
+                                               "\"always\" in [live] must be a list of channel ids, e.g. [1, 4]")) {
+            try Config.parse("[live]\nalways = 1", path: "t.toml")
+        }
+        #expect(throws: CLIError.self) { try Config.parse("[live]\nkeep = 1", path: "t.toml") }
+    }
+
     @Test func theDownloadsTableIsReadAndCheckedKeyByKey() throws {
         let config = try Config.parse("""
             volume = 50

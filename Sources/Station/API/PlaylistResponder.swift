@@ -60,12 +60,16 @@ struct PlaylistResponder: Sendable {
         case anonymous
         /// A logged-in account, by its numeric id.
         case user(String)
+        /// A live channel's broadcast, by the channel's id: everyone listening to it,
+        /// as one listener (``LiveBroadcast``).
+        case channel(String)
 
         /// The profile key (``ListenerProfiles/key(userID:)``).
         var key: String {
             switch self {
             case .anonymous: return ListenerProfiles.anonymous
             case .user(let id): return ListenerProfiles.key(userID: id)
+            case .channel(let id): return "live:\(id)"
             }
         }
     }

@@ -27,6 +27,7 @@ import Transcoder
 /// - `GET|HEAD /media/<sid>-<kbps>k.mp3` → its MP3 transcode, with its length and Range
 ///   support while it is made (``TranscodeStreaming``), then as a file
 /// - `GET|HEAD /cover/<name>` → a cover image, with Range support
+/// - `GET /live/…` → the live channels' playlists, segments and songs aired (``LiveAnswers``)
 enum StationRouter {
     /// The path prefix of the media route.
     static let mediaPrefix = "/media"
@@ -53,6 +54,8 @@ enum StationRouter {
         var transcodes: TranscodeCache
         /// How long a range ahead of a transcode's encoder waits for it.
         var transcodeRangeWait: Duration = StationConfiguration.transcodeRangeWaitDefault
+        /// The live channels; `nil` serves none.
+        var live: LiveHub?
     }
 
     /// Builds the router.
@@ -127,6 +130,22 @@ enum StationRouter {
         }
         router.get("\(mediaPrefix)/:name", use: stream)
         router.head("\(mediaPrefix)/:name", use: stream)
+        if let hub = services.live {
+            let answers = LiveAnswers(hub: hub)
+            let live: @Sendable (Request, StationContext) async throws -> Response = { request, context in
+                let base = mediaBase(authority: request.head.authority, scheme: scheme) ?? fallbackBase()
+                let body = request.method == .post
+                    ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
+                    : Data()
+                return Response(await answers.respond(method: request.method.rawValue, path: request.uri.path,
+                                                      query: request.uri.query, body: body, base: base,
+                                                      peer: context.peerAddress))
+            }
+            for pattern in ["/live/:channel", "/live/:channel/:name", "/live/:channel/:name/:segment"] {
+                router.get(RouterPath(pattern), use: live)
+            }
+            router.post("/live/:channel/:name", use: live)
+        }
         return router
     }
 

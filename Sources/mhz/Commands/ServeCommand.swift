@@ -92,6 +92,8 @@ struct ServeCommand: AsyncParsableCommand {
                            key: URL(fileURLWithPath: Paths.expand(key, home: home)))
             }
         }
+        // `[live]` is the file's one table for the station; the rest is the player's.
+        let settings = try Config.load(from: paths.configFile, explicit: paths.configExplicit)
         // Each connection is a descriptor: as many as the system allows (OpenFileLimit).
         OpenFileLimit.raiseToHard()
         let station: Station
@@ -105,6 +107,8 @@ struct ServeCommand: AsyncParsableCommand {
                 library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory,
                 host: host, port: port, tls: tls, seed: seed, logger: logger)
             configuration.afterSoundAnalysis = HeapTrim.release
+            configuration.live = LiveConfiguration(always: settings.live.always,
+                                                   lookback: .seconds(settings.live.lookbackSeconds))
             station = try await Station(configuration: configuration)
             url = try await station.start()
         } catch {

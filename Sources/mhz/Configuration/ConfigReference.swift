@@ -27,10 +27,10 @@ enum ConfigReference {
 
     /// The tables in the manual's order; nil is the top level. `[keys]` is described apart,
     /// beside the key table.
-    static let tables: [String?] = [nil, "station", "radio", "downloads", "hooks", "scrobble"]
+    static let tables: [String?] = [nil, "station", "radio", "downloads", "hooks", "scrobble", "live"]
 
     /// The keys in the order the manual lists them.
-    static var entries: [Entry] { topLevel + station + radio + downloads + hooks + scrobble }
+    static var entries: [Entry] { topLevel + station + radio + downloads + hooks + scrobble + live }
 
     /// The top-level keys.
     static var topLevel: [Entry] {
@@ -66,6 +66,18 @@ enum ConfigReference {
                   summary: "A desktop notification for each new song."),
             Entry(name: "mpris", value: "true|false", fallback: String(Config().mpris),
                   summary: "The radio on the session bus as an MPRIS player (media keys, playerctl)."),
+        ]
+    }
+
+    /// `[live]`, read by mhz serve.
+    static var live: [Entry] {
+        [
+            Entry(table: "live", name: "always", value: "[ID, ...]", fallback: "none",
+                  summary: "Channels mhz serve keeps on the air from its start, for their look-back; the others are "
+                      + "broadcast from their first listener until 10 minutes without one."),
+            Entry(table: "live", name: "lookback", value: "TIME", fallback: "\"\(LiveSettings.defaultLookbackSeconds / 3600)h\"",
+                  summary: "How long mhz serve keeps a live channel's segments (\"90m\", \"1h30m\"), for ?begintime= "
+                      + "and aired.json."),
         ]
     }
 
@@ -142,7 +154,7 @@ enum ConfigReference {
     /// The keys the parsers accept, by table (nil: the top level), to hold the table to them.
     static let parsedKeys: [String?: [String]] = [
         nil: Config.keys, "station": StationSettings.keys, "radio": RadioSettings.keys, "downloads": DownloadSettings.keys,
-        "hooks": HookSettings.keys, "scrobble": ScrobbleSettings.keys,
+        "hooks": HookSettings.keys, "scrobble": ScrobbleSettings.keys, "live": LiveSettings.keys,
     ]
 
     /// `15` rather than `15.0`.

@@ -50,6 +50,8 @@ extension CLIError {
         case .variantQuality: "kbit/s (e.g. 128), \"best\" or \"worst\""
         case .oneOf(let words): "one of \(words.joined(separator: ", "))"
         case .httpURL: "an http(s) URL"
+        case .channelIDs: "a list of channel ids, e.g. [1, 4]"
+        case .timeSpan(let maximum): "a length of time such as \"2h\", \"90m\" or \"45s\", at most \(maximum / 3600) hours"
         }
     }
 

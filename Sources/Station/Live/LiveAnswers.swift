@@ -1,0 +1,262 @@
+import Foundation
+import RadioAPI
+
+/// The answers of the `/live/…` routes (docs/PROTOCOL.md §12), from a ``LiveHub``:
+///
+/// - `GET /live/<channel>.m3u8` → the master playlist (``LivePlaylist/master(channel:query:)``)
+/// - `GET /live/<channel>/<kbps>.m3u8` → a variant's live playlist: the last
+///   ``LiveConfiguration/window`` segments; with `begintime=<ms>`, every segment from that
+///   moment on; with `endtime=<ms>` too, a VOD of the range
+/// - `GET /live/<channel>/<kbps>/<sequence>.ts` → a segment
+/// - `GET /live/<channel>/aired.json` → the songs aired, newest first
+/// - `POST /live/<channel>/feedback` → a listener's like, unlike, skip or trash, and the
+///   tally of the votes to skip the song on the air
+///
+/// Every request for a channel counts as a listener's: it starts the broadcast and keeps it
+/// on the air.
+struct LiveAnswers: Sendable {
+    /// The channels.
+    let hub: LiveHub
+
+    /// `application/vnd.apple.mpegurl`, RFC 8216's media type for playlists.
+    static let playlistType = "application/vnd.apple.mpegurl"
+
+    /// Answers `path` (starting `/live/`) with its `query` (and a POST's form `body`);
+    /// `base` is the server root as the client named it, for `aired.json`'s links; `peer`
+    /// the client's address, the listener when the request names no `login`.
+    func respond(method: String = "GET", path: String, query: String?, body: Data = Data(), base: String,
+                 peer: String? = nil) async -> StationReply {
+        let parts = path.dropFirst("/live/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let request = StationRequest(method: method, path: path, rawQuery: query)
+        let listener = request.nonEmptyParameter("login") ?? peer ?? "in-process"
+        if method == "POST" {
+            guard parts.count == 2, parts[1] == "feedback", let broadcast = hub.broadcast(parts[0]) else { return Self.notFound }
+            let form = StationRequest(method: method, path: path, rawQuery: String(decoding: body, as: UTF8.self))
+            return await feedback(broadcast, form: form, listener: form.nonEmptyParameter("login") ?? listener)
+        }
+        switch parts.count {
+        case 1 where parts[0].hasSuffix(".m3u8"):
+            let channel = String(parts[0].dropLast(".m3u8".count))
+            guard let broadcast = hub.broadcast(channel) else { return Self.notFound }
+            await broadcast.listen()
+            if let refusal = Self.range(query, of: broadcast.snapshot.segments).refusal { return refusal }
+            return Self.playlist(LivePlaylist.master(channel: channel, query: query))
+        case 2 where parts[1] == "aired.json":
+            guard let broadcast = hub.broadcast(parts[0]) else { return Self.notFound }
+            await broadcast.listen()
+            return aired(broadcast, base: base)
+        case 2 where parts[1].hasSuffix(".m3u8"):
+            guard let kbps = Int(parts[1].dropLast(".m3u8".count)), LiveConfiguration.bitrates.contains(kbps),
+                  let broadcast = hub.broadcast(parts[0])
+            else { return Self.notFound }
+            await broadcast.listen()
+            broadcast.heard(listener)
+            return media(broadcast, kbps: kbps, query: query)
+        case 3 where parts[2].hasSuffix(".ts"):
+            guard let kbps = Int(parts[1]), LiveConfiguration.bitrates.contains(kbps),
+                  let sequence = Int(parts[2].dropLast(".ts".count)), let broadcast = hub.broadcast(parts[0])
+            else { return Self.notFound }
+            await broadcast.listen()
+            guard broadcast.snapshot.segments.contains(where: { $0.sequence == sequence }),
+                  let bytes = try? Data(contentsOf: broadcast.file(kbps: kbps, sequence: sequence))
+            else { return Self.notFound }
+            // A segment never changes once listed.
+            return StationReply(status: 200, contentType: "video/mp2t", body: bytes, cacheControl: "max-age=86400")
+        default:
+            return Self.notFound
+        }
+    }
+
+    /// `POST /live/<channel>/feedback`: a like (`r`), unlike (`u`) or trash (`b`) teaches
+    /// the channel's shared listener; a skip (`s`) or trash of the song on the air is a
+    /// vote, and more than half of the current listeners end it at the next segment
+    /// boundary. The answer is the tally.
+    private func feedback(_ broadcast: LiveBroadcast, form: StationRequest, listener: String) async -> StationReply {
+        guard let word = form.nonEmptyParameter("type"), let type = ReportType(rawValue: word),
+              [.rate, .unrate, .skip, .ban].contains(type)
+        else { return JSONResponse.error("invalid_type", status: 400) }
+        guard let sid = form.nonEmptyParameter("sid") else { return JSONResponse.error("missing_sid", status: 400) }
+        if type != .skip, !(await hub.teach(type, sid: sid, channel: broadcast.channel)) {
+            return JSONResponse.error("invalid_sid", status: 400)
+        }
+        let tally = type == .skip || type == .ban ? broadcast.voteToSkip(sid, by: listener) : nil
+        return JSONResponse.reply(FeedbackAnswer(sid: sid, type: word, onAir: tally != nil || broadcast.songOnAir?.sid == sid,
+                                                 votes: tally?.votes ?? 0, listeners: tally?.listeners ?? 0,
+                                                 ending: tally?.ending ?? false))
+    }
+
+    /// The answer of a feedback: `{"r":0,"sid","type","on_air","votes","listeners","ending"}`.
+    struct FeedbackAnswer: Encodable {
+        /// Always 0: taken.
+        let r = 0
+        /// The song it was about.
+        let sid: String
+        /// Its type, as sent.
+        let type: String
+        /// Whether the song is the one on the air.
+        let onAir: Bool
+        /// Listeners who voted to skip it.
+        let votes: Int
+        /// Listeners counted.
+        let listeners: Int
+        /// Whether the vote ends it.
+        let ending: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case r, sid, type, votes, listeners, ending
+            case onAir = "on_air"
+        }
+    }
+
+    /// A variant's playlist: the live window, or the range the query asks.
+    private func media(_ broadcast: LiveBroadcast, kbps: Int, query: String?) -> StationReply {
+        let segments = broadcast.snapshot.segments
+        let minimumTarget = max(1, Int((Double(hub.configuration.segmentSamples) / 44100).rounded()))
+        switch Self.range(query, of: segments) {
+        case .refused(let reply):
+            return reply
+        case .window:
+            let window = segments.suffix(LiveConfiguration.window)
+            return Self.playlist(LivePlaylist.media(window, kbps: kbps, kind: .live, minimumTarget: minimumTarget))
+        case .from(let begin):
+            let listed = segments.drop { $0.end <= begin }
+            return Self.playlist(LivePlaylist.media(listed, kbps: kbps, kind: .liveFrom, minimumTarget: minimumTarget))
+        case .between(let begin, let end):
+            let listed = segments.drop { $0.end <= begin }.prefix { $0.start < end }
+            return Self.playlist(LivePlaylist.media(listed, kbps: kbps, kind: .vod, minimumTarget: minimumTarget))
+        }
+    }
+
+    /// What a query's `begintime` and `endtime` ask of the segments kept.
+    enum Range {
+        /// Neither: the live window.
+        case window
+        /// From `begintime` on, live.
+        case from(Int64)
+        /// From `begintime` to `endtime`, finished.
+        case between(Int64, Int64)
+        /// A bad or unavailable range: the answer.
+        case refused(StationReply)
+
+        /// The answer when refused.
+        var refusal: StationReply? {
+            if case .refused(let reply) = self { return reply }
+            return nil
+        }
+    }
+
+    /// Reads `begintime` and `endtime` (ms since the epoch): 400 when they are not whole
+    /// numbers or end before they begin, 404 naming what is kept when the range is not.
+    static func range(_ query: String?, of segments: [LiveSegment]) -> Range {
+        let request = StationRequest(method: "GET", path: "/live", rawQuery: query)
+        let beginText = request.parameter("begintime")
+        let endText = request.parameter("endtime")
+        if beginText == nil, endText == nil { return .window }
+        guard let beginText, let begin = Int64(beginText), begin >= 0 else {
+            return .refused(error("bad_begintime", status: 400, "begintime must be milliseconds since the epoch", segments))
+        }
+        var end: Int64?
+        if let endText {
+            guard let parsed = Int64(endText), parsed > begin else {
+                return .refused(error("bad_endtime", status: 400,
+                                      "endtime must be milliseconds since the epoch after begintime", segments))
+            }
+            end = parsed
+        }
+        guard let first = segments.first?.start, let last = segments.last?.end,
+              begin >= first, begin < last, (end ?? last) <= last
+        else {
+            return .refused(error("out_of_range", status: 404, "the range asked is not kept", segments))
+        }
+        return end.map { .between(begin, $0) } ?? .from(begin)
+    }
+
+    /// The songs aired, newest first, each with a VOD playlist of it (the one on the air:
+    /// a live playlist from its start).
+    private func aired(_ broadcast: LiveBroadcast, base: String) -> StationReply {
+        let (segments, songs, onAir) = broadcast.snapshot
+        guard let first = segments.first else { return JSONResponse.reply(AiredList(songs: [])) }
+        let channel = broadcast.channel
+        var entries: [AiredList.Entry] = []
+        for (index, song) in songs.enumerated() {
+            let start = max(song.start, first.start)
+            // A song ends where the next starts, or where its run of segments broke off.
+            let runEnd = Self.runEnd(after: song.start, in: segments)
+            let next = index + 1 < songs.count ? songs[index + 1].start : nil
+            let playing = next == nil && onAir && runEnd == segments.last?.end
+            let end = playing ? song.start + song.length : min(next ?? runEnd, runEnd)
+            guard end > start else { continue }
+            let query = playing ? "begintime=\(start)" : "begintime=\(start)&endtime=\(end)"
+            entries.append(AiredList.Entry(sid: song.sid, title: song.title, artist: song.artist, start: song.start,
+                                           end: end, url: "\(base)/live/\(channel).m3u8?\(query)", onAir: playing))
+        }
+        return JSONResponse.reply(AiredList(songs: entries.reversed()))
+    }
+
+    /// The end of the last segment of the run that holds `moment`: the segment before the
+    /// next discontinuity, or the last.
+    private static func runEnd(after moment: Int64, in segments: [LiveSegment]) -> Int64 {
+        var end = segments.last?.end ?? moment
+        let from = segments.firstIndex { $0.end > moment } ?? segments.endIndex
+        for index in segments.indices where index > from && segments[index].discontinuity {
+            end = segments[index - 1].end
+            break
+        }
+        return end
+    }
+
+    private static let notFound = JSONResponse.error("not_found", status: 404)
+
+    private static func playlist(_ text: String) -> StationReply {
+        StationReply(status: 200, contentType: playlistType, body: Data(text.utf8), cacheControl: "no-cache")
+    }
+
+    private static func error(_ word: String, status: Int, _ message: String, _ segments: [LiveSegment]) -> StationReply {
+        let available = segments.first.map { AvailableRange(begintime: $0.start, endtime: segments.last!.end) }
+        return JSONResponse.reply(RangeError(err: word, message: message, available: available), status: status)
+    }
+
+    /// A look-back refused: `{"r":1,"err":…,"message":…,"available":{"begintime":…,"endtime":…}}`.
+    private struct RangeError: Encodable {
+        /// Always 1: refused.
+        let r = 1
+        let err: String
+        let message: String
+        let available: AvailableRange?
+    }
+
+    /// What is kept, in milliseconds since the epoch.
+    private struct AvailableRange: Encodable {
+        let begintime: Int64
+        let endtime: Int64
+    }
+
+    /// `aired.json`.
+    struct AiredList: Encodable {
+        /// One song aired.
+        struct Entry: Encodable {
+            /// The song's id.
+            let sid: String
+            /// Its title.
+            let title: String
+            /// Its artist.
+            let artist: String
+            /// When it started on the air (ms since the epoch).
+            let start: Int64
+            /// When it ended, or will (ms since the epoch).
+            let end: Int64
+            /// The master playlist of its segments.
+            let url: String
+            /// Whether it is on the air now.
+            let onAir: Bool
+
+            enum CodingKeys: String, CodingKey {
+                case sid, title, artist, start, end, url
+                case onAir = "on_air"
+            }
+        }
+
+        /// Newest first.
+        let songs: [Entry]
+    }
+}

@@ -1,0 +1,308 @@
+import Dispatch
+import Foundation
+import Logging
+import MusicLibrary
+import Synchronization
+import Transcoder
+
+/// One channel's broadcast: a thread of its own that asks the channel's recommender for
+/// songs (``LiveSongFeed``), has ``LiveEncoder`` cut them into segments of every variant,
+/// and publishes each segment when its time has come: at the wall-clock moment its audio
+/// ends, so the broadcast goes at the pace of the audio, not of the encoder. Segments go to
+/// disk (``LiveArchive``) and into the list the playlists are made from.
+///
+/// A run starts at the first request (``LiveHub``) and ends when nobody asked for the
+/// channel for ``LiveConfiguration/idleTimeout`` (unless the channel is in
+/// ``LiveConfiguration/always``), when the station stops, or when encoding fails; the next
+/// run continues the media sequence after an `EXT-X-DISCONTINUITY`. A run's first
+/// ``LiveConfiguration/prefill`` segments are dated back so that they are due at once.
+final class LiveBroadcast: Sendable {
+    /// Where a broadcast is.
+    enum Phase: Sendable, Equatable {
+        /// No thread runs.
+        case offAir
+        /// The thread runs; `published` segments of this run are out.
+        case onAir(published: Int)
+        /// The thread was asked to end and has not yet.
+        case stopping
+    }
+
+    private struct State {
+        var phase = Phase.offAir
+        var segments: [LiveSegment]
+        var aired: [AiredSong]
+        /// When the channel was last asked for (ms since the epoch).
+        var lastRequest: Int64 = 0
+        /// Requests waiting for the run's first segments.
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        /// Signalled when a run's thread ends.
+        var ended: DispatchSemaphore?
+        /// Who fetched a media playlist, and when last (ms since the epoch).
+        var listeners: [String: Int64] = [:]
+        /// The song on the air listeners voted to skip, and who did.
+        var skipVotes: (sid: String, voters: Set<String>)?
+        /// A song a majority voted to end: the thread ends it at the next segment it cuts.
+        var endRequested: String?
+    }
+
+    /// What a vote to skip made of the song on the air.
+    struct Tally: Sendable, Equatable {
+        /// The song voted on.
+        var sid: String
+        /// Listeners who voted to skip or trash it.
+        var votes: Int
+        /// Listeners who fetched a playlist in the last ``listenerWindow`` milliseconds (the
+        /// voter among them).
+        var listeners: Int
+        /// Whether more than half voted: the song ends at the next segment boundary.
+        var ending: Bool
+    }
+
+    /// How long a listener counts after its last playlist fetch: 30 s.
+    static let listenerWindow: Int64 = 30_000
+
+    /// The channel's id.
+    let channel: String
+    private let configuration: LiveConfiguration
+    private let archive: LiveArchive
+    private let songs: @Sendable (String, [String]) async -> [LibraryTrack]
+    private let logger: Logger
+    private let state: Mutex<State>
+    /// Wakes the thread from its wait for a segment's time when it is asked to stop.
+    private let wake = DispatchSemaphore(value: 0)
+    /// Where a run's sample clock starts: two seconds in, so that the encoder's priming
+    /// (its first packet is 1024 samples before the first frame) is never negative.
+    private static let firstSample: Int64 = 2 * Int64(LiveEncoder.sampleRate)
+
+    /// A broadcast of `channel` keeping its segments in `directory`, drawing songs with
+    /// `songs(channel, recent sids)`.
+    init(channel: String, directory: URL, configuration: LiveConfiguration, logger: Logger,
+         songs: @escaping @Sendable (String, [String]) async -> [LibraryTrack]) {
+        self.channel = channel
+        self.configuration = configuration
+        archive = LiveArchive(directory: directory, bitrates: LiveConfiguration.bitrates)
+        self.songs = songs
+        self.logger = logger
+        let stored = archive.load()
+        state = Mutex(State(segments: stored.segments, aired: stored.aired))
+    }
+
+    /// Now, in milliseconds since the epoch.
+    static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The segments kept, oldest first, and the songs aired, oldest first.
+    var snapshot: (segments: [LiveSegment], aired: [AiredSong], onAir: Bool) {
+        state.withLock { state in
+            if case .onAir = state.phase { return (state.segments, state.aired, true) }
+            return (state.segments, state.aired, false)
+        }
+    }
+
+    /// The archive's file for a segment of a variant.
+    func file(kbps: Int, sequence: Int) -> URL { archive.file(kbps: kbps, sequence: sequence) }
+
+    /// Notes a request for the channel and starts a run when none is on: returns once the
+    /// run has its first ``LiveConfiguration/prefill`` segments out (at once, or within a
+    /// few segments after an earlier run that ended moments ago), or has ended.
+    func listen() async {
+        let needsWait: Bool = state.withLock { state in
+            state.lastRequest = Self.now()
+            switch state.phase {
+            case .onAir(let published): return published < LiveConfiguration.prefill
+            case .stopping: return false
+            case .offAir:
+                let ended = DispatchSemaphore(value: 0)
+                state.ended = ended
+                state.phase = .onAir(published: 0)
+                let thread = Thread { [self] in
+                    run()
+                    finishRun()
+                    ended.signal()
+                }
+                thread.name = "mhz.live.\(channel)"
+                thread.start()
+                return true
+            }
+        }
+        guard needsWait else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow: Bool = state.withLock { state in
+                if case .onAir(let published) = state.phase, published < LiveConfiguration.prefill {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                return true
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Notes that `listener` fetched a media playlist now.
+    func heard(_ listener: String) {
+        let now = Self.now()
+        state.withLock { state in
+            state.listeners[listener] = now
+            state.listeners = state.listeners.filter { now - $0.value <= Self.listenerWindow }
+        }
+    }
+
+    /// The song on the air: the last one aired, while the broadcast is on.
+    var songOnAir: AiredSong? {
+        state.withLock { state in
+            if case .onAir = state.phase { return state.aired.last }
+            return nil
+        }
+    }
+
+    /// Counts `listener`'s vote to skip `sid`; `nil` when `sid` is not the song on the air.
+    /// More than half of the current listeners (those who fetched a playlist in the last
+    /// 30 s, the voter counted) end it at the next segment boundary the encoder cuts.
+    func voteToSkip(_ sid: String, by listener: String) -> Tally? {
+        let now = Self.now()
+        return state.withLock { state -> Tally? in
+            guard case .onAir = state.phase, state.aired.last?.sid == sid else { return nil }
+            state.listeners[listener] = now
+            let current = Set(state.listeners.filter { now - $0.value <= Self.listenerWindow }.keys)
+            var voters = state.skipVotes?.sid == sid ? state.skipVotes!.voters : []
+            voters.insert(listener)
+            state.skipVotes = (sid, voters)
+            let votes = voters.intersection(current).count
+            let ending = votes * 2 > current.count
+            if ending { state.endRequested = sid }
+            return Tally(sid: sid, votes: votes, listeners: current.count, ending: ending)
+        }
+    }
+
+    /// Ends the run under way, if any, and waits for its thread. Blocks.
+    func stop() {
+        let ended: DispatchSemaphore? = state.withLock { state in
+            if case .onAir = state.phase { state.phase = .stopping }
+            return state.ended
+        }
+        guard let ended else { return }
+        wake.signal()
+        ended.wait()
+        ended.signal()
+    }
+
+    /// One run: segments until told to stop, left idle or failing.
+    private func run() {
+        let segmentMilliseconds = configuration.segmentSamples * 1000 / Int64(LiveEncoder.sampleRate)
+        // Dated back for the first segments, but never into what an earlier run aired:
+        // the segments' times only go forward.
+        let lastEnd = state.withLock { $0.segments.last?.end } ?? 0
+        let runStart = max(Self.now() - Int64(LiveConfiguration.prefill) * segmentMilliseconds, lastEnd)
+        let first = Self.firstSample
+        let feed = LiveSongFeed(channel: channel, recent: state.withLock { $0.aired.suffix(10).map(\.sid) },
+                                songs: songs, logger: logger)
+        let encoder: LiveEncoder
+        do throws(TranscodeError) {
+            encoder = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: first, source: feed)
+        } catch {
+            logger.error("live broadcast cannot start", metadata: ["channel": .string(channel), "error": .string("\(error)")])
+            return
+        }
+        // The run's first segment, its priming included, starts at `runStart`.
+        let origin = first - encoder.priming
+        let wall = { (sample: Int64) -> Int64 in runStart + (sample - origin) * 1000 / Int64(LiveEncoder.sampleRate) }
+        var index: Int64 = 0
+        var firstOfRun = true
+        while isRunning {
+            // A song the listeners voted off ends here, if it is still the one playing.
+            if let ending = state.withLock({ state in defer { state.endRequested = nil }; return state.endRequested }),
+               feed.current == ending {
+                encoder.endInput()
+            }
+            let audio: LiveEncoder.Segment
+            do throws(TranscodeError) {
+                audio = try encoder.segment(endingAt: first + (index + 1) * configuration.segmentSamples)
+            } catch {
+                logger.error("live broadcast failed", metadata: ["channel": .string(channel), "error": .string("\(error)")])
+                return
+            }
+            index += 1
+            // Its time comes when its audio ends.
+            let due = wall(audio.end)
+            while isRunning, Self.now() < due {
+                _ = wake.wait(timeout: .now() + .milliseconds(Int(min(due - Self.now(), 1000))))
+            }
+            guard isRunning else { return }
+            let started = feed.started(before: audio.end).map { song in
+                AiredSong(sid: song.track.sid, title: song.track.title, artist: song.track.artist,
+                          start: wall(song.sample), length: Int64(song.track.durationSeconds) * 1000)
+            }
+            let title = feed.label(at: audio.start, before: audio.end)
+            do {
+                try publish(audio, start: wall(audio.start), title: title, songs: started, firstOfRun: firstOfRun)
+            } catch {
+                logger.error("live segment not written", metadata: ["channel": .string(channel), "error": .string("\(error)")])
+                return
+            }
+            firstOfRun = false
+            if idle { return }
+        }
+    }
+
+    private var isRunning: Bool {
+        state.withLock { if case .onAir = $0.phase { true } else { false } }
+    }
+
+    /// Nobody asked for the channel for the idle timeout, and it is not kept on the air.
+    private var idle: Bool {
+        guard !configuration.always.contains(channel) else { return false }
+        return state.withLock { Self.now() - $0.lastRequest > configuration.idleMilliseconds }
+    }
+
+    /// Writes a segment and the songs that started in it, lists them, and trims what aged
+    /// past the look-back.
+    private func publish(_ audio: LiveEncoder.Segment, start: Int64, title: String, songs: [AiredSong],
+                         firstOfRun: Bool) throws {
+        let (sequence, discontinuity, era) = state.withLock { state in
+            let discontinuity = firstOfRun && !state.segments.isEmpty
+            return ((state.segments.last?.sequence ?? -1) + 1, discontinuity,
+                    (state.segments.last?.era ?? 0) + (discontinuity ? 1 : 0))
+        }
+        let segment = LiveSegment(sequence: sequence, start: start, duration: audio.duration, title: title,
+                                  discontinuity: discontinuity, era: era)
+        try archive.append(segment, variants: audio.variants)
+        for song in songs { try archive.append(song) }
+        var kept = state.withLock { state in
+            state.segments.append(segment)
+            state.aired.append(contentsOf: songs)
+            return (state.segments, state.aired)
+        }
+        // Trimmed once the oldest segment is past the look-back by a tenth of it (at most a
+        // minute): the lists are rewritten every so often, not at every segment.
+        let cutoff = Self.now() - configuration.lookbackMilliseconds
+        let slack = min(60_000, configuration.lookbackMilliseconds / 10)
+        if let oldest = kept.0.first, oldest.end < cutoff - slack {
+            kept = try archive.trim(kept.0, kept.1, before: cutoff)
+        }
+        let waiters = state.withLock { state in
+            if kept.0.count != state.segments.count {
+                state.segments = kept.0
+                state.aired = kept.1
+            }
+            if case .onAir(let published) = state.phase {
+                state.phase = .onAir(published: published + 1)
+                if published + 1 >= LiveConfiguration.prefill {
+                    defer { state.waiters = [] }
+                    return state.waiters
+                }
+            }
+            return []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The run is over: off the air, and whoever waited for it goes on.
+    private func finishRun() {
+        let waiters = state.withLock { state in
+            state.phase = .offAir
+            state.ended = nil
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

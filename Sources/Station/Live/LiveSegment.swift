@@ -1,0 +1,39 @@
+/// One segment of a channel's broadcast as its playlists list it: the same sequence
+/// number, start and length in every variant.
+struct LiveSegment: Codable, Sendable, Equatable {
+    /// Its media sequence number: one more than the segment before it, across stops and
+    /// restarts of the station.
+    var sequence: Int
+    /// When its audio starts, in milliseconds since the epoch (`EXT-X-PROGRAM-DATE-TIME`).
+    var start: Int64
+    /// Its length in seconds (`EXTINF`).
+    var duration: Double
+    /// "artist - title" of the song at its start (`EXTINF`'s title).
+    var title: String
+    /// Whether the audio before it was interrupted (a stop or a restart):
+    /// `EXT-X-DISCONTINUITY` before it.
+    var discontinuity: Bool
+    /// How many discontinuities the broadcast has had up to this segment, its own
+    /// included: a playlist starting here says so in `EXT-X-DISCONTINUITY-SEQUENCE`.
+    var era: Int
+
+    /// When its audio ends, in milliseconds since the epoch.
+    var end: Int64 { start + Int64((duration * 1000).rounded()) }
+}
+
+/// A song the channel aired: `aired.json`'s entries.
+struct AiredSong: Codable, Sendable, Equatable {
+    /// The song's id.
+    var sid: String
+    /// Its title.
+    var title: String
+    /// Its artist.
+    var artist: String
+    /// When it started on the air, in milliseconds since the epoch.
+    var start: Int64
+    /// Its declared length in milliseconds: where it will end while it is on the air.
+    var length: Int64
+
+    /// "artist - title", a segment's title.
+    var label: String { artist.isEmpty ? title : "\(artist) - \(title)" }
+}
