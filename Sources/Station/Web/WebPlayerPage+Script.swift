@@ -73,7 +73,7 @@ extension WebPlayerPage {
       $("#title").textContent = song.title;
       $("#artist").textContent = song.artist;
       $("#album").textContent = song.albumtitle || "";
-      $("#reason").textContent = song.reason ? "Chosen because " + song.reason + "." : "";
+      $("#reason").textContent = song.reason ? "Why this song: " + song.reason : "";
       const cover = $("#cover");
       cover.src = song.picture || "";
       cover.alt = song.albumtitle ? "Cover of " + song.albumtitle : "";
@@ -89,7 +89,7 @@ extension WebPlayerPage {
         navigator.mediaSession.metadata = new MediaMetadata({ title: song.title, artist: song.artist, album: song.albumtitle || "",
           artwork: song.picture ? [{ src: song.picture }] : [] });
       }
-      if ($("#status").dataset.kind !== "trouble") say("");
+      if ($("#status").textContent === "Tuning in…") say("");
     }
 
     function play() {
