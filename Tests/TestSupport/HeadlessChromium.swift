@@ -13,11 +13,7 @@ public final class HeadlessChromium: Sendable {
     private let driver: Process
     private let profile: TemporaryDirectory
 
-    /// Whether this machine has both programs (`script/setup --test` installs them).
-    public static var isInstalled: Bool {
-        FileManager.default.isExecutableFile(atPath: driverPath) && FileManager.default.isExecutableFile(atPath: browserPath)
-    }
-
+    /// Debian's chromedriver and Chromium (`script/setup --test` installs them).
     static let driverPath = "/usr/bin/chromedriver"
     static let browserPath = "/usr/bin/chromium"
 
@@ -33,10 +29,13 @@ public final class HeadlessChromium: Sendable {
         driver.standardOutput = output
         driver.standardError = FileHandle.nullDevice
         driver.standardInput = FileHandle.nullDevice
-        // Chromium keeps its crash database and caches under HOME: in the data folder, so
+        // Chromium keeps its crash database and caches under HOME, and libpulse makes a
+        // `pulse-*` folder in TMPDIR without XDG_RUNTIME_DIR: all in the data folder, so
         // nothing is left behind.
         var environment = ProcessInfo.processInfo.environment
-        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"] { environment[name] = profile.url.path }
+        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "TMPDIR"] {
+            environment[name] = profile.url.path
+        }
         driver.environment = environment
         let printed = Locked(Data())
         do {
