@@ -23,7 +23,7 @@ struct WebPlayerBrowserTests {
         let browser = try await HeadlessChromium(width: width, height: height)
         do {
             try await browser.session.open(base)
-            try await browser.session.waitFor("the channel list", "document.querySelectorAll('[data-channel]').length >= 5")
+            try await browser.session.waitFor("the channel list", "document.querySelectorAll('[data-channel]').length >= 2")
             try await body(browser.session)
         } catch {
             await browser.close()
@@ -156,6 +156,49 @@ struct WebPlayerBrowserTests {
                 #expect(reports(log, "s").map(\.sid) == [before])
             }
         }
+    }
+
+    @Test("synced lyrics follow the song; a song played to its end sends e then p with its sid, and the next one plays")
+    func lyricsAndEnd() async throws {
+        let music = try TemporaryDirectory(prefix: "mhz-web-lyrics")
+        try await offPool {
+            try MediaFactory.tone(at: music.path("sung.mp3"), seconds: 3, tags: ["title": "Sung Song", "artist": "Lyricist"])
+            try Data("[ti:Sung Song]\n[00:00.40]first line\n[00:01.20]second line\n[00:02.00][00:02.50]third line\n".utf8)
+                .write(to: music.path("sung.lrc"))
+            try MediaFactory.tone(at: music.path("plain.mp3"), seconds: 3, frequency: 330,
+                                  tags: ["title": "Plain Song", "artist": "Hummer"])
+        }
+        let log = RequestLog()
+        try await StationFixtures.withDemoStation(library: music.url, onRequest: log.hook) { _, base in
+            try await withPage(base) { page in
+                try await page.click("[data-channel=\"0\"]")
+                var played: [String] = []
+                for _ in 0..<2 {
+                    try await page.waitFor("a song", "(\(Self.currentSid)) !== '\(played.last ?? "")' && \(Self.playing)")
+                    let sid = try await currentSid(page)
+                    played.append(sid)
+                    let title = try await page.value("document.querySelector('[data-field=title]').textContent") as? String
+                    if title == "Sung Song" {
+                        try await page.waitFor("the lyrics", "!document.querySelector('#lyrics-box').hidden")
+                        let lines = try await page.value("[...document.querySelectorAll('#lyrics li')].map((li) => li.textContent)")
+                        #expect(lines as? [String] == ["first line", "second line", "third line", "third line"])
+                        try await page.waitFor("the line being sung", "document.querySelector('#lyrics li.now') !== null"
+                            + " && document.querySelector('#lyrics li.now').textContent === 'third line'")
+                    } else {
+                        #expect(title == "Plain Song")
+                        #expect(try await page.value("document.querySelector('#lyrics-box').hidden") as? Bool == true)
+                    }
+                    try await page.waitFor("the song's end", "document.querySelector('audio').ended || (\(Self.currentSid)) !== '\(sid)'")
+                    try await waitUntil("e then p for the song that ended") {
+                        let types = log.all.filter { $0.path == "/j/v2/playlist" && $0.parameter("sid") == sid }.compactMap { $0.parameter("type") }
+                        return types == ["e", "p"]
+                    }
+                }
+                #expect(Set(played).count == 2)
+                try await page.waitFor("a third song", "(\(Self.currentSid)) !== '\(played[1])' && \(Self.playing)")
+            }
+        }
+        music.remove()
     }
 
     @Test("at 375 px and at 1280 px nothing is wider than the window and every control shows")
