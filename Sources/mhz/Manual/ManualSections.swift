@@ -159,6 +159,8 @@ enum ManualSections {
              "mhz serve --add-user ana"),
             ("", "mhz login --server http://127.0.0.1:7650 --username ana"),
             ("", "mhz --server http://127.0.0.1:7650"),
+            ("Serve it to the household's browsers: open http://<this machine>:7650/ for the web player:",
+             "mhz serve --host 0.0.0.0"),
             ("Skip the first song, headless, and print each event as a JSON line:",
              "echo skip | mhz --headless --audio-output null"),
             ("Download every liked song for offline listening, then play them:", "mhz download --liked"),
