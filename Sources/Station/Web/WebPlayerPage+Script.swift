@@ -50,7 +50,7 @@ extension WebPlayerPage {
         + "&app_name=radio_website&version=100&type=" + type;
       if (type !== "n") url += "&sid=" + encodeURIComponent(sid) + "&pt=" + pt;
       url += "&pb=128&from=mainsite";
-      if ("npsb".includes(type)) url += "&h=" + encodeURIComponent(h);
+      if ("npsb".includes(type) && state.history.length) url += "&h=" + encodeURIComponent(h);
       state.chain = state.chain.then(() => ask(url)).then((answer) => then && channel === state.channel && then(answer));
       return state.chain;
     }
@@ -75,7 +75,7 @@ extension WebPlayerPage {
       $("#album").textContent = song.albumtitle || "";
       $("#reason").textContent = song.reason ? "Why this song: " + song.reason : "";
       const cover = $("#cover");
-      cover.src = song.picture || "";
+      if (song.picture) cover.src = song.picture; else cover.removeAttribute("src");
       cover.alt = song.albumtitle ? "Cover of " + song.albumtitle : "";
       $("#length").textContent = clock(song.length);
       $("#bar").setAttribute("aria-valuemax", String(song.length || 0));
@@ -119,6 +119,7 @@ extension WebPlayerPage {
       state.channel = id;
       state.song = null;
       audio.pause();
+      for (const b of document.querySelectorAll("[data-action]")) b.disabled = true;
       for (const b of document.querySelectorAll("[data-channel]")) b.setAttribute("aria-current", String(b.dataset.channel === id));
       say("Tuning in…");
       report("n", playFrom);
@@ -200,7 +201,15 @@ extension WebPlayerPage {
       const form = $("#login");
       const body = new URLSearchParams({ source: "radio", alias: form.alias.value, form_password: form.form_password.value,
         captcha_solution: form.captcha_solution.value, captcha_id: form.dataset.captcha || "", remember: "on" });
-      const answer = await ask("/j/login", { method: "POST", body });
+      // Not tried again: a captcha answers one try, and the station may have had it.
+      let answer;
+      try {
+        answer = await (await fetch("/j/login", { method: "POST", body, credentials: "same-origin" })).json();
+      } catch (error) {
+        $("#login-error").textContent = "The station did not answer: try again.";
+        newCaptcha();
+        return;
+      }
       if (answer.r === 0 && answer.user_info) {
         localStorage.setItem("mhz.name", answer.user_info.name || "");
         form.form_password.value = "";
@@ -277,9 +286,10 @@ extension WebPlayerPage {
       report("p", playFrom);
     });
     if ("mediaSession" in navigator) {
-      navigator.mediaSession.setActionHandler("play", () => play());
-      navigator.mediaSession.setActionHandler("pause", () => audio.pause());
-      navigator.mediaSession.setActionHandler("nexttrack", () => skip());
+      // A browser may refuse an action it does not know: the others still work.
+      for (const [action, handler] of [["play", play], ["pause", () => audio.pause()], ["nexttrack", skip]]) {
+        try { navigator.mediaSession.setActionHandler(action, handler); } catch (error) { /* not offered here */ }
+      }
     }
     $("#login-open").addEventListener("click", () => { $("#login").hidden = false; $("#login-error").textContent = ""; newCaptcha(); $("#login").alias.focus(); });
     $("#login-cancel").addEventListener("click", () => { $("#login").hidden = true; });

@@ -60,6 +60,7 @@ enum WebPlayerPage {
         <button type="button" id="login-cancel">Cancel</button>
       </div>
     </form>
+    <noscript><p>The web player needs JavaScript. Any Douban FM client, or mhz in a terminal, plays from this station too.</p></noscript>
     <main>
       <nav aria-labelledby="channels-title">
         <h2 id="channels-title">Channels</h2>
