@@ -89,6 +89,11 @@ public struct WebDriverSession: Sendable {
         _ = try await command("DELETE", "/actions", nil)
     }
 
+    /// Deletes every cookie of the page's site.
+    public func deleteCookies() async throws {
+        _ = try await command("DELETE", "/cookie", nil)
+    }
+
     /// Sets the window's outer size.
     public func resize(width: Int, height: Int) async throws {
         _ = try await command("POST", "/window/rect", ["width": width, "height": height])
