@@ -21,20 +21,23 @@ extension WebPlayerPage {
     const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
     // One request, tried until the station answers: a failed fetch or a 5xx is "not now".
+    // An answer that is not JSON is an answer too (a refusal), not a reason to ask again.
     async function ask(url, init) {
       for (let attempt = 0; ; attempt++) {
+        let text;
         try {
           const answer = await fetch(url, Object.assign({ credentials: "same-origin", cache: "no-store" }, init));
           if (answer.status >= 500) throw new Error("status " + answer.status);
-          if (attempt > 0) { say("The station is back."); delete document.body.dataset.station; }
-          const text = await answer.text();
-          return text ? JSON.parse(text) : {};
+          text = await answer.text();
         } catch (error) {
           const wait = Math.min(15, 2 ** attempt);
           say("The station is not answering. Trying again in " + wait + " s…", "trouble");
           document.body.dataset.station = "away";
           await pause(wait * 1000);
+          continue;
         }
+        if (attempt > 0) { say("The station is back."); delete document.body.dataset.station; }
+        try { return text ? JSON.parse(text) : {}; } catch (error) { return { r: 1, err: "not_json" }; }
       }
     }
 
@@ -51,7 +54,9 @@ extension WebPlayerPage {
       if (type !== "n") url += "&sid=" + encodeURIComponent(sid) + "&pt=" + pt;
       url += "&pb=128&from=mainsite";
       if ("npsb".includes(type) && state.history.length) url += "&h=" + encodeURIComponent(h);
-      state.chain = state.chain.then(() => ask(url)).then((answer) => then && channel === state.channel && then(answer));
+      // A failure in handling one answer must not stop the reports after it.
+      state.chain = state.chain.then(() => ask(url)).then((answer) => then && channel === state.channel && then(answer))
+        .catch((error) => say("Something went wrong on this page: " + error.message, "trouble"));
       return state.chain;
     }
 
