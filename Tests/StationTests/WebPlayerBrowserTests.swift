@@ -136,6 +136,27 @@ struct WebPlayerBrowserTests {
         }
     }
 
+    @Test("a session the station no longer knows: the page says to log in again, clears the cookies and plays on anonymously")
+    func lapsedSession() async throws {
+        let log = RequestLog()
+        try await StationFixtures.withDemoStation(onRequest: log.hook) { _, base in
+            try await withPage(base) { page in
+                // Cookies of a login the station never made (or forgot).
+                try await page.addCookie(name: "dbcl2", value: "\"1000001:0123456789\"")
+                try await page.addCookie(name: "ck", value: "\"abcd\"")
+                try await page.open(base)
+                try await page.waitFor("the page taking the cookies for a login", "!document.querySelector('#logout').hidden")
+                try await page.click("[data-channel=\"0\"]")
+                try await page.waitFor("the word about the session", "document.querySelector('#status').textContent === 'Your session has ended: log in again.'"
+                    + " && !document.querySelector('#login-open').hidden")
+                try await page.waitFor("an anonymous song", Self.playing)
+                // The dead cookies are gone (the station's logout cleared them).
+                try await page.waitFor("the cookies cleared", "document.cookie.indexOf('ck=') < 0")
+                #expect(log.all.contains { $0.path == "/partner/logout" && $0.parameter("ck") == nil })
+            }
+        }
+    }
+
     @Test("a station that goes away: the page says so, keeps the skip, and resumes with it when the station is back")
     func stationAwayAndBack() async throws {
         let log = RequestLog()

@@ -89,6 +89,11 @@ public struct WebDriverSession: Sendable {
         _ = try await command("DELETE", "/actions", nil)
     }
 
+    /// Sets a cookie for the page's site (path `/`), as if the site had set it.
+    public func addCookie(name: String, value: String) async throws {
+        _ = try await command("POST", "/cookie", ["cookie": ["name": name, "value": value, "path": "/"]])
+    }
+
     /// Deletes every cookie of the page's site.
     public func deleteCookies() async throws {
         _ = try await command("DELETE", "/cookie", nil)

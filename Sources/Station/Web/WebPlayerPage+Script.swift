@@ -61,7 +61,12 @@ extension WebPlayerPage {
     }
 
     function playFrom(answer) {
-      if (answer.logout === 1) signedOut("Your session has ended: log in again.");
+      if (answer.logout === 1) {
+        // The station no longer knows the session: its logout clears the cookies (dbcl2 is
+        // HttpOnly, out of this script's reach), so later reports go as the anonymous listener.
+        fetch("/partner/logout?source=radio&no_login=y", { credentials: "same-origin" }).catch(() => {});
+        signedOut("Your session has ended: log in again.");
+      }
       if (answer.r && answer.r !== 0) { say("The station refused: " + (answer.err || "error") + "."); return; }
       const song = (answer.song || [])[0];
       if (!song) {
