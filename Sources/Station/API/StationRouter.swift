@@ -13,7 +13,8 @@ import Transcoder
 /// range repair (see ``RangeRepairMiddleware``), then the file middlewares, which answer
 /// `/media/<sid>.<ext>` and `/cover/<name>` when no route matched.
 ///
-/// Routes (each answered by ``StationAPI``):
+/// Routes (each answered by ``StationAPI``, but `/`):
+/// - `GET|HEAD /` → the web player, with its ETag (``WebPlayerRoute``, ``WebPlayerPage``)
 /// - `GET /j/app/radio/channels` → `{"channels":[…]}`
 /// - `GET|POST /j/app/radio/people` → the app family's playlist answers (see ``PlaylistResponder``)
 /// - `GET /j/app/radio/liked_songs` → the listener's red-heart songs
@@ -128,6 +129,8 @@ enum StationRouter {
             guard let job else { throw HTTPError(.notFound) }
             return await TranscodeStreaming.response(to: request, from: job, rangeWait: rangeWait)
         }
+        router.get("/", use: WebPlayerRoute.respond)
+        router.head("/", use: WebPlayerRoute.respond)
         router.get("\(mediaPrefix)/:name", use: stream)
         router.head("\(mediaPrefix)/:name", use: stream)
         if let hub = services.live {

@@ -4,8 +4,9 @@ import Foundation
 import Logging
 import Station
 
-/// `mhz serve`: run the station on its own, for any Douban-FM app-API client; or, with
-/// `--add-user NAME`, create an account in its database and exit.
+/// `mhz serve`: run the station on its own, for any Douban-FM client of either family and
+/// for browsers (its web player at `/`); or, with `--add-user NAME`, create an account in
+/// its database and exit.
 struct ServeCommand: AsyncParsableCommand {
     /// The subcommand's name and help line.
     static let configuration = CommandConfiguration(

@@ -161,6 +161,8 @@ enum ManualSections {
             ("", "mhz --server http://127.0.0.1:7650"),
             ("Listen to channel 1 of that station live, as everyone listening hears it:",
              "mpv http://127.0.0.1:7650/live/1.m3u8"),
+            ("Serve it to the household's browsers: open http://<this machine>:7650/ for the web player:",
+             "mhz serve --host 0.0.0.0"),
             ("Skip the first song, headless, and print each event as a JSON line:",
              "echo skip | mhz --headless --audio-output null"),
             ("Download every liked song for offline listening, then play them:", "mhz download --liked"),

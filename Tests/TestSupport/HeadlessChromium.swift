@@ -1,0 +1,118 @@
+import Foundation
+
+/// Debian's chromedriver on a free port driving Debian's Chromium headless, with a user
+/// data folder of its own: the tests' real browser.
+///
+/// Chromium runs `--headless=new --autoplay-policy=no-user-gesture-required --no-sandbox`:
+/// an `<audio>` plays (its `currentTime` advances) without a sound card or a click.
+/// ``close()`` ends the session (chromedriver quits Chromium), ends chromedriver, ends any
+/// Chromium process still holding the data folder, and removes the folder.
+public final class HeadlessChromium: Sendable {
+    /// The browser session.
+    public let session: WebDriverSession
+    private let driver: Process
+    private let profile: TemporaryDirectory
+
+    /// Debian's chromedriver and Chromium (`script/setup --test` installs them).
+    static let driverPath = "/usr/bin/chromedriver"
+    static let browserPath = "/usr/bin/chromium"
+
+    /// Starts chromedriver, waits until it listens, and opens a session with a window of
+    /// `width`×`height`.
+    public init(width: Int = 1280, height: Int = 800) async throws {
+        profile = try TemporaryDirectory(prefix: "mhz-chromium")
+        driver = Process()
+        driver.executableURL = URL(fileURLWithPath: Self.driverPath)
+        // Port 0: chromedriver binds a free port and prints it.
+        driver.arguments = ["--port=0"]
+        let output = Pipe()
+        driver.standardOutput = output
+        driver.standardError = FileHandle.nullDevice
+        driver.standardInput = FileHandle.nullDevice
+        // Chromium keeps its crash database and caches under HOME, and libpulse makes a
+        // `pulse-*` folder in TMPDIR without XDG_RUNTIME_DIR: all in the data folder, so
+        // nothing is left behind.
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "TMPDIR"] {
+            environment[name] = profile.url.path
+        }
+        driver.environment = environment
+        let printed = Locked(Data())
+        do {
+            try driver.run()
+        } catch {
+            throw WebDriverError.notStarted("\(Self.driverPath): \(error)")
+        }
+        PipeReader.drain(output.fileHandleForReading, name: "chromedriver") { chunk in
+            printed.withLock { $0.append(chunk) }
+        }
+        var port: Int?
+        let deadline = ContinuousClock.now + .seconds(30)
+        while port == nil, ContinuousClock.now < deadline, driver.isRunning {
+            let text = String(decoding: printed.value, as: UTF8.self)
+            if let range = text.range(of: "started successfully on port ") {
+                port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            }
+            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        guard let port else {
+            Self.end(driver)
+            throw WebDriverError.notStarted(String(decoding: printed.value, as: UTF8.self))
+        }
+        let arguments = ["--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
+                         "--user-data-dir=\(profile.url.path)", "--window-size=\(width),\(height)",
+                         "--no-first-run", "--disable-gpu", "--disable-crash-reporter", "--lang=en-US"]
+        do {
+            session = try await WebDriverSession.create(port: port, alwaysMatch: [
+                "browserName": "chrome",
+                "goog:chromeOptions": ["binary": Self.browserPath, "args": arguments],
+            ])
+        } catch {
+            Self.end(driver)
+            Self.endBrowsers(using: profile.url.path)
+            throw error
+        }
+    }
+
+    /// Ends the browser and chromedriver and removes the data folder; also after a failed
+    /// session command.
+    public func close() async {
+        try? await session.delete()
+        Self.end(driver)
+        Self.endBrowsers(using: profile.url.path)
+        profile.remove()
+    }
+
+    /// SIGKILL, and waits (at most ten seconds) until it has been reaped: a child of the
+    /// test process starts with the spawning thread's signal mask, in which SIGTERM is
+    /// blocked (see ``PrivateBus/end(_:)``).
+    static func end(_ process: Process) {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(2000) }
+    }
+
+    /// Kills every process whose command line names the data folder (Chromium and its
+    /// helpers, should a session's end not have quit them), and waits until they are gone.
+    static func endBrowsers(using folder: String) {
+        let mark = "--user-data-dir=\(folder)"
+        func holders() -> [pid_t] {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return entries.compactMap { entry -> pid_t? in
+                guard let pid = pid_t(entry), pid != getpid(),
+                      let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                      String(decoding: line, as: UTF8.self).split(separator: "\0").contains(where: { $0 == mark })
+                else { return nil }
+                return pid
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(10)
+        var left = holders()
+        while !left.isEmpty, ContinuousClock.now < deadline {
+            for pid in left { kill(pid, SIGKILL) }
+            usleep(20_000)
+            left = holders()
+        }
+    }
+}
