@@ -100,9 +100,8 @@ final class BenchStation {
         return String(decoding: data.dropFirst(offset), as: UTF8.self)
     }
 
-    /// Waits for the analysis's closing line (`sound analysis: measured …`), or for word
-    /// that it cannot run here; a library already measured has neither, but every taste
-    /// station starts from an empty data directory.
+    /// Waits for the analysis's closing line (`sound analysis: measured …`), its line for a
+    /// library measured before (`… tracks measured before`), or word that it cannot run here.
     func waitForSoundAnalysis(limit: Duration = .seconds(1_800)) throws {
         let deadline = started + limit
         while true {

@@ -7,6 +7,7 @@
 //   .build/release/mhz-bench taste [--quick] [--seed N] [--listener NAME…] …   (TasteCommand.swift)
 //   .build/release/mhz-bench sound [--quick] [--work DIR]   (SoundSpeed.swift: those rows only)
 //   .build/release/mhz-bench scale [--tracks 50000] [--clients 64] …   (ScaleCommand.swift)
+//   .build/release/mhz-bench live [--seconds 30] [--listeners 200] …   (LiveCommand.swift)
 //
 // It installs nothing: a missing mpv, tmux or ffmpeg is named in the table instead of a
 // number. Progress goes to stderr, the table to stdout.
@@ -39,6 +40,16 @@ do {
             try ScaleCommand.run(scale) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
         } catch {
             FileHandle.standardError.write(Data("mhz-bench scale: \(error)\n".utf8))
+            exit(1)
+        }
+        exit(0)
+    }
+    if arguments.first == "live" {
+        let live = try LiveCommand.Options(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
+        do {
+            try LiveCommand.run(live) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
+        } catch {
+            FileHandle.standardError.write(Data("mhz-bench live: \(error)\n".utf8))
             exit(1)
         }
         exit(0)

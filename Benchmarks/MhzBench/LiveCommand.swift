@@ -1,0 +1,196 @@
+import BenchKit
+import Foundation
+
+/// `mhz-bench live`: the station's live broadcast of one channel beside Liquidsoap's
+/// `output.file.hls` making the same three AAC variants (64, 128 and 192 kbit/s, 2 s MPEG-TS
+/// segments) from the same library — CPU per channel and peak memory as ratios — and the
+/// broadcast under a fan-out of simulated listeners that poll the 128 kbit/s playlist every
+/// target duration and fetch each new segment, as a player does: playlist latency, and the
+/// station's CPU beside the broadcast's alone.
+enum LiveCommand {
+    /// What the command line asked for.
+    struct Options {
+        /// Seconds each measured phase lasts.
+        var seconds = 30.0
+        /// Simulated listeners of the fan-out.
+        var listeners = 200
+        /// The `mhz` binary measured.
+        var mhz: String
+        /// Where the library and the stations' data are kept.
+        var work: URL
+
+        /// The command line's usage line.
+        static let usage = "usage: mhz-bench live [--seconds N] [--listeners N] [--mhz PATH] [--work DIR]"
+
+        /// Reads `arguments` (after `live`), starting from the benchmark's defaults.
+        init(_ arguments: [String], defaults: BenchOptions) throws(BenchUsage) {
+            mhz = defaults.mhz
+            work = defaults.work
+            var rest = arguments[...]
+            func number(_ flag: String) throws(BenchUsage) -> Double {
+                guard let text = rest.popFirst(), let value = Double(text), value > 0 else {
+                    throw BenchUsage("\(flag) needs a positive number\n" + Self.usage)
+                }
+                return value
+            }
+            while let argument = rest.popFirst() {
+                switch argument {
+                case "--seconds": seconds = try number(argument)
+                case "--listeners": listeners = Int(try number(argument))
+                case "--mhz":
+                    guard let path = rest.popFirst() else { throw BenchUsage("--mhz needs a path\n" + Self.usage) }
+                    mhz = path
+                case "--work":
+                    guard let path = rest.popFirst() else { throw BenchUsage("--work needs a folder\n" + Self.usage) }
+                    work = URL(fileURLWithPath: path, isDirectory: true)
+                case "-h", "--help": throw BenchUsage(Self.usage, help: true)
+                default: throw BenchUsage("unknown argument \(argument)\n" + Self.usage)
+                }
+            }
+        }
+    }
+
+    /// Runs it and prints the table (Markdown) on stdout.
+    static func run(_ options: Options, progress: (String) -> Void) throws {
+        guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
+            throw BenchError.tool("no mhz binary at \(options.mhz): build it with `swift build -c release --product mhz`")
+        }
+        let liquidsoap = Executable.find("liquidsoap")
+        print("mhz-bench live --seconds \(Int(options.seconds)) --listeners \(options.listeners): \(options.mhz)")
+        for line in Machine.describe(tools: liquidsoap.map { ["liquidsoap": Machine.version($0, ["--version"])] } ?? [:]) {
+            print(line)
+        }
+        let music = options.work.appendingPathComponent("library-300", isDirectory: true)
+        try BenchLibrary.ensure(music, count: 300)
+        var table = ResultTable()
+
+        progress("live: mhz serve over \(music.path), waiting for its sound analysis")
+        let station = try BenchStation(mhz: options.mhz, library: music.path,
+                                       data: options.work.appendingPathComponent("live-station", isDirectory: true),
+                                       seed: 25, users: [])
+        defer { station.stop() }
+        try station.waitForSoundAnalysis()
+        let channel = try publicChannel(port: station.port)
+        let client = LoadClient(port: station.port)
+        let idle = cpuOver(pid: station.pid, seconds: 5)
+        // The first request puts the channel on the air; it is answered once three segments are out.
+        _ = try client.get("/live/\(channel).m3u8")
+        progress("live: channel \(channel) on the air; \(Int(options.seconds)) s alone")
+        let alone = cpuOver(pid: station.pid, seconds: options.seconds) {
+            _ = try? client.get("/live/\(channel)/128.m3u8")
+        }
+        progress("live: \(options.listeners) listeners for \(Int(options.seconds)) s")
+        let fan = FanOut(port: station.port, channel: channel, listeners: options.listeners)
+        let loaded = cpuOver(pid: station.pid, seconds: options.seconds)
+        let fanStats = fan.stop()
+        let mhzPeak = ProcSample.read(station.pid)?.peakRSSMiB ?? 0
+
+        var lq: (cpu: Double, peak: Double)?
+        if let liquidsoap {
+            progress("live: liquidsoap's output.file.hls for \(Int(options.seconds)) s")
+            lq = try liquidsoapRun(liquidsoap, music: music, work: options.work, seconds: options.seconds)
+        }
+
+        let alonePerChannel = alone - idle
+        table.add("CPU of one channel on the air (3 variants), share of a core; the station idle: \(percent(idle))",
+                  mhz: percent(alonePerChannel),
+                  reference: lq.map { "\(percent($0.cpu)) liquidsoap \(liquidsoapVersion(liquidsoap))" } ?? "liquidsoap not installed",
+                  ratio: lq.map { String(format: "%.2f×", alonePerChannel / $0.cpu) } ?? "—",
+                  target: lq.map { alonePerChannel <= $0.cpu ? "≤ 1×: met" : "≤ 1×: **not met**" } ?? "")
+        table.add("peak RSS (mhz: the whole station, library, sound and fan-out included)",
+                  mhz: String(format: "%.1f MiB", mhzPeak),
+                  reference: lq.map { String(format: "%.1f MiB liquidsoap", $0.peak) } ?? "—",
+                  ratio: lq.map { String(format: "%.2f×", mhzPeak / $0.peak) } ?? "—",
+                  target: lq.map { mhzPeak <= $0.peak ? "≤ 1×: met" : "≤ 1×: **not met**" } ?? "")
+        table.add("media playlist p50 / p99 under \(options.listeners) listeners (n=\(fanStats.latencies.samples.count), "
+                  + "\(fanStats.segments) segments fetched, \(fanStats.failures) failures)",
+                  mhz: "\(ms(fanStats.latencies.median)) / \(ms(fanStats.latencies.p99))", reference: "—", ratio: "—",
+                  target: "p99 < 10 ms: \(fanStats.latencies.p99 < 10 ? "met" : "**not met**")")
+        table.add("station CPU under the fan-out, beside the broadcast alone",
+                  mhz: percent(loaded), reference: percent(alone),
+                  ratio: String(format: "%.2f×", loaded / max(alone, 0.001)),
+                  target: "< 1.5×: \(loaded < 1.5 * alone ? "met" : "**not met**")")
+        print("")
+        print(table.markdown)
+        print("")
+        print("load average at the end: \(Machine.loadAverage())")
+    }
+
+    /// The first channel of the station's list that is broadcast (not `0`, not `-3`).
+    private static func publicChannel(port: Int) throws -> String {
+        let body = try LoadClient(port: port).get("/j/app/radio/channels")
+        guard let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
+              let channels = json["channels"] as? [[String: Any]] else {
+            throw BenchError.tool("the channel list is not JSON: \(String(decoding: body.prefix(200), as: UTF8.self))")
+        }
+        for entry in channels {
+            let id = (entry["channel_id"] as? Int).map(String.init) ?? (entry["channel_id"] as? String) ?? ""
+            if !id.isEmpty, id != "0", id != "-3" { return id }
+        }
+        throw BenchError.tool("the station lists no public channel")
+    }
+
+    /// The share of a core `pid` used over `seconds`, running `tick` every 2 s meanwhile.
+    private static func cpuOver(pid: Int32, seconds: Double, tick: () -> Void = {}) -> Double {
+        let start = ProcSample.read(pid)?.cpuSeconds ?? 0
+        let began = ContinuousClock.now
+        while ContinuousClock.now - began < .milliseconds(Int(seconds * 1000)) {
+            tick()
+            Thread.sleep(forTimeInterval: min(2, seconds))
+        }
+        let elapsed = Double((ContinuousClock.now - began).components.seconds)
+            + Double((ContinuousClock.now - began).components.attoseconds) / 1e18
+        return ((ProcSample.read(pid)?.cpuSeconds ?? start) - start) / elapsed
+    }
+
+    /// Liquidsoap broadcasting `music` (shuffled) as the same three variants for `seconds`
+    /// after 5 s of warm-up: its share of a core and its peak RSS.
+    private static func liquidsoapRun(_ liquidsoap: String, music: URL, work: URL,
+                                      seconds: Double) throws -> (cpu: Double, peak: Double) {
+        let folder = work.appendingPathComponent("liquidsoap", isDirectory: true)
+        try? FileManager.default.removeItem(at: folder)
+        let out = folder.appendingPathComponent("hls", isDirectory: true)
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        func variant(_ kbps: Int) -> String {
+            "(\"aac_\(kbps)\", %ffmpeg(format=\"mpegts\", %audio(codec=\"aac\", b=\"\(kbps)k\", samplerate=44100, channels=2)))"
+        }
+        let script = """
+            settings.init.allow_root.set(true)
+            log.stdout.set(true)
+            log.level.set(2)
+            s = mksafe(playlist(mode="randomize", reload_mode="never", "\(music.path)"))
+            output.file.hls(playlist="live.m3u8", segment_duration=2.0, segments=6, segments_overhead=5,
+              "\(out.path)", [\(variant(64)), \(variant(128)), \(variant(192))], s)
+
+            """
+        let file = folder.appendingPathComponent("radio.liq")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: liquidsoap)
+        process.arguments = [file.path]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try process.run()
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        Thread.sleep(forTimeInterval: 5)
+        guard process.isRunning else { throw BenchError.tool("liquidsoap stopped at once: run \(file.path) by hand") }
+        let cpu = cpuOver(pid: process.processIdentifier, seconds: seconds)
+        let peak = ProcSample.read(process.processIdentifier)?.peakRSSMiB ?? 0
+        let made = (try? FileManager.default.contentsOfDirectory(atPath: out.path))?.filter { $0.hasSuffix(".ts") } ?? []
+        guard !made.isEmpty else { throw BenchError.tool("liquidsoap made no segment in \(out.path)") }
+        return (cpu, peak)
+    }
+
+    private static func liquidsoapVersion(_ path: String?) -> String {
+        guard let path else { return "" }
+        return Machine.version(path, ["--version"]).split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    private static func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
+    private static func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
+}
