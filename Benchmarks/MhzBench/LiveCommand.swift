@@ -188,7 +188,7 @@ enum LiveCommand {
 
     private static func liquidsoapVersion(_ path: String?) -> String {
         guard let path else { return "" }
-        return Machine.version(path, ["--version"]).split(separator: "\n").first.map(String.init) ?? ""
+        return Machine.version(path, ["--version"])?.split(separator: "\n").first.map(String.init) ?? ""
     }
 
     private static func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
