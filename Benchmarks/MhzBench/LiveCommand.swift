@@ -26,25 +26,12 @@ enum LiveCommand {
         init(_ arguments: [String], defaults: BenchOptions) throws(BenchUsage) {
             mhz = defaults.mhz
             work = defaults.work
-            var rest = arguments[...]
-            func number(_ flag: String) throws(BenchUsage) -> Double {
-                guard let text = rest.popFirst(), let value = Double(text), value > 0 else {
-                    throw BenchUsage("\(flag) needs a positive number\n" + Self.usage)
-                }
-                return value
-            }
-            while let argument = rest.popFirst() {
+            var arguments = BenchArguments(arguments, usage: Self.usage)
+            while let argument = arguments.next() {
                 switch argument {
-                case "--seconds": seconds = try number(argument)
-                case "--listeners": listeners = Int(try number(argument))
-                case "--mhz":
-                    guard let path = rest.popFirst() else { throw BenchUsage("--mhz needs a path\n" + Self.usage) }
-                    mhz = path
-                case "--work":
-                    guard let path = rest.popFirst() else { throw BenchUsage("--work needs a folder\n" + Self.usage) }
-                    work = URL(fileURLWithPath: path, isDirectory: true)
-                case "-h", "--help": throw BenchUsage(Self.usage, help: true)
-                default: throw BenchUsage("unknown argument \(argument)\n" + Self.usage)
+                case "--seconds": seconds = try arguments.positiveNumber(after: argument)
+                case "--listeners": listeners = Int(try arguments.positiveNumber(after: argument))
+                default: try arguments.common(argument, mhz: &mhz, work: &work)
                 }
             }
         }

@@ -36,28 +36,15 @@ enum ScaleCommand {
         init(_ arguments: [String], defaults: BenchOptions) throws(BenchUsage) {
             mhz = defaults.mhz
             work = defaults.work
-            var rest = arguments[...]
-            func number(_ flag: String) throws(BenchUsage) -> Double {
-                guard let text = rest.popFirst(), let value = Double(text), value > 0 else {
-                    throw BenchUsage("\(flag) needs a positive number\n" + Self.usage)
-                }
-                return value
-            }
-            while let argument = rest.popFirst() {
+            var arguments = BenchArguments(arguments, usage: Self.usage)
+            while let argument = arguments.next() {
                 switch argument {
-                case "--tracks": tracks = Int(try number(argument))
-                case "--clients": clients = Int(try number(argument))
-                case "--requests": requests = Int(try number(argument))
-                case "--kill-after": killAfter = try number(argument)
+                case "--tracks": tracks = Int(try arguments.positiveNumber(after: argument))
+                case "--clients": clients = Int(try arguments.positiveNumber(after: argument))
+                case "--requests": requests = Int(try arguments.positiveNumber(after: argument))
+                case "--kill-after": killAfter = try arguments.positiveNumber(after: argument)
                 case "--again": again = true
-                case "--mhz":
-                    guard let path = rest.popFirst() else { throw BenchUsage("--mhz needs a path\n" + Self.usage) }
-                    mhz = path
-                case "--work":
-                    guard let path = rest.popFirst() else { throw BenchUsage("--work needs a folder\n" + Self.usage) }
-                    work = URL(fileURLWithPath: path, isDirectory: true)
-                case "-h", "--help": throw BenchUsage(Self.usage, help: true)
-                default: throw BenchUsage("unknown argument \(argument)\n" + Self.usage)
+                default: try arguments.common(argument, mhz: &mhz, work: &work)
                 }
             }
         }

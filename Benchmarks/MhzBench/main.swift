@@ -24,35 +24,29 @@ do {
         try await Soak.run(soak) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
         exit(0)
     }
-    if arguments.first == "taste" {
-        let taste = try TasteOptions(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
+    // A subcommand's failure is one line on stderr and exit status 1.
+    func subcommand(_ name: String, _ body: (_ progress: (String) -> Void) throws -> Void) -> Never {
         do {
-            try TasteCommand.run(taste) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
+            try body { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
         } catch {
-            FileHandle.standardError.write(Data("mhz-bench taste: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("mhz-bench \(name): \(error)\n".utf8))
             exit(1)
         }
         exit(0)
     }
-    if arguments.first == "scale" {
-        let scale = try ScaleCommand.Options(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
-        do {
-            try ScaleCommand.run(scale) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
-        } catch {
-            FileHandle.standardError.write(Data("mhz-bench scale: \(error)\n".utf8))
-            exit(1)
-        }
-        exit(0)
-    }
-    if arguments.first == "live" {
-        let live = try LiveCommand.Options(Array(arguments.dropFirst()), defaults: try BenchOptions([]))
-        do {
-            try LiveCommand.run(live) { FileHandle.standardError.write(Data("mhz-bench: \($0)\n".utf8)) }
-        } catch {
-            FileHandle.standardError.write(Data("mhz-bench live: \(error)\n".utf8))
-            exit(1)
-        }
-        exit(0)
+    let rest = Array(arguments.dropFirst())
+    switch arguments.first {
+    case "taste":
+        let taste = try TasteOptions(rest, defaults: try BenchOptions([]))
+        subcommand("taste") { try TasteCommand.run(taste, progress: $0) }
+    case "scale":
+        let scale = try ScaleCommand.Options(rest, defaults: try BenchOptions([]))
+        subcommand("scale") { try ScaleCommand.run(scale, progress: $0) }
+    case "live":
+        let live = try LiveCommand.Options(rest, defaults: try BenchOptions([]))
+        subcommand("live") { try LiveCommand.run(live, progress: $0) }
+    default:
+        break
     }
     if arguments.first == "sound" {
         // Only the sound analysis' rows (SoundSpeed.swift): no mhz binary, mpv or tmux needed.
