@@ -20,7 +20,7 @@ struct WebPlayerBrowserTests {
     /// window of `width`×`height`, as a first visit: no cookie and nothing stored from the
     /// test before (cookies name a host, not a port, so each station would see the last
     /// one's).
-    private func withPage(_ base: URL, width: Int = 1280, height: Int = 800,
+    func withPage(_ base: URL, width: Int = 1280, height: Int = 800,
                           _ body: (WebDriverSession) async throws -> Void) async throws {
         let page = try #require(SharedChromium.current, "the suite's browser").session
         try await page.resize(width: width, height: height)
