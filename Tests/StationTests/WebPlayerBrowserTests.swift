@@ -241,7 +241,7 @@ struct WebPlayerBrowserTests {
                     let widths = try await page.value("[document.documentElement.scrollWidth, document.documentElement.clientWidth]") as? [Int]
                     #expect(widths.map { $0[0] <= $0[1] && $0[1] > width - 30 } == true, "\(widths ?? []) at \(width) px")
                     let hidden = try await page.value("""
-                        [...document.querySelectorAll('[data-action], [data-field=title]')].filter((e) => {
+                        [...document.querySelectorAll('[data-action], [data-field=title]')].filter((e) => !e.closest('[hidden]')).filter((e) => {
                           const r = e.getBoundingClientRect(); return r.width === 0 || r.right > document.documentElement.clientWidth; }).length
                         """) as? Int
                     #expect(hidden == 0)

@@ -56,5 +56,7 @@ extension WebPlayerPage {
     #login input{font:inherit;padding:.4rem;border:1px solid var(--line);border-radius:.4rem;background:var(--bg);color:var(--fg)}
     #login-error{color:var(--heart);margin:0;min-height:1.2em}
     .row{display:flex;flex-wrap:wrap;gap:.5rem}
+    #live-controls{margin-top:.5rem}
+    #live-controls[hidden]{display:none}
     """#
 }
