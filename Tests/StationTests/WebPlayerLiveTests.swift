@@ -86,7 +86,14 @@ extension WebPlayerBrowserTests {
             let late = try #require(try await page.value("document.querySelector('[data-field=live]').textContent") as? String)
             #expect(late.hasPrefix("−0:"), "\(late)")
 
-            let before = log.all.count
+            // → past the edge is live again; back once more, and the Live button brings it back too.
+            var before = log.all.count
+            try await page.press("\u{E014}")  // WebDriver's ArrowRight
+            try await page.waitFor("live after →", "document.querySelector('[data-field=live]').textContent === 'LIVE' && \(Self.livePlaying)")
+            #expect(log.all.dropFirst(before).contains { $0.path == "/live/\(channel).m3u8" && $0.query.isEmpty })
+            try await page.click("[data-action=rewind]")
+            try await page.waitFor("back again", "document.querySelector('[data-field=live]').textContent.startsWith('−') && \(Self.livePlaying)")
+            before = log.all.count
             try await page.click("[data-action=golive]")
             try await page.waitFor("live again", "document.querySelector('[data-field=live]').textContent === 'LIVE' && \(Self.livePlaying)")
             #expect(log.all.dropFirst(before).contains { $0.path == "/live/\(channel).m3u8" && $0.query.isEmpty })
