@@ -100,7 +100,7 @@ extension WebPlayerBrowserTests {
         }
     }
 
-    @Test("n on a live channel votes to skip the song heard at /live/<id>/feedback; the status line shows the tally")
+    @Test("n on a live channel votes to skip the song heard at /live/<id>/feedback; the status line shows the tally; a pause resumes where it paused")
     func liveSkip() async throws {
         // Songs of a minute: the song heard, a few seconds behind the air, is still on it.
         try await withLivePage(library: try await LiveFeedbackTests.libraryTask.value, genre: "Skiptest") { page, _, channel, log in
@@ -114,6 +114,19 @@ extension WebPlayerBrowserTests {
             let status = try await page.value("document.querySelector('#status').textContent") as? String
             // The browser's playlists and its vote come from one address: one listener, whose vote ends the song.
             #expect(status == "Skip: 1 of 1 listening voted; the song ends for everyone.", "\(status ?? "")")
+
+            // Paused on the live edge for a while, space goes on from the moment paused, behind the edge.
+            try await page.press(" ")
+            try await page.waitFor("the pause", "document.querySelector('audio').paused")
+            let paused = Date()
+            try await page.waitFor("four seconds paused", "(window.pausedSince = window.pausedSince || Date.now()) && Date.now() - window.pausedSince > 4000")
+            try await page.press(" ")
+            try await page.waitFor("the sound behind the edge", "document.querySelector('[data-field=live]').textContent.startsWith('−') && \(Self.livePlaying)")
+            let resumed = try #require(log.all.last { $0.path == "/live/\(channel).m3u8" && $0.parameter("begintime") != nil })
+            let begin = try #require(Int64(resumed.parameter("begintime") ?? ""))
+            // The moment paused: within the few seconds the browser plays behind the edge.
+            let pausedAt = Int64(paused.timeIntervalSince1970 * 1000)
+            #expect(begin <= pausedAt && begin > pausedAt - 10_000, "begintime \(begin), paused at \(pausedAt)")
         }
     }
 

@@ -13,7 +13,7 @@ extension WebPlayerPage {
     /// none, so the station counts both under the listener's address, as one listener.
     static let liveScript = #"""
     const HLS = "application/vnd.apple.mpegurl";
-    const live = { id: null, aired: [], song: null, timer: 0, oldest: 0, from: 0 };
+    const live = { id: null, aired: [], song: null, timer: 0, oldest: 0, from: 0, pausedAt: 0 };
 
     function tuneLive(id) {
       if (!audio.canPlayType(HLS)) { tune(id); say("This browser cannot play live HLS: here are the channel's songs instead."); return; }
@@ -39,6 +39,7 @@ extension WebPlayerPage {
       clearInterval(live.timer);
       live.id = null;
       live.song = null;
+      live.pausedAt = 0;
       live.aired = [];
       $("#live-controls").hidden = true;
       $("#live-at").hidden = true;
@@ -130,6 +131,15 @@ extension WebPlayerPage {
     }
 
     function goLive() { if (live.id) { load(); say("Live."); } }
+
+    // Paused on the live playlist, the browser's own clock of it is no guide to where the
+    // sound resumes: a pause of more than 3 s goes on from the moment paused, in the look-back.
+    audio.addEventListener("pause", () => { if (live.id && !live.from && !audio.ended) live.pausedAt = Date.now() - behind() * 1000; });
+    audio.addEventListener("play", () => {
+      const at = live.pausedAt;
+      live.pausedAt = 0;
+      if (live.id && !live.from && at && Date.now() - at > 3000) loadBack(at);
+    });
 
     // A vote on the song heard; the answer's tally goes to the status line.
     async function vote(type) {
