@@ -20,7 +20,7 @@ struct WebPlayerBrowserTests {
     /// window of `width`×`height`, as a first visit: no cookie and nothing stored from the
     /// test before (cookies name a host, not a port, so each station would see the last
     /// one's).
-    private func withPage(_ base: URL, width: Int = 1280, height: Int = 800,
+    func withPage(_ base: URL, width: Int = 1280, height: Int = 800,
                           _ body: (WebDriverSession) async throws -> Void) async throws {
         let page = try #require(SharedChromium.current, "the suite's browser").session
         try await page.resize(width: width, height: height)
@@ -241,7 +241,7 @@ struct WebPlayerBrowserTests {
                     let widths = try await page.value("[document.documentElement.scrollWidth, document.documentElement.clientWidth]") as? [Int]
                     #expect(widths.map { $0[0] <= $0[1] && $0[1] > width - 30 } == true, "\(widths ?? []) at \(width) px")
                     let hidden = try await page.value("""
-                        [...document.querySelectorAll('[data-action], [data-field=title]')].filter((e) => {
+                        [...document.querySelectorAll('[data-action], [data-field=title]')].filter((e) => !e.closest('[hidden]')).filter((e) => {
                           const r = e.getBoundingClientRect(); return r.width === 0 || r.right > document.documentElement.clientWidth; }).length
                         """) as? Int
                     #expect(hidden == 0)

@@ -31,7 +31,8 @@ struct LiveAnswers: Sendable {
         let listener = request.nonEmptyParameter("login") ?? peer ?? "in-process"
         if method == "POST" {
             guard parts.count == 2, parts[1] == "feedback", let broadcast = hub.broadcast(parts[0]) else { return Self.notFound }
-            let form = StationRequest(method: method, path: path, rawQuery: String(decoding: body, as: UTF8.self))
+            // A form body, or (docs/PROTOCOL.md §11) the query when the body is empty.
+            let form = body.isEmpty ? request : StationRequest(method: method, path: path, rawQuery: String(decoding: body, as: UTF8.self))
             return await feedback(broadcast, form: form, listener: form.nonEmptyParameter("login") ?? listener)
         }
         switch parts.count {

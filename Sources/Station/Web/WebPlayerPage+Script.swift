@@ -107,12 +107,13 @@ extension WebPlayerPage {
     }
 
     function toggle() {
-      if (!state.song) return;
+      if (!state.song && !live.id) return;
       if (audio.paused) play(); else audio.pause();
     }
-    function skip() { if (state.song) { mark("skipped"); report("s", playFrom); } }
-    function trash() { if (state.song) { mark("trashed"); report("b", playFrom); } }
+    function skip() { if (live.id) vote("s"); else if (state.song) { mark("skipped"); report("s", playFrom); } }
+    function trash() { if (live.id) vote("b"); else if (state.song) { mark("trashed"); report("b", playFrom); } }
     function like() {
+      if (live.id) { if (live.song) { state.liked = !state.liked; showLike(); vote(state.liked ? "r" : "u"); } return; }
       if (!state.song) return;
       state.liked = !state.liked;
       showLike();
@@ -126,11 +127,12 @@ extension WebPlayerPage {
     }
 
     function tune(id) {
+      leaveLive();
       state.channel = id;
       state.song = null;
       audio.pause();
       for (const b of document.querySelectorAll("[data-action]")) b.disabled = true;
-      for (const b of document.querySelectorAll("[data-channel]")) b.setAttribute("aria-current", String(b.dataset.channel === id));
+      for (const b of document.querySelectorAll("[data-channel], [data-live]")) b.setAttribute("aria-current", String(b.dataset.channel === id));
       say("Tuning in…");
       report("n", playFrom);
     }
@@ -266,14 +268,31 @@ extension WebPlayerPage {
         const li = document.createElement("li");
         li.append(b);
         ul.append(li);
+        // Every public channel is broadcast too (docs/PROTOCOL.md §11).
+        const id = String(c.channel_id);
+        if (id === "0" || id === RED_HEART) continue;
+        const l = document.createElement("button");
+        l.type = "button";
+        l.dataset.live = id;
+        l.setAttribute("aria-current", "false");
+        l.textContent = b.textContent;
+        l.addEventListener("click", () => tuneLive(id));
+        const item = document.createElement("li");
+        item.append(l);
+        $("#live").append(item);
+      }
+      if (!audio.canPlayType(HLS)) {
+        $("#live-note").textContent = "This browser cannot play live HLS: a live channel plays the channel's songs instead.";
+        $("#live-note").hidden = false;
       }
     }
 
-    const actions = { toggle, skip, like, trash };
+    /*LIVE*/
+    const actions = { toggle, skip, like, trash, rewind: () => shift(-30), forward: () => shift(30), golive: goLive };
     for (const b of document.querySelectorAll("[data-action]")) b.addEventListener("click", () => actions[b.dataset.action]());
     document.addEventListener("keydown", (event) => {
       if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, textarea, select, form")) return;
-      const key = { " ": "toggle", n: "skip", l: "like", b: "trash" }[event.key];
+      const key = { " ": "toggle", n: "skip", l: "like", b: "trash", ArrowLeft: live.id && "rewind", ArrowRight: live.id && "forward" }[event.key];
       // The keys work wherever the focus is but in the login form: a focused button is
       // not pressed by a space that pauses.
       if (!key) return;
@@ -283,14 +302,16 @@ extension WebPlayerPage {
     audio.addEventListener("play", () => { $("[data-action=toggle]").textContent = "Pause"; if ("mediaSession" in navigator) navigator.mediaSession.playbackState = "playing"; });
     audio.addEventListener("pause", () => { $("[data-action=toggle]").textContent = "Play"; if ("mediaSession" in navigator) navigator.mediaSession.playbackState = "paused"; });
     audio.addEventListener("timeupdate", () => {
+      if (live.id) { heard(); return; }
       const length = (state.song && state.song.length) || audio.duration || 0;
       $("#elapsed").textContent = clock(audio.currentTime);
       $("#bar").setAttribute("aria-valuenow", String(Math.floor(audio.currentTime)));
       $("#bar div").style.width = length ? Math.min(100, 100 * audio.currentTime / length) + "%" : "0";
       followLyrics();
     });
-    audio.addEventListener("ended", () => { report("e"); report("p", playFrom); });
+    audio.addEventListener("ended", () => { if (live.id) { shift(0); return; } report("e"); report("p", playFrom); });
     audio.addEventListener("error", () => {
+      if (live.id) { say("The live broadcast could not be loaded: press Live to try again.", "trouble"); return; }
       if (!state.song) return;
       say("The song could not be loaded; asking the station for another.", "trouble");
       report("p", playFrom);

@@ -18,11 +18,15 @@ extension WebPlayerPage {
     :focus-visible{outline:3px solid var(--accent);outline-offset:2px}
     main{display:grid;gap:1rem;padding:1rem;grid-template-columns:1fr}
     @media (min-width:900px){main{grid-template-columns:14rem 1fr 18rem}#visit-box{grid-column:2}#lyrics-box{grid-column:3;grid-row:1/span 2}}
-    #channels{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
-    @media (min-width:900px){#channels{flex-direction:column}}
-    #channels button{width:100%;text-align:left}
-    #channels button[aria-current=true]{background:var(--accent);color:#fff;border-color:var(--accent)}
-    #channels small{color:inherit;opacity:.7;margin-left:.3rem}
+    #channels,#live{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem}
+    @media (min-width:900px){#channels,#live{flex-direction:column}}
+    nav button{width:100%;text-align:left}
+    nav button[aria-current=true]{background:var(--accent);color:#fff;border-color:var(--accent)}
+    #live-title{margin-top:1rem}
+    [data-live]::before{content:"● ";color:var(--heart)}
+    [data-live][aria-current=true]::before{color:#fff}
+    #live-at{font-weight:650}
+    #live-at[data-edge=true]{color:var(--heart)}
     [data-channel="-3"]::before{content:"♥ ";color:var(--heart)}
     [data-channel="-3"][aria-current=true]::before{color:#fff}
     #now{display:flex;gap:1rem;align-items:center}
@@ -52,5 +56,7 @@ extension WebPlayerPage {
     #login input{font:inherit;padding:.4rem;border:1px solid var(--line);border-radius:.4rem;background:var(--bg);color:var(--fg)}
     #login-error{color:var(--heart);margin:0;min-height:1.2em}
     .row{display:flex;flex-wrap:wrap;gap:.5rem}
+    #live-controls{margin-top:.5rem}
+    #live-controls[hidden]{display:none}
     """#
 }

@@ -8,7 +8,9 @@ import MusicLibrary
 ///
 /// The stable hooks (for tests and for people who script the page): one `<audio>`;
 /// `data-channel="<id>"` on each entry that tunes in a channel; `data-action="toggle|skip|like|
-/// trash"` on the controls; `data-field="title|artist|album"` on now playing; `#status` says
+/// trash|rewind|forward|golive"` on the controls; `data-live="<id>"` on each entry that tunes
+/// in a channel's live broadcast (docs/PROTOCOL.md §11); `data-field="live"` says how far
+/// behind the live edge the sound is; `data-field="title|artist|album"` on now playing; `#status` says
 /// what the page is waiting for (a login, the station coming back).
 enum WebPlayerPage {
     /// The whole document, UTF-8.
@@ -21,11 +23,11 @@ enum WebPlayerPage {
         return "\"" + String(hash, radix: 16) + "-" + String(body.count, radix: 16) + "\""
     }()
 
-    /// The document: ``markup`` with ``style`` and ``script`` inline.
+    /// The document: ``markup`` with ``style`` and ``script`` (with ``liveScript`` in it) inline.
     static let document: String =
         markup
             .replacingOccurrences(of: "/*STYLE*/", with: style)
-            .replacingOccurrences(of: "/*SCRIPT*/", with: script)
+            .replacingOccurrences(of: "/*SCRIPT*/", with: script.replacingOccurrences(of: "/*LIVE*/", with: liveScript))
 
     /// The HTML, with `/*STYLE*/` and `/*SCRIPT*/` where the other two parts go.
     private static let markup = #"""
@@ -65,6 +67,9 @@ enum WebPlayerPage {
       <nav aria-labelledby="channels-title">
         <h2 id="channels-title">Channels</h2>
         <ul id="channels"></ul>
+        <h2 id="live-title">Live</h2>
+        <p id="live-note" hidden></p>
+        <ul id="live"></ul>
       </nav>
       <section id="player" aria-labelledby="now-title">
         <h2 id="now-title">Now playing</h2>
@@ -81,6 +86,7 @@ enum WebPlayerPage {
           <span id="elapsed">0:00</span>
           <div id="bar" role="progressbar" aria-label="Song progress" aria-valuemin="0" aria-valuemax="0" aria-valuenow="0"><div></div></div>
           <span id="length">0:00</span>
+          <span id="live-at" data-field="live" hidden></span>
         </div>
         <div id="controls">
           <button type="button" data-action="toggle" aria-keyshortcuts="Space" disabled>Pause</button>
@@ -88,7 +94,12 @@ enum WebPlayerPage {
           <button type="button" data-action="like" aria-keyshortcuts="l" aria-pressed="false" disabled>♥ Like</button>
           <button type="button" data-action="trash" aria-keyshortcuts="b" disabled>Trash</button>
         </div>
-        <p class="keys">Keys: space pause, n skip, l like, b trash</p>
+        <div id="live-controls" class="row" hidden>
+          <button type="button" data-action="rewind" aria-keyshortcuts="ArrowLeft" aria-label="Back 30 seconds">−30 s</button>
+          <button type="button" data-action="forward" aria-keyshortcuts="ArrowRight" aria-label="Ahead 30 seconds">+30 s</button>
+          <button type="button" data-action="golive" aria-label="Back to live">Live</button>
+        </div>
+        <p class="keys">Keys: space pause, n skip, l like, b trash; on a live channel ← and → 30 s back and ahead</p>
         <audio preload="auto"></audio>
       </section>
       <section id="lyrics-box" aria-labelledby="lyrics-title" hidden>

@@ -1,0 +1,149 @@
+import Foundation
+@testable import Station
+import Testing
+import TestSupport
+
+/// The web player's live channels (docs/PROTOCOL.md §11) in Chromium, which plays HLS
+/// natively: over the live fixtures' library with 1-second segments, so a test hears several
+/// songs in seconds. What the page shows is checked against `aired.json` and the playlists.
+extension WebPlayerBrowserTests {
+    /// The page's audio plays past its first moments.
+    static let livePlaying = "(() => { const a = document.querySelector('audio'); return !a.paused && a.currentTime > 0.5; })()"
+
+    /// Runs `body` with a live station over `library` (the live fixtures' by default) and its channel of `genre`, the page open and tuned in to it live.
+    private func withLivePage(library: URL? = nil, genre: String = LiveFixtures.genre,
+                              _ body: (WebDriverSession, URL, String, RequestLog) async throws -> Void) async throws {
+        let log = RequestLog()
+        let music = try await LiveFixtures.library
+        try await StationFixtures.withDemoStation(library: library ?? music, onRequest: log.hook, adjust: {
+            $0.analysesSound = false
+            $0.live.segmentDuration = .seconds(1)
+        }) { _, base in
+            let channels = try await HTTPFetch.get(base, "/j/app/radio/channels").jsonObject()["channels"] as? [[String: Any]] ?? []
+            let channel = String(try #require(channels.first { $0["name"] as? String == genre }?["channel_id"] as? Int))
+            try await withPage(base) { page in
+                #expect(try await page.value("document.querySelector('audio').canPlayType('application/vnd.apple.mpegurl')") as? String != "")
+                // Only the public channels are broadcast.
+                let live = try await page.value("[...document.querySelectorAll('[data-live]')].map((b) => b.dataset.live)") as? [String]
+                #expect(live?.contains(channel) == true && live?.contains("0") == false && live?.contains("-3") == false)
+                try await page.click("[data-live=\"\(channel)\"]")
+                try await page.waitFor("the live channel to play", Self.livePlaying)
+                try await page.waitFor("a song heard", "(\(Self.currentSid)) !== null")
+                try await body(page, base, channel, log)
+            }
+        }
+    }
+
+    /// The aired songs, newest first, as (sid, title, start, end).
+    private func aired(_ base: URL, _ channel: String) async throws -> [(sid: String, title: String, start: Int64, end: Int64)] {
+        let songs = try await HTTPFetch.get(base, "/live/\(channel)/aired.json").jsonObject()["songs"] as? [[String: Any]] ?? []
+        return songs.map { ($0["sid"] as? String ?? "", $0["title"] as? String ?? "",
+                            ($0["start"] as? NSNumber)?.int64Value ?? 0, ($0["end"] as? NSNumber)?.int64Value ?? 0) }
+    }
+
+    /// The sids of the aired songs on at `moment` (ms), give or take `slack` ms.
+    private func songs(at moment: Int64, slack: Int64 = 600, _ base: URL, _ channel: String) async throws -> Set<String> {
+        Set(try await aired(base, channel).filter { $0.start - slack <= moment && moment < $0.end + slack }.map(\.sid))
+    }
+
+    /// The title and sid the page shows.
+    private func shown(_ page: WebDriverSession) async throws -> (title: String, sid: String) {
+        (try await page.value("document.querySelector('[data-field=title]').textContent") as? String ?? "",
+         try #require(try await page.value(Self.currentSid) as? String))
+    }
+
+    @Test("a live channel plays through the live playlist; now playing is the aired song the audio is at; back 30 s plays the look-back, Live comes back")
+    func livePlaysAndRewinds() async throws {
+        try await withLivePage { page, base, channel, log in
+            #expect(try await page.value("document.querySelector('#live-controls').hidden") as? Bool == false)
+            let tuned = log.all.filter { $0.path == "/live/\(channel).m3u8" }
+            #expect(tuned.count == 1 && tuned.first?.query.isEmpty == true)
+            #expect(try await page.value("document.querySelector('[data-field=live]').textContent") as? String == "LIVE")
+            // Live: the moment heard is now less what the browser holds ahead of what it plays.
+            let heard = try #require(try await page.value("""
+                (() => { const a = document.querySelector('audio'); return Date.now() - 1000 * (a.buffered.end(a.buffered.length - 1) - a.currentTime); })()
+                """) as? Double)
+            let now = try await shown(page)
+            let on = try await songs(at: Int64(heard), base, channel)
+            #expect(on.contains(now.sid), "showing \(now) at \(heard), aired then: \(on)")
+            #expect(try await aired(base, channel).first { $0.sid == now.sid }?.title == now.title)
+
+            // Enough air for the look-back to be behind the edge by more than the live delay.
+            try await page.waitFor("eight seconds heard", "document.querySelector('audio').currentTime > 8")
+            try await page.press("\u{E012}")  // WebDriver's ArrowLeft
+            try await page.waitFor("the look-back playing", "document.querySelector('[data-field=live]').textContent.startsWith('−') && \(Self.livePlaying)")
+            let back = try #require(log.all.last { $0.path == "/live/\(channel).m3u8" && $0.parameter("begintime") != nil })
+            let begin = try #require(Int64(back.parameter("begintime") ?? ""))
+            #expect(Int64(back.parameter("endtime") ?? "").map { $0 > begin } == true)
+            // The look-back's first segment's date plus the audio's clock is the moment heard.
+            let list = try await LiveFixtures.playlist(base, channel, query: "begintime=\(begin)")
+            let first = try #require(list.entries.first.flatMap { LiveFixtures.milliseconds($0.dateTime) })
+            try await page.waitFor("the song of that moment", "(\(Self.currentSid)) !== '\(now.sid)' || document.querySelector('audio').currentTime > 1")
+            let clock = try #require(try await page.value("document.querySelector('audio').currentTime") as? Double)
+            let then = try await shown(page)
+            let onThen = try await songs(at: first + Int64(clock * 1000), base, channel)
+            #expect(onThen.contains(then.sid), "showing \(then) at \(first) + \(clock) s, aired then: \(onThen)")
+            let late = try #require(try await page.value("document.querySelector('[data-field=live]').textContent") as? String)
+            #expect(late.hasPrefix("−0:"), "\(late)")
+
+            // → past the edge is live again; back once more, and the Live button brings it back too.
+            var before = log.all.count
+            try await page.press("\u{E014}")  // WebDriver's ArrowRight
+            try await page.waitFor("live after →", "document.querySelector('[data-field=live]').textContent === 'LIVE' && \(Self.livePlaying)")
+            #expect(log.all.dropFirst(before).contains { $0.path == "/live/\(channel).m3u8" && $0.query.isEmpty })
+            try await page.click("[data-action=rewind]")
+            try await page.waitFor("back again", "document.querySelector('[data-field=live]').textContent.startsWith('−') && \(Self.livePlaying)")
+            before = log.all.count
+            try await page.click("[data-action=golive]")
+            try await page.waitFor("live again", "document.querySelector('[data-field=live]').textContent === 'LIVE' && \(Self.livePlaying)")
+            #expect(log.all.dropFirst(before).contains { $0.path == "/live/\(channel).m3u8" && $0.query.isEmpty })
+        }
+    }
+
+    @Test("n on a live channel votes to skip the song heard at /live/<id>/feedback; the status line shows the tally; a pause resumes where it paused")
+    func liveSkip() async throws {
+        // Songs of a minute: the song heard, a few seconds behind the air, is still on it.
+        try await withLivePage(library: try await LiveFeedbackTests.libraryTask.value, genre: "Skiptest") { page, _, channel, log in
+            let heard = try await shown(page)
+            try await page.press("n")
+            try await page.waitFor("the tally", "document.querySelector('#status').textContent.startsWith('Skip: ')")
+            let votes = log.all.filter { $0.path == "/live/\(channel)/feedback" }
+            #expect(votes.map { $0.method } == ["POST"])
+            #expect(votes.map { $0.parameter("type") ?? "" } == ["s"])
+            #expect(votes.map { $0.parameter("sid") ?? "" } == [heard.sid])
+            let status = try await page.value("document.querySelector('#status').textContent") as? String
+            // The browser's playlists and its vote come from one address: one listener, whose vote ends the song.
+            #expect(status == "Skip: 1 of 1 listening voted; the song ends for everyone.", "\(status ?? "")")
+
+            // Paused on the live edge for a while, space goes on from the moment paused, behind the edge.
+            try await page.press(" ")
+            try await page.waitFor("the pause", "document.querySelector('audio').paused")
+            let paused = Date()
+            try await page.waitFor("four seconds paused", "(window.pausedSince = window.pausedSince || Date.now()) && Date.now() - window.pausedSince > 4000")
+            try await page.press(" ")
+            try await page.waitFor("the sound behind the edge", "document.querySelector('[data-field=live]').textContent.startsWith('−') && \(Self.livePlaying)")
+            let resumed = try #require(log.all.last { $0.path == "/live/\(channel).m3u8" && $0.parameter("begintime") != nil })
+            let begin = try #require(Int64(resumed.parameter("begintime") ?? ""))
+            // The moment paused: within the few seconds the browser plays behind the edge.
+            let pausedAt = Int64(paused.timeIntervalSince1970 * 1000)
+            #expect(begin <= pausedAt && begin > pausedAt - 10_000, "begintime \(begin), paused at \(pausedAt)")
+        }
+    }
+
+    @Test("a browser without native HLS: a live entry plays the channel's songs and the page says so in one line")
+    func noNativeHLS() async throws {
+        let log = RequestLog()
+        try await StationFixtures.withDemoStation(onRequest: log.hook) { _, base in
+            try await withPage(base) { page in
+                try await page.run("HTMLMediaElement.prototype.canPlayType = () => '';")
+                try await page.click("[data-live=\"1\"]")
+                try await page.waitFor("a song of channel 1", Self.playing)
+                #expect(try await page.value("document.querySelector('#status').textContent") as? String
+                    == "This browser cannot play live HLS: here are the channel's songs instead.")
+                #expect(log.all.filter { $0.path == "/j/v2/playlist" && $0.parameter("type") == "n" }.map { $0.parameter("channel") } == ["1"])
+                #expect(!log.all.contains { $0.path.hasPrefix("/live/") })
+                #expect(try await page.value("document.querySelector('#live-controls').hidden") as? Bool == true)
+            }
+        }
+    }
+}
