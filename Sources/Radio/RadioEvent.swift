@@ -2,6 +2,9 @@
 public enum RadioEvent: Sendable, Equatable {
     /// A song started playing on a channel.
     case playing(Track, channel: ChannelInfo)
+    /// A song started to be heard on a live channel (`mhz --live`), `behind` seconds behind
+    /// the live edge: at every song change of the broadcast and after every move within it.
+    case livePlaying(Track, channel: ChannelInfo, behind: Double)
     /// Playback paused.
     case paused(Track?)
     /// Playback resumed.
