@@ -4,7 +4,7 @@ import TestSupport
 
 /// `mhz serve` reads `[live]` from the configuration file: a channel named in `always` is on
 /// the air from the start, before anyone asks for it, and a bad value stops the command
-/// with one line naming the key.
+/// with one line naming the key; `mhz download` keeps a song aired, by `aired.json`'s link.
 @Suite("mhz serve [live]")
 struct LiveServeTests {
     @Test("always = [1] broadcasts channel 1 from the start; stderr holds the serving line and nothing of FFmpeg's")
@@ -30,6 +30,39 @@ struct LiveServeTests {
         server.terminate()
         #expect(try await server.exit() == 0)
         #expect(server.stderr == "mhz: serving 3 songs from \(music.path) on \(base.absoluteString)\n")
+    }
+
+    @Test("mhz download keeps a song heard on the radio: aired.json's url of a song over is a file of that song's seconds")
+    func downloadAired() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-download")
+        defer { data.remove() }
+        let station = try await LiveFixtures.station(data: data.path("station"))
+        let base = try await station.start()
+        do {
+            let channel = try await LiveFixtures.channel(base)
+            _ = try await LiveFixtures.waitFor(base, channel, "two songs") { Set($0.entries.map(\.title)).count >= 2 }
+            let songs = try await HTTPFetch.get(base, "/live/\(channel)/aired.json").jsonObject()["songs"] as? [[String: Any]] ?? []
+            let over = try #require(songs.first { $0["on_air"] as? Bool == false })
+            let url = try #require(over["url"] as? String)
+            let seconds = Double(((over["end"] as? NSNumber)?.int64Value ?? 0) - ((over["start"] as? NSNumber)?.int64Value ?? 0)) / 1000
+            let download = try BuiltMhz(["download", "--data-dir", data.path("mhz").path, url], home: data.url)
+            defer { download.kill() }
+            #expect(try await download.exit() == 0, "\(download.stderr)")
+            let folder = data.path("mhz/downloads")
+            let file = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".ts") })
+            let probe = try await offPool {
+                try Tool.run("ffprobe", ["-v", "warning", "-show_entries", "format=duration", "-of", "csv=p=0",
+                                         folder.appendingPathComponent(file).path])
+            }
+            #expect(probe.errors.isEmpty, "\(probe.errors)")
+            // Whole segments: the song's seconds, and at most a segment more on each side.
+            let duration = Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            #expect(duration >= seconds - 0.05 && duration <= seconds + 2.1, "\(duration) for \(seconds)")
+        } catch {
+            await station.stop()
+            throw error
+        }
+        await station.stop()
     }
 
     @Test("lookback = \"forever\" is refused with one line naming the key and what it takes")

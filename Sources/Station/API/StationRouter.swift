@@ -132,13 +132,19 @@ enum StationRouter {
         router.head("\(mediaPrefix)/:name", use: stream)
         if let hub = services.live {
             let answers = LiveAnswers(hub: hub)
-            let live: @Sendable (Request, StationContext) async throws -> Response = { request, _ in
+            let live: @Sendable (Request, StationContext) async throws -> Response = { request, context in
                 let base = mediaBase(authority: request.head.authority, scheme: scheme) ?? fallbackBase()
-                return Response(await answers.respond(path: request.uri.path, query: request.uri.query, base: base))
+                let body = request.method == .post
+                    ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
+                    : Data()
+                return Response(await answers.respond(method: request.method.rawValue, path: request.uri.path,
+                                                      query: request.uri.query, body: body, base: base,
+                                                      peer: context.peerAddress))
             }
             for pattern in ["/live/:channel", "/live/:channel/:name", "/live/:channel/:name/:segment"] {
                 router.get(RouterPath(pattern), use: live)
             }
+            router.post("/live/:channel/:name", use: live)
         }
         return router
     }

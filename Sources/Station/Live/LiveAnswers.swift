@@ -1,4 +1,5 @@
 import Foundation
+import RadioAPI
 
 /// The answers of the `/live/…` routes (docs/PROTOCOL.md §12), from a ``LiveHub``:
 ///
@@ -8,6 +9,8 @@ import Foundation
 ///   moment on; with `endtime=<ms>` too, a VOD of the range
 /// - `GET /live/<channel>/<kbps>/<sequence>.ts` → a segment
 /// - `GET /live/<channel>/aired.json` → the songs aired, newest first
+/// - `POST /live/<channel>/feedback` → a listener's like, unlike, skip or trash, and the
+///   tally of the votes to skip the song on the air
 ///
 /// Every request for a channel counts as a listener's: it starts the broadcast and keeps it
 /// on the air.
@@ -18,10 +21,19 @@ struct LiveAnswers: Sendable {
     /// `application/vnd.apple.mpegurl`, RFC 8216's media type for playlists.
     static let playlistType = "application/vnd.apple.mpegurl"
 
-    /// Answers `path` (starting `/live/`) with its `query`; `base` is the server root as
-    /// the client named it, for `aired.json`'s links.
-    func respond(path: String, query: String?, base: String) async -> StationReply {
+    /// Answers `path` (starting `/live/`) with its `query` (and a POST's form `body`);
+    /// `base` is the server root as the client named it, for `aired.json`'s links; `peer`
+    /// the client's address, the listener when the request names no `login`.
+    func respond(method: String = "GET", path: String, query: String?, body: Data = Data(), base: String,
+                 peer: String? = nil) async -> StationReply {
         let parts = path.dropFirst("/live/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let request = StationRequest(method: method, path: path, rawQuery: query)
+        let listener = request.nonEmptyParameter("login") ?? peer ?? "in-process"
+        if method == "POST" {
+            guard parts.count == 2, parts[1] == "feedback", let broadcast = hub.broadcast(parts[0]) else { return Self.notFound }
+            let form = StationRequest(method: method, path: path, rawQuery: String(decoding: body, as: UTF8.self))
+            return await feedback(broadcast, form: form, listener: form.nonEmptyParameter("login") ?? listener)
+        }
         switch parts.count {
         case 1 where parts[0].hasSuffix(".m3u8"):
             let channel = String(parts[0].dropLast(".m3u8".count))
@@ -38,6 +50,7 @@ struct LiveAnswers: Sendable {
                   let broadcast = hub.broadcast(parts[0])
             else { return Self.notFound }
             await broadcast.listen()
+            broadcast.heard(listener)
             return media(broadcast, kbps: kbps, query: query)
         case 3 where parts[2].hasSuffix(".ts"):
             guard let kbps = Int(parts[1]), LiveConfiguration.bitrates.contains(kbps),
@@ -51,6 +64,47 @@ struct LiveAnswers: Sendable {
             return StationReply(status: 200, contentType: "video/mp2t", body: bytes, cacheControl: "max-age=86400")
         default:
             return Self.notFound
+        }
+    }
+
+    /// `POST /live/<channel>/feedback`: a like (`r`), unlike (`u`) or trash (`b`) teaches
+    /// the channel's shared listener; a skip (`s`) or trash of the song on the air is a
+    /// vote, and more than half of the current listeners end it at the next segment
+    /// boundary. The answer is the tally.
+    private func feedback(_ broadcast: LiveBroadcast, form: StationRequest, listener: String) async -> StationReply {
+        guard let word = form.nonEmptyParameter("type"), let type = ReportType(rawValue: word),
+              [.rate, .unrate, .skip, .ban].contains(type)
+        else { return JSONResponse.error("invalid_type", status: 400) }
+        guard let sid = form.nonEmptyParameter("sid") else { return JSONResponse.error("missing_sid", status: 400) }
+        if type != .skip, !(await hub.teach(type, sid: sid, channel: broadcast.channel)) {
+            return JSONResponse.error("invalid_sid", status: 400)
+        }
+        let tally = type == .skip || type == .ban ? broadcast.voteToSkip(sid, by: listener) : nil
+        return JSONResponse.reply(FeedbackAnswer(sid: sid, type: word, onAir: tally != nil || broadcast.songOnAir?.sid == sid,
+                                                 votes: tally?.votes ?? 0, listeners: tally?.listeners ?? 0,
+                                                 ending: tally?.ending ?? false))
+    }
+
+    /// The answer of a feedback: `{"r":0,"sid","type","on_air","votes","listeners","ending"}`.
+    struct FeedbackAnswer: Encodable {
+        /// Always 0: taken.
+        let r = 0
+        /// The song it was about.
+        let sid: String
+        /// Its type, as sent.
+        let type: String
+        /// Whether the song is the one on the air.
+        let onAir: Bool
+        /// Listeners who voted to skip it.
+        let votes: Int
+        /// Listeners counted.
+        let listeners: Int
+        /// Whether the vote ends it.
+        let ending: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case r, sid, type, votes, listeners, ending
+            case onAir = "on_air"
         }
     }
 
@@ -164,6 +218,7 @@ struct LiveAnswers: Sendable {
 
     /// A look-back refused: `{"r":1,"err":…,"message":…,"available":{"begintime":…,"endtime":…}}`.
     private struct RangeError: Encodable {
+        /// Always 1: refused.
         let r = 1
         let err: String
         let message: String
@@ -180,12 +235,19 @@ struct LiveAnswers: Sendable {
     struct AiredList: Encodable {
         /// One song aired.
         struct Entry: Encodable {
+            /// The song's id.
             let sid: String
+            /// Its title.
             let title: String
+            /// Its artist.
             let artist: String
+            /// When it started on the air (ms since the epoch).
             let start: Int64
+            /// When it ended, or will (ms since the epoch).
             let end: Int64
+            /// The master playlist of its segments.
             let url: String
+            /// Whether it is on the air now.
             let onAir: Bool
 
             enum CodingKeys: String, CodingKey {
@@ -194,6 +256,7 @@ struct LiveAnswers: Sendable {
             }
         }
 
+        /// Newest first.
         let songs: [Entry]
     }
 }

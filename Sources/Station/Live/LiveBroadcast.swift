@@ -37,7 +37,29 @@ final class LiveBroadcast: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
         /// Signalled when a run's thread ends.
         var ended: DispatchSemaphore?
+        /// Who fetched a media playlist, and when last (ms since the epoch).
+        var listeners: [String: Int64] = [:]
+        /// The song on the air listeners voted to skip, and who did.
+        var skipVotes: (sid: String, voters: Set<String>)?
+        /// A song a majority voted to end: the thread ends it at the next segment it cuts.
+        var endRequested: String?
     }
+
+    /// What a vote to skip made of the song on the air.
+    struct Tally: Sendable, Equatable {
+        /// The song voted on.
+        var sid: String
+        /// Listeners who voted to skip or trash it.
+        var votes: Int
+        /// Listeners who fetched a playlist in the last ``listenerWindow`` milliseconds (the
+        /// voter among them).
+        var listeners: Int
+        /// Whether more than half voted: the song ends at the next segment boundary.
+        var ending: Bool
+    }
+
+    /// How long a listener counts after its last playlist fetch: 30 s.
+    static let listenerWindow: Int64 = 30_000
 
     /// The channel's id.
     let channel: String
@@ -80,7 +102,8 @@ final class LiveBroadcast: Sendable {
     func file(kbps: Int, sequence: Int) -> URL { archive.file(kbps: kbps, sequence: sequence) }
 
     /// Notes a request for the channel and starts a run when none is on: returns once the
-    /// run has its first segments out (or failed to start; at most 20 seconds).
+    /// run has its first ``LiveConfiguration/prefill`` segments out (at once, or within a
+    /// few segments after an earlier run that ended moments ago), or has ended.
     func listen() async {
         let needsWait: Bool = state.withLock { state in
             state.lastRequest = Self.now()
@@ -111,6 +134,42 @@ final class LiveBroadcast: Sendable {
                 return true
             }
             if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// Notes that `listener` fetched a media playlist now.
+    func heard(_ listener: String) {
+        let now = Self.now()
+        state.withLock { state in
+            state.listeners[listener] = now
+            state.listeners = state.listeners.filter { now - $0.value <= Self.listenerWindow }
+        }
+    }
+
+    /// The song on the air: the last one aired, while the broadcast is on.
+    var songOnAir: AiredSong? {
+        state.withLock { state in
+            if case .onAir = state.phase { return state.aired.last }
+            return nil
+        }
+    }
+
+    /// Counts `listener`'s vote to skip `sid`; `nil` when `sid` is not the song on the air.
+    /// More than half of the current listeners (those who fetched a playlist in the last
+    /// 30 s, the voter counted) end it at the next segment boundary the encoder cuts.
+    func voteToSkip(_ sid: String, by listener: String) -> Tally? {
+        let now = Self.now()
+        return state.withLock { state -> Tally? in
+            guard case .onAir = state.phase, state.aired.last?.sid == sid else { return nil }
+            state.listeners[listener] = now
+            let current = Set(state.listeners.filter { now - $0.value <= Self.listenerWindow }.keys)
+            var voters = state.skipVotes?.sid == sid ? state.skipVotes!.voters : []
+            voters.insert(listener)
+            state.skipVotes = (sid, voters)
+            let votes = voters.intersection(current).count
+            let ending = votes * 2 > current.count
+            if ending { state.endRequested = sid }
+            return Tally(sid: sid, votes: votes, listeners: current.count, ending: ending)
         }
     }
 
@@ -149,6 +208,11 @@ final class LiveBroadcast: Sendable {
         var index: Int64 = 0
         var firstOfRun = true
         while isRunning {
+            // A song the listeners voted off ends here, if it is still the one playing.
+            if let ending = state.withLock({ state in defer { state.endRequested = nil }; return state.endRequested }),
+               feed.current == ending {
+                encoder.endInput()
+            }
             let audio: LiveEncoder.Segment
             do throws(TranscodeError) {
                 audio = try encoder.segment(endingAt: first + (index + 1) * configuration.segmentSamples)
@@ -193,11 +257,13 @@ final class LiveBroadcast: Sendable {
     /// past the look-back.
     private func publish(_ audio: LiveEncoder.Segment, start: Int64, title: String, songs: [AiredSong],
                          firstOfRun: Bool) throws {
-        let (sequence, discontinuity) = state.withLock { state in
-            ((state.segments.last?.sequence ?? -1) + 1, firstOfRun && !state.segments.isEmpty)
+        let (sequence, discontinuity, era) = state.withLock { state in
+            let discontinuity = firstOfRun && !state.segments.isEmpty
+            return ((state.segments.last?.sequence ?? -1) + 1, discontinuity,
+                    (state.segments.last?.era ?? 0) + (discontinuity ? 1 : 0))
         }
         let segment = LiveSegment(sequence: sequence, start: start, duration: audio.duration, title: title,
-                                  discontinuity: discontinuity)
+                                  discontinuity: discontinuity, era: era)
         try archive.append(segment, variants: audio.variants)
         for song in songs { try archive.append(song) }
         var kept = state.withLock { state in

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MusicLibrary
 import RadioAPI
+import StationStorage
 import Synchronization
 
 /// Every live channel of the station: a ``LiveBroadcast`` made for a public channel the
@@ -66,6 +67,21 @@ final class LiveHub: Sendable {
     /// Ends every broadcast and waits for their threads. Blocks.
     func stopAll() {
         for broadcast in broadcasts.withLock({ Array($0.values) }) { broadcast.stop() }
+    }
+
+    /// Teaches the channel's shared listener a like, unlike or trash of `sid`; false when
+    /// the library has no such song or the profile could not be written.
+    func teach(_ type: ReportType, sid: String, channel: String) async -> Bool {
+        let library = self.library.snapshot
+        guard let position = library.position(of: sid) else { return false }
+        do throws(StorageError) {
+            try await responder.profiles.record(type, position: position, of: library,
+                                                for: PlaylistResponder.Listener.channel(channel).key)
+            return true
+        } catch {
+            logger.error("live feedback not recorded", metadata: ["channel": .string(channel), "error": .string("\(error)")])
+            return false
+        }
     }
 
     /// A list of songs for the channel's shared listener, as a `type=n` request of the

@@ -37,6 +37,9 @@ enum LivePlaylist {
         let target = max(minimumTarget, Int(longest.rounded()))
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:\(target)\n"
         text += "#EXT-X-MEDIA-SEQUENCE:\(segments.first?.sequence ?? 0)\n"
+        // RFC 8216 §4.3.3.3: what keeps the variants' timelines together once a
+        // discontinuity has left the window.
+        if let era = segments.first?.era, era > 0 { text += "#EXT-X-DISCONTINUITY-SEQUENCE:\(era)\n" }
         switch kind {
         case .live: break
         case .liveFrom: text += "#EXT-X-START:TIME-OFFSET=0,PRECISE=YES\n"

@@ -13,6 +13,9 @@ struct LiveSegment: Codable, Sendable, Equatable {
     /// Whether the audio before it was interrupted (a stop or a restart):
     /// `EXT-X-DISCONTINUITY` before it.
     var discontinuity: Bool
+    /// How many discontinuities the broadcast has had up to this segment, its own
+    /// included: a playlist starting here says so in `EXT-X-DISCONTINUITY-SEQUENCE`.
+    var era: Int
 
     /// When its audio ends, in milliseconds since the epoch.
     var end: Int64 { start + Int64((duration * 1000).rounded()) }

@@ -26,6 +26,8 @@ final class LiveSongFeed: LiveAudioSource {
     private var pending: [Started] = []
     /// The labels of the songs handed on, the last few: a segment's title.
     private var labels: [(sample: Int64, label: String)] = []
+    /// The sid of the song the encoder plays now (the last one it was given).
+    private(set) var current: String?
     /// The sids played lately, so the next list does not repeat them.
     private var recent: [String]
 
@@ -45,6 +47,7 @@ final class LiveSongFeed: LiveAudioSource {
         guard !queue.isEmpty else { return nil }
         let track = queue.removeFirst()
         pending.append(Started(track: track, sample: sample))
+        current = track.sid
         recent.append(track.sid)
         if recent.count > 20 { recent.removeFirst(recent.count - 20) }
         return track.file

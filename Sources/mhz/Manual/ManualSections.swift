@@ -134,7 +134,7 @@ enum ManualSections {
             (sessions.cookieFile, "The web family's cookies (mode 0600)."),
             (DownloadSettings().folder(paths: paths), "Downloaded songs, unless [downloads] dir says otherwise."),
             (paths.coverDirectory, "Song covers fetched from the station."),
-            (paths.stationDirectory, "The station's data, of the embedded one and of mhz serve: accounts, what listeners taught it, MP3 transcodes, the demo library."),
+            (paths.stationDirectory, "The station's data, of the embedded one and of mhz serve: accounts, what listeners taught it, MP3 transcodes, the demo library, the live channels' segments (live/)."),
             (paths.controlSocket, "The control socket of the mhz playing (mhz ctl); another data directory has its own."),
         ]
         return [ManualPage.section("FILES")]
@@ -159,6 +159,8 @@ enum ManualSections {
              "mhz serve --add-user ana"),
             ("", "mhz login --server http://127.0.0.1:7650 --username ana"),
             ("", "mhz --server http://127.0.0.1:7650"),
+            ("Listen to channel 1 of that station live, as everyone listening hears it:",
+             "mpv http://127.0.0.1:7650/live/1.m3u8"),
             ("Skip the first song, headless, and print each event as a JSON line:",
              "echo skip | mhz --headless --audio-output null"),
             ("Download every liked song for offline listening, then play them:", "mhz download --liked"),

@@ -16,10 +16,17 @@ struct LiveMediaPlaylist: Sendable {
 
     var targetDuration: Int?
     var mediaSequence: Int?
+    var discontinuitySequence = 0
     var entries: [Entry] = []
     var ended = false
     var startTag = false
     var vod = false
+
+    /// The discontinuities before the window's first segment and in it: the broadcast's
+    /// interruptions so far, as the playlist counts them.
+    var discontinuities: Int {
+        discontinuitySequence + entries.dropFirst().filter(\.discontinuity).count
+    }
 
     /// Parses `text`; each segment line must follow its PROGRAM-DATE-TIME and EXTINF.
     init(_ text: String) {
@@ -32,6 +39,8 @@ struct LiveMediaPlaylist: Sendable {
                 targetDuration = Int(line.dropFirst("#EXT-X-TARGETDURATION:".count))
             } else if line.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") {
                 mediaSequence = Int(line.dropFirst("#EXT-X-MEDIA-SEQUENCE:".count))
+            } else if line.hasPrefix("#EXT-X-DISCONTINUITY-SEQUENCE:") {
+                discontinuitySequence = Int(line.dropFirst("#EXT-X-DISCONTINUITY-SEQUENCE:".count)) ?? -1
             } else if line.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") {
                 dateTime = String(line.dropFirst("#EXT-X-PROGRAM-DATE-TIME:".count))
             } else if line.hasPrefix("#EXTINF:") {
