@@ -30,6 +30,13 @@ public enum EventJSON {
             object["length"] = .number(track.length)
             object["live"] = .bool(true)
             object["behind"] = .number((behind * 10).rounded() / 10)
+        case .voted(let track, let type, let tally):
+            object = trackFields("voted", track)
+            object["type"] = .string(type.rawValue)
+            object["on_air"] = .bool(tally.onAir)
+            object["votes"] = .number(Double(tally.votes))
+            object["listeners"] = .number(Double(tally.listeners))
+            object["ending"] = .bool(tally.ending)
         case .paused(let track): object = track.map { trackFields("paused", $0) } ?? ["event": .string("paused")]
         case .resumed(let track): object = track.map { trackFields("resumed", $0) } ?? ["event": .string("resumed")]
         case .ended(let track): object = trackFields("ended", track)

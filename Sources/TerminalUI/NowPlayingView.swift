@@ -56,7 +56,8 @@ public enum NowPlayingView {
             FrameLine(text: songIndent + progressLine(snapshot, columns: songColumns), style: .bar, priority: 9),
             // A live channel has no queue: the broadcast chooses.
             FrameLine(text: songIndent + "vol \(snapshot.volume)%"
-                          + (snapshot.live == nil ? "  ·  \(snapshot.queueLength) queued" : ""),
+                          + (snapshot.live.map { live in live.vote.map { "  ·  " + voteText($0) } ?? "" }
+                             ?? "  ·  \(snapshot.queueLength) queued"),
                       style: .dim, priority: 2),
         ]
         if let lyric = snapshot.lyricLine, track != nil {
@@ -161,6 +162,13 @@ public enum NowPlayingView {
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return hours > 0 ? "−\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))"
                          : "−\(twoDigits(minutes)):\(twoDigits(seconds))"
+    }
+
+    /// How the listener's vote to end a live song stands: `skip: 1 of 3 voted`, or
+    /// `ending: 2 of 3 voted` once most listeners did.
+    public static func voteText(_ tally: LiveTally) -> String {
+        guard tally.onAir else { return "this song has left the air: no vote" }
+        return "\(tally.ending ? "ending" : "skip"): \(tally.votes) of \(tally.listeners) voted"
     }
 
     /// Formats seconds as `m:ss`, or `h:mm:ss` from one hour; `--:--` when unknown.

@@ -23,6 +23,16 @@ import Testing
         #expect(lines[0] == " Jazz FM               playing · −02:10 ")
     }
 
+    @Test func theVoteStandsOnTheVolumeLine() {
+        var snapshot = Self.live(behind: 0)
+        snapshot.live?.vote = LiveTally(onAir: true, votes: 1, listeners: 3, ending: false)
+        #expect(NowPlayingView.render(snapshot, width: 40, height: 12)[7] == "  vol 80%  ·  skip: 1 of 3 voted        ")
+        snapshot.live?.vote = LiveTally(onAir: true, votes: 2, listeners: 3, ending: true)
+        #expect(NowPlayingView.render(snapshot, width: 40, height: 12)[7] == "  vol 80%  ·  ending: 2 of 3 voted      ")
+        snapshot.live?.vote = LiveTally(onAir: false, votes: 0, listeners: 0, ending: false)
+        #expect(NowPlayingView.voteText(snapshot.live!.vote!) == "this song has left the air: no vote")
+    }
+
     @Test func liveText() {
         #expect(NowPlayingView.liveText(LiveStatus(behind: 0)) == "LIVE")
         #expect(NowPlayingView.liveText(LiveStatus(behind: 2.9)) == "LIVE")

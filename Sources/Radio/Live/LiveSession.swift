@@ -1,4 +1,5 @@
 import Foundation
+import RadioAPI
 
 /// Listening to a live channel (`mhz --live`): the station's broadcast played through the
 /// player from a moment the session chose, so the air time of every position is known
@@ -8,8 +9,9 @@ import Foundation
 /// edge, opens the broadcast again from the moment wanted.
 ///
 /// The same commands as the radio: `seek ±s` moves on the air, `seek s` within the song
-/// heard, `live` goes back to the edge; the commands that report to the station are not
-/// available on a live channel.
+/// heard, `live` goes back to the edge; `like`, `unlike`, `skip` and `trash` go to the
+/// channel's feedback route about the song heard (a skip is a vote: the song ends for
+/// everyone when most listeners vote).
 public actor LiveSession: RadioControl {
     private let channel: ChannelInfo
     private let station: any LiveStation
@@ -24,6 +26,10 @@ public actor LiveSession: RadioControl {
     private var generation = 0
     private var volume: Int
     private var paused = false
+    /// The songs liked in this session (the station keeps no hearts per live listener).
+    private var liked: Set<String> = []
+    /// The listener's vote on the song heard, as the station last counted it.
+    private var vote: LiveTally?
     private var problem: RadioError?
     private var playerTask: Task<Void, Never>?
     private var quitWaiters: [CheckedContinuation<Void, Never>] = []
@@ -69,11 +75,11 @@ public actor LiveSession: RadioControl {
         var snapshot = RadioSnapshot(channel: channel, paused: paused, volume: volume, channels: [channel],
                                      problem: problem, loading: state.tuning == nil || current == nil)
         if case .playing(_, let moment, let song?) = state {
-            snapshot.track = song.track(channel: channel.id)
+            snapshot.track = track(song)
             snapshot.position = Double(max(0, moment - song.start)) / 1000
             snapshot.duration = Double(song.end - song.start) / 1000
         }
-        snapshot.live = LiveStatus(behind: behind ?? 0)
+        snapshot.live = LiveStatus(behind: behind ?? 0, vote: vote)
         return snapshot
     }
 
@@ -95,10 +101,50 @@ public actor LiveSession: RadioControl {
         case .status: eventContinuation.yield(.status(snapshot()))
         case .live: await tune(to: nil)
         case .seek(let target): await seek(target)
-        case .skip, .like, .unlike, .trash, .channel, .login, .logout, .download, .downloadControl, .lyricsEarlier,
-             .lyricsLater, .history, .sleep, .pastSong:
+        case .like: await feedback(.rate)
+        case .unlike: await feedback(.unrate)
+        case .skip: await feedback(.skip)
+        case .trash: await feedback(.ban)
+        case .channel, .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .sleep,
+             .pastSong:
             fail(.unsupported(command.word))
         }
+    }
+
+    // MARK: - Feedback
+
+    /// The song as front ends show it, with its heart.
+    private func track(_ song: AiredSong) -> Track {
+        var track = song.track(channel: channel.id)
+        track.liked = liked.contains(song.sid)
+        return track
+    }
+
+    /// Sends the listener's word on the song heard and narrates what the station counted.
+    private func feedback(_ type: ReportType) async {
+        guard case .playing(_, _, let song?) = state else { return fail(.nothingPlaying) }
+        let tally: LiveTally
+        do {
+            tally = try await station.feedback(channel: channel.id, type: type, sid: song.sid)
+        } catch {
+            return fail(.service(error))
+        }
+        switch type {
+        case .rate:
+            liked.insert(song.sid)
+            eventContinuation.yield(.liked(track(song)))
+        case .unrate:
+            liked.remove(song.sid)
+            eventContinuation.yield(.unliked(track(song)))
+        case .ban:
+            eventContinuation.yield(.trashed(track(song)))
+            fallthrough
+        default:
+            // Only a vote on the song still heard is shown beside it.
+            if current?.sid == song.sid, current?.start == song.start { vote = tally }
+            eventContinuation.yield(.voted(track(song), type: type, tally))
+        }
+        publish()
     }
 
     // MARK: - Moving on the air
@@ -183,11 +229,11 @@ public actor LiveSession: RadioControl {
             await follow(tuning, position: position)
         case .paused:
             paused = true
-            eventContinuation.yield(.paused(current?.track(channel: channel.id)))
+            eventContinuation.yield(.paused(current.map(track)))
             publish()
         case .resumed:
             paused = false
-            eventContinuation.yield(.resumed(current?.track(channel: channel.id)))
+            eventContinuation.yield(.resumed(current.map(track)))
             publish()
         case .volume(let percent):
             volume = percent
@@ -224,7 +270,8 @@ public actor LiveSession: RadioControl {
         guard case .playing(let now, let latest, _) = state, now == tuning else { return }
         state = .playing(tuning, moment: latest, song: heard ?? previous)
         if let heard, heard.sid != previous?.sid || heard.start != previous?.start {
-            eventContinuation.yield(.livePlaying(heard.track(channel: channel.id), channel: channel,
+            vote = nil
+            eventContinuation.yield(.livePlaying(track(heard), channel: channel,
                                                  behind: behind ?? 0))
         }
         publish()

@@ -1,3 +1,5 @@
+import RadioAPI
+
 /// A station's live broadcasts as the live listening needs them (docs/PROTOCOL.md §11):
 /// the playlist's window, the programme aired, and the address mpv plays. Declared here so
 /// the radio reaches HTTP and the playlist parser only through the composition root.
@@ -9,4 +11,7 @@ public protocol LiveStation: Sendable {
     func aired(channel: String) async throws(ServiceFailure) -> [AiredSong]
     /// The master playlist that plays the channel from the segment holding `begin` on, live.
     func streamURL(channel: String, from begin: Int64) -> String
+    /// The listener's word on song `sid`: `rate`, `unrate` teach the channel's shared
+    /// listener, `skip` votes to end it, `ban` does both.
+    func feedback(channel: String, type: ReportType, sid: String) async throws(ServiceFailure) -> LiveTally
 }

@@ -50,7 +50,8 @@ extension PlayCommand {
             throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
         }
         do throws(CLIError) {
-            station = LiveStationHTTP(base: try await Self.liveBase(runtime), http: runtime.http)
+            station = LiveStationHTTP(base: try await Self.liveBase(runtime), http: runtime.http,
+                                      login: Self.listenerName(runtime))
             channel = try await Self.liveChannel(channelID, station: station, runtime: runtime)
         } catch {
             controller.shutdown()
@@ -81,6 +82,16 @@ extension PlayCommand {
         controller.shutdown()
         await runtime.shutdown()
         withExtendedLifetime(trap) {}
+    }
+
+    /// The listener the station counts: the account logged in on it, else a name for this
+    /// run (the station takes any stable name; it needs only to tell listeners apart).
+    private static func listenerName(_ runtime: RadioRuntime) -> String {
+        switch runtime.activeSession(logger: Logger(label: "mhz.net")).login {
+        case .app(let credentials): "user:\(credentials.userID)"
+        case .web(let user): "user:\(user.id)"
+        case .anonymous: "mhz:\(UUID().uuidString.lowercased())"
+        }
     }
 
     /// Where the broadcast is: `--server`, or the embedded station served on loopback.

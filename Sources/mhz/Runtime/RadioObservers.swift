@@ -47,6 +47,7 @@ struct RadioObservers: Sendable {
         switch event {
         case .status, .history: nil
         case .playing, .livePlaying: "playing"
+        case .voted: "voted"
         case .paused: "paused"
         case .resumed: "resumed"
         case .ended: "ended"
