@@ -163,6 +163,47 @@ struct LiveListeningTests {
         home.remove()
     }
 
+    @Test("in the terminal UI the header says LIVE, how far behind after ←, LIVE again after e")
+    func theScreenSaysLiveOrHowFarBehind() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-tui")
+        defer { data.remove() }
+        var configuration = StationConfiguration(library: try await Self.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        do {
+            let channel = try Self.channel(base)
+            let home = data.url.path
+            let command = "cd '\(home)' && env -i PATH=/usr/bin:/bin HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' "
+                + "LANG=C.UTF-8 TERM=xterm-256color '\(BuiltMhz.executable.path)' --live \(channel) --server \(base.absoluteString) "
+                + "--audio-output null --data-dir '\(home)/data'; echo \"exit=$?\" > '\(home)/status.tmp'; "
+                + "mv '\(home)/status.tmp' '\(home)/status'; sleep 30"
+            let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
+            let screen = { (try? tmux.capture().joined(separator: "\n")) ?? "" }
+            #expect(try await tmux.waitForScreen(containing: "playing · LIVE", seconds: 30), "\(screen())")
+            // ← is ten seconds back, once the look-back holds them.
+            try await waitUntil("fourteen seconds of look-back", within: .seconds(25)) {
+                let segments = station.liveHub.broadcast(channel)?.snapshot.segments ?? []
+                return (segments.last?.end ?? 0) - (segments.first?.start ?? Int64.max) >= 14_000
+            }
+            try tmux.send("Left")
+            #expect(try await tmux.wait(seconds: 15) { screen().contains("playing · −00:1") }, "\(screen())")
+            try tmux.send("e")
+            #expect(try await tmux.waitForScreen(containing: "playing · LIVE", seconds: 15), "\(screen())")
+            try tmux.send("q")
+            let status = data.path("status")
+            #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: status.path) }, "\(screen())")
+            #expect(try String(contentsOf: status, encoding: .utf8) == "exit=0\n")
+        } catch {
+            await station.stop()
+            throw error
+        }
+        await station.stop()
+    }
+
     @Test("without --server, the embedded station broadcasts on loopback; a private channel is refused in one line")
     func embeddedStation() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-live-embedded")
