@@ -10,7 +10,7 @@ public final class CommandPump: Sendable {
     /// A pump into `session`, running until the pump is released.
     /// Commands for the lyrics (`lyrics-earlier`, `lyrics-later`) also go to `lyrics`, which
     /// the lyric follower sets.
-    public init(session: RadioSession, lyrics: (@Sendable (RadioCommand) -> Void)? = nil) {
+    public init(session: any RadioControl, lyrics: (@Sendable (RadioCommand) -> Void)? = nil) {
         let (stream, continuation) = AsyncStream<Entry>.makeStream(bufferingPolicy: .unbounded)
         self.continuation = continuation
         task = Task {

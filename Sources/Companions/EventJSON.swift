@@ -22,6 +22,21 @@ public enum EventJSON {
             object["like"] = .bool(track.liked)
             object["length"] = .number(track.length)
             if let reason = track.reason { object["reason"] = .string(reason) }
+        case .livePlaying(let track, let channel, let behind):
+            // The same line as the radio's `playing`, marked live, with how far behind.
+            object = trackFields("playing", track)
+            object["channel"] = .string(channel.id)
+            object["like"] = .bool(track.liked)
+            object["length"] = .number(track.length)
+            object["live"] = .bool(true)
+            object["behind"] = .number((behind * 10).rounded() / 10)
+        case .voted(let track, let type, let tally):
+            object = trackFields("voted", track)
+            object["type"] = .string(type.rawValue)
+            object["on_air"] = .bool(tally.onAir)
+            object["votes"] = .number(Double(tally.votes))
+            object["listeners"] = .number(Double(tally.listeners))
+            object["ending"] = .bool(tally.ending)
         case .paused(let track): object = track.map { trackFields("paused", $0) } ?? ["event": .string("paused")]
         case .resumed(let track): object = track.map { trackFields("resumed", $0) } ?? ["event": .string("resumed")]
         case .ended(let track): object = trackFields("ended", track)
@@ -49,6 +64,10 @@ public enum EventJSON {
                 object["title"] = .string(track.title)
             }
             if let duration = status.effectiveDuration { object["duration"] = .number(duration) }
+            if let live = status.live {
+                object["live"] = .bool(true)
+                object["behind"] = .number((live.behind * 10).rounded() / 10)
+            }
             if status.pendingReports > 0 { object["pending_reports"] = .number(Double(status.pendingReports)) }
             if let reconnecting = status.reconnecting {
                 object["reconnecting"] = .object(["attempt": .number(Double(reconnecting.attempt)),

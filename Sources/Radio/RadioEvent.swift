@@ -1,7 +1,15 @@
+import RadioAPI
+
 /// What happened, for front ends that narrate rather than draw (headless JSON lines).
 public enum RadioEvent: Sendable, Equatable {
     /// A song started playing on a channel.
     case playing(Track, channel: ChannelInfo)
+    /// A song started to be heard on a live channel (`mhz --live`), `behind` seconds behind
+    /// the live edge: at every song change of the broadcast and after every move within it.
+    case livePlaying(Track, channel: ChannelInfo, behind: Double)
+    /// On a live channel, the listener's vote to end the song heard (`skip`, or `ban` with a
+    /// trash) was counted: how the vote stands.
+    case voted(Track, type: ReportType, LiveTally)
     /// Playback paused.
     case paused(Track?)
     /// Playback resumed.

@@ -113,6 +113,9 @@ public struct RadioSnapshot: Sendable, Equatable {
     public var sleepEnds: Date?
     /// The history's newest songs, newest first (the history view lists them).
     public var history: [ListenEntry] = []
+    /// Set while a live channel plays (`mhz --live`): how far behind its live edge the audio
+    /// is. Nil for the radio's own lists of songs.
+    public var live: LiveStatus? = nil
 
     /// Creates a snapshot; the defaults describe a radio that has not started.
     public init(channel: ChannelInfo? = nil, track: Track? = nil, position: Double = 0, duration: Double? = nil,

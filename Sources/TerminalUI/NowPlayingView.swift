@@ -44,8 +44,8 @@ public enum NowPlayingView {
         let songColumns = cover.map { max(0, width - $0.textColumn - margin) } ?? inner
         let track = snapshot.track
 
-        let header = DisplayWidth.spread(" " + (snapshot.channel?.name ?? "mhz"), stateWord(snapshot) + " ",
-                                         to: width)
+        let state = snapshot.live.map { "\(stateWord(snapshot)) · \(liveText($0))" } ?? stateWord(snapshot)
+        let header = DisplayWidth.spread(" " + (snapshot.channel?.name ?? "mhz"), state + " ", to: width)
         var top = [
             FrameLine(text: header, style: .header, priority: 3),
             .spacer,
@@ -54,7 +54,10 @@ public enum NowPlayingView {
             FrameLine(text: songIndent + albumLine(track), style: .dim, priority: 4),
             .spacer,
             FrameLine(text: songIndent + progressLine(snapshot, columns: songColumns), style: .bar, priority: 9),
-            FrameLine(text: songIndent + "vol \(snapshot.volume)%  ·  \(snapshot.queueLength) queued",
+            // A live channel has no queue: the broadcast chooses.
+            FrameLine(text: songIndent + "vol \(snapshot.volume)%"
+                          + (snapshot.live.map { live in live.vote.map { "  ·  " + voteText($0) } ?? "" }
+                             ?? "  ·  \(snapshot.queueLength) queued"),
                       style: .dim, priority: 2),
         ]
         if let lyric = snapshot.lyricLine, track != nil {
@@ -148,6 +151,24 @@ public enum NowPlayingView {
         let c = Calendar.current.dateComponents([.hour, .minute, .second], from: date)
         let twoDigits = { (value: Int?) in (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
         return "\(twoDigits(c.hour)):\(twoDigits(c.minute)):\(twoDigits(c.second))"
+    }
+
+    /// Where a live channel's audio stands: `LIVE` at the edge, else how far behind it,
+    /// `−02:10` (`−1:02:10` from an hour).
+    public static func liveText(_ live: LiveStatus) -> String {
+        if live.atEdge { return "LIVE" }
+        let total = Int(min(live.behind, 1e9).rounded(.down))
+        let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
+        let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return hours > 0 ? "−\(hours):\(twoDigits(minutes)):\(twoDigits(seconds))"
+                         : "−\(twoDigits(minutes)):\(twoDigits(seconds))"
+    }
+
+    /// How the listener's vote to end a live song stands: `skip: 1 of 3 voted`, or
+    /// `ending: 2 of 3 voted` once most listeners did.
+    public static func voteText(_ tally: LiveTally) -> String {
+        guard tally.onAir else { return "this song has left the air: no vote" }
+        return "\(tally.ending ? "ending" : "skip"): \(tally.votes) of \(tally.listeners) voted"
     }
 
     /// Formats seconds as `m:ss`, or `h:mm:ss` from one hour; `--:--` when unknown.

@@ -37,6 +37,8 @@ import Testing
         ("history-page-up", .moveSelection(-10), [.history]), ("history-page-down", .moveSelection(10), [.history]),
         ("history-like", .likePast, [.history]), ("history-trash", .trashPast, [.history]),
         ("history-download", .downloadPast, [.history]), ("history-close", .close, [.history]),
+        // Added with live channels (`mhz --live`).
+        ("live", .command(.live), main),
     ]
 
     @Test func everyActionNameConfigFilesUsedStillBindsWhatItDid() throws {
@@ -111,6 +113,9 @@ import Testing
                        effect: .command(.seek(.relative(10))), help: "forward 10 seconds"),
             KeyBinding(action: "seek-back", keys: [.left], context: .song,
                        effect: .command(.seek(.relative(-10))), help: "back 10 seconds"),
+            // Added with live channels (`mhz --live`).
+            KeyBinding(action: "live", keys: [.character("e")], context: .global, effect: .command(.live),
+                       help: "on a live channel (mhz --live), go back to the live edge"),
             KeyBinding(action: "help", keys: [.character("?"), .character("h")], context: .global,
                        effect: .help, help: "show this help", hintRank: 0),
             KeyBinding(action: "quit", keys: [.character("q")], context: .global,
@@ -149,8 +154,8 @@ import Testing
         for row in KeyBinding.defaults where Self.main.contains(row.context) && !fromTable.contains(row.action) {
             #expect(CommandWord(parsing: row.action) == nil, "the UI's own \(row.action) is no command word")
         }
-        #expect(fromTable == ["toggle", "skip", "like", "trash", "seek-forward", "seek-back", "volume-up", "volume-down",
-                              "login", "download", "lyrics-earlier", "lyrics-later", "quit"])
+        #expect(fromTable == ["toggle", "skip", "like", "trash", "seek-forward", "seek-back", "live", "volume-up",
+                              "volume-down", "login", "download", "lyrics-earlier", "lyrics-later", "quit"])
     }
 
     /// A word added to the command table with a key gets a row in the key table, the

@@ -77,6 +77,8 @@ public struct CommandWord: Sendable, Equatable {
                     summary: "go to this second of the song, or this many seconds on or back (+10, -10)",
                     steps: [DefaultKey("seek-forward", ["right"], step: 10, help: "forward 10 seconds"),
                             DefaultKey("seek-back", ["left"], step: -10, help: "back 10 seconds")]),
+        CommandWord("live", .bare(.live), summary: "on a live channel (mhz --live), go back to the live edge",
+                    keys: ["e"]),
         CommandWord("volume", .percent, summary: "set the volume",
                     steps: [DefaultKey("volume-up", ["+", "="], step: 5, help: "volume up 5"),
                             DefaultKey("volume-down", ["-"], step: -5, help: "volume down 5")]),

@@ -44,6 +44,8 @@ public enum RadioCommand: Sendable, Equatable {
     /// Like, unlike, trash or download song `sid` of the history, without disturbing what
     /// plays (the song playing now is acted on as `like`, `trash`… would).
     case pastSong(PastSongAction, sid: String)
+    /// On a live channel (`mhz --live`), go back to the live edge after looking back.
+    case live
     /// Stop cleanly, saving progress.
     case quit
 

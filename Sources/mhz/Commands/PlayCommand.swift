@@ -25,6 +25,11 @@ struct PlayCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Channel id to play (default: the last one, else 0; -3 is the red-heart channel).")
     var channel: String?
 
+    /// A live channel to listen to: the station's broadcast instead of a list of songs.
+    @Option(name: .customLong("live"), parsing: .unconditional,
+            help: "Listen to this channel's live broadcast, with everyone else (←/→ look back, e back to live).")
+    var live: String?
+
     /// Commands on stdin and JSON events on stdout instead of the terminal UI.
     @Flag(help: "No terminal UI: commands on stdin, one JSON event per line on stdout.")
     var headless = false
@@ -43,6 +48,12 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// Refuses a sleep time that is not one.
     func validate() throws {
+        if live != nil, channel != nil {
+            throw ValidationError("--live names the channel to listen to: give --live or --channel, not both")
+        }
+        if live != nil, sleep != nil {
+            throw ValidationError("--sleep is for the radio's songs, not a live channel: drop --sleep or --live")
+        }
         if let sleep, SleepTimer.seconds(sleep) == nil {
             throw ValidationError("--sleep takes a time like 90s, 30m or 1h, not \"\(sleep)\"")
         }
@@ -79,6 +90,9 @@ struct PlayCommand: AsyncParsableCommand {
             throw .runtime("no terminal to draw on (stdin/stdout are not a terminal, or TERM is unset): use --headless")
         }
         let settings = try RadioRuntime.settings(options: global)
+        if let live {
+            return try await listenLive(to: live, settings: settings)
+        }
         let keymap: Keymap
         do {
             keymap = try Keymap(overrides: settings.config.keys)

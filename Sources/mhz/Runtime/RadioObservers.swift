@@ -46,7 +46,8 @@ struct RadioObservers: Sendable {
     static func hookName(_ event: RadioEvent) -> String? {
         switch event {
         case .status, .history: nil
-        case .playing: "playing"
+        case .playing, .livePlaying: "playing"
+        case .voted: "voted"
         case .paused: "paused"
         case .resumed: "resumed"
         case .ended: "ended"

@@ -102,6 +102,9 @@ final class Scrobbler: Sendable {
             actions.yield((.lastFM, .unlove(Self.song(track))))
         case .channel, .source, .status, .error, .history, .sleep, .fading:
             break
+        case .livePlaying, .voted:
+            // `mhz --live` runs no scrobbler: a broadcast heard is no song chosen to play.
+            break
         }
     }
 

@@ -1,0 +1,122 @@
+import Adapters
+import Companions
+import Foundation
+import Logging
+import Playback
+import Radio
+import Settings
+import TerminalUI
+
+extension PlayCommand {
+    /// `mhz --live <channel>`: the channel's broadcast through libmpv, headless or in the
+    /// terminal UI, until `quit`, SIGINT or SIGTERM.
+    ///
+    /// The broadcast is the station's (`mhz serve`'s, or the embedded station's, which
+    /// then serves on a loopback port of its own, since mpv reads HLS over HTTP).
+    func listenLive(to channelID: String, settings: (paths: Paths, config: Config)) async throws(CLIError) {
+        if !headless, !TerminalApp.isSupported {
+            throw .runtime("no terminal to draw on (stdin/stdout are not a terminal, or TERM is unset): use --headless")
+        }
+        let keymap: Keymap
+        do {
+            keymap = try Keymap(overrides: settings.config.keys)
+        } catch {
+            throw .configKeys(settings.config.path, line: settings.config.keyLines[error.action], ErrorText.describe(error))
+        }
+        let volume = settings.config.volume ?? Config.defaultVolume
+        var options = Self.playerOptions(audioOutput: audioOutput ?? settings.config.audioOutput, video: false,
+                                               volume: volume, http: RadioRuntime.httpConfiguration(settings.config),
+                                               streamTimeout: settings.config.streamTimeout)
+        // FFmpeg's HLS demuxer starts a live playlist three segments from its end unless
+        // told otherwise; the session opens the broadcast at the moment it wants (begintime)
+        // and counts positions from that segment, so playback must start at the first one.
+        options.extraOptions.append(("demuxer-lavf-o", "allowed_extensions=ALL,live_start_index=0"))
+        let playerOptions = options
+        let startingPlayer = Task.detached { try PlayerController(options: playerOptions) }
+        let runtime: RadioRuntime
+        do {
+            runtime = try await RadioRuntime.make(options: global, library: library, settings: settings)
+        } catch {
+            (try? await startingPlayer.value)?.shutdown()
+            throw error
+        }
+        let controller: PlayerController
+        let station: LiveStationHTTP
+        let channel: ChannelInfo
+        do {
+            controller = try await startingPlayer.value
+        } catch {
+            await runtime.shutdown()
+            throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
+        }
+        do throws(CLIError) {
+            station = LiveStationHTTP(base: try await Self.liveBase(runtime), http: runtime.http,
+                                      login: Self.listenerName(runtime))
+            channel = try await Self.liveChannel(channelID, station: station, runtime: runtime)
+        } catch {
+            controller.shutdown()
+            await runtime.shutdown()
+            throw error
+        }
+        let logger = Logger(label: "mhz")
+        let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
+        let frontEnd: any FrontEnd = headless
+            ? HeadlessFrontEnd()
+            : TerminalFrontEnd(keymap: keymap, login: nil, variety: nil, logFile: runtime.paths.logFile)
+        let session = LiveSession(channel: channel, station: station, player: player, volume: volume,
+                                  onSnapshot: { frontEnd.show($0) })
+        logger.info("listening to channel \(channel.id) live from \(station.base.absoluteString)")
+        let commands = CommandPump(session: session)
+        let trap = SignalTrap { signal in
+            logger.info("signal \(signal): quitting")
+            commands.send(.quit)
+        }
+        let narration = Task {
+            for await event in session.events { frontEnd.narrate(event, logger: logger) }
+        }
+        frontEnd.start(commands: commands)
+        await session.start()
+        await session.waitUntilQuit()
+        frontEnd.stop()
+        await narration.value
+        controller.shutdown()
+        await runtime.shutdown()
+        withExtendedLifetime(trap) {}
+    }
+
+    /// The listener the station counts: the account logged in on it, else a name for this
+    /// run (the station takes any stable name; it needs only to tell listeners apart).
+    private static func listenerName(_ runtime: RadioRuntime) -> String {
+        switch runtime.activeSession(logger: Logger(label: "mhz.net")).login {
+        case .app(let credentials): "user:\(credentials.userID)"
+        case .web(let user): "user:\(user.id)"
+        case .anonymous: "mhz:\(UUID().uuidString.lowercased())"
+        }
+    }
+
+    /// Where the broadcast is: `--server`, or the embedded station served on loopback.
+    private static func liveBase(_ runtime: RadioRuntime) async throws(CLIError) -> URL {
+        guard let embedded = runtime.station else { return runtime.baseURL }
+        do {
+            return try await embedded.start()
+        } catch {
+            throw .runtime(StationErrorText.describe(error))
+        }
+    }
+
+    /// The channel as the station lists it, once its broadcast answered: a channel it does
+    /// not broadcast stops mhz here with one line, before anything plays.
+    private static func liveChannel(_ id: String, station: LiveStationHTTP,
+                                    runtime: RadioRuntime) async throws(CLIError) -> ChannelInfo {
+        do throws(ServiceFailure) {
+            _ = try await station.window(channel: id, from: nil)
+        } catch {
+            let reason = error == .httpStatus(404)
+                ? "it broadcasts its public channels only (`mhz channels` lists them; not 0 nor -3)"
+                : ErrorText.describe(.service(error))
+            throw .runtime("\(runtime.serverName) has no live broadcast of channel \(id): \(reason)")
+        }
+        let channels = (try? await runtime.stationClient().channels()) ?? []
+        return channels.first { $0.id == id } ?? ChannelInfo(id: id, name: id)
+    }
+}

@@ -1,0 +1,98 @@
+import RadioAPI
+import Synchronization
+import Testing
+@testable import Radio
+
+/// A live channel's session over a fake station and player: where it opens the broadcast,
+/// the song it names as the position runs on, a seek back, a failure, a vote.
+struct LiveSessionTests {
+    /// A station whose windows and programme the test sets, recording what it was asked.
+    final class FakeLiveStation: LiveStation {
+        struct State {
+            /// The live window, and the window of any `begintime`.
+            var live = LiveWindow(firstStart: 0, joinStart: 0, newestEnd: 0)
+            var from = LiveWindow(firstStart: 0, joinStart: 0, newestEnd: 0)
+            var aired: [AiredSong] = []
+            var asked: [String] = []
+            var refuseWindows = false
+        }
+        let state = Mutex(State())
+
+        func window(channel: String, from begin: Int64?) async throws(ServiceFailure) -> LiveWindow {
+            let answer = state.withLock { s -> LiveWindow? in
+                s.asked.append("window \(channel) \(begin.map(String.init) ?? "live")")
+                return s.refuseWindows ? nil : begin == nil ? s.live : s.from
+            }
+            guard let answer else { throw .httpStatus(404) }
+            return answer
+        }
+
+        func aired(channel: String) async throws(ServiceFailure) -> [AiredSong] {
+            state.withLock { s in
+                s.asked.append("aired \(channel)")
+                return s.aired
+            }
+        }
+
+        func streamURL(channel: String, from begin: Int64) -> String { "live/\(channel)@\(begin)" }
+
+        func feedback(channel: String, type: ReportType, sid: String) async throws(ServiceFailure) -> LiveTally {
+            state.withLock { $0.asked.append("feedback \(channel) \(type.rawValue) \(sid)") }
+            return LiveTally(onAir: true, votes: 1, listeners: 2, ending: false)
+        }
+    }
+
+    static let songs = [
+        AiredSong(sid: "2", title: "B", artist: "b", start: 105_000, end: 112_000, url: "u2"),
+        AiredSong(sid: "1", title: "A", artist: "a", start: 94_000, end: 105_000, url: "u1"),
+    ]
+
+    @Test(.timeLimit(.minutes(1))) func opensAtTheJoiningSegmentNamesTheSongHeardMovesBackAndVotes() async throws {
+        let station = FakeLiveStation()
+        station.state.withLock {
+            $0.live = LiveWindow(firstStart: 90_000, joinStart: 100_000, newestEnd: 106_000)
+            $0.from = LiveWindow(firstStart: 95_000, joinStart: 100_000, newestEnd: 108_000)
+            $0.aired = Self.songs
+        }
+        let player = FakePlayer()
+        let session = LiveSession(channel: ChannelInfo(id: "4", name: "Jazz"), station: station, player: player,
+                                  retryDelay: .milliseconds(10))
+        var events = session.events.makeAsyncIterator()
+        await session.start()
+        #expect(await events.next() == .channel(ChannelInfo(id: "4", name: "Jazz")))
+        #expect(player.loads == ["live/4@100000"], "the live edge: the third segment from the end")
+
+        // Position 0 is the joining segment's date: song 1; five seconds on, song 2.
+        player.emit(.started(player.lastItem, duration: nil))
+        guard case .livePlaying(let first, _, _)? = await events.next() else { Issue.record("no song"); return }
+        #expect(first.sid == "1" && first.title == "A" && first.length == 11)
+        player.emit(.progress(player.lastItem, position: 5.2))
+        guard case .livePlaying(let second, _, _)? = await events.next() else { Issue.record("no song"); return }
+        #expect(second.sid == "2")
+
+        // Back ten seconds from 105 200: the window from 95 200 starts at its segment, 95 000.
+        await session.send(.seek(.relative(-10)))
+        #expect(station.state.withLock { $0.asked }.contains("window 4 95200"))
+        #expect(player.loads == ["live/4@100000", "live/4@95000"])
+
+        // A failed window: one error, the stream in the player is left alone.
+        station.state.withLock { $0.refuseWindows = true }
+        await session.send(.live)
+        #expect(await events.next() == .error(.service(.httpStatus(404))))
+        #expect(player.loads.count == 2)
+
+        // A skip is a vote on the song heard (song 2 still, the new stream not started yet).
+        player.emit(.started(player.lastItem, duration: nil))
+        guard case .livePlaying(let back, _, _)? = await events.next() else { Issue.record("no song"); return }
+        #expect(back.sid == "1", "95 000 is song 1's")
+        await session.send(.skip)
+        #expect(station.state.withLock { $0.asked }.last == "feedback 4 s 1")
+        guard case .voted(let voted, .skip, let tally)? = await events.next() else { Issue.record("no vote"); return }
+        #expect(voted.sid == "1" && tally.votes == 1 && tally.listeners == 2)
+        #expect(await session.snapshot().live?.vote == tally)
+
+        await session.send(.quit)
+        #expect(player.commands.last == "stop")
+        #expect(await events.next() == nil)
+    }
+}
