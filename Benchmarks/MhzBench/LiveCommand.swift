@@ -6,7 +6,8 @@ import Foundation
 /// segments) from the same library — CPU per channel and peak memory as ratios — and the
 /// broadcast under a fan-out of simulated listeners that poll the 128 kbit/s playlist every
 /// target duration and fetch each new segment, as a player does: playlist latency, and the
-/// station's CPU beside the broadcast's alone.
+/// station's CPU beside the broadcast's alone; then two headless `mhz --live` players started
+/// seconds apart, and how far apart they hear each song begin.
 enum LiveCommand {
     /// What the command line asked for.
     struct Options {
@@ -71,6 +72,8 @@ enum LiveCommand {
         let loaded = cpuOver(pid: station.pid, seconds: options.seconds)
         let fanStats = fan.stop()
         let mhzPeak = ProcSample.read(station.pid)?.peakRSSMiB ?? 0
+        progress("live: two mhz --live players, the second started 5 s after the first, for \(Int(max(30, options.seconds))) s")
+        let step = try twoPlayers(options, port: station.port, channel: channel, seconds: max(30, options.seconds))
 
         var lq: (cpu: Double, peak: Double)?
         if let liquidsoap {
@@ -97,10 +100,44 @@ enum LiveCommand {
                   mhz: percent(loaded), reference: percent(alone),
                   ratio: String(format: "%.2f×", loaded / max(alone, 0.001)),
                   target: "< 1.5×: \(loaded < 1.5 * alone ? "met" : "**not met**")")
+        table.add("two `mhz --live` players started 5 s apart: when each began the same song, p50 / max apart "
+                  + "(\(step.count) songs heard by both)",
+                  mhz: step.isEmpty ? "no song heard by both" : String(format: "%.2f s / %.2f s", step.median, step.max),
+                  reference: "one segment: 2 s", ratio: step.isEmpty ? "—" : String(format: "%.2f×", step.max / 2),
+                  target: "within one segment: \(!step.isEmpty && step.max <= 2 ? "met" : "**not met**")")
         print("")
         print(table.markdown)
         print("")
         print("load average at the end: \(Machine.loadAverage())")
+    }
+
+    /// How far apart in time two headless `mhz --live` players, the second started 5 s after
+    /// the first, began each song both heard from its start (each one's first song, joined
+    /// part way, left out): the seconds per song, sorted.
+    private static func twoPlayers(_ options: Options, port: Int, channel: String,
+                                   seconds: Double) throws -> (count: Int, median: Double, max: Double, isEmpty: Bool) {
+        let arguments = ["--live", channel, "--server", "http://127.0.0.1:\(port)"]
+        func player(_ name: String) throws -> HeadlessMhz {
+            let root = options.work.appendingPathComponent("live-\(name)", isDirectory: true)
+            try? FileManager.default.removeItem(at: root)
+            return try HeadlessMhz(try MhzInstall(binary: options.mhz, root: root), extraArguments: arguments)
+        }
+        let first = try player("a")
+        defer { first.quit() }
+        Thread.sleep(forTimeInterval: 5)
+        let second = try player("b")
+        defer { second.quit() }
+        Thread.sleep(forTimeInterval: seconds)
+        func starts(_ mhz: HeadlessMhz) -> [String: ContinuousClock.Instant] {
+            let playing = mhz.all.filter { $0.name == "playing" && $0.sid != nil }
+            var seen: [String: ContinuousClock.Instant] = [:]
+            for event in playing.dropFirst() where seen[event.sid!] == nil { seen[event.sid!] = event.at }
+            return seen
+        }
+        let a = starts(first), b = starts(second)
+        let gaps = a.compactMap { sid, at in b[sid].map { abs(BenchKit.seconds($0 - at)) } }.sorted()
+        guard !gaps.isEmpty else { return (0, 0, 0, true) }
+        return (gaps.count, gaps[gaps.count / 2], gaps.last!, false)
     }
 
     /// The first channel of the station's list that is broadcast (not `0`, not `-3`).

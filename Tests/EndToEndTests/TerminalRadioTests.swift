@@ -13,7 +13,8 @@ struct TerminalRadioTests {
     /// A fresh user's `mhz` in an 80×24 tmux pane: a home without ~/Music (so the embedded
     /// station falls back to the demo library) and, once mhz has exited, its exit status in
     /// `home/status` and `stty -a` of the terminal it left in `home/stty-after.txt`.
-    private static func freshMhz(config: String? = nil, audioOutput: String = "null", environment: String = "") throws
+    private static func freshMhz(config: String? = nil, audioOutput: String = "null", environment: String = "",
+                                 rows: Int = 24) throws
         -> (home: TemporaryDirectory, data: URL, stty: URL, tmux: TmuxDriver)
     {
         let home = try TemporaryDirectory(prefix: "mhz-e2e-home")
@@ -30,7 +31,7 @@ struct TerminalRadioTests {
             + "'\(binary)' --audio-output \(audioOutput) --data-dir '\(data.path)'; echo \"exit=$?\" > '\(home.url.path)/status.tmp'; "
             + "stty -a > '\(stty.path).tmp'; mv '\(stty.path).tmp' '\(stty.path)'; "
             + "mv '\(home.url.path)/status.tmp' '\(home.url.path)/status'; sleep 30"
-        return (home, data, stty, try TmuxDriver(command: command, columns: 80, rows: 24))
+        return (home, data, stty, try TmuxDriver(command: command, columns: 80, rows: rows))
     }
 
     /// mhz exited 0 and left the terminal in its normal modes, with no UI on screen.
@@ -122,11 +123,13 @@ struct TerminalRadioTests {
     }
 
     @Test func aKeyBoundToACommandLineInTheConfigSendsIt() async throws {
+        // 30 rows: the help lists the playing screen's 21 keys first and a binding of the
+        // config after them, where a 24-row screen cuts it off.
         let (home, _, stty, tmux) = try Self.freshMhz(config: """
             [keys]
             "9" = "volume 40"
             skip = "x"
-            """)
+            """, rows: 30)
         #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen(tmux))")
         #expect(try tmux.capture().contains { $0.contains("vol 100%") }, "\(screen(tmux))")
         try tmux.send("9")
