@@ -162,8 +162,7 @@ enum LiveCommand {
             tick()
             Thread.sleep(forTimeInterval: min(2, seconds))
         }
-        let elapsed = Double((ContinuousClock.now - began).components.seconds)
-            + Double((ContinuousClock.now - began).components.attoseconds) / 1e18
+        let elapsed = BenchKit.seconds(ContinuousClock.now - began)
         return ((ProcSample.read(pid)?.cpuSeconds ?? start) - start) / elapsed
     }
 

@@ -57,32 +57,9 @@ final class AACEncoder {
 
     /// Encodes `frame` (``frameSize`` samples, its `pts` set) and hands each packet that
     /// comes out to `deliver`, valid during the call only.
-    ///
-    /// avcodec_send_frame: "AVERROR(EAGAIN): input is not accepted in the current state -
-    /// user must read output with avcodec_receive_packet()".
     func encode(_ frame: UnsafePointer<AVFrame>,
                 deliver: (UnsafeMutablePointer<AVPacket>) throws(TranscodeError) -> Void) throws(TranscodeError) {
         guard let context, let packet else { return }
-        while true {
-            let status = mhz_avcodec_send_frame(context, frame)
-            if status != FFmpegStatus.again {
-                try FFmpegStatus.check(status, .encode)
-                break
-            }
-            try receive(context, packet, deliver)
-        }
-        try receive(context, packet, deliver)
-    }
-
-    /// avcodec_receive_packet until "AVERROR(EAGAIN): output is not available".
-    private func receive(_ context: UnsafeMutablePointer<AVCodecContext>, _ packet: UnsafeMutablePointer<AVPacket>,
-                         _ deliver: (UnsafeMutablePointer<AVPacket>) throws(TranscodeError) -> Void) throws(TranscodeError) {
-        while true {
-            let status = mhz_avcodec_receive_packet(context, packet)
-            if status == FFmpegStatus.again || status == FFmpegStatus.endOfFile { return }
-            try FFmpegStatus.check(status, .encode)
-            defer { mhz_av_packet_unref(packet) }
-            try deliver(packet)
-        }
+        try EncoderExchange.send(frame, context: context, packet: packet, deliver: deliver)
     }
 }

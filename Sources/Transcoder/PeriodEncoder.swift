@@ -98,33 +98,10 @@ final class PeriodEncoder {
         try send(frame, deliver)
     }
 
-    /// avcodec_send_frame: "AVERROR(EAGAIN): input is not accepted in the current state -
-    /// user must read output with avcodec_receive_packet()"; a NULL frame starts draining.
     private func send(_ frame: UnsafeMutablePointer<AVFrame>?,
                       _ deliver: (UnsafeMutablePointer<AVPacket>) throws(TranscodeError) -> Void) throws(TranscodeError) {
         guard let context, let packet else { return }
-        while true {
-            let status = mhz_avcodec_send_frame(context, frame)
-            if status != FFmpegStatus.again {
-                try FFmpegStatus.check(status, .encode)
-                break
-            }
-            try receive(context, packet, deliver)
-        }
-        try receive(context, packet, deliver)
-    }
-
-    /// avcodec_receive_packet until "AVERROR(EAGAIN): output is not available" or
-    /// "AVERROR_EOF: the encoder has been fully flushed".
-    private func receive(_ context: UnsafeMutablePointer<AVCodecContext>, _ packet: UnsafeMutablePointer<AVPacket>,
-                         _ deliver: (UnsafeMutablePointer<AVPacket>) throws(TranscodeError) -> Void) throws(TranscodeError) {
-        while true {
-            let status = mhz_avcodec_receive_packet(context, packet)
-            if status == FFmpegStatus.again || status == FFmpegStatus.endOfFile { return }
-            try FFmpegStatus.check(status, .encode)
-            defer { mhz_av_packet_unref(packet) }
-            try deliver(packet)
-        }
+        try EncoderExchange.send(frame.map { UnsafePointer($0) }, context: context, packet: packet, deliver: deliver)
     }
 
     /// The elements of a C array ended by `end` (what a codec supports).
