@@ -47,35 +47,57 @@ public struct StationLoad: Sendable {
         }
     }
 
-    /// Runs `perClient` requests on each of `clients` threads, all released at once after a
-    /// warm-up; `target(client, round, previousSid)` names each request. Returns the
-    /// latencies (ms) and the wall time (s).
+    /// Runs `perClient` requests on each of `clients` threads, all released at once after
+    /// every client's warm-up has been answered; `target(client, round, previousSid)` names
+    /// each request. Returns the latencies (ms) and the wall time (s).
+    ///
+    /// The release waits for the slowest warm-up so that what is measured is the steady
+    /// state: a listener's first list over a large library builds its state (its scores and
+    /// sound distances over every track), and measured requests queued behind 63 such builds
+    /// would time the builds, not the answers.
     public func run(clients: Int, perClient: Int,
              target: @escaping @Sendable (Int, Int, String) -> String) -> ([Double], Double) {
-        let results = ResultBox()
+        let (latencies, wall) = run(clients: clients, perClient: perClient, kinds: 1, target: target)
+        return (latencies[0], wall)
+    }
+
+    /// ``run(clients:perClient:target:)`` with the latencies sorted by the kind of request:
+    /// element `k` of the answer holds the rounds whose number is `k` modulo `kinds` (the
+    /// playlist mix's n, s, r and liked_songs with `kinds` 4), so a slow tail can be traced
+    /// to what was asked.
+    ///
+    /// `ready` runs once every warm-up is answered, just before the release: what it
+    /// samples (the station's CPU time, say) then covers only the measured requests.
+    public func run(clients: Int, perClient: Int, kinds: Int, ready: () -> Void = {},
+             target: @escaping @Sendable (Int, Int, String) -> String) -> ([[Double]], Double) {
+        let results = ResultBox(kinds: kinds)
         let start = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
+        let warmed = DispatchGroup()
         let port = self.port
         for client in 0..<clients {
             group.enter()
+            warmed.enter()
             Thread {
                 defer { group.leave() }
                 let connection = LoadClient(port: port)
-                var latencies: [Double] = []
+                var latencies = [[Double]](repeating: [], count: kinds)
                 var previous = ""
                 // Warm-up: a connection and a first answer, not measured.
                 for round in 0..<3 { _ = try? connection.get(target(client, round, previous)) }
+                warmed.leave()
                 start.wait()
                 for round in 0..<perClient {
                     let began = ContinuousClock.now
                     guard let body = try? connection.get(target(client, round, previous)) else { continue }
-                    latencies.append(milliseconds(began, .now))
+                    latencies[round % kinds].append(milliseconds(began, .now))
                     previous = Self.firstSID(body) ?? previous
                 }
                 results.add(latencies)
             }.start()
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        warmed.wait()
+        ready()
         let wall = ContinuousClock.now
         for _ in 0..<clients { start.signal() }
         group.wait()
@@ -104,15 +126,19 @@ public struct StationLoad: Sendable {
 /// Latencies gathered from the client threads.
 private final class ResultBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var values: [Double] = []
+    private var values: [[Double]]
 
-    func add(_ more: [Double]) {
+    init(kinds: Int) {
+        values = [[Double]](repeating: [], count: kinds)
+    }
+
+    func add(_ more: [[Double]]) {
         lock.lock()
-        values += more
+        for (kind, latencies) in more.enumerated() { values[kind] += latencies }
         lock.unlock()
     }
 
-    var all: [Double] {
+    var all: [[Double]] {
         lock.lock()
         defer { lock.unlock() }
         return values

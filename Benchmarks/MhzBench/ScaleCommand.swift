@@ -95,10 +95,23 @@ enum ScaleCommand {
         let loadAfter = StationLoad(port: second.port)
         let perClient = max(20, options.requests / options.clients)
         progress("scale: playlist mix at \(options.clients) clients, then the channel list")
-        let playlist = loadAfter.run(clients: options.clients, perClient: perClient, target: StationLoad.playlistMix(credentials))
-        let reference = loadAfter.run(clients: options.clients, perClient: perClient) { _, _, _ in "/j/app/radio/channels" }
+        // The station's CPU time per answer beside the latencies: on two cores shared with
+        // builds the queue's length is the machine's, the CPU an answer costs is the station's.
+        var cpuBefore = 0.0
+        let byKind = loadAfter.run(clients: options.clients, perClient: perClient, kinds: 4,
+                                   ready: { cpuBefore = ProcSample.read(second.pid)?.cpuSeconds ?? 0 },
+                                   target: StationLoad.playlistMix(credentials))
+        let playlist = (byKind.0.flatMap { $0 }, byKind.1)
+        let cpuBetween = ProcSample.read(second.pid)?.cpuSeconds ?? 0
+        var cpuWarmed = 0.0
+        let reference = loadAfter.run(clients: options.clients, perClient: perClient, kinds: 1,
+                                      ready: { cpuWarmed = ProcSample.read(second.pid)?.cpuSeconds ?? 0 },
+                                      target: { _, _, _ in "/j/app/radio/channels" }).0[0]
+        let cpuAfter = ProcSample.read(second.pid)?.cpuSeconds ?? 0
+        let playlistCPU = 1000 * (cpuBetween - cpuBefore) / Double(max(1, playlist.0.count))
+        let referenceCPU = 1000 * (cpuAfter - cpuWarmed) / Double(max(1, reference.count))
         let secondMemory = secondPeak.stop()
-        let p = Stats(playlist.0), r = Stats(reference.0)
+        let p = Stats(playlist.0), r = Stats(reference)
 
         if let first {
             table.add("first scan of \(options.tracks) files", mhz: String(format: "%.0f s", first.scanSeconds),
@@ -127,6 +140,15 @@ enum ScaleCommand {
                   reference: "\(ms(r.median)) / \(ms(r.p99)) channel list (constant JSON)",
                   ratio: String(format: "%.2f× / %.2f×", p.median / r.median, p.p99 / r.p99),
                   target: "p99 < 10 ms: \(p.p99 < 10 ? "met" : "**not met**")")
+        let kinds = zip(["n", "s (answered with a list)", "r (answered with a list)", "liked_songs"], byKind.0).map { name, latencies in
+            let stats = Stats(latencies)
+            return "\(name) \(ms(stats.median)) / \(ms(stats.p99))"
+        }
+        table.add("the same mix by request, p50 / p99", mhz: kinds.joined(separator: "; "), reference: "—", ratio: "—")
+        table.add("station CPU per answer over the mix (the warm-up's first lists not counted)",
+                  mhz: String(format: "%.3f ms", playlistCPU),
+                  reference: String(format: "%.3f ms channel list", referenceCPU),
+                  ratio: String(format: "%.2f×", playlistCPU / max(referenceCPU, 0.000_001)))
         print("")
         print(table.markdown)
         print("")

@@ -156,9 +156,10 @@ package struct SoundTable: Sendable {
         return result
     }
 
-    /// The closest analysed track to the one at `position` among `others` (the first of
-    /// equally close ones, in order) and its distance, each distance ``distance(_:_:)``'s;
-    /// `nil` when either side has nothing analysed.
+    /// The closest analysed track to the one at `position` among `others` (the last of
+    /// equally close ones, in order: the newest of a listener's songs, which is the last to
+    /// leave its memory) and its distance, each distance ``distance(_:_:)``'s; `nil` when
+    /// either side has nothing analysed.
     package func nearest(to position: Int, among others: [Int]) -> (position: Int, distance: Float)? {
         guard isAnalysed(position) else { return nil }
         return values.withUnsafeBufferPointer { all in
@@ -166,7 +167,7 @@ package struct SoundTable: Sendable {
             var best: (position: Int, distance: Float)?
             for other in others where isAnalysed(other) {
                 let distance = weighted(row, base + other * dimensions)
-                if distance < best?.distance ?? .infinity { best = (other, distance) }
+                if distance <= best?.distance ?? .infinity { best = (other, distance) }
             }
             return best
         }

@@ -62,6 +62,42 @@ package struct ListenerTaste: DrawTaste, Sendable {
         return exp(decisiveness * (score > 0 ? confidence * score : score))
     }
 
+    /// ``weight(at:decisiveness:)`` of each of `positions`, the library's columns and the
+    /// household's counts read once for the whole list rather than once per track.
+    package func weights(of positions: [Int], decisiveness: Double) -> [Double] {
+        let artists = library.facets.artist
+        let confidence = confidence, fade = householdFade
+        let weights = weights, sound = sound, household = household
+        let liked = weights.liked
+        return positions.map { position in
+            var score = weights.score(at: position)
+            if let sound { score += sound.part(at: position) }
+            if let household {
+                let artist = artists[position]
+                let likedByArtist = artist == 0 ? 0 : weights.likedCount(artist: artist)
+                score += fade * household.share(at: position, artist: artist, liked: liked[position],
+                                                likedByArtist: likedByArtist)
+            }
+            return exp(decisiveness * (score > 0 ? confidence * score : score))
+        }
+    }
+
+    /// ``artist(at:)`` of each of `positions`.
+    package func artists(of positions: [Int]) -> [Int32] {
+        let artists = library.facets.artist
+        return positions.map { artists[$0] }
+    }
+
+    /// ``isOpen(_:)`` and ``isNew(_:)`` of each of `positions`.
+    package func openness(of positions: [Int]) -> [UInt8] {
+        let facets = library.facets
+        return positions.map { isOpen($0, facets) ? (weights.isNew($0, facets) ? 2 : 1) : 0 }
+    }
+
+    private func isOpen(_ position: Int, _ facets: LibraryFacets) -> Bool {
+        weights.isOpen(position, facets) && soundPart(at: position) > -SoundAffinity.cap / 4
+    }
+
     /// Open to exploration: nothing of it said no to, and it does not sound like what the
     /// listener disliked.
     package func isOpen(_ position: Int) -> Bool {

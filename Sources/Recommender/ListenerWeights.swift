@@ -168,6 +168,11 @@ package struct ListenerWeights: Sendable {
         artist[Int(facets.artist[position])]
     }
 
+    /// How many songs by the artist with id `artist` (not 0) carry the listener's heart.
+    package func likedCount(artist: Int32) -> Int {
+        Int(likedByArtist[Int(artist)])
+    }
+
     /// How many songs by the artist of the track at `position` carry the listener's heart
     /// (0 for a track without an artist tag).
     package func likedCount(artistOf position: Int, _ facets: LibraryFacets) -> Int {

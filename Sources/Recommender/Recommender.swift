@@ -79,6 +79,21 @@ package struct Recommender: Sendable {
     /// - Returns: the choices; fewer than `count` only when the candidates run out.
     package func pick(from candidates: [Int], trackCount: Int, window: [Int], taste: some DrawTaste,
                       variety: Double = defaultVariety, count: Int, listener: String, draw: UInt64) -> [Choice] {
+        choose(from: candidates, trackCount: trackCount, window: window, taste: taste, variety: variety,
+               count: count, listener: listener, draw: draw)
+    }
+
+    /// ``pick(from:trackCount:window:taste:variety:count:listener:draw:)`` for the station's
+    /// own taste: the same draw, compiled for ``ListenerTaste`` in this module, so a draw over
+    /// tens of thousands of tracks makes no protocol call per track.
+    package func pick(from candidates: [Int], trackCount: Int, window: [Int], taste: ListenerTaste,
+                      variety: Double = defaultVariety, count: Int, listener: String, draw: UInt64) -> [Choice] {
+        choose(from: candidates, trackCount: trackCount, window: window, taste: taste, variety: variety,
+               count: count, listener: listener, draw: draw)
+    }
+
+    private func choose<Taste: DrawTaste>(from candidates: [Int], trackCount: Int, window: [Int], taste: Taste,
+                                          variety: Double, count: Int, listener: String, draw: UInt64) -> [Choice] {
         guard count > 0, !candidates.isEmpty else { return [] }
         var random = SplitMix64(seed: TrackIdentity.hash(bytes: "\(seed)/\(listener)/\(draw)".utf8))
         var fresh = candidates
@@ -90,17 +105,23 @@ package struct Recommender: Sendable {
         let exploration = Self.explorationShare(variety: variety)
         let decisiveness = Self.decisiveness(variety: variety)
         let spread = Self.spread(variety: variety) * Self.doubt(taste.confidence)
-        // Songs per artist among the window and the picks so far.
-        var artistCounts: [Int32: Int] = [:]
-        for position in window { artistCounts[taste.artist(at: position), default: 0] += 1 }
-        artistCounts[0] = nil
-        var weights = fresh.map { position in
-            let artist = taste.artist(at: position)
-            let heard = artist == 0 ? 0 : artistCounts[artist] ?? 0
-            return taste.weight(at: position, decisiveness: decisiveness) * Self.spreadFactor(heard, spread)
+        // Each candidate's artist, moved along with it as songs are taken.
+        var artists = taste.artists(of: fresh)
+        // Songs per artist among the window and the picks so far, by artist id (0, no
+        // artist, never counted); ids past every candidate's count for nothing.
+        var artistCounts = [Int32](repeating: 0, count: Int(artists.max() ?? 0) + 1)
+        for position in window {
+            let artist = Int(taste.artist(at: position))
+            if artist != 0, artist < artistCounts.count { artistCounts[artist] += 1 }
         }
-        // Exploration's candidates: 2 open and by a new artist, 1 open, 0 closed.
-        var open: [UInt8] = fresh.map { taste.isOpen($0) ? (taste.isNew($0) ? 2 : 1) : 0 }
+        var weights = taste.weights(of: fresh, decisiveness: decisiveness)
+        for slot in weights.indices {
+            let heard = artistCounts[Int(artists[slot])]
+            if heard > 0 { weights[slot] *= Self.spreadFactor(Int(heard), spread) }
+        }
+        // Exploration's candidates, worked out at the first exploring pick (most lists have
+        // none or one): 2 open and by a new artist, 1 open, 0 closed.
+        var open: [UInt8]?
         // The sum is kept as songs are taken rather than summed again for every pick.
         var total = weights.reduce(0, +)
         var chosen: [Choice] = []
@@ -109,12 +130,14 @@ package struct Recommender: Sendable {
             var index: Int?
             var explored = false
             if random.unit() < exploration {
+                let kinds = open ?? taste.openness(of: fresh)
+                open = kinds
                 // Uniformly among the open songs of new artists, else among the open ones.
-                let level: UInt8 = open.contains(2) ? 2 : 1
-                let eligible = open.count(where: { $0 >= level })
+                let level: UInt8 = kinds.contains(2) ? 2 : 1
+                let eligible = kinds.count(where: { $0 >= level })
                 if eligible > 0 {
                     var target = random.index(below: eligible)
-                    index = open.firstIndex { kind in
+                    index = kinds.firstIndex { kind in
                         guard kind >= level else { return false }
                         defer { target -= 1 }
                         return target == 0
@@ -125,20 +148,23 @@ package struct Recommender: Sendable {
             let taken = index ?? Self.weightedIndex(weights, total: total, &random)
             total -= weights[taken]
             let position = fresh[taken]
+            let artist = artists[taken]
             chosen.append(Choice(position: position, explored: explored))
-            fresh.swapAt(taken, fresh.count - 1)
-            weights.swapAt(taken, weights.count - 1)
-            open.swapAt(taken, open.count - 1)
+            let last = fresh.count - 1
+            fresh.swapAt(taken, last)
+            weights.swapAt(taken, last)
+            artists.swapAt(taken, last)
+            open?.swapAt(taken, last)
             fresh.removeLast()
             weights.removeLast()
-            open.removeLast()
+            artists.removeLast()
+            open?.removeLast()
             // The artist just picked counts once more against its other songs.
-            let artist = taste.artist(at: position)
             if artist != 0, chosen.count < count {
-                let before = artistCounts[artist] ?? 0
-                artistCounts[artist] = before + 1
+                let before = Int(artistCounts[Int(artist)])
+                artistCounts[Int(artist)] += 1
                 let factor = Self.spreadFactor(before + 1, spread) / Self.spreadFactor(before, spread)
-                for (slot, candidate) in fresh.enumerated() where taste.artist(at: candidate) == artist {
+                for slot in artists.indices where artists[slot] == artist {
                     total -= weights[slot]
                     weights[slot] *= factor
                     total += weights[slot]
@@ -203,4 +229,28 @@ package protocol DrawTaste {
     var confidence: Double { get }
     /// Its artist's id (0: none), for the spread.
     func artist(at position: Int) -> Int32
+    /// ``weight(at:decisiveness:)`` of each of `positions`, in order.
+    func weights(of positions: [Int], decisiveness: Double) -> [Double]
+    /// ``artist(at:)`` of each of `positions`, in order.
+    func artists(of positions: [Int]) -> [Int32]
+    /// For each of `positions`, in order: 2 open (``isOpen(_:)``) and new (``isNew(_:)``),
+    /// 1 open, 0 closed.
+    func openness(of positions: [Int]) -> [UInt8]
+}
+
+extension DrawTaste {
+    /// One ``weight(at:decisiveness:)`` per position.
+    package func weights(of positions: [Int], decisiveness: Double) -> [Double] {
+        positions.map { weight(at: $0, decisiveness: decisiveness) }
+    }
+
+    /// One ``artist(at:)`` per position.
+    package func artists(of positions: [Int]) -> [Int32] {
+        positions.map { artist(at: $0) }
+    }
+
+    /// One ``isOpen(_:)`` and ``isNew(_:)`` per position.
+    package func openness(of positions: [Int]) -> [UInt8] {
+        positions.map { isOpen($0) ? (isNew($0) ? 2 : 1) : 0 }
+    }
 }

@@ -61,15 +61,20 @@ package struct SoundAffinity: Sendable {
 
         var isEmpty: Bool { distance.isEmpty }
 
-        /// Brings each track's nearest song closer where `position` is nearer (on a tie the
-        /// song taken in earlier stays, as a scan of the set in order would keep it).
+        /// Brings each track's nearest song closer where `position` is nearer or as near: on
+        /// a tie the song taken in later wins, as ``SoundSpace/nearest(to:among:)`` keeps the
+        /// last of equally close ones. Why the newest: songs leave the memory oldest first,
+        /// and a track whose nearest leaves is searched again among all that stay; a library
+        /// with duplicate files (or one tone copied 50 000 times, as the scale benchmark's)
+        /// would otherwise tie most tracks to the oldest song and search them all again at
+        /// every report.
         mutating func add(_ position: Int, space: any SoundSpace) {
             if distance.isEmpty {
                 distance = [Float](repeating: .infinity, count: space.trackCount)
                 song = [Int32](repeating: -1, count: space.trackCount)
             }
             let from = space.distances(from: position)
-            for index in distance.indices where from[index] < distance[index] {
+            for index in distance.indices where from[index] <= distance[index] && from[index] != .infinity {
                 distance[index] = from[index]
                 song[index] = Int32(position)
             }
@@ -122,9 +127,19 @@ package struct SoundAffinity: Sendable {
     }
 
     /// Moves `nearest` from set `old` to set `new`: removals first (looked up again among
-    /// what stays and what joins), then each song that joined, in order.
+    /// what stays and what joins), then each song that joined, in order. Ties go to the song
+    /// later in the list, so this is exact only while the songs that stay keep their order
+    /// ahead of those that join; when they do not (a remembered song liked again moves to the
+    /// end, or an older song comes back into the memory's window) every distance is taken
+    /// again.
     private static func follow(_ nearest: inout Nearest, from old: [Int], to new: [Int], space: any SoundSpace) {
         let newSet = Set(new), oldSet = Set(old)
+        let staying = old.filter { newSet.contains($0) }
+        guard new.elementsEqual(staying + new.filter { !oldSet.contains($0) }) else {
+            nearest = Nearest()
+            for position in new { nearest.add(position, space: space) }
+            return
+        }
         // Usually one song or none: a short array is the quickest to look through per track.
         let removed = old.filter { !newSet.contains($0) }.map(Int32.init)
         if !removed.isEmpty { nearest.remove(removed, keeping: new, space: space) }

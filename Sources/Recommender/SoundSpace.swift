@@ -17,7 +17,7 @@ package protocol SoundSpace: Sendable {
     /// track not measured (all of them when `position` is not): one pass over the library,
     /// each value equal to ``distance(_:_:)``'s.
     func distances(from position: Int) -> [Float]
-    /// The closest measured track to the one at `position` among `others` (the first of
+    /// The closest measured track to the one at `position` among `others` (the last of
     /// equally close ones, in order) and its distance; `nil` when none is measured or the
     /// track is not.
     func nearest(to position: Int, among others: [Int]) -> (position: Int, distance: Float)?

@@ -41,10 +41,10 @@ struct SoundAffinityTests {
             }
         }
         #expect(table.distances(from: 4).allSatisfy { $0 == .infinity })
-        // The nearest among a set: the first of the closest, not-measured members passed over.
+        // The nearest among a set: the last of the closest, not-measured members passed over.
         let among = [4, 30, 17, 250, 17]
         let nearest = table.nearest(to: 0, among: among)
-        let expected = among.filter { $0 != 4 }.min { table.distance(0, $0)! < table.distance(0, $1)! }
+        let expected = among.filter { $0 != 4 }.reversed().min { table.distance(0, $0)! < table.distance(0, $1)! }
         #expect(nearest?.position == expected && nearest?.distance == table.distance(0, expected!))
         #expect(table.nearest(to: 4, among: among) == nil && table.nearest(to: 0, among: [4, 13]) == nil)
         #expect(table.distances(from: 0)[0] == 0)
@@ -79,6 +79,44 @@ struct SoundAffinityTests {
         // The run went past the window and took songs out: both ways were exercised.
         #expect(liked.count > SoundAffinity.memory && removals > 20)
         #expect((0..<400).contains { kept.part(at: $0) > 0 } && (0..<400).contains { kept.part(at: $0) < 0 })
+    }
+
+    @Test("on a library of copies every tie goes to the newest song, kept and fresh alike")
+    func tiesGoToTheNewest() {
+        // 120 tracks that are copies of three sounds; every ninth track not measured.
+        let sounds: [[Float]] = [[0, 0], [3, 1], [1, 4]]
+        let table = SoundTable(trackCount: 120, weights: [1, 1]) { $0 % 9 == 4 ? nil : sounds[$0 % 3] }
+        func key(_ revision: Int) -> SoundAffinity.Key {
+            SoundAffinity.Key(generation: 2, analysed: table.analysedCount, revision: UInt64(revision))
+        }
+        // Tracks 0, 3 and 6 sound alike: a track of that sound is nearest the newest of them.
+        var kept = SoundAffinity(key: key(0), space: table, liked: [0, 3, 6], disliked: [])
+        #expect(kept.nearestLikedSong(to: 9) == 6 && kept.nearestLikedSong(to: 0) == 6)
+        kept.update(key: key(1), space: table, liked: [3, 6, 12], disliked: [])
+        #expect(kept.nearestLikedSong(to: 9) == 12)
+        var random = SplitMix64(seed: 3)
+        var liked: [Int] = [3, 6, 12], disliked: [Int] = []
+        for step in 2...200 {
+            let position = random.index(below: 120)
+            switch random.index(below: 4) {
+            case 0: liked.removeAll { $0 == position }; liked.append(position)
+            case 1: disliked.removeAll { $0 == position }; disliked.append(position)
+            case 2 where !liked.isEmpty: liked.removeFirst()
+            default: if !disliked.isEmpty { disliked.removeFirst() }
+            }
+            kept.update(key: key(step), space: table, liked: liked, disliked: disliked)
+            let fresh = SoundAffinity(key: key(step), space: table, liked: liked, disliked: disliked)
+            let differing = (0..<120).filter {
+                kept.part(at: $0) != fresh.part(at: $0) || kept.nearestLikedSong(to: $0) != fresh.nearestLikedSong(to: $0)
+            }
+            #expect(differing.isEmpty, "step \(step): \(differing)")
+            // The newest remembered liked song of a track's sound is its nearest.
+            let memory = liked.suffix(SoundAffinity.memory).filter { table.isAnalysed($0) }
+            for track in [0, 1, 2] {
+                let newest = memory.last { $0 % 3 == track % 3 }
+                if let newest { #expect(kept.nearestLikedSong(to: track) == newest, "step \(step), track \(track)") }
+            }
+        }
     }
 
     @Test("emptied lists score nothing; a new table starts over")
