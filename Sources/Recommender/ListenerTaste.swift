@@ -52,7 +52,7 @@ package struct ListenerTaste: DrawTaste, Sendable {
         guard let household else { return 0 }
         let facets = library.facets
         return householdFade * household.share(at: position, artist: facets.artist[position],
-                                               liked: weights.liked[position],
+                                               liked: weights.isLiked(position),
                                                likedByArtist: weights.likedCount(artistOf: position, facets))
     }
 
@@ -68,14 +68,13 @@ package struct ListenerTaste: DrawTaste, Sendable {
         let artists = library.facets.artist
         let confidence = confidence, fade = householdFade
         let weights = weights, sound = sound, household = household
-        let liked = weights.liked
         return positions.map { position in
             var score = weights.score(at: position)
             if let sound { score += sound.part(at: position) }
             if let household {
                 let artist = artists[position]
                 let likedByArtist = artist == 0 ? 0 : weights.likedCount(artist: artist)
-                score += fade * household.share(at: position, artist: artist, liked: liked[position],
+                score += fade * household.share(at: position, artist: artist, liked: weights.isLiked(position),
                                                 likedByArtist: likedByArtist)
             }
             return exp(decisiveness * (score > 0 ? confidence * score : score))

@@ -14,8 +14,12 @@ import MusicLibrary
 package struct ListenerWeights: Sendable {
     /// The ``LibraryFacets/generation`` of the library these weights describe.
     package let generation: UInt64
-    /// Per track position: ``ListenerProfile/songPart(_:)``.
-    private var song: [Double]
+    /// ``ListenerProfile/songPart(_:)`` by track position, for the tracks that have one (the
+    /// few the listener reported on; 8 bytes a track for all 50 000 of a large library,
+    /// times every listener, was most of a listener's memory).
+    private var song: [Int: Double]
+    /// Per track position: what the listener said of the song itself, as ``Mark`` bits.
+    private var marks: [UInt8]
     /// Per artist, album and genre id: ``ListenerProfile/facetPart(_:_:)`` (slot 0 stays 0).
     private var artist: [Double], album: [Double], genre: [Double]
     /// Per artist, album and genre id: whether a song of it was trashed. Exploration never
@@ -26,10 +30,6 @@ package struct ListenerWeights: Sendable {
     /// Per artist id: whether the listener reported on any song of it (slot 0: no artist,
     /// counted as heard: there is nothing new to find there).
     private var artistHeard: [Bool]
-    /// Per track position: whether the listener trashed the track.
-    package private(set) var trashed: [Bool]
-    /// Per track position: whether the track carries the listener's heart.
-    package private(set) var liked: [Bool]
     /// Per track position: the score, ``ListenerProfile/score(of:)``, kept ready so a draw
     /// over thousands of candidates sums no parts; a report recomputes the tracks it touched.
     /// Scores rather than weights: a draw adds the sound's and the household's shares to the
@@ -44,18 +44,17 @@ package struct ListenerWeights: Sendable {
         let facets = library.facets
         generation = facets.generation
         let count = library.tracks.count
-        song = [Double](repeating: 0, count: count)
-        trashed = [Bool](repeating: false, count: count)
-        liked = [Bool](repeating: false, count: count)
+        var song: [Int: Double] = [:]
+        var marks = [UInt8](repeating: 0, count: count)
         for sid in profile.songScores.keys + profile.liked {
-            if let position = library.position(of: sid) { song[position] = profile.songPart(sid) }
+            if let position = library.position(of: sid) { Self.set(profile.songPart(sid), at: position, &song, &marks) }
         }
         artistTrashed = [Bool](repeating: false, count: facets.idCount(.artist))
         albumTrashed = [Bool](repeating: false, count: facets.idCount(.album))
         genreTrashed = [Bool](repeating: false, count: facets.idCount(.genre))
         for sid in profile.trashed {
             if let position = library.position(of: sid) {
-                trashed[position] = true
+                marks[position] |= Mark.trashed
                 artistTrashed[Int(facets.artist[position])] = true
                 albumTrashed[Int(facets.album[position])] = true
                 genreTrashed[Int(facets.genre[position])] = true
@@ -72,7 +71,7 @@ package struct ListenerWeights: Sendable {
         }
         for sid in profile.liked {
             if let position = library.position(of: sid) {
-                liked[position] = true
+                marks[position] |= Mark.liked
                 likedByArtist[Int(facets.artist[position])] += 1
             }
         }
@@ -88,6 +87,8 @@ package struct ListenerWeights: Sendable {
         artist = parts[.artist] ?? [0]
         album = parts[.album] ?? [0]
         genre = parts[.genre] ?? [0]
+        self.song = song
+        self.marks = marks
         scores = (0..<count).map { computedScore(at: $0, facets) }
     }
 
@@ -98,12 +99,13 @@ package struct ListenerWeights: Sendable {
     package mutating func update(position: Int, of library: Library, from profile: ListenerProfile) {
         let track = library.tracks[position]
         let facets = library.facets
-        song[position] = profile.songPart(track.sid)
-        trashed[position] = profile.trashed.contains(track.sid)
-        liked[position] = profile.likes(track.sid)
+        setSongPart(profile.songPart(track.sid), at: position)
+        marks[position] &= ~(Mark.trashed | Mark.liked)
+        if profile.trashed.contains(track.sid) { marks[position] |= Mark.trashed }
+        if profile.likes(track.sid) { marks[position] |= Mark.liked }
         let artistID = Int(facets.artist[position]), albumID = Int(facets.album[position])
         let genreID = Int(facets.genre[position])
-        if trashed[position] {
+        if isTrashed(position) {
             if artistID != 0 { artistTrashed[artistID] = true }
             if albumID != 0 { albumTrashed[albumID] = true }
             if genreID != 0 { genreTrashed[genreID] = true }
@@ -149,7 +151,7 @@ package struct ListenerWeights: Sendable {
     package func isOpen(_ position: Int, _ facets: LibraryFacets) -> Bool {
         let artistID = Int(facets.artist[position]), albumID = Int(facets.album[position])
         let genreID = Int(facets.genre[position])
-        return !trashed[position] && song[position] >= 0
+        return marks[position] & (Mark.trashed | Mark.belowZero) == 0
             && !artistTrashed[artistID] && !albumTrashed[albumID] && !genreTrashed[genreID]
             && artist[artistID] >= 0 && album[albumID] >= Self.openFloor && genre[genreID] >= Self.openFloor
     }
@@ -180,8 +182,49 @@ package struct ListenerWeights: Sendable {
         return id == 0 ? 0 : Int(likedByArtist[id])
     }
 
+    /// Whether the listener trashed the track at `position`.
+    package func isTrashed(_ position: Int) -> Bool {
+        marks[position] & Mark.trashed != 0
+    }
+
+    /// Whether the track at `position` carries the listener's heart.
+    package func isLiked(_ position: Int) -> Bool {
+        marks[position] & Mark.liked != 0
+    }
+
+    /// `positions` without the tracks the listener trashed, in order.
+    package func untrashed(_ positions: [Int]) -> [Int] {
+        positions.filter { marks[$0] & Mark.trashed == 0 }
+    }
+
+    /// The bits of ``marks``.
+    private enum Mark {
+        /// The listener trashed the song.
+        static let trashed: UInt8 = 1
+        /// The song carries the listener's heart.
+        static let liked: UInt8 = 2
+        /// The song's own part is below zero (skipped more than enjoyed).
+        static let belowZero: UInt8 = 4
+        /// The song has a part of its own, in ``song``.
+        static let ownPart: UInt8 = 8
+    }
+
+    private mutating func setSongPart(_ part: Double, at position: Int) {
+        Self.set(part, at: position, &song, &marks)
+    }
+
+    private static func set(_ part: Double, at position: Int, _ song: inout [Int: Double], _ marks: inout [UInt8]) {
+        marks[position] &= ~(Mark.belowZero | Mark.ownPart)
+        if part == 0 {
+            song[position] = nil
+            return
+        }
+        song[position] = part
+        marks[position] |= Mark.ownPart | (part < 0 ? Mark.belowZero : 0)
+    }
+
     private func computedScore(at position: Int, _ facets: LibraryFacets) -> Double {
-        var total = song[position]
+        var total = marks[position] & Mark.ownPart != 0 ? song[position] ?? 0 : 0
         total += artist[Int(facets.artist[position])]
         total += album[Int(facets.album[position])]
         total += genre[Int(facets.genre[position])]

@@ -1,7 +1,7 @@
 /// What a listener's liked and disliked songs say about every other track's sound: per
 /// track position, a score from how close it sounds to the nearest liked song and to the
-/// nearest disliked (skipped or trashed) one, and which liked song it is closest to (for
-/// the reason shown with it).
+/// nearest disliked (skipped or trashed) one; and, for the reason shown with a song, which
+/// liked song it sounds closest to.
 ///
 /// With both kinds known, the score is `soundGain·(d_disliked − d_liked)`: a track that
 /// sounds like a liked song and unlike a disliked one rises, the opposite falls. With only
@@ -17,9 +17,14 @@
 /// Compared with the last ``memory`` liked and ``memory`` disliked songs. Kept up to date
 /// song by song (``update(key:space:liked:disliked:)``): a song that joins either list costs
 /// one pass over the library (its distance to every track, which can only bring a track's
-/// nearest song closer); a song that leaves costs a look again only at the tracks it was
-/// nearest to. A listener's report therefore costs about two passes of the library's
+/// nearest song closer); a song that leaves costs one pass too (the tracks at exactly its
+/// distance may have had it as their nearest) and a look again among the songs that stay at
+/// those tracks only. A listener's report therefore costs about two passes of the library's
 /// distances, not one per remembered song; a new library or sound table starts over.
+///
+/// Per track only the two distances are kept (8 bytes; 400 kB per listener at 50 000
+/// tracks): which liked song is nearest is asked for five songs a list, and found then among
+/// the ``memory`` liked songs.
 package struct SoundAffinity: Sendable {
     /// What the scores were computed from: a table for a library, and the listener's
     /// likes and dislikes at a revision.
@@ -43,56 +48,53 @@ package struct SoundAffinity: Sendable {
 
     /// What the scores were computed from.
     package private(set) var key: Key
+    /// The space the distances were measured in.
+    private var space: any SoundSpace
     /// The liked positions compared with, oldest first.
     private var liked: [Int] = []
     /// The disliked positions compared with, oldest first.
     private var disliked: [Int] = []
-    /// Per position: the nearest liked song (empty while none).
+    /// Per position: the distance to the nearest liked song (empty while none).
     private var toLiked = Nearest()
-    /// Per position: the nearest disliked song (empty while none).
+    /// Per position: the distance to the nearest disliked song (empty while none).
     private var toDisliked = Nearest()
 
-    /// Per position, the nearest of a set of songs and its distance.
+    /// Per position, the distance to the nearest of a set of songs.
     private struct Nearest {
         /// Distances, `.infinity` for a track not measured.
         var distance: [Float] = []
-        /// Positions of the nearest song, -1 for none.
-        var song: [Int32] = []
 
         var isEmpty: Bool { distance.isEmpty }
 
-        /// Brings each track's nearest song closer where `position` is nearer or as near: on
-        /// a tie the song taken in later wins, as ``SoundSpace/nearest(to:among:)`` keeps the
-        /// last of equally close ones. Why the newest: songs leave the memory oldest first,
-        /// and a track whose nearest leaves is searched again among all that stay; a library
-        /// with duplicate files (or one tone copied 50 000 times, as the scale benchmark's)
-        /// would otherwise tie most tracks to the oldest song and search them all again at
-        /// every report.
+        /// Brings each track's distance down where `position` is nearer.
         mutating func add(_ position: Int, space: any SoundSpace) {
-            if distance.isEmpty {
-                distance = [Float](repeating: .infinity, count: space.trackCount)
-                song = [Int32](repeating: -1, count: space.trackCount)
-            }
+            if distance.isEmpty { distance = [Float](repeating: .infinity, count: space.trackCount) }
             let from = space.distances(from: position)
-            for index in distance.indices where from[index] <= distance[index] && from[index] != .infinity {
+            for index in distance.indices where from[index] < distance[index] {
                 distance[index] = from[index]
-                song[index] = Int32(position)
             }
         }
 
-        /// Finds again the nearest song among `set` (in order) for every track whose
-        /// nearest was one of `removed`; the other tracks' nearest is still in the set.
-        mutating func remove(_ removed: [Int32], keeping set: [Int], space: any SoundSpace) {
+        /// Takes `removed` out of the set, `staying` what remains of it (the songs joining are
+        /// added after). A track whose nearest was a removed song lies at exactly that song's
+        /// distance (each distance is computed one way, ``SoundSpace/distances(from:)``'s,
+        /// and is symmetric); those tracks are looked at again among `staying`, where none
+        /// can be nearer than before and one as near ends the search.
+        mutating func remove(_ removed: [Int], staying: [Int], space: any SoundSpace) {
             guard !distance.isEmpty else { return }
-            if set.isEmpty {
+            if staying.isEmpty {
                 distance = []
-                song = []
                 return
             }
-            for index in distance.indices where song[index] >= 0 && removed.contains(song[index]) {
-                let nearest = space.nearest(to: index, among: set)
-                distance[index] = nearest?.distance ?? .infinity
-                song[index] = nearest.map { Int32($0.position) } ?? -1
+            var revisit = [Bool](repeating: false, count: distance.count)
+            for song in removed {
+                let from = space.distances(from: song)
+                for index in distance.indices where from[index] == distance[index] && from[index] != .infinity {
+                    revisit[index] = true
+                }
+            }
+            for index in revisit.indices where revisit[index] {
+                distance[index] = space.nearestDistance(to: index, among: staying, atLeast: distance[index]) ?? .infinity
             }
         }
     }
@@ -101,6 +103,7 @@ package struct SoundAffinity: Sendable {
     /// newest last; only the last ``memory`` of each count).
     package init(key: Key, space: any SoundSpace, liked: [Int], disliked: [Int]) {
         self.key = key
+        self.space = space
         follow(space: space, liked: liked, disliked: disliked)
     }
 
@@ -114,6 +117,7 @@ package struct SoundAffinity: Sendable {
             toDisliked = Nearest()
         }
         self.key = key
+        self.space = space
         follow(space: space, liked: liked, disliked: disliked)
     }
 
@@ -126,23 +130,13 @@ package struct SoundAffinity: Sendable {
         self.disliked = disliked
     }
 
-    /// Moves `nearest` from set `old` to set `new`: removals first (looked up again among
-    /// what stays and what joins), then each song that joined, in order. Ties go to the song
-    /// later in the list, so this is exact only while the songs that stay keep their order
-    /// ahead of those that join; when they do not (a remembered song liked again moves to the
-    /// end, or an older song comes back into the memory's window) every distance is taken
-    /// again.
+    /// Moves `nearest` from set `old` to set `new`: the songs that left first, then each
+    /// song that joined. Distances do not depend on the order of the set, so any change of
+    /// the lists is followed exactly.
     private static func follow(_ nearest: inout Nearest, from old: [Int], to new: [Int], space: any SoundSpace) {
         let newSet = Set(new), oldSet = Set(old)
-        let staying = old.filter { newSet.contains($0) }
-        guard new.elementsEqual(staying + new.filter { !oldSet.contains($0) }) else {
-            nearest = Nearest()
-            for position in new { nearest.add(position, space: space) }
-            return
-        }
-        // Usually one song or none: a short array is the quickest to look through per track.
-        let removed = old.filter { !newSet.contains($0) }.map(Int32.init)
-        if !removed.isEmpty { nearest.remove(removed, keeping: new, space: space) }
+        let removed = old.filter { !newSet.contains($0) }
+        if !removed.isEmpty { nearest.remove(removed, staying: old.filter { newSet.contains($0) }, space: space) }
         for position in new where !oldSet.contains(position) { nearest.add(position, space: space) }
     }
 
@@ -159,9 +153,10 @@ package struct SoundAffinity: Sendable {
         return min(max(score, -Self.cap), Self.cap)
     }
 
-    /// The liked song that the track at `position` sounds closest to, if any.
+    /// The liked song that the track at `position` sounds closest to, if any (the newest of
+    /// equally close ones).
     package func nearestLikedSong(to position: Int) -> Int? {
-        guard !toLiked.isEmpty, toLiked.song[position] >= 0 else { return nil }
-        return Int(toLiked.song[position])
+        guard !liked.isEmpty else { return nil }
+        return space.nearest(to: position, among: liked)?.position
     }
 }

@@ -21,6 +21,10 @@ package protocol SoundSpace: Sendable {
     /// equally close ones, in order) and its distance; `nil` when none is measured or the
     /// track is not.
     func nearest(to position: Int, among others: [Int]) -> (position: Int, distance: Float)?
+    /// The distance from the track at `position` to the closest measured track among
+    /// `others`, where none can be closer than `floor`: the search ends at the first one that
+    /// close. `nil` when none is measured or the track is not.
+    func nearestDistance(to position: Int, among others: [Int], atLeast floor: Float) -> Float?
 }
 
 extension SoundSpace {
@@ -33,7 +37,19 @@ extension SoundSpace {
     package func nearest(to position: Int, among others: [Int]) -> (position: Int, distance: Float)? {
         var best: (position: Int, distance: Float)?
         for other in others {
-            if let distance = distance(position, other), distance < best?.distance ?? .infinity { best = (other, distance) }
+            if let distance = distance(position, other), distance <= best?.distance ?? .infinity { best = (other, distance) }
+        }
+        return best
+    }
+
+    /// ``nearestDistance(to:among:atLeast:)`` by ``distance(_:_:)``, for spaces with
+    /// nothing faster.
+    package func nearestDistance(to position: Int, among others: [Int], atLeast floor: Float) -> Float? {
+        var best: Float?
+        for other in others {
+            guard let distance = distance(position, other) else { continue }
+            if distance < best ?? .infinity { best = distance }
+            if distance <= floor { break }
         }
         return best
     }

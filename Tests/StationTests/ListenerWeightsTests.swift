@@ -43,12 +43,15 @@ struct ListenerWeightsTests {
                     #expect(weights.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
                     #expect(fresh.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
                     #expect(weights.score(at: index).bitPattern == profile.score(of: track).bitPattern)
-                    #expect(weights.trashed[index] == profile.trashed.contains(track.sid))
-                    #expect(fresh.trashed[index] == weights.trashed[index])
+                    #expect(weights.isTrashed(index) == profile.trashed.contains(track.sid))
+                    #expect(weights.isLiked(index) == profile.likes(track.sid))
+                    #expect(fresh.isTrashed(index) == weights.isTrashed(index) && fresh.isLiked(index) == weights.isLiked(index))
                 }
             }
         }
-        #expect(weights.trashed.contains(true) && weights.trashed.contains(false))
+        let positions = library.tracks.indices
+        #expect(positions.contains { weights.isTrashed($0) } && positions.contains { !weights.isTrashed($0) })
+        #expect(positions.contains { weights.isLiked($0) } && positions.contains { !weights.isLiked($0) })
     }
 
     @Test("interned facets: one id per artist, album and genre value, 0 for none")

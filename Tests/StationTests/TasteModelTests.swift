@@ -53,7 +53,7 @@ struct TasteModelTests {
 
     private func draws(_ taste: ListenerTaste, variety: Double, lists: Int) -> [[Recommender.Choice]] {
         let recommender = Recommender(seed: 9)
-        let candidates = (0..<60).filter { !taste.weights.trashed[$0] }
+        let candidates = taste.weights.untrashed(Array(0..<60))
         return (0..<lists).map { draw in
             recommender.pick(from: candidates, trackCount: 60, window: [], taste: taste, variety: variety, count: 5,
                              listener: "unit", draw: UInt64(draw))

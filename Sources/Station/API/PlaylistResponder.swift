@@ -131,8 +131,7 @@ struct PlaylistResponder: Sendable {
             picks = try await profiles.draw(for: key, from: library, sound: sound) { taste, draw in
                 let profile = taste.profile
                 let pool = members ?? profile.liked.compactMap { library.position(of: $0) }
-                let trashed = taste.weights.trashed
-                let candidates = pool.filter { !trashed[$0] }
+                let candidates = taste.weights.untrashed(pool)
                 let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
                 let chosen = recommender.pick(
                     from: candidates, trackCount: library.tracks.count,
