@@ -134,7 +134,7 @@ package final class ListenerProfiles: Sendable {
             // A heart given twice says nothing new.
             if !(type == .rate && liked) {
                 let weights = state.weights(for: library)
-                state.trust.learn(type, predicted: weights.score(at: position))
+                state.trust.learn(type, predicted: weights.score(at: position, library.facets))
             }
             let change = state.profile.apply(type, to: track)
             let likedNow = state.profile.likes(track.sid), trashedNow = state.profile.trashed.contains(track.sid)

@@ -58,27 +58,33 @@ package struct ListenerTaste: DrawTaste, Sendable {
 
     /// `e^(decisiveness·score)`, a positive score counting ``confidence`` of itself.
     package func weight(at position: Int, decisiveness: Double) -> Double {
-        let score = weights.score(at: position) + soundPart(at: position) + householdPart(at: position)
+        let score = weights.score(at: position, library.facets) + soundPart(at: position) + householdPart(at: position)
         return exp(decisiveness * (score > 0 ? confidence * score : score))
     }
 
     /// ``weight(at:decisiveness:)`` of each of `positions`, the library's columns and the
     /// household's counts read once for the whole list rather than once per track.
     package func weights(of positions: [Int], decisiveness: Double) -> [Double] {
-        let artists = library.facets.artist
-        let confidence = confidence, fade = householdFade
-        let weights = weights, sound = sound, household = household
-        return positions.map { position in
-            var score = weights.score(at: position)
-            if let sound { score += sound.part(at: position) }
-            if let household {
+        // Column by column, each optional unwrapped once: a struct of arrays bound per track
+        // is retained and released per track.
+        let facets = library.facets
+        var scores = positions.map { weights.score(at: $0, facets) }
+        if let sound {
+            let parts = sound.parts(of: positions)
+            for slot in scores.indices { scores[slot] += parts[slot] }
+        }
+        if let household {
+            let artists = facets.artist
+            let fade = householdFade
+            for (slot, position) in positions.enumerated() {
                 let artist = artists[position]
                 let likedByArtist = artist == 0 ? 0 : weights.likedCount(artist: artist)
-                score += fade * household.share(at: position, artist: artist, liked: weights.isLiked(position),
-                                                likedByArtist: likedByArtist)
+                scores[slot] += fade * household.share(at: position, artist: artist, liked: weights.isLiked(position),
+                                                       likedByArtist: likedByArtist)
             }
-            return exp(decisiveness * (score > 0 ? confidence * score : score))
         }
+        let confidence = confidence
+        return scores.map { score in exp(decisiveness * (score > 0 ? confidence * score : score)) }
     }
 
     /// ``artist(at:)`` of each of `positions`.
@@ -90,11 +96,12 @@ package struct ListenerTaste: DrawTaste, Sendable {
     /// ``isOpen(_:)`` and ``isNew(_:)`` of each of `positions`.
     package func openness(of positions: [Int]) -> [UInt8] {
         let facets = library.facets
-        return positions.map { isOpen($0, facets) ? (weights.isNew($0, facets) ? 2 : 1) : 0 }
-    }
-
-    private func isOpen(_ position: Int, _ facets: LibraryFacets) -> Bool {
-        weights.isOpen(position, facets) && soundPart(at: position) > -SoundAffinity.cap / 4
+        let parts = sound?.parts(of: positions)
+        return positions.indices.map { slot in
+            let position = positions[slot]
+            guard weights.isOpen(position, facets), (parts?[slot] ?? 0) > -SoundAffinity.cap / 4 else { return 0 }
+            return weights.isNew(position, facets) ? 2 : 1
+        }
     }
 
     /// Open to exploration: nothing of it said no to, and it does not sound like what the

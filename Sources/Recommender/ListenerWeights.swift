@@ -30,11 +30,6 @@ package struct ListenerWeights: Sendable {
     /// Per artist id: whether the listener reported on any song of it (slot 0: no artist,
     /// counted as heard: there is nothing new to find there).
     private var artistHeard: [Bool]
-    /// Per track position: the score, ``ListenerProfile/score(of:)``, kept ready so a draw
-    /// over thousands of candidates sums no parts; a report recomputes the tracks it touched.
-    /// Scores rather than weights: a draw adds the sound's and the household's shares to the
-    /// score before it takes one `exp` per track.
-    private var scores: [Double] = []
     /// Songs the listener reported on (liked, trashed, or with a score of their own): how
     /// much the listener has taught, which fades the household's share.
     package private(set) var songsTaught: Int
@@ -89,7 +84,6 @@ package struct ListenerWeights: Sendable {
         genre = parts[.genre] ?? [0]
         self.song = song
         self.marks = marks
-        scores = (0..<count).map { computedScore(at: $0, facets) }
     }
 
     /// Takes in what a report about the track at `position` of `library` changed in
@@ -125,23 +119,24 @@ package struct ListenerWeights: Sendable {
             case .genre: genre[id] = part
             }
         }
-        // The song itself and every track sharing its artist, album or genre moved.
-        for index in scores.indices
-        where index == position || (artistID != 0 && Int(facets.artist[index]) == artistID)
-            || (albumID != 0 && Int(facets.album[index]) == albumID) || (genreID != 0 && Int(facets.genre[index]) == genreID) {
-            scores[index] = computedScore(at: index, facets)
-        }
     }
 
     /// The weight of the track at `position`: `e^score`.
     package func weight(at position: Int, _ facets: LibraryFacets) -> Double {
-        exp(scores[position])
+        exp(score(at: position, facets))
     }
 
-    /// The learned score of the track at `position`, bit for bit
-    /// ``ListenerProfile/score(of:)``'s.
-    package func score(at position: Int) -> Double {
-        scores[position]
+    /// The learned score of the track at `position` of the library whose `facets` these are,
+    /// bit for bit ``ListenerProfile/score(of:)``'s: its own part (kept only for the songs
+    /// reported on), then its artist's, album's and genre's, then the clamp. Summed when asked
+    /// rather than kept per track: three reads a track cost a draw less than 8 bytes a track
+    /// cost every listener in memory, and a report recomputes nothing.
+    package func score(at position: Int, _ facets: LibraryFacets) -> Double {
+        var total = marks[position] & Mark.ownPart != 0 ? song[position] ?? 0 : 0
+        total += artist[Int(facets.artist[position])]
+        total += album[Int(facets.album[position])]
+        total += genre[Int(facets.genre[position])]
+        return ListenerProfile.clamped(total)
     }
 
     /// Whether exploration may offer the track at `position`: the listener has said no to
@@ -223,11 +218,4 @@ package struct ListenerWeights: Sendable {
         marks[position] |= Mark.ownPart | (part < 0 ? Mark.belowZero : 0)
     }
 
-    private func computedScore(at position: Int, _ facets: LibraryFacets) -> Double {
-        var total = marks[position] & Mark.ownPart != 0 ? song[position] ?? 0 : 0
-        total += artist[Int(facets.artist[position])]
-        total += album[Int(facets.album[position])]
-        total += genre[Int(facets.genre[position])]
-        return ListenerProfile.clamped(total)
-    }
 }

@@ -153,6 +153,11 @@ package struct SoundAffinity: Sendable {
         return min(max(score, -Self.cap), Self.cap)
     }
 
+    /// ``part(at:)`` of each of `positions`, in order.
+    package func parts(of positions: [Int]) -> [Double] {
+        positions.map { part(at: $0) }
+    }
+
     /// The liked song that the track at `position` sounds closest to, if any (the newest of
     /// equally close ones).
     package func nearestLikedSong(to position: Int) -> Int? {

@@ -42,7 +42,7 @@ struct ListenerWeightsTests {
                     let expected = exp(profile.score(of: track))
                     #expect(weights.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
                     #expect(fresh.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
-                    #expect(weights.score(at: index).bitPattern == profile.score(of: track).bitPattern)
+                    #expect(weights.score(at: index, library.facets).bitPattern == profile.score(of: track).bitPattern)
                     #expect(weights.isTrashed(index) == profile.trashed.contains(track.sid))
                     #expect(weights.isLiked(index) == profile.likes(track.sid))
                     #expect(fresh.isTrashed(index) == weights.isTrashed(index) && fresh.isLiked(index) == weights.isLiked(index))
