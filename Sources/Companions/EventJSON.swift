@@ -51,6 +51,8 @@ public enum EventJSON {
         case .reconnected(let track): object = trackFields("reconnected", track)
         case .channel(let channel):
             object = ["event": .string("channel"), "id": .string(channel.id), "name": .string(channel.name)]
+        case .goingLive(let channel):
+            object = ["event": .string("going_live"), "id": .string(channel.id), "name": .string(channel.name)]
         case .status(let status):
             object = ["event": .string("status"), "position": .number((status.position * 10).rounded() / 10),
                       "volume": .number(Double(status.volume)), "paused": .bool(status.paused),

@@ -69,6 +69,7 @@ public enum KeyAction: Sendable, Equatable {
         case (.seekTarget, let step?): self = .command(.seek(.relative(Double(step))))
         case (.percent, let step?): self = .volumeStep(step)
         case (.bare(.like), nil): self = .toggleLike
+        case (.liveTarget, nil): self = .command(.live)
         case (.bare(let command), nil): self = KeyAction(command)
         default: preconditionFailure("\(word.word): the key \(key.name) has no action")
         }
