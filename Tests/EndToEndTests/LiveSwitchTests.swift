@@ -1,0 +1,58 @@
+import Foundation
+@testable import Station
+import TestSupport
+import Testing
+
+/// The radio becomes a live channel's listening: `live <id>` (the channel list's `L`) ends
+/// the radio as `quit` does and the same mhz, on the same stdin, listens to the broadcast;
+/// a channel the station does not list live is refused and the radio plays on.
+@Suite(.serialized)
+struct LiveSwitchTests {
+    @Test("headless: live 0 is refused in one error line, live <id> says going_live and then plays the broadcast")
+    func theRadioGoesLive() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-switch")
+        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        let home = try TemporaryDirectory(prefix: "mhz-live-switch-home")
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null",
+                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            do {
+                let radio = try await mhz.waitFor("playing")
+                #expect(radio.event.fields["live"] == nil, "the radio's own song first: \(radio.event.fields)")
+                mhz.send("live 0")
+                let refused = try await mhz.waitFor("error", after: radio.index)
+                #expect(refused.event["message"] == "This station does not broadcast channel “0” live — the channel "
+                            + "list marks the ones it does (`mhz channels` says “(live)”).", "\(refused.event.fields)")
+                mhz.send("live \(channel)")
+                let going = try await mhz.waitFor("going_live", after: refused.index)
+                #expect(mhz.lines.contains(#"{"event":"going_live","id":"\#(channel)","name":"\#(LiveListeningTests.genre)"}"#),
+                        "\(mhz.lines)")
+                let live = try await mhz.waitFor("playing", after: going.index) { $0.fields["live"] as? Bool == true }
+                #expect(live.event["channel"] == channel && live.event.number("behind") != nil, "\(live.event.fields)")
+                #expect(["Red", "Green", "Blue"].contains(live.event["title"] ?? ""), "\(live.event.fields)")
+                // The broadcast counts this mhz as its listener: it fetched the live playlists.
+                #expect(station.liveHub.broadcast(channel)?.snapshot.segments.isEmpty == false)
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+            } catch {
+                mhz.kill()
+                throw error
+            }
+        } catch {
+            await station.stop()
+            data.remove()
+            home.remove()
+            throw error
+        }
+        await station.stop()
+        data.remove()
+        home.remove()
+    }
+}
