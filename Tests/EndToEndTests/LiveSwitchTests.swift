@@ -56,3 +56,44 @@ struct LiveSwitchTests {
         home.remove()
     }
 }
+
+/// The embedded station `mhz --live` serves on loopback broadcasts as `[live]` says, as
+/// `mhz serve` does.
+@Suite(.serialized)
+struct EmbeddedLiveSettingsTests {
+    @Test("[live] always puts the embedded station's channel on the air beside the one listened to")
+    func alwaysIsHonoured() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-live-settings")
+        defer { home.remove() }
+        // Three songs of one genre (channel 1) and one decade (channel 2, the 2010s).
+        let music = home.path("music")
+        try await offPool { () throws in
+            try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+            for (name, frequency) in [("Red", 330), ("Green", 440), ("Blue", 550)] {
+                try MediaFactory.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
+                                                "-i", "sine=frequency=\(frequency):duration=4:sample_rate=44100",
+                                                "-ac", "2", "-c:a", "flac", "-metadata", "title=\(name)",
+                                                "-metadata", "artist=Band \(name)", "-metadata", "genre=Liveclient",
+                                                "-metadata", "date=2015", music.appendingPathComponent("\(name).flac").path])
+            }
+        }
+        let config = home.path("config.toml")
+        try Data("[live]\nalways = [2]\nlookback = \"90m\"\n".utf8).write(to: config)
+        let data = home.path("data")
+        let mhz = try BuiltMhz(["--live", "1", "--headless", "--audio-output", "null", "--library", music.path,
+                                "--data-dir", data.path, "--config", config.path], home: home.url)
+        do {
+            let playing = try await mhz.waitFor("playing")
+            #expect(playing.event["channel"] == "1", "\(playing.event.fields)")
+            // Nobody asked for channel 2: only `always` put it on the air, from the start.
+            let segments = data.appendingPathComponent("station/live/2/128")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: segments.path)) ?? []
+            #expect(files.contains("0.ts"), "channel 2's segments: \(files)")
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+        } catch {
+            mhz.kill()
+            throw error
+        }
+    }
+}
