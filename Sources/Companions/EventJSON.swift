@@ -37,6 +37,7 @@ public enum EventJSON {
             object["votes"] = .number(Double(tally.votes))
             object["listeners"] = .number(Double(tally.listeners))
             object["ending"] = .bool(tally.ending)
+            if tally.ended { object["ended"] = .bool(true) }
         case .paused(let track): object = track.map { trackFields("paused", $0) } ?? ["event": .string("paused")]
         case .resumed(let track): object = track.map { trackFields("resumed", $0) } ?? ["event": .string("resumed")]
         case .ended(let track): object = trackFields("ended", track)
