@@ -55,6 +55,43 @@ struct LiveSwitchTests {
         data.remove()
         home.remove()
     }
+
+    @Test("in the terminal UI, the channel list marks live channels and L goes live on the same screen")
+    func theChannelListGoesLive() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-switch-tui")
+        defer { data.remove() }
+        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let home = data.url.path
+            let command = "cd '\(home)' && env -i PATH=/usr/bin:/bin HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' "
+                + "LANG=C.UTF-8 TERM=xterm-256color '\(BuiltMhz.executable.path)' --channel \(channel) "
+                + "--server \(base.absoluteString) --audio-output null --data-dir '\(home)/data'; "
+                + "echo \"exit=$?\" > '\(home)/status.tmp'; mv '\(home)/status.tmp' '\(home)/status'; sleep 30"
+            let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
+            let screen = { (try? tmux.capture().joined(separator: "\n")) ?? "" }
+            #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen())")
+            try tmux.send("c")
+            #expect(try await tmux.waitForScreen(containing: "live \(channel)", seconds: 10), "\(screen())")
+            // The list opens on the channel playing: L listens to its broadcast.
+            try tmux.send("L")
+            #expect(try await tmux.waitForScreen(containing: "playing · LIVE", seconds: 30), "\(screen())")
+            try tmux.send("q")
+            let status = data.path("status")
+            #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: status.path) }, "\(screen())")
+            #expect(try String(contentsOf: status, encoding: .utf8) == "exit=0\n")
+        } catch {
+            await station.stop()
+            throw error
+        }
+        await station.stop()
+    }
 }
 
 /// The embedded station `mhz --live` serves on loopback broadcasts as `[live]` says, as
