@@ -56,6 +56,55 @@ struct LiveSwitchTests {
         home.remove()
     }
 
+    @Test("mhz --live has the control socket: ctl status says live, ctl skip is a vote on the song heard")
+    func theControlSocketDrivesTheLiveSession() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-ctl")
+        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        let environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
+                           "HOME": data.url.path]
+        let dataDirectory = data.path("data").path
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                                    "--data-dir", dataDirectory], environment: environment)
+            do {
+                let playing = try await mhz.waitFor("playing") { $0.fields["live"] as? Bool == true }
+                let ctl = { (arguments: [String]) async throws -> (Int32, [String]) in
+                    let process = try BuiltMhz(["ctl", "--data-dir", dataDirectory] + arguments, environment: environment)
+                    process.closeInput()
+                    return (try await process.exit(timeout: 20), process.lines)
+                }
+                let (statusExit, status) = try await ctl(["status"])
+                #expect(statusExit == 0)
+                let answer = try #require(status.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+                                          as? [String: Any], "\(status)")
+                #expect(answer["event"] as? String == "status" && answer["live"] as? Bool == true, "\(answer)")
+                #expect(answer["channel"] as? String == channel, "\(answer)")
+                let (skipExit, skip) = try await ctl(["skip"])
+                #expect(skipExit == 0 && skip == [#"{"command":"skip","ok":true}"#], "\(skip)")
+                let voted = try await mhz.waitFor("voted", after: playing.index)
+                #expect(voted.event["type"] == "s" && voted.event.number("listeners") == 1, "\(voted.event.fields)")
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+            } catch {
+                mhz.kill()
+                throw error
+            }
+        } catch {
+            await station.stop()
+            data.remove()
+            throw error
+        }
+        await station.stop()
+        data.remove()
+    }
+
     @Test("in the terminal UI, the channel list marks live channels and L goes live on the same screen")
     func theChannelListGoesLive() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-switch-tui")

@@ -93,19 +93,53 @@ extension PlayCommand {
         }
         let logger = Logger(label: "mhz")
         let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
+        // What follows the listening beside the front end, as it follows the radio: the
+        // control socket, MPRIS and notifications, the hook. No scrobbling: a broadcast heard
+        // is no song chosen to play.
+        let control = Self.liveControl(runtime.paths, logger: logger)
+        let desktop = DesktopLink(mpris: runtime.config.mpris, notify: runtime.config.notify)
+        let hooks = runtime.config.hooks.event.map {
+            HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
+                       logFile: runtime.paths.logFile)
+        }
+        let observers = RadioObservers(control: control, hooks: hooks)
         let session = LiveSession(channel: channel, station: station, player: player, volume: playerOptions.initialVolume,
-                                  onSnapshot: { frontEnd.show($0) })
+                                  onSnapshot: { snapshot in
+                                      frontEnd.show(snapshot)
+                                      desktop.show(snapshot)
+                                  })
         logger.info("listening to channel \(channel.id) live from \(station.base.absoluteString)")
         let narration = Task {
-            for await event in session.events { frontEnd.narrate(event, logger: logger) }
+            for await event in session.events {
+                frontEnd.narrate(event, logger: logger)
+                observers.narrate(event)
+                if case .livePlaying(let track, _, _) = event { desktop.songStarted(track, cover: nil) }
+            }
         }
         await relay.attach(session)
         if !frontEndStarted { frontEnd.start(commands: commands) }
+        desktop.start(commands: commands)
+        let answers = ControlAnswers(pump: commands, session: session)
+        control?.start { answers.reply(to: $0) }
         await session.start()
         await session.waitUntilQuit()
+        observers.stop()
+        desktop.stop()
         frontEnd.stop()
         await narration.value
         controller.shutdown()
+    }
+
+    /// The control socket, as the radio has it (`mhz ctl` works the same); without it when
+    /// another mhz holds this data directory's socket (a live listening keeps nothing in the
+    /// database, so two may run), which the log says.
+    private static func liveControl(_ paths: Paths, logger: Logger) -> ControlServer? {
+        do throws(ControlError) {
+            return try ControlServer(path: paths.controlSocket.path)
+        } catch {
+            logger.notice("no control socket: \(ControlText.describe(error, dataDirectory: paths.dataDirectory.path))")
+            return nil
+        }
     }
 
     /// The listener the station counts: the account logged in on it, else a name for this
