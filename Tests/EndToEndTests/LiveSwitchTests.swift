@@ -105,6 +105,53 @@ struct LiveSwitchTests {
         data.remove()
     }
 
+    @Test("mhz --live on the session bus: playerctl sees the song heard, next is a skip vote, play-pause pauses")
+    func mprisDrivesTheLiveSession() async throws {
+        let bus = try await PrivateBus()
+        defer { bus.stop() }
+        let data = try TemporaryDirectory(prefix: "mhz-live-mpris")
+        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        var environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
+                           "HOME": data.url.path]
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        func playerctl(_ arguments: String...) async throws -> String { try await BusTool.playerctl(arguments, bus: bus) }
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                                    "--data-dir", data.path("data").path], environment: environment)
+            do {
+                let playing = try await mhz.waitFor("playing") { $0.fields["live"] as? Bool == true }
+                // The title shown is the song heard at that moment, which may change meanwhile.
+                try await waitUntil("MPRIS showing a song of the broadcast", within: .seconds(20)) {
+                    let shown = try? await playerctl("metadata", "xesam:title")
+                    return ["Red", "Green", "Blue"].contains(shown ?? "")
+                }
+                _ = try await playerctl("next")
+                let voted = try await mhz.waitFor("voted", after: playing.index)
+                #expect(voted.event["type"] == "s", "\(voted.event.fields)")
+                _ = try await playerctl("play-pause")
+                _ = try await mhz.waitFor("paused", after: playing.index)
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+            } catch {
+                mhz.kill()
+                throw error
+            }
+        } catch {
+            await station.stop()
+            data.remove()
+            throw error
+        }
+        await station.stop()
+        data.remove()
+    }
+
     @Test("in the terminal UI, the channel list marks live channels and L goes live on the same screen")
     func theChannelListGoesLive() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-switch-tui")
