@@ -26,6 +26,7 @@ struct LiveSwitchTests {
             do {
                 let radio = try await mhz.waitFor("playing")
                 #expect(radio.event.fields["live"] == nil, "the radio's own song first: \(radio.event.fields)")
+                mhz.send("volume 40")
                 mhz.send("live 0")
                 let refused = try await mhz.waitFor("error", after: radio.index)
                 #expect(refused.event["message"] == "This station does not broadcast channel “0” live — the channel "
@@ -39,6 +40,9 @@ struct LiveSwitchTests {
                 #expect(["Red", "Green", "Blue"].contains(live.event["title"] ?? ""), "\(live.event.fields)")
                 // The broadcast counts this mhz as its listener: it fetched the live playlists.
                 #expect(station.liveHub.broadcast(channel)?.snapshot.segments.isEmpty == false)
+                // At the volume the radio was left at.
+                let status = try await mhz.status(after: live.index) { $0.fields["live"] as? Bool == true }
+                #expect(status.event.number("volume") == 40, "\(status.event.fields)")
                 mhz.send("quit")
                 #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
             } catch {

@@ -264,7 +264,10 @@ struct PlayCommand: AsyncParsableCommand {
             // trap go on with the broadcast, from the same runtime (no second scan).
             frontEnd.showCover(nil)
             frontEnd.clearAlert()
-            let options = Self.livePlayerOptions(audioOutput: audioOutput, config: runtime.config)
+            var live = Self.livePlayerOptions(audioOutput: audioOutput, config: runtime.config)
+            // At the volume the radio was left at, not the configured one.
+            live.initialVolume = await session.currentSnapshot().volume
+            let options = live
             let player = Task.detached { try PlayerController(options: options) }
             do throws(CLIError) {
                 try await Self.listen(to: goingLive.id, runtime: runtime, player: player, options: options,
