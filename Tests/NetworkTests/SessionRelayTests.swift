@@ -1,5 +1,4 @@
 import Radio
-import Synchronization
 import Testing
 @testable import mhz
 
@@ -7,10 +6,9 @@ import Testing
 /// session attached; between two, only a `quit` is kept, and handed to the next at once.
 struct SessionRelayTests {
     /// A session that writes down what it is told.
-    final class Recorder: RadioControl {
-        let commands = Mutex<[RadioCommand]>([])
-        func send(_ command: RadioCommand) async { commands.withLock { $0.append(command) } }
-        var received: [RadioCommand] { commands.withLock { $0 } }
+    actor Recorder: RadioControl {
+        private(set) var received: [RadioCommand] = []
+        func send(_ command: RadioCommand) async { received.append(command) }
     }
 
     @Test func commandsFollowTheSessionAttachedAndAQuitMeanwhileIsHandedOn() async {
@@ -20,13 +18,13 @@ struct SessionRelayTests {
         await relay.send(.liveChannel("1"))
         relay.detach()
         await relay.send(.like)
-        #expect(radio.received == [.skip, .liveChannel("1")], "nothing reaches a session once detached")
+        #expect(await radio.received == [.skip, .liveChannel("1")], "nothing reaches a session once detached")
         await relay.attach(live)
         await relay.send(.toggle)
-        #expect(live.received == [.toggle], "no quit was given: the live session starts clean")
+        #expect(await live.received == [.toggle], "no quit was given: the live session starts clean")
         relay.detach()
         await relay.send(.quit)
         await relay.attach(later)
-        #expect(later.received == [.quit])
+        #expect(await later.received == [.quit])
     }
 }
