@@ -37,6 +37,7 @@ public enum EventJSON {
             object["votes"] = .number(Double(tally.votes))
             object["listeners"] = .number(Double(tally.listeners))
             object["ending"] = .bool(tally.ending)
+            if tally.ended { object["ended"] = .bool(true) }
         case .paused(let track): object = track.map { trackFields("paused", $0) } ?? ["event": .string("paused")]
         case .resumed(let track): object = track.map { trackFields("resumed", $0) } ?? ["event": .string("resumed")]
         case .ended(let track): object = trackFields("ended", track)
@@ -51,6 +52,8 @@ public enum EventJSON {
         case .reconnected(let track): object = trackFields("reconnected", track)
         case .channel(let channel):
             object = ["event": .string("channel"), "id": .string(channel.id), "name": .string(channel.name)]
+        case .goingLive(let channel):
+            object = ["event": .string("going_live"), "id": .string(channel.id), "name": .string(channel.name)]
         case .status(let status):
             object = ["event": .string("status"), "position": .number((status.position * 10).rounded() / 10),
                       "volume": .number(Double(status.volume)), "paused": .bool(status.paused),

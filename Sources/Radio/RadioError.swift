@@ -9,6 +9,8 @@ public enum RadioError: Error, Sendable, Equatable {
     case emptyChannel(ChannelInfo)
     /// `channel <id>` named a channel the server does not list.
     case unknownChannel(String)
+    /// `live <id>` named a channel the station does not list as broadcast live.
+    case notLive(String)
     /// The command needs a song to be playing.
     case nothingPlaying
     /// The command is not available in this version or front end (e.g. `login` headless).

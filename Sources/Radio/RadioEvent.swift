@@ -26,6 +26,9 @@ public enum RadioEvent: Sendable, Equatable {
     case trashed(Track)
     /// The channel changed (or was chosen at start).
     case channel(ChannelInfo)
+    /// `live <id>`: the radio stopped, as at `quit`, for the listener to hear this channel's
+    /// live broadcast instead (the composition root opens it: `mhz --live <id>`).
+    case goingLive(ChannelInfo)
     /// The song's stream broke; the player is reconnecting (attempt `attempt` of `of`).
     case reconnecting(Track, attempt: Int, of: Int)
     /// The song plays again after a reconnection.

@@ -61,11 +61,14 @@ public struct ChannelInfo: Sendable, Equatable, Hashable {
     public var id: String
     /// Display name.
     public var name: String
+    /// Whether the station broadcasts it live (`mhz --live`, the channel list's `live`).
+    public var live: Bool
 
     /// Creates a channel entry.
-    public init(id: String, name: String) {
+    public init(id: String, name: String, live: Bool = false) {
         self.id = id
         self.name = name
+        self.live = live
     }
 }
 

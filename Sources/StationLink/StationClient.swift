@@ -39,7 +39,7 @@ public struct StationClient: RadioService {
         session.announcePendingExpiry()
         let body = try await transport.perform(endpoints.channels())
         do {
-            return try APIDecoder.channels(body).map { ChannelInfo(id: $0.id, name: $0.name) }
+            return try APIDecoder.channels(body).map { ChannelInfo(id: $0.id, name: $0.name, live: $0.live) }
         } catch {
             throw StationTransport.failure(error)
         }

@@ -1,8 +1,10 @@
 import Radio
 
-/// The channel list: every channel the station offers, the one playing marked `♪`, a
-/// selection moved with the arrows or j/k, Enter to switch, and type-to-filter by name
-/// or id (case-insensitive; CJK typed through an input method works like any letter).
+/// The channel list: every channel the station offers, the one playing marked `♪`, the
+/// ones broadcast live marked `live` beside their id, a selection moved with the arrows or
+/// j/k, Enter to switch, `L` to listen to the selected channel's live broadcast, and
+/// type-to-filter by name or id (case-insensitive; CJK typed through an input method works
+/// like any letter).
 ///
 /// Typing and single-letter keys share the keyboard, so: while no filter is being
 /// typed, keys bound in the channel-list context (j, k, q, c…) act; any other printable
@@ -75,6 +77,10 @@ public struct ChannelListView: Sendable, Equatable {
         case .choose:
             guard let index = selectedIndex(channels) else { return .stay }
             return .send(.channel(visibleChannels(channels)[index].id))
+        case .chooseLive:
+            // Sent for an unmarked channel too: the radio says why it cannot (not broadcast).
+            guard let index = selectedIndex(channels) else { return .stay }
+            return .send(.liveChannel(visibleChannels(channels)[index].id))
         case .startFilter:
             isFiltering = true
             return .stay
@@ -131,8 +137,9 @@ public struct ChannelListView: Sendable, Equatable {
             for index in first..<min(visible.count, first + rows) {
                 let channel = visible[index]
                 let playing = channel.id == snapshot.channel?.id ? " ♪" : ""
+                // The mark beside the id: it stays when a narrow screen cuts the name.
                 let row = DisplayWidth.spread((index == selected ? "> " : "  ") + channel.name + playing,
-                                              channel.id, to: inner)
+                                              channel.live ? "live \(channel.id)" : channel.id, to: inner)
                 frame.append(indent + row, style: index == selected ? .selected : .plain)
             }
         }

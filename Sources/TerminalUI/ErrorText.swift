@@ -42,6 +42,9 @@ public enum ErrorText {
                 + "retrying meanwhile."
         case .unknownChannel(let id):
             return "This station has no channel \(quoted(id)) — `mhz channels` lists the ids."
+        case .notLive(let id):
+            return "This station does not broadcast channel \(quoted(id)) live — the channel list marks "
+                + "the ones it does (`mhz channels` says “(live)”)."
         case .nothingPlaying:
             return "Nothing is playing yet — wait for a song to start, or choose a channel."
         case .unsupported(let what):

@@ -165,8 +165,10 @@ public enum NowPlayingView {
     }
 
     /// How the listener's vote to end a live song stands: `skip: 1 of 3 voted`, or
-    /// `ending: 2 of 3 voted` once most listeners did.
+    /// `ending: 2 of 3 voted` once most listeners did; a vote that came once the song was
+    /// over on the air says that its end comes anyway.
     public static func voteText(_ tally: LiveTally) -> String {
+        if tally.ended { return "over on the air: it ends here in seconds" }
         guard tally.onAir else { return "this song has left the air: no vote" }
         return "\(tally.ending ? "ending" : "skip"): \(tally.votes) of \(tally.listeners) voted"
     }

@@ -21,12 +21,15 @@ struct CommandLineTests {
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "0  私人兆赫")
+        // The demo library's first genre, broadcast live as every public channel is.
+        #expect(lines.dropFirst().first == "1  Ambient  (live)")
         #expect(lines.count >= 3, "channel 0 and at least two genre channels: \(lines)")
 
         let json = try await run(["channels", "--json"], home: home)
         #expect(json.status == 0)
-        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: String]])
-        #expect(objects.first == ["id": "0", "name": "私人兆赫"])
+        #expect(json.stdout.hasPrefix(#"[{"id":"0","name":"私人兆赫"},{"id":"1","live":true,"name":"Ambient"},"#),
+                "\(json.stdout)")
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(objects.count == lines.count)
     }
 

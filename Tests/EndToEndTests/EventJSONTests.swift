@@ -16,6 +16,19 @@ struct EventJSONTests {
             == #"{"album":"Album 7","artist":"Artist 7","event":"reconnected","sid":"7","title":"Song 7"}"#)
     }
 
+    /// `going_live` names the broadcast the radio ended for; a vote that came once the song
+    /// was over on the air says `ended`, others leave it out.
+    @Test func goingLiveAndAnEndedVote() {
+        #expect(EventJSON.line(.goingLive(ChannelInfo(id: "3", name: "Folk", live: true)))
+            == #"{"event":"going_live","id":"3","name":"Folk"}"#)
+        let ended = LiveTally(onAir: false, votes: 0, listeners: 0, ending: false, ended: true)
+        #expect(EventJSON.line(.voted(track, type: .skip, ended))
+            == #"{"album":"Album 7","artist":"Artist 7","ended":true,"ending":false,"event":"voted","listeners":0,"#
+            + #""on_air":false,"sid":"7","title":"Song 7","type":"s","votes":0}"#)
+        #expect(!EventJSON.line(.voted(track, type: .skip, LiveTally(onAir: true, votes: 1, listeners: 2, ending: false)))
+            .contains("ended"))
+    }
+
     @Test func statusCarriesTheReconnectionAndTheStatusLine() {
         var snapshot = RadioSnapshot(channel: ChannelInfo(id: "0", name: "Personal"), track: track, position: 12.34,
                                      duration: 30, queueLength: 2)

@@ -131,6 +131,21 @@ struct DecodingTests {
         ])
     }
 
+    @Test("a channel's live mark: mhz's true, absent elsewhere, a flag read leniently, nonsense not a mark")
+    func channelsLiveMark() throws {
+        let body = #"{"channels":[{"name":"My","channel_id":0},{"name":"Rock","channel_id":1,"live":true},"#
+            + #"{"name":"Jazz","channel_id":2,"live":"1"},{"name":"Folk","channel_id":3,"live":{"x":1}},"#
+            + #"{"name":"Pop","channel_id":4,"live":false}]}"#
+        let channels = try APIDecoder.channels(Data(body.utf8))
+        #expect(channels.map(\.live) == [false, true, true, false, false])
+        // Encoded back: `live` only where true, so Douban's shape is untouched elsewhere.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = String(decoding: try encoder.encode(ChannelList(channels: Array(channels.prefix(2)))), as: UTF8.self)
+        #expect(text == #"{"channels":[{"abbr_en":"","channel_id":0,"name":"My","name_en":"","seq_id":0},"#
+            + #"{"abbr_en":"","channel_id":1,"live":true,"name":"Rock","name_en":"","seq_id":0}]}"#)
+    }
+
     @Test func encodingRoundTripsAndUsesCanonicalTypes() throws {
         let song = Song(sid: "7", title: "T", artist: "A", url: "http://x/7.wav", length: 30, like: true, kbps: 352)
         let data = try JSONEncoder().encode(SongList(songs: [song]))

@@ -98,7 +98,7 @@ struct CommandWordTests {
             for key in row.keys {
                 #expect(!key.keys.isEmpty && !key.help.isEmpty, "\(key.name)")
                 switch row.form {
-                case .bare: #expect(key.name == row.word && key.step == nil, "\(key.name)")
+                case .bare, .liveTarget: #expect(key.name == row.word && key.step == nil, "\(key.name)")
                 case .seekTarget, .percent: #expect(key.name != row.word && key.step != nil && key.step != 0, "\(key.name)")
                 case .channelID, .downloadAction, .count, .duration, .pastSong: Issue.record("\(key.name): \(row.word) has no key a press can fill in")
                 }
@@ -126,6 +126,16 @@ struct CommandWordTests {
         #expect(throws: CommandParseError.invalidArgument(word: "seek", argument: "\u{301}")) {
             try RadioCommand.parse("seek \u{301}")
         }
+    }
+
+    /// `live` alone goes back to the live edge; with an id it is a broadcast to listen to.
+    @Test func liveTakesAnOptionalChannel() throws {
+        #expect(try RadioCommand.parse("live") == .live)
+        #expect(try RadioCommand.parse("LIVE -3") == .liveChannel("-3"))
+        #expect(RadioCommand.liveChannel("7").line == "live 7")
+        #expect(RadioCommand.live.line == "live")
+        #expect(RadioCommand.liveChannel("7").commandWord.usage == "live [id]")
+        #expect(throws: CommandParseError.unexpectedArgument(word: "live", argument: "2")) { try RadioCommand.parse("live 1 2") }
     }
 
     @Test func errorsNameWhatIsWrong() {

@@ -291,6 +291,28 @@ struct RadioMachineTests {
         #expect(quit.suffix(2) == [.stopPlayer, .quit])
     }
 
+    /// `live <id>` of a channel the station lists as live ends the radio as `quit` does
+    /// (the listen ended, the position saved), saying where the listener goes first; one
+    /// not listed live, or not listed, is refused and the radio plays on.
+    @Test func liveChannelEndsTheRadioForABroadcastTheStationListsLive() {
+        var m = RadioMachine()
+        let ambient = ChannelInfo(id: "1", name: "Ambient", live: true)
+        _ = m.handle(.channelsLoaded([ChannelInfo(id: "0", name: "Personal"), ambient]))
+        _ = m.handle(.start(channelID: "0"))
+        _ = m.handle(.answered(requestID: 1, tracks: [t(1), t(2), t(3)]))
+        _ = m.handle(.playerStarted(m.ticket, duration: 30))
+        _ = m.handle(.playerProgress(m.ticket, 4))
+        #expect(m.handle(.command(.liveChannel("0"))) == [.emit(.error(.notLive("0")))])
+        #expect(m.handle(.command(.liveChannel("9"))) == [.emit(.error(.notLive("9")))])
+        #expect(m.current?.sid == "1")
+        let going = m.handle(.command(.liveChannel("1")))
+        #expect(going.first == .emit(.goingLive(ambient)))
+        #expect(going.dropFirst().first == .endListen(id: 1, listened: 4, outcome: .quit, liked: false))
+        #expect(going.contains { if case .savePosition(let p) = $0 { return p.sid == "1" && p.position == 4 }; return false })
+        #expect(going.suffix(2) == [.stopPlayer, .quit])
+        #expect(m.handle(.command(.liveChannel("1"))).isEmpty, "gone: nothing more")
+    }
+
     @Test func statusReportsWhatPlays() {
         var m = playingMachine()
         _ = m.handle(.playerProgress(m.ticket, 3))

@@ -6,7 +6,7 @@ import Testing
 /// `GET /j/app/radio/channels`, checked on the raw JSON so types are exact.
 @Suite("Channels endpoint")
 struct ChannelsEndpointTests {
-    @Test("lists 私人兆赫, one channel per genre, one per decade with 3+ songs; numbers as numbers; no -3")
+    @Test("lists 私人兆赫, one channel per genre, one per decade with 3+ songs; numbers as numbers; no -3; the broadcast ones live")
     func channels() async throws {
         try await StationFixtures.withDemoStation { station, base in
             let answer = try await HTTPFetch.get(base, "/j/app/radio/channels")
@@ -25,7 +25,10 @@ struct ChannelsEndpointTests {
                 (4, "2010s", "2010s", "10s"),
             ]
             for (channel, want) in zip(channels, expected) {
-                #expect(Set(channel.keys) == ["channel_id", "name", "name_en", "abbr_en", "seq_id"])
+                // Every public channel is broadcast (PROTOCOL §11): `live` on all but 0.
+                let douban: Set<String> = ["channel_id", "name", "name_en", "abbr_en", "seq_id"]
+                #expect(Set(channel.keys) == (want.id == 0 ? douban : douban.union(["live"])))
+                #expect(want.id == 0 || channel["live"] as? Bool == true)
                 #expect(channel["channel_id"] is NSNumber && !(channel["channel_id"] is String))
                 #expect((channel["channel_id"] as? NSNumber)?.intValue == want.id)
                 #expect((channel["seq_id"] as? NSNumber)?.intValue == want.id)
@@ -34,9 +37,15 @@ struct ChannelsEndpointTests {
                 #expect(channel["abbr_en"] as? String == want.abbreviation)
             }
             // The exact bytes of the first entry (keys sorted: the station's output is byte-stable).
-            #expect(answer.text.hasPrefix(#"{"channels":[{"abbr_en":"My","channel_id":0,"name":"私人兆赫","name_en":"Personal Radio","seq_id":0},"#))
-            // And RadioAPI's decoder reads it back as the station describes it.
-            #expect(try APIDecoder.channels(answer.body) == station.libraryInfo.channels)
+            #expect(answer.text.hasPrefix(#"{"channels":[{"abbr_en":"My","channel_id":0,"name":"私人兆赫","name_en":"Personal Radio","seq_id":0},"#
+                + #"{"abbr_en":"AM","channel_id":1,"live":true,"name":"Ambient","name_en":"Ambient","seq_id":1},"#))
+            // And RadioAPI's decoder reads it back as the station describes it, marks and all.
+            let live = station.libraryInfo.channels.map { channel in
+                var listed = channel
+                listed.live = channel.id != "0"
+                return listed
+            }
+            #expect(try APIDecoder.channels(answer.body) == live)
         }
     }
 }

@@ -113,6 +113,28 @@ import Testing
         #expect(frame.styles[2] == .plain)
     }
 
+    /// A station's live channels carry `live` beside their id, kept when the name is cut;
+    /// `L` asks for the selected channel's broadcast (the radio refuses one not marked).
+    @Test func marksLiveChannelsAndLListensToTheSelectedOne() {
+        let channels = [ChannelInfo(id: "0", name: "私人兆赫"), ChannelInfo(id: "1", name: "Ambient", live: true),
+                        ChannelInfo(id: "12", name: "Chiptune Classics", live: true)]
+        let snapshot = RadioSnapshot(channel: channels[0], channels: channels)
+        var list = ChannelListView(selecting: "0")
+        #expect(list.handle(.down, channels: channels, keymap: Self.keymap) == .stay)
+        #expect(list.render(snapshot, width: 30, height: 6) == NowPlayingViewTests.board("""
+            | Channels                   3 |
+            | Type to filter by name or id |
+            |   私人兆赫 ♪               0 |
+            | > Ambient             live 1 |
+            |   Chiptune Classics  live 12 |
+            | enter choose  esc close      |
+            """))
+        #expect(list.render(snapshot, width: 20, height: 6)[4] == "   Chiptun… live 12 ")
+        #expect(list.handle(.character("L"), channels: channels, keymap: Self.keymap) == .send(.liveChannel("1")))
+        var first = ChannelListView(selecting: "0")
+        #expect(first.handle(.character("L"), channels: channels, keymap: Self.keymap) == .send(.liveChannel("0")))
+    }
+
     @Test func rendersFilterAndScrollsToTheSelection() {
         var list = ChannelListView(selecting: "153")
         Self.type("1", into: &list)

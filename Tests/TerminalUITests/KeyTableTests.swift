@@ -39,6 +39,7 @@ import Testing
         ("history-download", .downloadPast, [.history]), ("history-close", .close, [.history]),
         // Added with live channels (`mhz --live`).
         ("live", .command(.live), main),
+        ("list-live", .chooseLive, [.channelList]),
     ]
 
     @Test func everyActionNameConfigFilesUsedStillBindsWhatItDid() throws {

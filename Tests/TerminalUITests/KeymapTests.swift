@@ -134,7 +134,7 @@ import Testing
         #expect(keymap.hintLine(for: Self.main, columns: 36) == "space toggle  n skip  ? help  q quit")
         #expect(keymap.hintLine(for: Self.main, columns: 14) == "? help  q quit")
         #expect(keymap.hintLine(for: Self.main, columns: 5) == "")
-        #expect(keymap.hintLine(for: [.channelList], columns: 80) == "↑ up  ↓ down  enter choose  esc close")
+        #expect(keymap.hintLine(for: [.channelList], columns: 80) == "↑ up  ↓ down  enter choose  L live  esc close")
         #expect(keymap.hintLine(for: [.downloads], columns: 80) == "p pause  x cancel  r retry  esc close")
         #expect(try Keymap(overrides: ["downloads-retry": "R"]).hintLine(for: [.downloads], columns: 80)
             == "p pause  x cancel  R retry  esc close")

@@ -31,6 +31,9 @@ import Testing
         #expect(NowPlayingView.render(snapshot, width: 40, height: 12)[7] == "  vol 80%  ·  ending: 2 of 3 voted      ")
         snapshot.live?.vote = LiveTally(onAir: false, votes: 0, listeners: 0, ending: false)
         #expect(NowPlayingView.voteText(snapshot.live!.vote!) == "this song has left the air: no vote")
+        snapshot.live?.vote = LiveTally(onAir: false, votes: 0, listeners: 0, ending: false, ended: true)
+        #expect(NowPlayingView.render(snapshot, width: 50, height: 12)[7]
+            == "  vol 80%  ·  over on the air: it ends here in se…")
     }
 
     @Test func liveText() {

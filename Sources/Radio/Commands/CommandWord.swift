@@ -43,6 +43,9 @@ public struct CommandWord: Sendable, Equatable {
         case duration
         /// `like|unlike|trash|download <sid>`: ``RadioCommand/pastSong(_:sid:)``.
         case pastSong
+        /// Nothing (``RadioCommand/live``), or a channel id:
+        /// ``RadioCommand/liveChannel(_:)``.
+        case liveTarget
     }
 
     /// A row. `keys` are keys that send the word's command, named by the word and helped
@@ -77,8 +80,10 @@ public struct CommandWord: Sendable, Equatable {
                     summary: "go to this second of the song, or this many seconds on or back (+10, -10)",
                     steps: [DefaultKey("seek-forward", ["right"], step: 10, help: "forward 10 seconds"),
                             DefaultKey("seek-back", ["left"], step: -10, help: "back 10 seconds")]),
-        CommandWord("live", .bare(.live), summary: "on a live channel (mhz --live), go back to the live edge",
-                    keys: ["e"]),
+        CommandWord("live", .liveTarget,
+                    summary: "go back to the live edge of the live channel heard (mhz --live); with an id, "
+                        + "listen to that channel's live broadcast instead", keys: ["e"],
+                    keyHelp: "on a live channel (mhz --live), go back to the live edge"),
         CommandWord("volume", .percent, summary: "set the volume",
                     steps: [DefaultKey("volume-up", ["+", "="], step: 5, help: "volume up 5"),
                             DefaultKey("volume-down", ["-"], step: -5, help: "volume down 5")]),
@@ -134,6 +139,7 @@ public struct CommandWord: Sendable, Equatable {
         case .count: "\(word) [n]"
         case .duration: "\(word) <90s|30m|1h|off>"
         case .pastSong: "\(word) <like|unlike|trash|download> <sid>"
+        case .liveTarget: "\(word) [id]"
         }
     }
 
@@ -148,6 +154,7 @@ public struct CommandWord: Sendable, Equatable {
         case .count: "\(word) or \(word) 5"
         case .duration: "\(word) 30m or \(word) off"
         case .pastSong: "\(word) like 41"
+        case .liveTarget: "\(word) or \(word) 1"
         }
     }
 
@@ -197,6 +204,9 @@ public struct CommandWord: Sendable, Equatable {
             guard arguments.count > 1 else { throw .missingArgument(word: word) }
             guard arguments.count == 2 else { throw .unexpectedArgument(word: word, argument: arguments[2]) }
             return .pastSong(action, sid: arguments[1])
+        case .liveTarget:
+            guard !arguments.isEmpty else { return .live }
+            return .liveChannel(try only(arguments))
         }
     }
 

@@ -46,6 +46,9 @@ public enum RadioCommand: Sendable, Equatable {
     case pastSong(PastSongAction, sid: String)
     /// On a live channel (`mhz --live`), go back to the live edge after looking back.
     case live
+    /// Listen to this channel's live broadcast: the radio becomes `mhz --live <id>` (the
+    /// composition root does it: a session listens to one thing).
+    case liveChannel(String)
     /// Stop cleanly, saving progress.
     case quit
 
@@ -74,6 +77,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .history: CommandWord.row(for: .count)
         case .sleep: CommandWord.row(for: .duration)
         case .pastSong: CommandWord.row(for: .pastSong)
+        case .live, .liveChannel: CommandWord.row(for: .liveTarget)
         default: CommandWord.row(for: .bare(self))
         }
     }
@@ -90,6 +94,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .history(let limit?): "\(word) \(limit)"
         case .sleep(let seconds): "\(word) \(seconds.map(SleepTimer.text) ?? "off")"
         case .pastSong(let action, let sid): "\(word) \(action.rawValue) \(sid)"
+        case .liveChannel(let id): "\(word) \(id)"
         default: word
         }
     }

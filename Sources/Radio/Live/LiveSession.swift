@@ -100,12 +100,13 @@ public actor LiveSession: RadioControl {
         case .volume(let percent): player.setVolume(min(100, max(0, percent)))
         case .status: eventContinuation.yield(.status(snapshot()))
         case .live: await tune(to: nil)
+        case .liveChannel(let id) where id == channel.id: await tune(to: nil)
         case .seek(let target): await seek(target)
         case .like: await feedback(.rate)
         case .unlike: await feedback(.unrate)
         case .skip: await feedback(.skip)
         case .trash: await feedback(.ban)
-        case .channel, .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .sleep,
+        case .channel, .liveChannel, .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .sleep,
              .pastSong:
             fail(.unsupported(command.word))
         }

@@ -9,12 +9,16 @@ public struct LiveTally: Sendable, Equatable {
     public var listeners: Int
     /// Whether the votes end it, for everyone, at the next segment.
     public var ending: Bool
+    /// Whether it has just left the air, its end still ahead of a listener at the live edge:
+    /// the vote came after the song was over on the air, so there was nothing to end.
+    public var ended: Bool
 
     /// Creates a tally.
-    public init(onAir: Bool, votes: Int, listeners: Int, ending: Bool) {
+    public init(onAir: Bool, votes: Int, listeners: Int, ending: Bool, ended: Bool = false) {
         self.onAir = onAir
         self.votes = votes
         self.listeners = listeners
         self.ending = ending
+        self.ended = ended
     }
 }

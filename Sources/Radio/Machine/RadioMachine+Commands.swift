@@ -71,12 +71,24 @@ extension RadioMachine {
         case .pastSong(let action, let sid):
             return pastSong(action, sid: sid)
         case .quit:
-            var effects = endListen(.quit)
-            if let now = nowPlaying { effects.append(.savePosition(positionRecord(of: now))) }
-            effects.append(stopPlayer())
-            state = .quit
-            return effects + [.quit]
+            return quit()
+        case .liveChannel(let id):
+            // A session listens to one thing: the radio ends as at `quit`, saying where the
+            // listener went, and the composition root opens that broadcast.
+            guard let target = stationChannels.first(where: { $0.id == id }), target.live else {
+                return fail(.notLive(id))
+            }
+            return [.emit(.goingLive(target))] + quit()
         }
+    }
+
+    /// Ends the radio: the listen counted, the position saved, the player stopped.
+    private mutating func quit() -> [RadioEffect] {
+        var effects = endListen(.quit)
+        if let now = nowPlaying { effects.append(.savePosition(positionRecord(of: now))) }
+        effects.append(stopPlayer())
+        state = .quit
+        return effects + [.quit]
     }
 
     /// Skip (`s`) or trash (`b`): the report goes out, and the next queued song starts at

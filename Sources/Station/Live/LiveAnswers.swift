@@ -71,7 +71,9 @@ struct LiveAnswers: Sendable {
     /// `POST /live/<channel>/feedback`: a like (`r`), unlike (`u`) or trash (`b`) teaches
     /// the channel's shared listener; a skip (`s`) or trash of the song on the air is a
     /// vote, and more than half of the current listeners end it at the next segment
-    /// boundary. The answer is the tally.
+    /// boundary. The answer is the tally. A skip or trash of the song that has just left
+    /// the air, which listeners at the live edge still hear, is no vote (nothing is left to
+    /// end: its end reaches them within seconds): the answer says `ended`.
     private func feedback(_ broadcast: LiveBroadcast, form: StationRequest, listener: String) async -> StationReply {
         guard let word = form.nonEmptyParameter("type"), let type = ReportType(rawValue: word),
               [.rate, .unrate, .skip, .ban].contains(type)
@@ -80,13 +82,16 @@ struct LiveAnswers: Sendable {
         if type != .skip, !(await hub.teach(type, sid: sid, channel: broadcast.channel)) {
             return JSONResponse.error("invalid_sid", status: 400)
         }
-        let tally = type == .skip || type == .ban ? broadcast.voteToSkip(sid, by: listener) : nil
-        return JSONResponse.reply(FeedbackAnswer(sid: sid, type: word, onAir: tally != nil || broadcast.songOnAir?.sid == sid,
+        let vote = type == .skip || type == .ban
+        let tally = vote ? broadcast.voteToSkip(sid, by: listener) : nil
+        let onAir = tally != nil || broadcast.songOnAir?.sid == sid
+        return JSONResponse.reply(FeedbackAnswer(sid: sid, type: word, onAir: onAir,
                                                  votes: tally?.votes ?? 0, listeners: tally?.listeners ?? 0,
-                                                 ending: tally?.ending ?? false))
+                                                 ending: tally?.ending ?? false,
+                                                 ended: vote && !onAir && broadcast.justLeft(sid)))
     }
 
-    /// The answer of a feedback: `{"r":0,"sid","type","on_air","votes","listeners","ending"}`.
+    /// The answer of a feedback: `{"r":0,"sid","type","on_air","votes","listeners","ending","ended"}`.
     struct FeedbackAnswer: Encodable {
         /// Always 0: taken.
         let r = 0
@@ -102,9 +107,12 @@ struct LiveAnswers: Sendable {
         let listeners: Int
         /// Whether the vote ends it.
         let ending: Bool
+        /// For a skip or trash: whether the song has just left the air, its end still ahead
+        /// of listeners at the live edge (no vote: it ends for them without one).
+        let ended: Bool
 
         enum CodingKeys: String, CodingKey {
-            case r, sid, type, votes, listeners, ending
+            case r, sid, type, votes, listeners, ending, ended
             case onAir = "on_air"
         }
     }

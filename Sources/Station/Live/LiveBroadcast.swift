@@ -173,6 +173,20 @@ final class LiveBroadcast: Sendable {
         }
     }
 
+    /// Whether `sid` is the song that left the air last while a listener at the live edge
+    /// still hears it: the song on the air began after the segment a player joining now
+    /// starts at (the ``LiveConfiguration/prefill``-th from the newest), so its end is still
+    /// ahead of that listener, and comes for everyone without a vote.
+    func justLeft(_ sid: String) -> Bool {
+        state.withLock { state in
+            guard case .onAir = state.phase, state.aired.count >= 2, state.aired[state.aired.count - 2].sid == sid,
+                  !state.segments.isEmpty
+            else { return false }
+            let join = state.segments[max(0, state.segments.count - LiveConfiguration.prefill)].start
+            return state.aired[state.aired.count - 1].start > join
+        }
+    }
+
     /// Ends the run under way, if any, and waits for its thread. Blocks.
     func stop() {
         let ended: DispatchSemaphore? = state.withLock { state in

@@ -31,10 +31,16 @@ final class LiveHub: Sendable {
     /// Whether `channel` is one the station broadcasts: a channel of the library served,
     /// but not a listener's own.
     func isLive(_ channel: String) -> Bool {
-        guard channel != Channel.personalID, channel != Channel.redHeartID,
+        guard Self.broadcasts(channel),
               channel.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
         else { return false }
         return library.snapshot.catalog.positions(inChannel: channel) != nil
+    }
+
+    /// Whether a channel of the library is one the station broadcasts: every one but a
+    /// listener's own (`0`, `-3`). The channel list marks these `"live":true`.
+    static func broadcasts(_ channel: String) -> Bool {
+        channel != Channel.personalID && channel != Channel.redHeartID
     }
 
     /// The broadcast of `channel`, made if need be (not started); `nil` for a channel that

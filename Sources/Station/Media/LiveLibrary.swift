@@ -14,7 +14,8 @@ final class LiveLibrary: Sendable {
     /// A library with its channel list already encoded.
     private struct Served {
         var library: Library
-        /// `{"channels":[…]}` as the channel route sends it, encoded once per scan.
+        /// `{"channels":[…]}` as the channel route sends it, encoded once per scan, the
+        /// channels broadcast live marked `"live":true`.
         var channelListJSON: Data
         /// How the library's tracks sound, as far as they have been measured.
         var sound: SoundTable
@@ -23,7 +24,12 @@ final class LiveLibrary: Sendable {
 
         init(_ library: Library, sound: SoundTable, generation: Int) {
             self.library = library
-            channelListJSON = JSONResponse.encode(ChannelList(channels: library.catalog.channels))
+            let channels = library.catalog.channels.map { channel in
+                var listed = channel
+                listed.live = LiveHub.broadcasts(channel.id)
+                return listed
+            }
+            channelListJSON = JSONResponse.encode(ChannelList(channels: channels))
             self.sound = sound
             self.generation = generation
         }

@@ -44,6 +44,8 @@ public enum KeyAction: Sendable, Equatable {
     case moveSelection(Int)
     /// Channel list: switch to the selected channel.
     case choose
+    /// Channel list: listen to the selected channel's live broadcast (`live <id>`).
+    case chooseLive
     /// Channel list: clear the filter, or close the list when there is none.
     case close
     /// Channel list: start typing a filter, so that letters bound in the list (j, k, q,
@@ -69,6 +71,7 @@ public enum KeyAction: Sendable, Equatable {
         case (.seekTarget, let step?): self = .command(.seek(.relative(Double(step))))
         case (.percent, let step?): self = .volumeStep(step)
         case (.bare(.like), nil): self = .toggleLike
+        case (.liveTarget, nil): self = .command(.live)
         case (.bare(let command), nil): self = KeyAction(command)
         default: preconditionFailure("\(word.word): the key \(key.name) has no action")
         }
@@ -87,7 +90,7 @@ public enum KeyAction: Sendable, Equatable {
             return .volume(min(100, max(0, snapshot.volume + step)))
         case .quit:
             return .quit
-        case .openChannels, .openLogin, .help, .moveSelection, .choose, .close, .startFilter, .openDownloads, .openLyrics,
+        case .openChannels, .openLogin, .help, .moveSelection, .choose, .chooseLive, .close, .startFilter, .openDownloads, .openLyrics,
              .pauseDownload, .cancelDownload, .retryDownload, .varietyStep, .openHistory, .likePast, .trashPast,
              .downloadPast:
             return nil

@@ -9,7 +9,7 @@ struct ChannelsCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Flag(help: "Print a JSON array of {\"id\",\"name\"} objects.")
+    @Flag(help: "Print a JSON array of {\"id\",\"name\"} objects (\"live\":true on a channel broadcast live).")
     var json = false
 
     @Option(help: "Music folder for the embedded station.")
@@ -34,13 +34,17 @@ struct ChannelsCommand: AsyncParsableCommand {
             throw .runtime(ServiceText.describe(error, server: runtime.serverName))
         }
         if json {
-            let objects = channels.map { ["id": $0.id, "name": $0.name] }
+            let objects = channels.map { channel -> [String: Any] in
+                channel.live ? ["id": channel.id, "name": channel.name, "live": true] : ["id": channel.id, "name": channel.name]
+            }
             let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys])) ?? Data("[]".utf8)
             print(String(decoding: data, as: UTF8.self))
         } else {
+            // `live` after the name of a channel `mhz --live` can listen to.
             let width = channels.map(\.id.count).max() ?? 1
             for channel in channels {
-                print(channel.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + channel.name)
+                print(channel.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + channel.name
+                      + (channel.live ? "  (live)" : ""))
             }
         }
         await runtime.shutdown()

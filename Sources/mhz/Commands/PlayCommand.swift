@@ -196,7 +196,10 @@ struct PlayCommand: AsyncParsableCommand {
         }
         logger.info("playing from \(runtime.serverName)")
 
-        let commands = CommandPump(session: session) { command in
+        // `live <id>` (the channel list's L) ends this session for a broadcast; the pump then
+        // drives the live session that replaces it (see SessionRelay).
+        let relay = SessionRelay(session)
+        let commands = CommandPump(session: relay) { command in
             lyrics.nudge(by: command == .lyricsEarlier ? 0.5 : -0.5)
         }
         let trap = SignalTrap { signal in
@@ -213,16 +216,22 @@ struct PlayCommand: AsyncParsableCommand {
         await scrobbler?.start()
         let observers = RadioObservers(control: control, hooks: hooks, scrobbler: scrobbler)
         let likedDownloads = runtime.config.downloads.liked
-        let narration = Task {
+        let narration = Task { () -> ChannelInfo? in
+            var goingLive: ChannelInfo?
             for await event in session.events {
                 frontEnd.narrate(event, logger: logger)
                 observers.narrate(event)
+                if case .goingLive(let channel) = event {
+                    relay.detach()
+                    goingLive = channel
+                }
                 // `[downloads] liked = true`: a like downloads the song.
                 if likedDownloads, case .liked(let track) = event {
                     let playing = await session.snapshot().channel?.id ?? "0"
                     downloads.download(track, channel: track.channel ?? playing)
                 }
             }
+            return goingLive
         }
         do throws(DownloadError) {
             // Unfinished downloads of earlier runs continue beside the radio.
@@ -244,12 +253,30 @@ struct PlayCommand: AsyncParsableCommand {
         await session.waitUntilQuit()
         observers.stop()
         desktop.stop()
-        frontEnd.stop()
-        await narration.value
+        let goingLive = await narration.value
+        if goingLive == nil { frontEnd.stop() }
         await scrobbler?.stop()
         await manager.shutdown()
         await following.value
         controller.shutdown()
+        if let goingLive {
+            // The radio is over, saved as at quit; the same screen (or stdin), pump and signal
+            // trap go on with the broadcast, from the same runtime (no second scan).
+            frontEnd.showCover(nil)
+            frontEnd.clearAlert()
+            var live = Self.livePlayerOptions(audioOutput: audioOutput, config: runtime.config)
+            // At the volume the radio was left at, not the configured one.
+            live.initialVolume = await session.currentSnapshot().volume
+            let options = live
+            let player = Task.detached { try PlayerController(options: options) }
+            do throws(CLIError) {
+                try await Self.listen(to: goingLive.id, runtime: runtime, player: player, options: options,
+                                      frontEnd: frontEnd, relay: relay, commands: commands, frontEndStarted: true)
+            } catch {
+                await runtime.shutdown()
+                throw error
+            }
+        }
         await runtime.shutdown()
         withExtendedLifetime(trap) {}
     }

@@ -108,8 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
                 library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory,
                 host: host, port: port, tls: tls, seed: seed, logger: logger)
             configuration.afterSoundAnalysis = HeapTrim.release
-            configuration.live = LiveConfiguration(always: settings.live.always,
-                                                   lookback: .seconds(settings.live.lookbackSeconds))
+            configuration.live = settings.live.stationConfiguration
             station = try await Station(configuration: configuration)
             url = try await station.start()
         } catch {

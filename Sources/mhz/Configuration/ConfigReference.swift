@@ -69,15 +69,16 @@ enum ConfigReference {
         ]
     }
 
-    /// `[live]`, read by mhz serve.
+    /// `[live]`, read by mhz serve and by the embedded station `mhz --live` serves.
     static var live: [Entry] {
         [
             Entry(table: "live", name: "always", value: "[ID, ...]", fallback: "none",
-                  summary: "Channels mhz serve keeps on the air from its start, for their look-back; the others are "
-                      + "broadcast from their first listener until 10 minutes without one."),
+                  summary: "Channels mhz serve (and the embedded station of mhz --live) keeps on the air from its "
+                      + "start, for their look-back; the others are broadcast from their first listener until 10 "
+                      + "minutes without one."),
             Entry(table: "live", name: "lookback", value: "TIME", fallback: "\"\(LiveSettings.defaultLookbackSeconds / 3600)h\"",
-                  summary: "How long mhz serve keeps a live channel's segments (\"90m\", \"1h30m\"), for ?begintime= "
-                      + "and aired.json."),
+                  summary: "How long mhz serve (and the embedded station of mhz --live) keeps a live channel's "
+                      + "segments (\"90m\", \"1h30m\"), for ?begintime= and aired.json."),
         ]
     }
 

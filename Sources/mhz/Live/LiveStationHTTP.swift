@@ -68,7 +68,8 @@ struct LiveStationHTTP: LiveStation {
         let body = try await get(url, form: Data((form.percentEncodedQuery ?? "").utf8))
         do {
             let answer = try JSONDecoder().decode(Tally.self, from: body)
-            return LiveTally(onAir: answer.on_air, votes: answer.votes, listeners: answer.listeners, ending: answer.ending)
+            return LiveTally(onAir: answer.on_air, votes: answer.votes, listeners: answer.listeners, ending: answer.ending,
+                             ended: answer.ended ?? false)
         } catch {
             throw .malformed("\(url.path): \(error)")
         }
@@ -111,6 +112,8 @@ struct LiveStationHTTP: LiveStation {
         var votes: Int
         var listeners: Int
         var ending: Bool
+        /// Absent from a station before it was sent.
+        var ended: Bool?
     }
 
     /// `aired.json` as the station writes it.

@@ -23,15 +23,7 @@ extension PlayCommand {
         } catch {
             throw .configKeys(settings.config.path, line: settings.config.keyLines[error.action], ErrorText.describe(error))
         }
-        let volume = settings.config.volume ?? Config.defaultVolume
-        var options = Self.playerOptions(audioOutput: audioOutput ?? settings.config.audioOutput, video: false,
-                                               volume: volume, http: RadioRuntime.httpConfiguration(settings.config),
-                                               streamTimeout: settings.config.streamTimeout)
-        // FFmpeg's HLS demuxer starts a live playlist three segments from its end unless
-        // told otherwise; the session opens the broadcast at the moment it wants (begintime)
-        // and counts positions from that segment, so playback must start at the first one.
-        options.extraOptions.append(("demuxer-lavf-o", "allowed_extensions=ALL,live_start_index=0"))
-        let playerOptions = options
+        let playerOptions = Self.livePlayerOptions(audioOutput: audioOutput, config: settings.config)
         let startingPlayer = Task.detached { try PlayerController(options: playerOptions) }
         let runtime: RadioRuntime
         do {
@@ -40,13 +32,54 @@ extension PlayCommand {
             (try? await startingPlayer.value)?.shutdown()
             throw error
         }
+        let frontEnd: any FrontEnd = headless
+            ? HeadlessFrontEnd()
+            : TerminalFrontEnd(keymap: keymap, login: nil, variety: nil, logFile: runtime.paths.logFile)
+        let relay = SessionRelay(nil)
+        let commands = CommandPump(session: relay)
+        let logger = Logger(label: "mhz")
+        let trap = SignalTrap { signal in
+            logger.info("signal \(signal): quitting")
+            commands.send(.quit)
+        }
+        do throws(CLIError) {
+            try await Self.listen(to: channelID, runtime: runtime, player: startingPlayer, options: playerOptions,
+                                  frontEnd: frontEnd, relay: relay, commands: commands, frontEndStarted: false)
+        } catch {
+            await runtime.shutdown()
+            throw error
+        }
+        await runtime.shutdown()
+        withExtendedLifetime(trap) {}
+    }
+
+    /// The player's settings for a broadcast: the radio's, and FFmpeg's HLS demuxer told to
+    /// start at the playlist's first segment.
+    static func livePlayerOptions(audioOutput: String?, config: Config) -> PlayerOptions {
+        var options = Self.playerOptions(audioOutput: audioOutput ?? config.audioOutput, video: false,
+                                         volume: config.volume ?? Config.defaultVolume,
+                                         http: RadioRuntime.httpConfiguration(config), streamTimeout: config.streamTimeout)
+        // FFmpeg's HLS demuxer starts a live playlist three segments from its end unless
+        // told otherwise; the session opens the broadcast at the moment it wants (begintime)
+        // and counts positions from that segment, so playback must start at the first one.
+        options.extraOptions.append(("demuxer-lavf-o", "allowed_extensions=ALL,live_start_index=0"))
+        return options
+    }
+
+    /// Listens to `channelID`'s broadcast until `quit`: `mhz --live`, or the radio after
+    /// `live <id>` handed its front end, pump and runtime over (`frontEndStarted`). The
+    /// player is the one `player` starts; it is shut down here, the runtime is not. A front
+    /// end started here, or handed over, is stopped here, also when the channel is refused.
+    static func listen(to channelID: String, runtime: RadioRuntime, player startingPlayer: Task<PlayerController, any Error>,
+                       options playerOptions: PlayerOptions, frontEnd: any FrontEnd, relay: SessionRelay,
+                       commands: CommandPump, frontEndStarted: Bool) async throws(CLIError) {
         let controller: PlayerController
         let station: LiveStationHTTP
         let channel: ChannelInfo
         do {
             controller = try await startingPlayer.value
         } catch {
-            await runtime.shutdown()
+            if frontEndStarted { frontEnd.stop() }
             throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
         }
         do throws(CLIError) {
@@ -54,34 +87,59 @@ extension PlayCommand {
                                       login: Self.listenerName(runtime))
             channel = try await Self.liveChannel(channelID, station: station, runtime: runtime)
         } catch {
+            if frontEndStarted { frontEnd.stop() }
             controller.shutdown()
-            await runtime.shutdown()
             throw error
         }
         let logger = Logger(label: "mhz")
         let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
-        let frontEnd: any FrontEnd = headless
-            ? HeadlessFrontEnd()
-            : TerminalFrontEnd(keymap: keymap, login: nil, variety: nil, logFile: runtime.paths.logFile)
-        let session = LiveSession(channel: channel, station: station, player: player, volume: volume,
-                                  onSnapshot: { frontEnd.show($0) })
+        // What follows the listening beside the front end, as it follows the radio: the
+        // control socket, MPRIS and notifications, the hook. No scrobbling: a broadcast heard
+        // is no song chosen to play.
+        let control = Self.liveControl(runtime.paths, logger: logger)
+        let desktop = DesktopLink(mpris: runtime.config.mpris, notify: runtime.config.notify)
+        let hooks = runtime.config.hooks.event.map {
+            HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
+                       logFile: runtime.paths.logFile)
+        }
+        let observers = RadioObservers(control: control, hooks: hooks)
+        let session = LiveSession(channel: channel, station: station, player: player, volume: playerOptions.initialVolume,
+                                  onSnapshot: { snapshot in
+                                      frontEnd.show(snapshot)
+                                      desktop.show(snapshot)
+                                  })
         logger.info("listening to channel \(channel.id) live from \(station.base.absoluteString)")
-        let commands = CommandPump(session: session)
-        let trap = SignalTrap { signal in
-            logger.info("signal \(signal): quitting")
-            commands.send(.quit)
-        }
         let narration = Task {
-            for await event in session.events { frontEnd.narrate(event, logger: logger) }
+            for await event in session.events {
+                frontEnd.narrate(event, logger: logger)
+                observers.narrate(event)
+                if case .livePlaying(let track, _, _) = event { desktop.songStarted(track, cover: nil) }
+            }
         }
-        frontEnd.start(commands: commands)
+        await relay.attach(session)
+        if !frontEndStarted { frontEnd.start(commands: commands) }
+        desktop.start(commands: commands)
+        let answers = ControlAnswers(pump: commands, session: session)
+        control?.start { answers.reply(to: $0) }
         await session.start()
         await session.waitUntilQuit()
+        observers.stop()
+        desktop.stop()
         frontEnd.stop()
         await narration.value
         controller.shutdown()
-        await runtime.shutdown()
-        withExtendedLifetime(trap) {}
+    }
+
+    /// The control socket, as the radio has it (`mhz ctl` works the same); without it when
+    /// another mhz holds this data directory's socket (a live listening keeps nothing in the
+    /// database, so two may run), which the log says.
+    private static func liveControl(_ paths: Paths, logger: Logger) -> ControlServer? {
+        do throws(ControlError) {
+            return try ControlServer(path: paths.controlSocket.path)
+        } catch {
+            logger.notice("no control socket: \(ControlText.describe(error, dataDirectory: paths.dataDirectory.path))")
+            return nil
+        }
     }
 
     /// The listener the station counts: the account logged in on it, else a name for this

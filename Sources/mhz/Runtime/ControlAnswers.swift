@@ -11,8 +11,8 @@ struct ControlAnswers: Sendable {
     /// Where commands go.
     let pump: CommandPump
     /// Asked directly for `status`, which answers the client that asked rather than every
-    /// listener of the event stream.
-    let session: RadioSession
+    /// listener of the event stream: the radio's session or a live channel's.
+    let session: any AnsweringSession
     /// How long a client's line may wait for the radio before it is told so.
     static let patience = DispatchTimeInterval.seconds(10)
 
@@ -69,4 +69,22 @@ struct ControlAnswers: Sendable {
         guard done.wait(timeout: .now() + patience) == .success else { return nil }
         return result.withLock { $0 }
     }
+}
+
+/// What the control socket asks a session directly, beside the commands the pump takes.
+protocol AnsweringSession: Sendable {
+    /// What a front end would draw now (`status`).
+    func currentSnapshot() async -> RadioSnapshot
+    /// The songs started, newest first, at most `limit` (`history`).
+    func history(limit: Int?) async -> [ListenEntry]
+}
+
+extension RadioSession: AnsweringSession {}
+
+extension LiveSession: AnsweringSession {
+    /// The snapshot the terminal UI draws.
+    func currentSnapshot() async -> RadioSnapshot { snapshot() }
+
+    /// None: a live channel's listening keeps no history (the station's `aired.json` is it).
+    func history(limit: Int?) async -> [ListenEntry] { [] }
 }

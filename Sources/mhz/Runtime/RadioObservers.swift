@@ -60,6 +60,7 @@ struct RadioObservers: Sendable {
         case .sleep: "sleep"
         case .fading: "fading"
         case .channel: "channel"
+        case .goingLive: "going_live"
         case .source: "source"
         case .error: "error"
         }

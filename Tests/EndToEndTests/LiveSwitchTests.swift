@@ -1,0 +1,236 @@
+import Foundation
+@testable import Station
+import TestSupport
+import Testing
+
+/// The radio becomes a live channel's listening: `live <id>` (the channel list's `L`) ends
+/// the radio as `quit` does and the same mhz, on the same stdin, listens to the broadcast;
+/// a channel the station does not list live is refused and the radio plays on.
+@Suite(.serialized)
+struct LiveSwitchTests {
+    @Test("headless: live 0 is refused in one error line, live <id> says going_live and then plays the broadcast")
+    func theRadioGoesLive() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-switch")
+        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        let home = try TemporaryDirectory(prefix: "mhz-live-switch-home")
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null",
+                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            do {
+                let radio = try await mhz.waitFor("playing")
+                #expect(radio.event.fields["live"] == nil, "the radio's own song first: \(radio.event.fields)")
+                mhz.send("volume 40")
+                mhz.send("live 0")
+                let refused = try await mhz.waitFor("error", after: radio.index)
+                #expect(refused.event["message"] == "This station does not broadcast channel “0” live — the channel "
+                            + "list marks the ones it does (`mhz channels` says “(live)”).", "\(refused.event.fields)")
+                mhz.send("live \(channel)")
+                let going = try await mhz.waitFor("going_live", after: refused.index)
+                #expect(mhz.lines.contains(#"{"event":"going_live","id":"\#(channel)","name":"\#(LiveListeningTests.genre)"}"#),
+                        "\(mhz.lines)")
+                let live = try await mhz.waitFor("playing", after: going.index) { $0.fields["live"] as? Bool == true }
+                #expect(live.event["channel"] == channel && live.event.number("behind") != nil, "\(live.event.fields)")
+                #expect(["Red", "Green", "Blue"].contains(live.event["title"] ?? ""), "\(live.event.fields)")
+                // The broadcast counts this mhz as its listener: it fetched the live playlists.
+                #expect(station.liveHub.broadcast(channel)?.snapshot.segments.isEmpty == false)
+                // At the volume the radio was left at.
+                let status = try await mhz.status(after: live.index) { $0.fields["live"] as? Bool == true }
+                #expect(status.event.number("volume") == 40, "\(status.event.fields)")
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+            } catch {
+                mhz.kill()
+                throw error
+            }
+        } catch {
+            await station.stop()
+            data.remove()
+            home.remove()
+            throw error
+        }
+        await station.stop()
+        data.remove()
+        home.remove()
+    }
+
+    @Test("mhz --live has the control socket: ctl status says live, ctl skip is a vote on the song heard")
+    func theControlSocketDrivesTheLiveSession() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-ctl")
+        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        let environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
+                           "HOME": data.url.path]
+        let dataDirectory = data.path("data").path
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                                    "--data-dir", dataDirectory], environment: environment)
+            do {
+                let playing = try await mhz.waitFor("playing") { $0.fields["live"] as? Bool == true }
+                let ctl = { (arguments: [String]) async throws -> (Int32, [String]) in
+                    let process = try BuiltMhz(["ctl", "--data-dir", dataDirectory] + arguments, environment: environment)
+                    process.closeInput()
+                    return (try await process.exit(timeout: 20), process.lines)
+                }
+                let (statusExit, status) = try await ctl(["status"])
+                #expect(statusExit == 0)
+                let answer = try #require(status.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+                                          as? [String: Any], "\(status)")
+                #expect(answer["event"] as? String == "status" && answer["live"] as? Bool == true, "\(answer)")
+                #expect(answer["channel"] as? String == channel, "\(answer)")
+                let (skipExit, skip) = try await ctl(["skip"])
+                #expect(skipExit == 0 && skip == [#"{"command":"skip","ok":true}"#], "\(skip)")
+                let voted = try await mhz.waitFor("voted", after: playing.index)
+                #expect(voted.event["type"] == "s" && voted.event.number("listeners") == 1, "\(voted.event.fields)")
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+            } catch {
+                mhz.kill()
+                throw error
+            }
+        } catch {
+            await station.stop()
+            data.remove()
+            throw error
+        }
+        await station.stop()
+        data.remove()
+    }
+
+    @Test("mhz --live on the session bus: playerctl sees the song heard, next is a skip vote, play-pause pauses")
+    func mprisDrivesTheLiveSession() async throws {
+        let bus = try await PrivateBus()
+        defer { bus.stop() }
+        let data = try TemporaryDirectory(prefix: "mhz-live-mpris")
+        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        var environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
+                           "HOME": data.url.path]
+        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+        func playerctl(_ arguments: String...) async throws -> String { try await BusTool.playerctl(arguments, bus: bus) }
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                                    "--data-dir", data.path("data").path], environment: environment)
+            do {
+                let playing = try await mhz.waitFor("playing") { $0.fields["live"] as? Bool == true }
+                // The title shown is the song heard at that moment, which may change meanwhile.
+                try await waitUntil("MPRIS showing a song of the broadcast", within: .seconds(20)) {
+                    let shown = try? await playerctl("metadata", "xesam:title")
+                    return ["Red", "Green", "Blue"].contains(shown ?? "")
+                }
+                _ = try await playerctl("next")
+                let voted = try await mhz.waitFor("voted", after: playing.index)
+                #expect(voted.event["type"] == "s", "\(voted.event.fields)")
+                _ = try await playerctl("play-pause")
+                _ = try await mhz.waitFor("paused", after: playing.index)
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+            } catch {
+                mhz.kill()
+                throw error
+            }
+        } catch {
+            await station.stop()
+            data.remove()
+            throw error
+        }
+        await station.stop()
+        data.remove()
+    }
+
+    @Test("in the terminal UI, the channel list marks live channels and L goes live on the same screen")
+    func theChannelListGoesLive() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-switch-tui")
+        defer { data.remove() }
+        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let home = data.url.path
+            let command = "cd '\(home)' && env -i PATH=/usr/bin:/bin HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' "
+                + "LANG=C.UTF-8 TERM=xterm-256color '\(BuiltMhz.executable.path)' --channel \(channel) "
+                + "--server \(base.absoluteString) --audio-output null --data-dir '\(home)/data'; "
+                + "echo \"exit=$?\" > '\(home)/status.tmp'; mv '\(home)/status.tmp' '\(home)/status'; sleep 30"
+            let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
+            let screen = { (try? tmux.capture().joined(separator: "\n")) ?? "" }
+            #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen())")
+            try tmux.send("c")
+            #expect(try await tmux.waitForScreen(containing: "live \(channel)", seconds: 10), "\(screen())")
+            // The list opens on the channel playing: L listens to its broadcast.
+            try tmux.send("L")
+            #expect(try await tmux.waitForScreen(containing: "playing · LIVE", seconds: 30), "\(screen())")
+            try tmux.send("q")
+            let status = data.path("status")
+            #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: status.path) }, "\(screen())")
+            #expect(try String(contentsOf: status, encoding: .utf8) == "exit=0\n")
+        } catch {
+            await station.stop()
+            throw error
+        }
+        await station.stop()
+    }
+}
+
+/// The embedded station `mhz --live` serves on loopback broadcasts as `[live]` says, as
+/// `mhz serve` does.
+@Suite(.serialized)
+struct EmbeddedLiveSettingsTests {
+    @Test("[live] always puts the embedded station's channel on the air beside the one listened to")
+    func alwaysIsHonoured() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-live-settings")
+        defer { home.remove() }
+        // Three songs of one genre (channel 1) and one decade (channel 2, the 2010s).
+        let music = home.path("music")
+        try await offPool { () throws in
+            try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+            for (name, frequency) in [("Red", 330), ("Green", 440), ("Blue", 550)] {
+                try MediaFactory.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
+                                                "-i", "sine=frequency=\(frequency):duration=4:sample_rate=44100",
+                                                "-ac", "2", "-c:a", "flac", "-metadata", "title=\(name)",
+                                                "-metadata", "artist=Band \(name)", "-metadata", "genre=Liveclient",
+                                                "-metadata", "date=2015", music.appendingPathComponent("\(name).flac").path])
+            }
+        }
+        let config = home.path("config.toml")
+        try Data("[live]\nalways = [2]\nlookback = \"90m\"\n".utf8).write(to: config)
+        let data = home.path("data")
+        let mhz = try BuiltMhz(["--live", "1", "--headless", "--audio-output", "null", "--library", music.path,
+                                "--data-dir", data.path, "--config", config.path], home: home.url)
+        do {
+            let playing = try await mhz.waitFor("playing")
+            #expect(playing.event["channel"] == "1", "\(playing.event.fields)")
+            // Nobody asked for channel 2: only `always` put it on the air, from the start.
+            let segments = data.appendingPathComponent("station/live/2/128")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: segments.path)) ?? []
+            #expect(files.contains("0.ts"), "channel 2's segments: \(files)")
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+        } catch {
+            mhz.kill()
+            throw error
+        }
+    }
+}
