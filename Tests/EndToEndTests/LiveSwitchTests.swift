@@ -27,8 +27,10 @@ struct LiveSwitchTests {
                 let radio = try await mhz.waitFor("playing")
                 #expect(radio.event.fields["live"] == nil, "the radio's own song first: \(radio.event.fields)")
                 mhz.send("volume 40")
+                // The player takes the volume in its own time: going live carries what it reports.
+                let turned = try await mhz.status(after: radio.index) { $0.number("volume") == 40 }
                 mhz.send("live 0")
-                let refused = try await mhz.waitFor("error", after: radio.index)
+                let refused = try await mhz.waitFor("error", after: turned.index)
                 #expect(refused.event["message"] == "This station does not broadcast channel “0” live — the channel "
                             + "list marks the ones it does (`mhz channels` says “(live)”).", "\(refused.event.fields)")
                 mhz.send("live \(channel)")
