@@ -16,7 +16,9 @@ enum TasteCommand {
                 + "or name it with --mhz PATH")
         }
         let began = ContinuousClock.now
-        var command = "mhz-bench taste --seed \(options.seed) --songs \(options.songCount)"
+        var command = "mhz-bench taste " + (options.seeds.count > 1
+            ? "--seeds " + options.seeds.map(String.init).joined(separator: ",") : "--seed \(options.seed)")
+            + " --songs \(options.songCount)"
         if options.quick { command += " --quick" }
         command += " --library " + options.libraries.map(\.rawValue).joined(separator: ",")
         command += " --listener " + options.listeners.map(\.rawValue).joined(separator: ",")
@@ -33,6 +35,23 @@ enum TasteCommand {
         var runs: [TasteRun] = []
         var notes: [String] = []
         var dialed = false
+        // Every seed after the first: its plain runs, judged on the mean with the first's.
+        var otherSeeds: [[TasteRun]] = []
+        for seed in options.seeds.dropFirst() {
+            var again = options
+            again.seed = seed
+            var seedRuns: [TasteRun] = []
+            for name in options.libraries {
+                guard case .success(let library) = try TasteLibraries.load(name, work: options.work, progress: progress) else { continue }
+                for kind in options.listeners {
+                    guard case .success(let listener) = ListenerCatalog.make(kind, for: library, songs: again.songCount, seed: seed)
+                    else { continue }
+                    progress("seed \(seed): \(kind.rawValue) × \(name.rawValue): \(again.songCount) songs")
+                    seedRuns.append(try measure(listener, on: library, variety: nil, again, progress: progress))
+                }
+            }
+            otherSeeds.append(seedRuns)
+        }
         for name in options.libraries {
             let library: TasteLibrary
             switch try TasteLibraries.load(name, work: options.work, progress: progress) {
@@ -71,6 +90,20 @@ enum TasteCommand {
         print("Targets (issue 25):")
         print("")
         for line in TasteTargets.judge(runs) { print(line.markdown) }
+        if !otherSeeds.isEmpty {
+            let all = [runs.filter { $0.variety == nil }] + otherSeeds
+            for (seed, seedRuns) in zip(options.seeds.dropFirst(), otherSeeds) {
+                print("")
+                print("Seed \(seed):")
+                print("")
+                for line in TasteTargets.judge(seedRuns) { print(line.markdown) }
+            }
+            print("")
+            print("Over the seeds \(options.seeds.map(String.init).joined(separator: ", ")) (one seed is sixty songs: "
+                + "these are the lines to judge a change by):")
+            print("")
+            for line in TasteTargets.judgeMean(all) { print(line.markdown) }
+        }
         if let dial = TasteReport.dial(runs) {
             print("")
             print("The variety dial (`variety=` on every request; the same listener and seed):")

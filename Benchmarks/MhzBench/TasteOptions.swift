@@ -1,13 +1,16 @@
 import Foundation
 import TasteBench
 
-/// `mhz-bench taste [--quick] [--seed N] [--listener NAME…] [--library NAME] [--songs N]
+/// `mhz-bench taste [--quick] [--seed N | --seeds N,N…] [--listener NAME…] [--library NAME] [--songs N]
 /// [--variety LIST] [--mhz PATH] [--work DIR]`.
 struct TasteOptions {
     /// A shorter look: fewer songs, fewer shuffles, no dial unless asked.
     var quick = false
     /// Seeds the station, the listeners' draws and verdicts, and the references.
     var seed: UInt64 = 25
+    /// With `--seeds`, every listener runs once per seed and the targets that one seed
+    /// judges by luck are judged on the mean (the dial turns at the first seed only).
+    var seeds: [UInt64] = []
     /// The listener models to run (all by default; each where it applies).
     var listeners = Listener.Kind.allCases
     /// The libraries.
@@ -29,7 +32,7 @@ struct TasteOptions {
     var dial: [Double] { variety ?? (quick ? [] : [0, 0.5, 1]) }
 
     static let usage = """
-        usage: mhz-bench taste [--quick] [--seed N] [--listener NAME…] [--library generated|sound|wesnoth|all]
+        usage: mhz-bench taste [--quick] [--seed N | --seeds N,N…] [--listener NAME…] [--library generated|sound|wesnoth|all]
                                [--songs N] [--variety 0,0.5,1] [--mhz PATH] [--work DIR]
           listeners: \(Listener.Kind.allCases.map(\.rawValue).joined(separator: " "))
         """
@@ -51,6 +54,14 @@ struct TasteOptions {
                 let text = try value(argument)
                 guard let seed = UInt64(text) else { throw BenchUsage("--seed needs a whole number, not \(text)") }
                 self.seed = seed
+            case "--seeds":
+                let text = try value(argument)
+                let values = text.split(separator: ",").compactMap { UInt64($0) }
+                guard values.count >= 2, values.count == text.split(separator: ",").count else {
+                    throw BenchUsage("--seeds needs two or more whole numbers with commas between them, not \(text)")
+                }
+                seeds = values
+                seed = values[0]
             case "--listener":
                 // One or more names, separate or joined by commas.
                 let text = try value(argument)

@@ -84,4 +84,56 @@ package enum TasteTargets {
         }
         return lines
     }
+    /// The targets that one seed's sixty songs judge by luck, judged on the mean over
+    /// several seeds: `seeds` holds each seed's runs (the same listeners and libraries in
+    /// each). The loved share of the artists listener (where the oracle can reach 6×), its
+    /// not-disliked share, the fickle listener's variety against shuffle's, and the sound
+    /// listener's calm share, each with its value per seed.
+    package static func judgeMean(_ seeds: [[TasteRun]]) -> [Line] {
+        guard seeds.count > 1 else { return [] }
+        var lines: [Line] = []
+        func matching(_ kind: Listener.Kind, _ library: String) -> [TasteRun] {
+            seeds.compactMap { runs in runs.first { $0.variety == nil && $0.listener.kind == kind && $0.library.name == library } }
+        }
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }
+        let libraries = seeds.flatMap { $0.map(\.library.name) }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for library in libraries {
+            let artists = matching(.artists, library).filter { $0.station.count >= 120 }
+            if artists.count == seeds.count {
+                let stretches = artists.map { TasteStats.stretch($0.station, 61, 120) }
+                let notDisliked = stretches.map(\.notDisliked)
+                lines.append(Line(met: mean(notDisliked) >= 0.9,
+                                  text: "artists × \(library), mean of \(seeds.count) seeds: songs 61–120 at least 90 % not "
+                                      + "disliked: " + notDisliked.map(TasteReport.percent).joined(separator: ", ")
+                                      + " → " + TasteReport.percent(mean(notDisliked))))
+                let reachable = artists.allSatisfy { TasteStats.stretch($0.oracle, 61, 120).loved >= 6 * $0.baseRate - 1e-9 }
+                let times = zip(artists, stretches).map { run, stretch in run.baseRate > 0 ? stretch.loved / run.baseRate : 0 }
+                lines.append(Line(met: reachable ? mean(times) >= 6 - 1e-9 : nil,
+                                  text: "artists × \(library), mean of \(seeds.count) seeds: songs 61–120 loved at least 6× "
+                                      + "the base rate: " + times.map { String(format: "%.1f×", $0) }.joined(separator: ", ")
+                                      + String(format: " → %.1f×", mean(times))
+                                      + (reachable ? "" : "; the oracle does not reach 6× at every seed")))
+            }
+            let fickle = matching(.fickle, library)
+            if fickle.count == seeds.count {
+                let station = fickle.map { $0.meanArtists($0.stationWindows) }
+                let shuffle = fickle.map { $0.meanArtists($0.shuffleWindows) }
+                lines.append(Line(met: mean(station) >= mean(shuffle),
+                                  text: "fickle × \(library), mean of \(seeds.count) seeds: lists at least as varied as "
+                                      + "shuffle's (distinct artists per 20): "
+                                      + zip(station, shuffle).map { String(format: "%.1f/%.1f", $0, $1) }.joined(separator: ", ")
+                                      + String(format: " → %.1f against %.1f", mean(station), mean(shuffle))))
+            }
+            let sound = matching(.sound, library).filter { $0.station.count >= 100 }
+            if sound.count == seeds.count {
+                let calm = sound.map { run in
+                    Double(run.station[40..<100].filter { $0.truth.sound == .calm }.count) / 60
+                }
+                lines.append(Line(met: mean(calm) >= 0.85,
+                                  text: "sound × \(library), mean of \(seeds.count) seeds: songs 41–100 at least 85 % calm: "
+                                      + calm.map(TasteReport.percent).joined(separator: ", ") + " → " + TasteReport.percent(mean(calm))))
+            }
+        }
+        return lines
+    }
 }

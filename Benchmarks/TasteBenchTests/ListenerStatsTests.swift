@@ -129,4 +129,29 @@ import Testing
         #expect(judged.map(\.met) == [true, nil])
         #expect(judged[1].text.hasSuffix("; the oracle reaches only 40 %"))
     }
+    @Test func severalSeedsAreJudgedOnTheirMean() throws {
+        let artists = try listener(.artists, songs: 120)
+        func songs(_ verdict: Verdict) -> [SongTruth] {
+            library.songs.filter { artists.expected($0, in: library, at: 0) == verdict }
+        }
+        let loved = songs(.loved), neutral = songs(.neutral)
+        // Songs 61–120 with `hearts` loved songs (base rate 5 %: 18 hearts are 6×), none disliked.
+        func run(hearts: Int) -> TasteRun {
+            let station = neutral.prefix(60).map { Heard($0, .neutral) } + loved.prefix(hearts).map { Heard($0, .loved) }
+                + neutral[60..<(120 - hearts)].map { Heard($0, .neutral) }
+            return TasteRun(library: library, listener: artists, variety: nil, station: station, shuffles: [],
+                            oracle: References.oracle(library, artists, songs: 120, seed: 1), firstList: [],
+                            songsAnswered: 0, songsWithReason: 0, reports: 0, seconds: 0)
+        }
+        // 8× and 4×: one seed meets it, the other does not; the mean, 6×, does.
+        let met = TasteTargets.judgeMean([[run(hearts: 24)], [run(hearts: 12)]])
+        #expect(met.map(\.markdown) == [
+            "- met: artists × generated, mean of 2 seeds: songs 61–120 at least 90 % not disliked: 100 %, 100 % → 100 %",
+            "- met: artists × generated, mean of 2 seeds: songs 61–120 loved at least 6× the base rate: 8.0×, 4.0× → 6.0×",
+        ])
+        let short = TasteTargets.judgeMean([[run(hearts: 24)], [run(hearts: 9)]])
+        #expect(short.map(\.met) == [true, false] && short[1].text.hasSuffix("8.0×, 3.0× → 5.5×"))
+        // One seed alone is judged by judge(_:), not here.
+        #expect(TasteTargets.judgeMean([[run(hearts: 24)]]).isEmpty)
+    }
 }
