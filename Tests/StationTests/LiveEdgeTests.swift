@@ -116,6 +116,14 @@ struct LiveEdgeTests {
                     #expect(answer.body == file, "\(kbps)/\(sequence).ts: \(answer.body.count) bytes, the file \(file.count)")
                 }
             }
+            // What the short path leaves to the router answers as the router does: `..`
+            // (plain or encoded) is the traversal guard's 404, a fourth level no route's.
+            for target in ["/live/\(channel)/../\(channel)/128.m3u8", "/live/%2e%2e/\(channel)/128.m3u8",
+                           "/live/\(channel)/128/\(newest).ts/x"] {
+                let answer = try await RawHTTP.get(port: try #require(base.port), target: target)
+                #expect(answer.status == 404, "\(target)")
+                #expect(answer.text == #"{"err":"not_found","r":1}"#, "\(target): \(answer.text)")
+            }
         } catch {
             await station.stop()
             throw error
