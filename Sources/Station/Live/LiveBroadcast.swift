@@ -355,6 +355,9 @@ final class LiveBroadcast: Sendable {
         let waiters = state.withLock { state in
             state.phase = .offAir
             state.ended = nil
+            // Off the air nobody polls the edge: its segments' bytes are not held for a
+            // channel that may stay off for hours (the files serve them meanwhile).
+            state.edge = LiveEdge()
             defer { state.waiters = [] }
             return state.waiters
         }
