@@ -11,7 +11,8 @@ import Transcoder
 /// fail later), JSON errors (so 404s, bad ranges and internal failures are short JSON
 /// words), request limits, the traversal guard (``TraversalGuardMiddleware``: `..` is 404),
 /// range repair (see ``RangeRepairMiddleware``), then the file middlewares, which answer
-/// `/media/<sid>.<ext>` and `/cover/<name>` when no route matched.
+/// `/media/<sid>.<ext>` and `/cover/<name>` when no route matched. A live channel's `GET`
+/// skips the lookup and the chain when none of them acts on it (``StationResponder``).
 ///
 /// Routes (each answered by ``StationAPI``, but `/`):
 /// - `GET|HEAD /` → the web player, with its ETag (``WebPlayerRoute``, ``WebPlayerPage``)
@@ -59,7 +60,8 @@ enum StationRouter {
         var live: LiveHub?
     }
 
-    /// Builds the router.
+    /// Builds the router, and the short path of the live channels' `GET`s beside it
+    /// (``StationResponder``).
     ///
     /// - Parameters:
     ///   - services: what the routes serve from.
@@ -68,7 +70,7 @@ enum StationRouter {
     ///     must come back the way the client came.
     ///   - fallbackBase: the bound server root, for requests without a usable `Host`.
     static func make(services: Services, observer: (@Sendable (StationRequest) -> Void)?, scheme: String = "http",
-                     fallbackBase: @escaping @Sendable () -> String) -> Router<StationContext> {
+                     fallbackBase: @escaping @Sendable () -> String) -> StationRoutes {
         let router = Router(context: StationContext.self)
         router.middlewares.add(RequestObserverMiddleware(observer: observer))
         router.middlewares.add(JSONErrorMiddleware())
@@ -133,6 +135,7 @@ enum StationRouter {
         router.head("/", use: WebPlayerRoute.respond)
         router.get("\(mediaPrefix)/:name", use: stream)
         router.head("\(mediaPrefix)/:name", use: stream)
+        var liveRoute: (@Sendable (Request, StationContext) async throws -> Response)?
         if let hub = services.live {
             let answers = LiveAnswers(hub: hub)
             let live: @Sendable (Request, StationContext) async throws -> Response = { request, context in
@@ -148,8 +151,9 @@ enum StationRouter {
                 router.get(RouterPath(pattern), use: live)
             }
             router.post("/live/:channel/:name", use: live)
+            liveRoute = live
         }
-        return router
+        return StationRoutes(router: router, live: liveRoute, observed: observer != nil)
     }
 
     /// The size of the media or cover file a request path names, for ``RangeRepairMiddleware``.

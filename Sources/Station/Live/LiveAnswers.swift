@@ -58,9 +58,7 @@ struct LiveAnswers: Sendable {
                   let sequence = Int(parts[2].dropLast(".ts".count)), let broadcast = hub.broadcast(parts[0])
             else { return Self.notFound }
             await broadcast.listen()
-            guard broadcast.snapshot.segments.contains(where: { $0.sequence == sequence }),
-                  let bytes = try? Data(contentsOf: broadcast.file(kbps: kbps, sequence: sequence))
-            else { return Self.notFound }
+            guard let bytes = broadcast.segment(kbps: kbps, sequence: sequence) else { return Self.notFound }
             // A segment never changes once listed.
             return StationReply(status: 200, contentType: "video/mp2t", body: bytes, cacheControl: "max-age=86400")
         default:
@@ -119,14 +117,18 @@ struct LiveAnswers: Sendable {
 
     /// A variant's playlist: the live window, or the range the query asks.
     private func media(_ broadcast: LiveBroadcast, kbps: Int, query: String?) -> StationReply {
+        // The live window, what every player polls: the same bytes for everyone until the
+        // next segment, made once (LiveEdge).
+        if query == nil || query?.isEmpty == true {
+            return Self.playlist(broadcast.windowPlaylist(kbps: kbps))
+        }
         let segments = broadcast.snapshot.segments
-        let minimumTarget = max(1, Int((Double(hub.configuration.segmentSamples) / 44100).rounded()))
+        let minimumTarget = broadcast.minimumTarget
         switch Self.range(query, of: segments) {
         case .refused(let reply):
             return reply
         case .window:
-            let window = segments.suffix(LiveConfiguration.window)
-            return Self.playlist(LivePlaylist.media(window, kbps: kbps, kind: .live, minimumTarget: minimumTarget))
+            return Self.playlist(broadcast.windowPlaylist(kbps: kbps))
         case .from(let begin):
             let listed = segments.drop { $0.end <= begin }
             return Self.playlist(LivePlaylist.media(listed, kbps: kbps, kind: .liveFrom, minimumTarget: minimumTarget))
@@ -217,7 +219,11 @@ struct LiveAnswers: Sendable {
     private static let notFound = JSONResponse.error("not_found", status: 404)
 
     private static func playlist(_ text: String) -> StationReply {
-        StationReply(status: 200, contentType: playlistType, body: Data(text.utf8), cacheControl: "no-cache")
+        playlist(Data(text.utf8))
+    }
+
+    private static func playlist(_ bytes: Data) -> StationReply {
+        StationReply(status: 200, contentType: playlistType, body: bytes, cacheControl: "no-cache")
     }
 
     private static func error(_ word: String, status: Int, _ message: String, _ segments: [LiveSegment]) -> StationReply {

@@ -43,6 +43,10 @@ final class LiveBroadcast: Sendable {
         var skipVotes: (sid: String, voters: Set<String>)?
         /// A song a majority voted to end: the thread ends it at the next segment it cuts.
         var endRequested: String?
+        /// When ``listeners`` was last rid of those past the window (ms since the epoch).
+        var listenersPruned: Int64 = 0
+        /// The window's playlists and the newest segments' bytes, shared by every request.
+        var edge = LiveEdge()
     }
 
     /// What a vote to skip made of the song on the air.
@@ -101,6 +105,48 @@ final class LiveBroadcast: Sendable {
     /// The archive's file for a segment of a variant.
     func file(kbps: Int, sequence: Int) -> URL { archive.file(kbps: kbps, sequence: sequence) }
 
+    /// The shortest `EXT-X-TARGETDURATION` of the playlists: the segment length, in whole
+    /// seconds (at least 1).
+    var minimumTarget: Int { max(1, Int((Double(configuration.segmentSamples) / 44100).rounded())) }
+
+    /// The live window's playlist of the variant at `kbps` (``LivePlaylist/media(_:kbps:kind:minimumTarget:)``
+    /// of the last ``LiveConfiguration/window`` segments), made once per window and shared.
+    func windowPlaylist(kbps: Int) -> Data {
+        let minimumTarget = self.minimumTarget
+        return state.withLock { state in
+            state.edge.playlist(kbps: kbps, of: state.segments, minimumTarget: minimumTarget)
+        }
+    }
+
+    /// The bytes of segment `sequence` of the variant at `kbps` while it is listed: from
+    /// memory for the newest (``LiveEdge``), else from its file; `nil` when it is not listed
+    /// or its file cannot be read.
+    func segment(kbps: Int, sequence: Int) -> Data? {
+        enum Found {
+            case unlisted
+            case inMemory(Data)
+            case onDisk
+        }
+        let found: Found = state.withLock { state in
+            guard Self.lists(sequence, in: state.segments) else { return .unlisted }
+            return state.edge.segment(kbps: kbps, sequence: sequence).map(Found.inMemory) ?? .onDisk
+        }
+        switch found {
+        case .unlisted: return nil
+        case .inMemory(let bytes): return bytes
+        case .onDisk: return try? Data(contentsOf: archive.file(kbps: kbps, sequence: sequence))
+        }
+    }
+
+    /// Whether `segments` (oldest first, sequences rising) list `sequence`: looked up where
+    /// it would be if the sequences run without a gap, as they do but after a crash.
+    private static func lists(_ sequence: Int, in segments: [LiveSegment]) -> Bool {
+        guard let first = segments.first?.sequence else { return false }
+        let index = sequence - first
+        if index >= 0, index < segments.count, segments[index].sequence == sequence { return true }
+        return segments.contains { $0.sequence == sequence }
+    }
+
     /// Notes a request for the channel and starts a run when none is on: returns once the
     /// run has its first ``LiveConfiguration/prefill`` segments out (at once, or within a
     /// few segments after an earlier run that ended moments ago), or has ended.
@@ -137,12 +183,16 @@ final class LiveBroadcast: Sendable {
         }
     }
 
-    /// Notes that `listener` fetched a media playlist now.
+    /// Notes that `listener` fetched a media playlist now. Those not heard for the
+    /// ``listenerWindow`` are dropped at most once a window: counting filters by time anyway.
     func heard(_ listener: String) {
         let now = Self.now()
         state.withLock { state in
             state.listeners[listener] = now
-            state.listeners = state.listeners.filter { now - $0.value <= Self.listenerWindow }
+            if now - state.listenersPruned > Self.listenerWindow {
+                state.listenersPruned = now
+                state.listeners = state.listeners.filter { now - $0.value <= Self.listenerWindow }
+            }
         }
     }
 
@@ -292,11 +342,16 @@ final class LiveBroadcast: Sendable {
         if let oldest = kept.0.first, oldest.end < cutoff - slack {
             kept = try archive.trim(kept.0, kept.1, before: cutoff)
         }
+        // The window's playlists, made once here rather than at every listener's poll.
+        let playlists = LiveEdge.playlists(of: kept.0, minimumTarget: minimumTarget)
+        let bytes = audio.variants.map { Data($0) }
         let waiters = state.withLock { state in
             if kept.0.count != state.segments.count {
                 state.segments = kept.0
                 state.aired = kept.1
             }
+            state.edge.keep(sequence: sequence, variants: bytes)
+            state.edge.adopt(playlists, madeOf: kept.0, segments: state.segments)
             if case .onAir(let published) = state.phase {
                 state.phase = .onAir(published: published + 1)
                 if published + 1 >= LiveConfiguration.prefill {
@@ -314,6 +369,9 @@ final class LiveBroadcast: Sendable {
         let waiters = state.withLock { state in
             state.phase = .offAir
             state.ended = nil
+            // Off the air nobody polls the edge: its segments' bytes are not held for a
+            // channel that may stay off for hours (the files serve them meanwhile).
+            state.edge = LiveEdge()
             defer { state.waiters = [] }
             return state.waiters
         }
