@@ -208,8 +208,7 @@ package struct SoundTable: Sendable {
     /// every fourth feature are kept apart and added at the end (then the features past the
     /// last four), the one order every distance of a table is summed in, so two ways to the
     /// same distance give the same bits. A pass over 50 000 tracks of 28 features is what a
-    /// like or a skip costs a listener's sound scores; in fours it takes about a third of
-    /// the time one feature at a time did.
+    /// like or a skip costs a listener's sound scores.
     @inline(__always)
     private static func weighted(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>,
                                  _ weights: UnsafePointer<Float>?, _ dimensions: Int) -> Float {
