@@ -82,6 +82,9 @@ package struct ListenerWeights: Sendable {
         artist = parts[.artist] ?? [0]
         album = parts[.album] ?? [0]
         genre = parts[.genre] ?? [0]
+        for sid in profile.songScores.keys + profile.liked + profile.trashed {
+            if let position = library.position(of: sid) { marks[position] |= Mark.taught }
+        }
         self.song = song
         self.marks = marks
     }
@@ -93,10 +96,12 @@ package struct ListenerWeights: Sendable {
     package mutating func update(position: Int, of library: Library, from profile: ListenerProfile) {
         let track = library.tracks[position]
         let facets = library.facets
+        let likedBefore = isLiked(position), taughtBefore = marks[position] & Mark.taught != 0
         setSongPart(profile.songPart(track.sid), at: position)
-        marks[position] &= ~(Mark.trashed | Mark.liked)
+        marks[position] &= ~(Mark.trashed | Mark.liked | Mark.taught)
         if profile.trashed.contains(track.sid) { marks[position] |= Mark.trashed }
         if profile.likes(track.sid) { marks[position] |= Mark.liked }
+        if Self.taught(track.sid, profile) { marks[position] |= Mark.taught }
         let artistID = Int(facets.artist[position]), albumID = Int(facets.album[position])
         let genreID = Int(facets.genre[position])
         if isTrashed(position) {
@@ -104,10 +109,10 @@ package struct ListenerWeights: Sendable {
             if albumID != 0 { albumTrashed[albumID] = true }
             if genreID != 0 { genreTrashed[genreID] = true }
         }
-        likedByArtist[artistID] = Int32(profile.liked.count(where: { sid in
-            library.position(of: sid).map { Int(facets.artist[$0]) == artistID } ?? false
-        }))
-        songsTaught = Set(profile.songScores.keys).union(profile.liked).union(profile.trashed).count
+        // Only this song's heart and place among the taught ones can have moved.
+        if isLiked(position) != likedBefore { likedByArtist[artistID] += isLiked(position) ? 1 : -1 }
+        let taughtNow = marks[position] & Mark.taught != 0
+        if taughtNow != taughtBefore { songsTaught += taughtNow ? 1 : -1 }
         if let value = track.facetValue(.artist), profile.affinities[.artist]?[value] != nil { artistHeard[artistID] = true }
         for facet in TrackFacet.allCases {
             let id = Int(facets.id(facet, at: position))
@@ -202,6 +207,14 @@ package struct ListenerWeights: Sendable {
         static let belowZero: UInt8 = 4
         /// The song has a part of its own, in ``song``.
         static let ownPart: UInt8 = 8
+        /// The listener reported on the song: it counts in ``songsTaught``.
+        static let taught: UInt8 = 16
+    }
+
+    /// Whether `sid` counts among the songs `profile` was taught: liked, trashed, or with a
+    /// score of its own (even one summed back to zero).
+    private static func taught(_ sid: String, _ profile: ListenerProfile) -> Bool {
+        profile.songScores[sid] != nil || profile.likes(sid) || profile.trashed.contains(sid)
     }
 
     private mutating func setSongPart(_ part: Double, at position: Int) {

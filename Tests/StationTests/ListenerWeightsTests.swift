@@ -38,6 +38,8 @@ struct ListenerWeightsTests {
             weights.update(position: position, of: library, from: profile)
             if step % 40 == 39 {
                 let fresh = ListenerWeights(profile: profile, library: library)
+                #expect(weights.songsTaught == fresh.songsTaught && fresh.songsTaught
+                            == Set(profile.songScores.keys).union(profile.liked).union(profile.trashed).count)
                 for (index, track) in library.tracks.enumerated() {
                     let expected = exp(profile.score(of: track))
                     #expect(weights.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
@@ -46,6 +48,7 @@ struct ListenerWeightsTests {
                     #expect(weights.isTrashed(index) == profile.trashed.contains(track.sid))
                     #expect(weights.isLiked(index) == profile.likes(track.sid))
                     #expect(fresh.isTrashed(index) == weights.isTrashed(index) && fresh.isLiked(index) == weights.isLiked(index))
+                    #expect(fresh.likedCount(artistOf: index, library.facets) == weights.likedCount(artistOf: index, library.facets))
                 }
             }
         }
