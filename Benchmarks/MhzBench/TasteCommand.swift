@@ -119,7 +119,7 @@ enum TasteCommand {
             for note in notes { print("- \(note)") }
         }
         print("")
-        print("taste: \(runs.count) runs in " + String(format: "%.0f s", seconds(ContinuousClock.now - began))
+        print("taste: \(runs.count + otherSeeds.map(\.count).reduce(0, +)) runs in " + String(format: "%.0f s", seconds(ContinuousClock.now - began))
             + "; libraries kept in \(options.work.path); load average at the end: \(Machine.loadAverage())")
     }
 
