@@ -12,13 +12,42 @@ public enum HelpView {
         ("In the history", [.history]),
     ]
 
-    /// The help screen as plain lines, exactly `height` × `width`.
-    public static func render(_ keymap: Keymap, width: Int, height: Int) -> [String] {
-        frame(keymap, width: width, height: height).lines
+    /// The help screen as plain lines, exactly `height` × `width`, its body shown from line
+    /// `first` on when it is taller than the screen.
+    public static func render(_ keymap: Keymap, width: Int, height: Int, first: Int = 0) -> [String] {
+        frame(keymap, width: width, height: height, first: first).lines
     }
 
-    /// The help screen with a style per line.
-    public static func frame(_ keymap: Keymap, width: Int, height: Int) -> Frame {
+    /// How many body lines (headings, rows and the blank lines between sections) a screen
+    /// `height` rows tall shows: the title, a blank line and the footer take the rest.
+    public static func visibleLines(height: Int) -> Int { max(1, height - 3) }
+
+    /// The furthest the body scrolls on a screen `height` rows tall: 0 when it all fits.
+    public static func lastFirst(_ keymap: Keymap, height: Int) -> Int {
+        max(0, body(keymap, width: 80).count - visibleLines(height: height))
+    }
+
+    /// The help screen with a style per line. When the body is taller than the screen (the
+    /// key table outgrew 80 × 24), it shows `visibleLines(height:)` of it from line `first`
+    /// and the footer says how to scroll (↑ ↓ PgUp PgDn) and where the view is.
+    public static func frame(_ keymap: Keymap, width: Int, height: Int, first: Int = 0) -> Frame {
+        let indent = String(repeating: " ", count: Frame.margin(width: width))
+        let body = body(keymap, width: width)
+        let top = [FrameLine(text: " mhz keys", style: .header, priority: 4), .spacer]
+        let visible = visibleLines(height: height)
+        guard body.count > visible, height >= 4 else {
+            let bottom = [FrameLine(text: indent + "Press any key to close.", style: .dim, priority: 5)]
+            return Frame.layout(top: top + body, bottom: bottom, width: width, height: height)
+        }
+        let start = min(max(0, first), body.count - visible)
+        let shown = Array(body[start..<(start + visible)])
+        let footer = indent + "↑ ↓ PgUp PgDn scroll, any other key closes (\(start + 1)–\(start + visible) of \(body.count))"
+        return Frame.layout(top: top + shown, bottom: [FrameLine(text: footer, style: .dim, priority: 5)],
+                            width: width, height: height)
+    }
+
+    /// The body: each section's heading and rows, a blank line between sections.
+    private static func body(_ keymap: Keymap, width: Int) -> [FrameLine] {
         let margin = Frame.margin(width: width)
         let indent = String(repeating: " ", count: margin)
         let inner = max(0, width - 2 * margin)
@@ -41,9 +70,7 @@ public enum HelpView {
                 body.append(FrameLine(text: indent + text + row.help, priority: 2))
             }
         }
-        let top = [FrameLine(text: " mhz keys", style: .header, priority: 4), .spacer] + body
-        let bottom = [FrameLine(text: indent + "Press any key to close.", style: .dim, priority: 5)]
-        return Frame.layout(top: top, bottom: bottom, width: width, height: height)
+        return body
     }
 
     /// One row per action: keys as shown (`? h`, or `(none)` when unbound), name, help.

@@ -12,8 +12,9 @@ struct InteractionState {
         case nowPlaying
         /// The channel list, with what the user typed and selected.
         case channels(ChannelListView)
-        /// The help screen; any key closes it.
-        case help
+        /// The help screen, its body shown from line `first`; ↑ ↓ PgUp PgDn scroll it when it
+        /// is taller than the screen, any other key closes it.
+        case help(first: Int)
         /// The login dialog.
         case login(LoginForm)
         /// The downloads view.
@@ -77,8 +78,15 @@ struct InteractionState {
                          height: Int = 24) -> Response {
         revision += 1
         switch mode {
-        case .help:
-            mode = .nowPlaying
+        case .help(let first):
+            let last = HelpView.lastFirst(keymap, height: height), page = HelpView.visibleLines(height: height)
+            switch key {
+            case .down where last > 0: mode = .help(first: min(last, first + 1))
+            case .up where last > 0: mode = .help(first: max(0, first - 1))
+            case .pageDown where last > 0: mode = .help(first: min(last, first + page))
+            case .pageUp where last > 0: mode = .help(first: max(0, first - page))
+            default: mode = .nowPlaying
+            }
             return Response()
         case .channels(var list):
             switch list.handle(key, channels: snapshot.channels, keymap: keymap) {
@@ -222,7 +230,7 @@ struct InteractionState {
             mode = .history(HistoryView())
             return Response()
         case .help:
-            mode = .help
+            mode = .help(first: 0)
             return Response()
         case .openLogin:
             guard let loginTemplate else {
@@ -282,7 +290,7 @@ struct InteractionState {
             return NowPlayingView.frame(shown, width: width, height: height, keymap: keymap, note: text, cover: cover)
         case .login(let form): return LoginDialogView.frame(form, width: width, height: height)
         case .channels(let list): return list.frame(shown, width: width, height: height, keymap: keymap)
-        case .help: return HelpView.frame(keymap, width: width, height: height)
+        case .help(let first): return HelpView.frame(keymap, width: width, height: height, first: first)
         case .downloads(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
         case .lyrics(let view): return view.frame(shown, width: width, height: height, keymap: keymap)
         case .history(let view): return view.frame(shown, width: width, height: height, keymap: keymap)

@@ -67,9 +67,42 @@ import Testing
     @Test func helpOpensAndAnyKeyClosesIt() {
         var state = InteractionState(keymap: .standard)
         #expect(Self.press([.character("?")], &state, snapshot: Fixtures.ascii) == [])
-        #expect(state.mode == .help)
+        #expect(state.mode == .help(first: 0))
         #expect(state.frame(Fixtures.ascii, width: 40, height: 3).lines[0] == DisplayWidth.pad(" mhz keys", to: 40))
         #expect(Self.press([.character("n")], &state, snapshot: Fixtures.ascii) == [], "closes, does not skip")
+        #expect(state.mode == .nowPlaying)
+        // On a screen the whole help fits, ↓ closes it as any key does.
+        _ = Self.press([.character("?")], &state, snapshot: Fixtures.ascii)
+        #expect(HelpView.lastFirst(.standard, height: 100) == 0)
+        _ = state.handle(.down, snapshot: Fixtures.ascii, now: Self.start, height: 100)
+        #expect(state.mode == .nowPlaying)
+    }
+
+    @Test func helpTallerThanTheScreenScrolls() {
+        var state = InteractionState(keymap: .standard)
+        _ = Self.press([.character("?")], &state, snapshot: Fixtures.ascii)
+        // 80 × 24: the title, a blank line, 21 lines of the body and the footer.
+        let total = HelpView.lastFirst(.standard, height: 24) + 21
+        #expect(total > 21, "the standard keys outgrow 24 rows")
+        func footer() -> String {
+            state.frame(Fixtures.ascii, width: 80, height: 24).lines[23].trimmingCharacters(in: .whitespaces)
+        }
+        #expect(footer() == "↑ ↓ PgUp PgDn scroll, any other key closes (1–21 of \(total))")
+        #expect(state.frame(Fixtures.ascii, width: 80, height: 24).lines[2].trimmingCharacters(in: .whitespaces) == "Playing")
+        _ = state.handle(.down, snapshot: Fixtures.ascii, now: Self.start, height: 24)
+        #expect(state.mode == .help(first: 1) && footer() == "↑ ↓ PgUp PgDn scroll, any other key closes (2–22 of \(total))")
+        // Page down past the end stops at the last page, which ends with the history's last key.
+        for _ in 0..<5 { _ = state.handle(.pageDown, snapshot: Fixtures.ascii, now: Self.start, height: 24) }
+        #expect(state.mode == .help(first: total - 21))
+        let lines = state.frame(Fixtures.ascii, width: 80, height: 24).lines
+        let lastRow = HelpView.helpRows(.standard).last { $0.context == .history }!
+        #expect(lines[22].contains(lastRow.help), "\(lines)")
+        #expect(lines.contains { $0.trimmingCharacters(in: .whitespaces) == "In the history" })
+        _ = state.handle(.pageUp, snapshot: Fixtures.ascii, now: Self.start, height: 24)
+        #expect(state.mode == .help(first: total - 42 > 0 ? total - 42 : 0))
+        _ = state.handle(.up, snapshot: Fixtures.ascii, now: Self.start, height: 24)
+        // Any other key closes, and is not acted on.
+        #expect(state.handle(.character("n"), snapshot: Fixtures.ascii, now: Self.start, height: 24).commands.isEmpty)
         #expect(state.mode == .nowPlaying)
     }
 
