@@ -28,6 +28,27 @@ struct LiveListeningTests {
         }
     }
 
+    /// A station (not started) over ``library(in:)`` in `data`'s `music`, keeping its data in
+    /// `station`, broadcasting with 1-second segments and not analysing sound.
+    static func station(in data: TemporaryDirectory) async throws -> Station {
+        var configuration = StationConfiguration(library: try await library(in: data.path("music")),
+                                                 fallsBackToDemo: false,
+                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        return try await Station(configuration: configuration)
+    }
+
+    /// The built mhz in an 80 × 24 tmux with `arguments` against `base`, `home` its HOME and
+    /// folders (a clean environment), null audio; its exit status lands in `home/status`.
+    static func terminal(_ arguments: String, base: URL, home: String) throws -> TmuxDriver {
+        let command = "cd '\(home)' && env -i PATH=/usr/bin:/bin HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' "
+            + "LANG=C.UTF-8 TERM=xterm-256color '\(BuiltMhz.executable.path)' \(arguments) --server \(base.absoluteString) "
+            + "--audio-output null --data-dir '\(home)/data'; echo \"exit=$?\" > '\(home)/status.tmp'; "
+            + "mv '\(home)/status.tmp' '\(home)/status'; sleep 30"
+        return try TmuxDriver(command: command, columns: 80, rows: 24)
+    }
+
     /// A body fetched with curl.
     static func get(_ url: String) throws -> Data {
         let output = try Tool.run("curl", ["-sf", "--max-time", "5", url])
@@ -78,12 +99,7 @@ struct LiveListeningTests {
     @Test("live playing events name the song heard, behind the edge after a seek back, at it again after live")
     func liveEventsFollowTheAudio() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-client")
-        var configuration = StationConfiguration(library: try await Self.library(in: data.path("music")),
-                                                 fallsBackToDemo: false,
-                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
-        configuration.analysesSound = false
-        configuration.live.segmentDuration = .seconds(1)
-        let station = try await Station(configuration: configuration)
+        let station = try await Self.station(in: data)
         let base = try await station.start()
         let home = try TemporaryDirectory(prefix: "mhz-live-client-home")
         let mhz: BuiltMhz
@@ -167,21 +183,12 @@ struct LiveListeningTests {
     func theScreenSaysLiveOrHowFarBehind() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-tui")
         defer { data.remove() }
-        var configuration = StationConfiguration(library: try await Self.library(in: data.path("music")),
-                                                 fallsBackToDemo: false,
-                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
-        configuration.analysesSound = false
-        configuration.live.segmentDuration = .seconds(1)
-        let station = try await Station(configuration: configuration)
+        let station = try await Self.station(in: data)
         let base = try await station.start()
         do {
             let channel = try Self.channel(base)
             let home = data.url.path
-            let command = "cd '\(home)' && env -i PATH=/usr/bin:/bin HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' "
-                + "LANG=C.UTF-8 TERM=xterm-256color '\(BuiltMhz.executable.path)' --live \(channel) --server \(base.absoluteString) "
-                + "--audio-output null --data-dir '\(home)/data'; echo \"exit=$?\" > '\(home)/status.tmp'; "
-                + "mv '\(home)/status.tmp' '\(home)/status'; sleep 30"
-            let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
+            let tmux = try Self.terminal("--live \(channel)", base: base, home: home)
             let screen = { (try? tmux.capture().joined(separator: "\n")) ?? "" }
             #expect(try await tmux.waitForScreen(containing: "playing · LIVE", seconds: 30), "\(screen())")
             // ← is ten seconds back, once the look-back holds them.

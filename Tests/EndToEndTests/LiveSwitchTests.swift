@@ -11,12 +11,7 @@ struct LiveSwitchTests {
     @Test("headless: live 0 is refused in one error line, live <id> says going_live and then plays the broadcast")
     func theRadioGoesLive() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-switch")
-        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
-                                                 fallsBackToDemo: false,
-                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
-        configuration.analysesSound = false
-        configuration.live.segmentDuration = .seconds(1)
-        let station = try await Station(configuration: configuration)
+        let station = try await LiveListeningTests.station(in: data)
         let base = try await station.start()
         let home = try TemporaryDirectory(prefix: "mhz-live-switch-home")
         do {
@@ -65,12 +60,7 @@ struct LiveSwitchTests {
     @Test("mhz --live has the control socket: ctl status says live, ctl skip is a vote on the song heard")
     func theControlSocketDrivesTheLiveSession() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-ctl")
-        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
-                                                 fallsBackToDemo: false,
-                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
-        configuration.analysesSound = false
-        configuration.live.segmentDuration = .seconds(1)
-        let station = try await Station(configuration: configuration)
+        let station = try await LiveListeningTests.station(in: data)
         let base = try await station.start()
         let environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
                            "HOME": data.url.path]
@@ -116,12 +106,7 @@ struct LiveSwitchTests {
         let bus = try await PrivateBus()
         defer { bus.stop() }
         let data = try TemporaryDirectory(prefix: "mhz-live-mpris")
-        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
-                                                 fallsBackToDemo: false,
-                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
-        configuration.analysesSound = false
-        configuration.live.segmentDuration = .seconds(1)
-        let station = try await Station(configuration: configuration)
+        let station = try await LiveListeningTests.station(in: data)
         let base = try await station.start()
         var environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
                            "HOME": data.url.path]
@@ -162,21 +147,12 @@ struct LiveSwitchTests {
     func theChannelListGoesLive() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-switch-tui")
         defer { data.remove() }
-        var configuration = StationConfiguration(library: try await LiveListeningTests.library(in: data.path("music")),
-                                                 fallsBackToDemo: false,
-                                                 dataDirectory: data.path("station"), seed: 5, rescanInterval: nil)
-        configuration.analysesSound = false
-        configuration.live.segmentDuration = .seconds(1)
-        let station = try await Station(configuration: configuration)
+        let station = try await LiveListeningTests.station(in: data)
         let base = try await station.start()
         do {
             let channel = try LiveListeningTests.channel(base)
             let home = data.url.path
-            let command = "cd '\(home)' && env -i PATH=/usr/bin:/bin HOME='\(home)' XDG_CONFIG_HOME='\(home)/config' "
-                + "LANG=C.UTF-8 TERM=xterm-256color '\(BuiltMhz.executable.path)' --channel \(channel) "
-                + "--server \(base.absoluteString) --audio-output null --data-dir '\(home)/data'; "
-                + "echo \"exit=$?\" > '\(home)/status.tmp'; mv '\(home)/status.tmp' '\(home)/status'; sleep 30"
-            let tmux = try TmuxDriver(command: command, columns: 80, rows: 24)
+            let tmux = try LiveListeningTests.terminal("--channel \(channel)", base: base, home: home)
             let screen = { (try? tmux.capture().joined(separator: "\n")) ?? "" }
             #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen())")
             try tmux.send("c")
