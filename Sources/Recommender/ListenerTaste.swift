@@ -69,10 +69,7 @@ package struct ListenerTaste: DrawTaste, Sendable {
         // is retained and released per track.
         let facets = library.facets
         var scores = positions.map { weights.score(at: $0, facets) }
-        if let sound {
-            let parts = sound.parts(of: positions)
-            for slot in scores.indices { scores[slot] += parts[slot] }
-        }
+        sound?.addParts(of: positions, to: &scores)
         if let household {
             let artists = facets.artist
             let fade = householdFade
@@ -84,7 +81,11 @@ package struct ListenerTaste: DrawTaste, Sendable {
             }
         }
         let confidence = confidence
-        return scores.map { score in exp(decisiveness * (score > 0 ? confidence * score : score)) }
+        for slot in scores.indices {
+            let score = scores[slot]
+            scores[slot] = exp(decisiveness * (score > 0 ? confidence * score : score))
+        }
+        return scores
     }
 
     /// ``artist(at:)`` of each of `positions`.
@@ -96,11 +97,16 @@ package struct ListenerTaste: DrawTaste, Sendable {
     /// ``isOpen(_:)`` and ``isNew(_:)`` of each of `positions`.
     package func openness(of positions: [Int]) -> [UInt8] {
         let facets = library.facets
-        let parts = sound?.parts(of: positions)
+        // The sound's share only where the tags leave a song open, and the affinity bound
+        // once, not per track.
+        var open = positions.map { weights.isOpen($0, facets) }
+        if let sound {
+            for slot in open.indices where open[slot] {
+                open[slot] = sound.part(at: positions[slot]) > -SoundAffinity.cap / 4
+            }
+        }
         return positions.indices.map { slot in
-            let position = positions[slot]
-            guard weights.isOpen(position, facets), (parts?[slot] ?? 0) > -SoundAffinity.cap / 4 else { return 0 }
-            return weights.isNew(position, facets) ? 2 : 1
+            open[slot] ? (weights.isNew(positions[slot], facets) ? 2 : 1) : 0
         }
     }
 

@@ -153,9 +153,9 @@ package struct SoundAffinity: Sendable {
         return min(max(score, -Self.cap), Self.cap)
     }
 
-    /// ``part(at:)`` of each of `positions`, in order.
-    package func parts(of positions: [Int]) -> [Double] {
-        positions.map { part(at: $0) }
+    /// Adds ``part(at:)`` of each of `positions` to the score in the same slot of `scores`.
+    package func addParts(of positions: [Int], to scores: inout [Double]) {
+        for slot in scores.indices { scores[slot] += part(at: positions[slot]) }
     }
 
     /// The liked song that the track at `position` sounds closest to, if any (the newest of
