@@ -20,6 +20,8 @@ package struct LibraryFacets: Sendable {
     package let genre: [Int32]
     /// The id of each facet value (``LibraryTrack/facetValue(_:)``) by facet.
     private let ids: [TrackFacet: [String: Int32]]
+    /// The tracks of each artist, album and genre id.
+    private let members: [FacetMembers]
 
     private static let counter = Atomic<UInt64>(0)
 
@@ -48,6 +50,27 @@ package struct LibraryFacets: Sendable {
         artist = columns[.artist] ?? []
         album = columns[.album] ?? []
         genre = columns[.genre] ?? []
+        members = [TrackFacet.artist, .album, .genre].map { facet in
+            FacetMembers(column: columns[facet] ?? [], idCount: (ids[facet]?.count ?? 0) + 1)
+        }
+    }
+
+    /// The tracks with the id for `facet` (0: the tracks without a value), in library order.
+    package func positions(of id: Int32, _ facet: TrackFacet) -> ArraySlice<Int32> {
+        members[Self.index(facet)].positions(of: id)
+    }
+
+    /// How many tracks have the id for `facet`.
+    package func count(of id: Int32, _ facet: TrackFacet) -> Int {
+        members[Self.index(facet)].count(of: id)
+    }
+
+    private static func index(_ facet: TrackFacet) -> Int {
+        switch facet {
+        case .artist: 0
+        case .album: 1
+        case .genre: 2
+        }
     }
 
     /// How many ids a facet has, counting the 0 of "no value".

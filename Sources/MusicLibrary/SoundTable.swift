@@ -140,29 +140,6 @@ package struct SoundTable: Sendable {
         return nearest
     }
 
-    /// Every track's distance from the track at `position`, by position, `.infinity` for a
-    /// track not analysed (all of them when `position` is not). One pass over the table, each
-    /// value bit for bit ``distance(_:_:)``'s: what keeping a listener's nearest liked songs
-    /// up to date costs per song.
-    package func distances(from position: Int) -> [Float] {
-        var result = [Float](repeating: .infinity, count: trackCount)
-        guard isAnalysed(position) else { return result }
-        let dimensions = dimensions
-        values.withUnsafeBufferPointer { all in
-            weights.withUnsafeBufferPointer { weights in
-                analysed.withUnsafeBufferPointer { analysed in
-                    result.withUnsafeMutableBufferPointer { result in
-                        let base = all.baseAddress!, from = base + position * dimensions
-                        for index in 0..<analysed.count where analysed[index] {
-                            result[index] = Self.weighted(base + index * dimensions, from, weights.baseAddress, dimensions)
-                        }
-                    }
-                }
-            }
-        }
-        return result
-    }
-
     /// The closest analysed track to the one at `position` among `others` (the last of
     /// equally close ones, in order: the newest of a listener's songs, which is the last to
     /// leave its memory) and its distance, each distance ``distance(_:_:)``'s; `nil` when
@@ -181,10 +158,10 @@ package struct SoundTable: Sendable {
     }
 
     /// The distance from the track at `position` to the closest analysed track among
-    /// `others`, each distance ``distances(from:)``'s, when the caller knows none is closer
-    /// than `floor`: the search ends at the first one that close (the tracks a song that left
-    /// a listener's memory was nearest to are searched again this way, and on a library of
-    /// copies the first song looked at ends it). `nil` when either side has nothing analysed.
+    /// `others`, each distance ``distance(_:_:)``'s, when the caller knows none is closer
+    /// than `floor`: the search ends at the first one that close (with a floor of 0, on a
+    /// library of copies, the first song looked at ends it). `nil` when either side has
+    /// nothing analysed.
     package func nearestDistance(to position: Int, among others: [Int], atLeast floor: Float) -> Float? {
         guard isAnalysed(position) else { return nil }
         return values.withUnsafeBufferPointer { all in
@@ -199,20 +176,60 @@ package struct SoundTable: Sendable {
         }
     }
 
+    /// For each of `positions`, in order: the distance to the closest analysed track among
+    /// `others`, each distance ``distance(_:_:)``'s; `.infinity` for a track not analysed or
+    /// when none of `others` is. What a draw asks of a listener's remembered songs for the
+    /// tracks it weighs: the squared sums are compared (the root of the least is the least
+    /// root) and each is given up once it passes the best so far.
+    package func nearestDistances(from positions: [Int], among others: [Int]) -> [Float] {
+        let measured = others.filter { isAnalysed($0) }
+        guard !measured.isEmpty, dimensions > 0 else {
+            return [Float](repeating: .infinity, count: positions.count)
+        }
+        let dimensions = dimensions
+        return values.withUnsafeBufferPointer { all in
+            weights.withUnsafeBufferPointer { weights in
+                analysed.withUnsafeBufferPointer { analysed in
+                    let base = all.baseAddress!, weights = weights.baseAddress!
+                    return positions.map { position in
+                        guard position >= 0, position < analysed.count, analysed[position] else { return .infinity }
+                        let row = base + position * dimensions
+                        var best = Float.infinity
+                        for other in measured {
+                            let sum = Self.squared(base + other * dimensions, row, weights, dimensions, below: best)
+                            if sum < best { best = sum }
+                        }
+                        return best.squareRoot()
+                    }
+                }
+            }
+        }
+    }
+
     /// `sqrt(Σ wᵢ (aᵢ − bᵢ)²)` over the features.
     private func weighted(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>) -> Float {
         weights.withUnsafeBufferPointer { Self.weighted(first, second, $0.baseAddress, dimensions) }
     }
 
-    /// `sqrt(Σ wᵢ (aᵢ − bᵢ)²)` over `dimensions` features, four at a time: the sums of
-    /// every fourth feature are kept apart and added at the end (then the features past the
-    /// last four), the one order every distance of a table is summed in, so two ways to the
-    /// same distance give the same bits. A pass over 50 000 tracks of 28 features is what a
-    /// like or a skip costs a listener's sound scores.
+    /// `sqrt(Σ wᵢ (aᵢ − bᵢ)²)` over `dimensions` features (``squared(_:_:_:_:below:)``'s
+    /// sum, so the two give the same bits).
     @inline(__always)
     private static func weighted(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>,
                                  _ weights: UnsafePointer<Float>?, _ dimensions: Int) -> Float {
         guard let weights else { return 0 }
+        return squared(first, second, weights, dimensions, below: .infinity).squareRoot()
+    }
+
+    /// `Σ wᵢ (aᵢ − bᵢ)²` over `dimensions` features, four at a time: the sums of every
+    /// fourth feature are kept apart and added at the end (then the features past the last
+    /// four), the one order every distance of a table is summed in, so two ways to the same
+    /// distance give the same bits. Gives up, answering `.infinity`, once the sum so far
+    /// reaches `bound`: every term is at least 0 and IEEE addition never decreases a sum by
+    /// adding one, so the full sum could not come out below it. A search for the nearest of
+    /// a few songs passes its best so far and abandons most of the others part-way.
+    @inline(__always)
+    private static func squared(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>,
+                                _ weights: UnsafePointer<Float>, _ dimensions: Int, below bound: Float) -> Float {
         var lanes = SIMD4<Float>()
         var index = 0
         while index + 4 <= dimensions {
@@ -222,6 +239,7 @@ package struct SoundTable: Sendable {
             let difference = a - b
             lanes += w * difference * difference
             index += 4
+            if index & 7 == 0, lanes.sum() >= bound { return .infinity }
         }
         var sum = lanes.sum()
         while index < dimensions {
@@ -229,6 +247,6 @@ package struct SoundTable: Sendable {
             sum += weights[index] * difference * difference
             index += 1
         }
-        return sum.squareRoot()
+        return sum
     }
 }

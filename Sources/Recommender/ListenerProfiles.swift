@@ -34,7 +34,7 @@ package final class ListenerProfiles: Sendable {
         /// Counts the changes of the listener's likes and dislikes, which the sound scores
         /// follow.
         var revision: UInt64 = 0
-        /// The sound scores last computed.
+        /// The songs the sound scores were last taken from.
         var sound: SoundAffinity?
         /// How far the listener's verdicts follow its scores.
         var trust = ProfileTrust()
@@ -47,27 +47,25 @@ package final class ListenerProfiles: Sendable {
             return built
         }
 
-        /// The sound scores over `space` (measured for `library`), brought up to date when the
-        /// likes, dislikes, library or measured share changed; `nil` when nothing is measured.
+        /// The sound scores over `space` (measured for `library`), taken again when the likes,
+        /// dislikes, library or measured share changed; `nil` when nothing is measured.
         mutating func sound(for library: Library, space: (any SoundSpace)?) -> SoundAffinity? {
             guard let space, space.analysedCount > 0, space.trackCount == library.tracks.count else { return nil }
             let key = SoundAffinity.Key(generation: library.facets.generation, analysed: space.analysedCount,
                                         revision: revision)
             if let sound, sound.key == key { return sound }
-            let liked = profile.liked.compactMap(library.position(of:))
+            // Only the newest ``SoundAffinity/memory`` in the library count: a listener with
+            // hundreds of hearts needs no look-up of the older ones.
+            var liked: [Int] = []
+            for sid in profile.liked.reversed() where liked.count < SoundAffinity.memory {
+                if let position = library.position(of: sid) { liked.append(position) }
+            }
             let disliked = profile.recent.filter { sid in
                 profile.trashed.contains(sid) || (profile.songScores[sid] ?? 0) < 0
             }.compactMap(library.position(of:))
-            guard var kept = sound else {
-                let built = SoundAffinity(key: key, space: space, liked: liked, disliked: disliked)
-                sound = built
-                return built
-            }
-            // Released first, so the arrays are changed in place rather than copied.
-            sound = nil
-            kept.update(key: key, space: space, liked: liked, disliked: disliked)
-            sound = kept
-            return kept
+            let built = SoundAffinity(key: key, space: space, liked: liked.reversed(), disliked: disliked)
+            sound = built
+            return built
         }
     }
 

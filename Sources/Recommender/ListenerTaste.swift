@@ -62,14 +62,23 @@ package struct ListenerTaste: DrawTaste, Sendable {
         return exp(decisiveness * (score > 0 ? confidence * score : score))
     }
 
-    /// ``weight(at:decisiveness:)`` of each of `positions`, the library's columns and the
-    /// household's counts read once for the whole list rather than once per track.
-    package func weights(of positions: [Int], decisiveness: Double) -> [Double] {
+    /// ``weight(at:decisiveness:)``, and ``isOpen(_:)`` with ``isNew(_:)``, of each of
+    /// `positions`: the library's columns and the household's counts read once for the
+    /// whole list rather than once per track, and the sound's parts (the costly share)
+    /// computed once for both.
+    package func weighing(of positions: [Int], decisiveness: Double) -> (weights: [Double], openness: [UInt8]) {
         // Column by column, each optional unwrapped once: a struct of arrays bound per track
         // is retained and released per track.
         let facets = library.facets
         var scores = positions.map { weights.score(at: $0, facets) }
-        sound?.addParts(of: positions, to: &scores)
+        var open = positions.map { weights.isOpen($0, facets) }
+        if let sound, !sound.isEmpty {
+            let parts = sound.parts(of: positions)
+            for slot in scores.indices {
+                scores[slot] += parts[slot]
+                if open[slot] { open[slot] = parts[slot] > -SoundAffinity.cap / 4 }
+            }
+        }
         if let household {
             let artists = facets.artist
             let fade = householdFade
@@ -85,7 +94,10 @@ package struct ListenerTaste: DrawTaste, Sendable {
             let score = scores[slot]
             scores[slot] = exp(decisiveness * (score > 0 ? confidence * score : score))
         }
-        return scores
+        let openness = positions.indices.map { slot -> UInt8 in
+            open[slot] ? (weights.isNew(positions[slot], facets) ? 2 : 1) : 0
+        }
+        return (scores, openness)
     }
 
     /// ``artist(at:)`` of each of `positions`.
@@ -94,20 +106,82 @@ package struct ListenerTaste: DrawTaste, Sendable {
         return positions.map { artists[$0] }
     }
 
-    /// ``isOpen(_:)`` and ``isNew(_:)`` of each of `positions`.
-    package func openness(of positions: [Int]) -> [UInt8] {
+    /// `positions` without the songs the listener trashed.
+    package func untrashed(_ positions: [Int]) -> [Int] {
+        weights.untrashed(positions)
+    }
+
+    /// The smallest share of a score that makes a song or group heavy for ``DrawPool``:
+    /// at the middle of the variety dial, about 1.4 times likelier than a song without it.
+    package static let heavyShare = 0.25
+
+    /// The songs and groups the listener or the household lifted by at least
+    /// ``heavyShare``: the songs with a part of their own; the artists, albums and genres
+    /// of at most `groupLimit` songs with a part; the household's hearted songs and
+    /// artists, faded. The most lifted first (by share; of equal shares the smaller
+    /// group), whole groups, while they fit in `budget` songs. `decisiveness` is not needed:
+    /// the order by share is the order by weight at any decisiveness. A song can be named
+    /// twice (by itself and by its group).
+    package func heavyPositions(decisiveness: Double, budget: Int, groupLimit: Int) -> [Int] {
         let facets = library.facets
-        // The sound's share only where the tags leave a song open, and the affinity bound
-        // once, not per track.
-        var open = positions.map { weights.isOpen($0, facets) }
-        if let sound {
-            for slot in open.indices where open[slot] {
-                open[slot] = sound.part(at: positions[slot]) > -SoundAffinity.cap / 4
+        // kind 0 a song, 1–3 an artist, album, genre.
+        var units: [(share: Double, count: Int, kind: Int, id: Int)] = []
+        func consider(_ share: Double, kind: Int, id: Int, count: Int) {
+            guard share >= Self.heavyShare, count > 0, count <= groupLimit, count <= budget else { return }
+            units.append((share, count, kind, id))
+        }
+        for (position, part) in weights.songParts where part >= Self.heavyShare {
+            consider(part, kind: 0, id: position, count: 1)
+        }
+        for (kind, facet) in [(1, TrackFacet.artist), (2, .album), (3, .genre)] {
+            let parts = weights.facetParts(facet)
+            for id in parts.indices.dropFirst() where parts[id] >= Self.heavyShare {
+                consider(parts[id], kind: kind, id: id, count: facets.count(of: Int32(id), facet))
             }
         }
-        return positions.indices.map { slot in
-            open[slot] ? (weights.isNew(positions[slot], facets) ? 2 : 1) : 0
+        // The household's shares only while its fade leaves them heavy at their caps.
+        if let household {
+            let fade = householdFade
+            if fade * HouseholdTaste.songCap >= Self.heavyShare {
+                for position in household.heartedSongs {
+                    consider(fade * min(HouseholdTaste.songCap, Double(household.likes(at: position))), kind: 0,
+                             id: position, count: 1)
+                }
+            }
+            if fade * HouseholdTaste.artistCap >= Self.heavyShare {
+                let hearts = household.artistHearts
+                for id in hearts.indices.dropFirst() where hearts[id] > 0 {
+                    let share = fade * min(HouseholdTaste.artistCap, HouseholdTaste.perArtistLike * Double(hearts[id]))
+                    consider(share, kind: 1, id: id, count: facets.count(of: Int32(id), .artist))
+                }
+            }
         }
+        // The most lifted units that fit, without sorting them all: by bands of a quarter of
+        // share, every unit of the bands above the one where the budget runs out, then that
+        // band's units in order.
+        let bands = 32
+        func band(_ share: Double) -> Int { min(bands - 1, Int(share * 4)) }
+        var songsInBand = [Int](repeating: 0, count: bands)
+        for unit in units { songsInBand[band(unit.share)] += unit.count }
+        var cut = bands - 1, taken = 0
+        while cut > 0, taken + songsInBand[cut] <= budget {
+            taken += songsInBand[cut]
+            cut -= 1
+        }
+        var edge = units.filter { band($0.share) == cut }
+        edge.sort { ($0.share, -$0.count, -$0.kind, -$0.id) > ($1.share, -$1.count, -$1.kind, -$1.id) }
+        var positions: [Int] = []
+        func add(_ unit: (share: Double, count: Int, kind: Int, id: Int)) {
+            switch unit.kind {
+            case 0: positions.append(unit.id)
+            case 1: positions += facets.positions(of: Int32(unit.id), .artist).map(Int.init)
+            case 2: positions += facets.positions(of: Int32(unit.id), .album).map(Int.init)
+            default: positions += facets.positions(of: Int32(unit.id), .genre).map(Int.init)
+            }
+        }
+        for unit in units where band(unit.share) > cut { add(unit) }
+        for unit in edge where positions.count + unit.count <= budget { add(unit) }
+        return positions
     }
 
     /// Open to exploration: nothing of it said no to, and it does not sound like what the

@@ -182,6 +182,18 @@ package struct ListenerWeights: Sendable {
         return id == 0 ? 0 : Int(likedByArtist[id])
     }
 
+    /// The tracks with a part of their own (the songs reported on) and that part.
+    package var songParts: [Int: Double] { song }
+
+    /// ``ListenerProfile/facetPart(_:_:)`` by id of `facet` (slot 0, no value, holds 0).
+    package func facetParts(_ facet: TrackFacet) -> [Double] {
+        switch facet {
+        case .artist: artist
+        case .album: album
+        case .genre: genre
+        }
+    }
+
     /// Whether the listener trashed the track at `position`.
     package func isTrashed(_ position: Int) -> Bool {
         marks[position] & Mark.trashed != 0

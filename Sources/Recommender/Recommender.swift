@@ -65,8 +65,10 @@ package struct Recommender: Sendable {
     /// Picks up to `count` distinct songs.
     ///
     /// - Parameters:
-    ///   - candidates: the songs that may be played (trashed ones already removed), as
-    ///     track positions in library order, so a seed reproduces the same picks.
+    ///   - candidates: the songs that may be played (the channel's), as track positions in
+    ///     library order, so a seed reproduces the same picks; the ones the listener
+    ///     trashed are left out here (``DrawTaste/untrashed(_:)``). A channel larger than
+    ///     ``DrawPool/exactLimit`` is weighed through a sample (``DrawPool``).
     ///   - trackCount: how many tracks the library has (positions are below it).
     ///   - window: the positions of the last ``noRepeatWindow`` songs heard, oldest first
     ///     (see ``window(recent:position:)``). They are left out while other candidates
@@ -96,15 +98,28 @@ package struct Recommender: Sendable {
                                           variety: Double, count: Int, listener: String, draw: UInt64) -> [Choice] {
         guard count > 0, !candidates.isEmpty else { return [] }
         var random = SplitMix64(seed: TrackIdentity.hash(bytes: "\(seed)/\(listener)/\(draw)".utf8))
-        var fresh = candidates
-        if !window.isEmpty {
-            var heard = [Bool](repeating: false, count: trackCount)
-            for position in window { heard[position] = true }
-            fresh.removeAll { heard[$0] }
-        }
         let exploration = Self.explorationShare(variety: variety)
         let decisiveness = Self.decisiveness(variety: variety)
         let spread = Self.spread(variety: variety) * Self.doubt(taste.confidence)
+        // A large channel is weighed through a sample, drawn from a stream of its own so a
+        // channel weighed whole draws exactly as before.
+        var sampling = SplitMix64(seed: TrackIdentity.hash(bytes: "\(seed)/\(listener)/\(draw)/pool".utf8))
+        let pool = DrawPool.make(pool: candidates, trackCount: trackCount, taste: taste, decisiveness: decisiveness,
+                                 random: &sampling)
+        var fresh = pool.positions
+        // How many songs each slot stands for; empty when every slot is one song.
+        var scales = pool.scales
+        if !window.isEmpty {
+            var heard = [Bool](repeating: false, count: trackCount)
+            for position in window { heard[position] = true }
+            if scales.isEmpty {
+                fresh.removeAll { heard[$0] }
+            } else {
+                let kept = fresh.indices.filter { !heard[fresh[$0]] }
+                fresh = kept.map { fresh[$0] }
+                scales = kept.map { scales[$0] }
+            }
+        }
         // Each candidate's artist, moved along with it as songs are taken.
         var artists = taste.artists(of: fresh)
         // Songs per artist among the window and the picks so far, by artist id (0, no
@@ -114,14 +129,14 @@ package struct Recommender: Sendable {
             let artist = Int(taste.artist(at: position))
             if artist != 0, artist < artistCounts.count { artistCounts[artist] += 1 }
         }
-        var weights = taste.weights(of: fresh, decisiveness: decisiveness)
+        // Every candidate's weight and its openness to exploration, 2 open and by a new
+        // artist, 1 open, 0 closed.
+        var (weights, open) = taste.weighing(of: fresh, decisiveness: decisiveness)
         for slot in weights.indices {
             let heard = artistCounts[Int(artists[slot])]
             if heard > 0 { weights[slot] *= Self.spreadFactor(Int(heard), spread) }
         }
-        // Exploration's candidates, worked out at the first exploring pick (most lists have
-        // none or one): 2 open and by a new artist, 1 open, 0 closed.
-        var open: [UInt8]?
+        for slot in scales.indices { weights[slot] *= scales[slot] }
         // The sum is kept as songs are taken rather than summed again for every pick.
         var total = weights.reduce(0, +)
         var chosen: [Choice] = []
@@ -130,12 +145,15 @@ package struct Recommender: Sendable {
             var index: Int?
             var explored = false
             if random.unit() < exploration {
-                let kinds = open ?? taste.openness(of: fresh)
-                open = kinds
+                let kinds = open
                 // Uniformly among the open songs of new artists, else among the open ones.
                 let level: UInt8 = kinds.contains(2) ? 2 : 1
                 let eligible = kinds.count(where: { $0 >= level })
-                if eligible > 0 {
+                if eligible > 0, !scales.isEmpty {
+                    // A sampled song stands for many: uniform over the channel's songs.
+                    index = Self.scaledIndex(kinds, level: level, scales: scales, &random)
+                    explored = true
+                } else if eligible > 0 {
                     var target = random.index(below: eligible)
                     index = kinds.firstIndex { kind in
                         guard kind >= level else { return false }
@@ -154,11 +172,12 @@ package struct Recommender: Sendable {
             fresh.swapAt(taken, last)
             weights.swapAt(taken, last)
             artists.swapAt(taken, last)
-            open?.swapAt(taken, last)
+            open.swapAt(taken, last)
+            if !scales.isEmpty { scales.swapAt(taken, last); scales.removeLast() }
             fresh.removeLast()
             weights.removeLast()
             artists.removeLast()
-            open?.removeLast()
+            open.removeLast()
             // The artist just picked counts once more against its other songs.
             if artist != 0, chosen.count < count {
                 let before = Int(artistCounts[Int(artist)])
@@ -174,7 +193,7 @@ package struct Recommender: Sendable {
         if chosen.count < count {
             // Too few unheard songs: repeat the ones heard longest ago.
             var allowed = [Bool](repeating: false, count: trackCount)
-            for position in candidates { allowed[position] = true }
+            for position in taste.untrashed(candidates) { allowed[position] = true }
             for position in window where allowed[position] && chosen.count < count {
                 chosen.append(Choice(position: position, explored: false))
             }
@@ -192,6 +211,21 @@ package struct Recommender: Sendable {
     /// have no position.
     package static func window(recent: [String], position: (String) -> Int?) -> [Int] {
         recent.suffix(noRepeatWindow).compactMap(position)
+    }
+
+    /// An index among the slots of `kinds` at `level` or above, drawn with probability
+    /// proportional to its scale.
+    private static func scaledIndex(_ kinds: [UInt8], level: UInt8, scales: [Double], _ random: inout SplitMix64) -> Int {
+        var total = 0.0
+        for slot in kinds.indices where kinds[slot] >= level { total += scales[slot] }
+        var target = random.unit() * total
+        var last = 0
+        for slot in kinds.indices where kinds[slot] >= level {
+            target -= scales[slot]
+            last = slot
+            if target < 0 { return slot }
+        }
+        return last
     }
 
     /// An index drawn with probability proportional to its weight.
@@ -229,19 +263,25 @@ package protocol DrawTaste {
     var confidence: Double { get }
     /// Its artist's id (0: none), for the spread.
     func artist(at position: Int) -> Int32
-    /// ``weight(at:decisiveness:)`` of each of `positions`, in order.
-    func weights(of positions: [Int], decisiveness: Double) -> [Double]
+    /// For each of `positions`, in order: ``weight(at:decisiveness:)``, and 2 open
+    /// (``isOpen(_:)``) and new (``isNew(_:)``), 1 open, 0 closed.
+    func weighing(of positions: [Int], decisiveness: Double) -> (weights: [Double], openness: [UInt8])
     /// ``artist(at:)`` of each of `positions`, in order.
     func artists(of positions: [Int]) -> [Int32]
-    /// For each of `positions`, in order: 2 open (``isOpen(_:)``) and new (``isNew(_:)``),
-    /// 1 open, 0 closed.
-    func openness(of positions: [Int]) -> [UInt8]
+    /// `positions` without the songs the listener trashed, in order.
+    func untrashed(_ positions: [Int]) -> [Int]
+    /// The songs whose weight may stand well above a typical song's, for a draw over a
+    /// large channel (``DrawPool``): the songs, and the groups of at most `groupLimit`
+    /// songs, whose share makes them likelier at `decisiveness`, the most lifted first,
+    /// up to about `budget` songs; any order, repeats allowed.
+    func heavyPositions(decisiveness: Double, budget: Int, groupLimit: Int) -> [Int]
 }
 
 extension DrawTaste {
-    /// One ``weight(at:decisiveness:)`` per position.
-    package func weights(of positions: [Int], decisiveness: Double) -> [Double] {
-        positions.map { weight(at: $0, decisiveness: decisiveness) }
+    /// One ``weight(at:decisiveness:)``, ``isOpen(_:)`` and ``isNew(_:)`` per position.
+    package func weighing(of positions: [Int], decisiveness: Double) -> (weights: [Double], openness: [UInt8]) {
+        (positions.map { weight(at: $0, decisiveness: decisiveness) },
+         positions.map { isOpen($0) ? (isNew($0) ? 2 : 1) : 0 })
     }
 
     /// One ``artist(at:)`` per position.
@@ -249,8 +289,10 @@ extension DrawTaste {
         positions.map { artist(at: $0) }
     }
 
-    /// One ``isOpen(_:)`` and ``isNew(_:)`` per position.
-    package func openness(of positions: [Int]) -> [UInt8] {
-        positions.map { isOpen($0) ? (isNew($0) ? 2 : 1) : 0 }
-    }
+    /// Every position: a table that knows of no trashed song.
+    package func untrashed(_ positions: [Int]) -> [Int] { positions }
+
+    /// None: a table that knows of no song above the others weighs a large channel through
+    /// its sample alone.
+    package func heavyPositions(decisiveness: Double, budget: Int, groupLimit: Int) -> [Int] { [] }
 }

@@ -1,7 +1,7 @@
-/// What a listener's liked and disliked songs say about every other track's sound: per
-/// track position, a score from how close it sounds to the nearest liked song and to the
-/// nearest disliked (skipped or trashed) one; and, for the reason shown with a song, which
-/// liked song it sounds closest to.
+/// What a listener's liked and disliked songs say about other tracks' sound: per track, a
+/// score from how close it sounds to the nearest liked song and to the nearest disliked
+/// (skipped or trashed) one; and, for the reason shown with a song, which liked song it
+/// sounds closest to.
 ///
 /// With both kinds known, the score is `soundGain·(d_disliked − d_liked)`: a track that
 /// sounds like a liked song and unlike a disliked one rises, the opposite falls. With only
@@ -14,19 +14,13 @@
 /// at this size it still separates calm from bright songs on a library whose tags say
 /// nothing (95 % calm in `mhz-bench taste`), since there the distances differ by far more.
 ///
-/// Compared with the last ``memory`` liked and ``memory`` disliked songs. Kept up to date
-/// song by song (``update(key:space:liked:disliked:)``): a song that joins either list costs
-/// one pass over the library (its distance to every track, which can only bring a track's
-/// nearest song closer); a song that leaves costs one pass too (the tracks at exactly its
-/// distance may have had it as their nearest) and a look again among the songs that stay at
-/// those tracks only. A listener's report therefore costs about two passes of the library's
-/// distances, not one per remembered song; a new library or sound table starts over.
-///
-/// Per track only the two distances are kept (8 bytes; 400 kB per listener at 50 000
-/// tracks): which liked song is nearest is asked for five songs a list, and found then among
-/// the ``memory`` liked songs.
+/// Compared with the last ``memory`` liked and ``memory`` disliked songs, and computed when
+/// a draw asks, for the tracks it weighs (``parts(of:)``): at most 32 distances a track,
+/// most of them abandoned part-way (``SoundSpace/nearestDistances(from:among:)``). A report
+/// costs nothing here, and a listener holds no per-track array: a draw over a large library
+/// weighs a sample of it (``DrawPool``), so the tracks asked about are a few thousand at most.
 package struct SoundAffinity: Sendable {
-    /// What the scores were computed from: a table for a library, and the listener's
+    /// What the remembered songs were taken from: a table for a library, and the listener's
     /// likes and dislikes at a revision.
     package struct Key: Sendable, Equatable {
         /// The library's ``LibraryFacets/generation``.
@@ -46,116 +40,61 @@ package struct SoundAffinity: Sendable {
     /// How many of the latest liked, and of the latest disliked, songs are compared with.
     package static let memory = 16
 
-    /// What the scores were computed from.
-    package private(set) var key: Key
-    /// The space the distances were measured in.
-    private var space: any SoundSpace
-    /// The liked positions compared with, oldest first.
-    private var liked: [Int] = []
-    /// The disliked positions compared with, oldest first.
-    private var disliked: [Int] = []
-    /// Per position: the distance to the nearest liked song (empty while none).
-    private var toLiked = Nearest()
-    /// Per position: the distance to the nearest disliked song (empty while none).
-    private var toDisliked = Nearest()
+    /// What the remembered songs were taken from.
+    package let key: Key
+    /// The space the distances are measured in.
+    private let space: any SoundSpace
+    /// The liked positions compared with, measured ones only, oldest first.
+    private let liked: [Int]
+    /// The disliked positions compared with, measured ones only, oldest first.
+    private let disliked: [Int]
 
-    /// Per position, the distance to the nearest of a set of songs.
-    private struct Nearest {
-        /// Distances, `.infinity` for a track not measured.
-        var distance: [Float] = []
-
-        var isEmpty: Bool { distance.isEmpty }
-
-        /// Brings each track's distance down where `position` is nearer.
-        mutating func add(_ position: Int, space: any SoundSpace) {
-            if distance.isEmpty { distance = [Float](repeating: .infinity, count: space.trackCount) }
-            let from = space.distances(from: position)
-            for index in distance.indices where from[index] < distance[index] {
-                distance[index] = from[index]
-            }
-        }
-
-        /// Takes `removed` out of the set, `staying` what remains of it (the songs joining are
-        /// added after). A track whose nearest was a removed song lies at exactly that song's
-        /// distance (each distance is computed one way, ``SoundSpace/distances(from:)``'s,
-        /// and is symmetric); those tracks are looked at again among `staying`, where none
-        /// can be nearer than before and one as near ends the search.
-        mutating func remove(_ removed: [Int], staying: [Int], space: any SoundSpace) {
-            guard !distance.isEmpty else { return }
-            if staying.isEmpty {
-                distance = []
-                return
-            }
-            var revisit = [Bool](repeating: false, count: distance.count)
-            for song in removed {
-                let from = space.distances(from: song)
-                for index in distance.indices where from[index] == distance[index] && from[index] != .infinity {
-                    revisit[index] = true
-                }
-            }
-            for index in revisit.indices where revisit[index] {
-                distance[index] = space.nearestDistance(to: index, among: staying, atLeast: distance[index]) ?? .infinity
-            }
-        }
-    }
-
-    /// The scores of every track of `space` against `liked` and `disliked` (positions,
-    /// newest last; only the last ``memory`` of each count).
+    /// The sound scores over `space` against `liked` and `disliked` (positions, newest
+    /// last; only the measured ones among the last ``memory`` of each count).
     package init(key: Key, space: any SoundSpace, liked: [Int], disliked: [Int]) {
         self.key = key
         self.space = space
-        follow(space: space, liked: liked, disliked: disliked)
+        self.liked = liked.suffix(Self.memory).filter { space.isAnalysed($0) }
+        self.disliked = disliked.suffix(Self.memory).filter { space.isAnalysed($0) }
     }
 
-    /// Takes in new lists of liked and disliked songs (positions, newest last), by the songs
-    /// that joined and left them; starts over when `key` names another library or table.
-    package mutating func update(key: Key, space: any SoundSpace, liked: [Int], disliked: [Int]) {
-        if key.generation != self.key.generation || key.analysed != self.key.analysed {
-            self.liked = []
-            self.disliked = []
-            toLiked = Nearest()
-            toDisliked = Nearest()
-        }
-        self.key = key
-        self.space = space
-        follow(space: space, liked: liked, disliked: disliked)
-    }
-
-    private mutating func follow(space: any SoundSpace, liked: [Int], disliked: [Int]) {
-        let liked = Array(liked.suffix(Self.memory).filter { space.isAnalysed($0) })
-        let disliked = Array(disliked.suffix(Self.memory).filter { space.isAnalysed($0) })
-        Self.follow(&toLiked, from: self.liked, to: liked, space: space)
-        Self.follow(&toDisliked, from: self.disliked, to: disliked, space: space)
-        self.liked = liked
-        self.disliked = disliked
-    }
-
-    /// Moves `nearest` from set `old` to set `new`: the songs that left first, then each
-    /// song that joined. Distances do not depend on the order of the set, so any change of
-    /// the lists is followed exactly.
-    private static func follow(_ nearest: inout Nearest, from old: [Int], to new: [Int], space: any SoundSpace) {
-        let newSet = Set(new), oldSet = Set(old)
-        let removed = old.filter { !newSet.contains($0) }
-        if !removed.isEmpty { nearest.remove(removed, staying: old.filter { newSet.contains($0) }, space: space) }
-        for position in new where !oldSet.contains(position) { nearest.add(position, space: space) }
-    }
+    /// Whether any remembered song is measured: otherwise every part is 0.
+    package var isEmpty: Bool { liked.isEmpty && disliked.isEmpty }
 
     /// The sound's share of the score of the track at `position`.
     package func part(at position: Int) -> Double {
-        if toLiked.isEmpty, toDisliked.isEmpty { return 0 }
-        var near = toLiked.isEmpty ? Self.typicalDistance : toLiked.distance[position]
-        var far = toDisliked.isEmpty ? Self.typicalDistance : toDisliked.distance[position]
-        // A track not measured is at no distance from anything: it scores 0.
-        guard near.isFinite || far.isFinite else { return 0 }
-        if near == .infinity { near = Self.typicalDistance }
-        if far == .infinity { far = Self.typicalDistance }
-        let score = Self.soundGain * Double(far - near)
-        return min(max(score, -Self.cap), Self.cap)
+        guard !isEmpty else { return 0 }
+        let near = liked.isEmpty ? nil : space.nearestDistance(to: position, among: liked, atLeast: 0) ?? .infinity
+        let far = disliked.isEmpty ? nil : space.nearestDistance(to: position, among: disliked, atLeast: 0) ?? .infinity
+        return Self.part(near: near, far: far)
+    }
+
+    /// ``part(at:)`` of each of `positions`, in order: the distances of all of them taken
+    /// together (``SoundSpace/nearestDistances(from:among:)``).
+    package func parts(of positions: [Int]) -> [Double] {
+        guard !isEmpty else { return [Double](repeating: 0, count: positions.count) }
+        let near = liked.isEmpty ? nil : space.nearestDistances(from: positions, among: liked)
+        let far = disliked.isEmpty ? nil : space.nearestDistances(from: positions, among: disliked)
+        return positions.indices.map { Self.part(near: near?[$0], far: far?[$0]) }
     }
 
     /// Adds ``part(at:)`` of each of `positions` to the score in the same slot of `scores`.
     package func addParts(of positions: [Int], to scores: inout [Double]) {
-        for slot in scores.indices { scores[slot] += part(at: positions[slot]) }
+        guard !isEmpty else { return }
+        for (slot, part) in parts(of: positions).enumerated() { scores[slot] += part }
+    }
+
+    /// The score from the distances to the nearest liked (`near`) and disliked (`far`)
+    /// song: `nil` when the listener has none of that kind, `.infinity` when the track is
+    /// not measured.
+    private static func part(near: Float?, far: Float?) -> Double {
+        var near = near ?? typicalDistance, far = far ?? typicalDistance
+        // A track not measured is at no distance from anything: it scores 0.
+        guard near.isFinite || far.isFinite else { return 0 }
+        if near == .infinity { near = typicalDistance }
+        if far == .infinity { far = typicalDistance }
+        let score = soundGain * Double(far - near)
+        return min(max(score, -cap), cap)
     }
 
     /// The liked song that the track at `position` sounds closest to, if any (the newest of

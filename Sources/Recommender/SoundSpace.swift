@@ -13,10 +13,6 @@ package protocol SoundSpace: Sendable {
     func isAnalysed(_ position: Int) -> Bool
     /// How far apart two tracks sound; `nil` when either has not been measured.
     func distance(_ first: Int, _ second: Int) -> Float?
-    /// Every track's distance from the track at `position`, by position, `.infinity` for a
-    /// track not measured (all of them when `position` is not): one pass over the library,
-    /// each value equal to ``distance(_:_:)``'s.
-    func distances(from position: Int) -> [Float]
     /// The closest measured track to the one at `position` among `others` (the last of
     /// equally close ones, in order) and its distance; `nil` when none is measured or the
     /// track is not.
@@ -25,14 +21,13 @@ package protocol SoundSpace: Sendable {
     /// `others`, where none can be closer than `floor`: the search ends at the first one that
     /// close. `nil` when none is measured or the track is not.
     func nearestDistance(to position: Int, among others: [Int], atLeast floor: Float) -> Float?
+    /// For each of `positions`, in order: the distance to the closest measured track among
+    /// `others`, equal to ``distance(_:_:)``'s; `.infinity` when the track or every one of
+    /// `others` is not measured.
+    func nearestDistances(from positions: [Int], among others: [Int]) -> [Float]
 }
 
 extension SoundSpace {
-    /// ``distances(from:)`` by ``distance(_:_:)``, for spaces with nothing faster.
-    package func distances(from position: Int) -> [Float] {
-        (0..<trackCount).map { distance($0, position) ?? .infinity }
-    }
-
     /// ``nearest(to:among:)`` by ``distance(_:_:)``, for spaces with nothing faster.
     package func nearest(to position: Int, among others: [Int]) -> (position: Int, distance: Float)? {
         var best: (position: Int, distance: Float)?
@@ -52,5 +47,11 @@ extension SoundSpace {
             if distance <= floor { break }
         }
         return best
+    }
+
+    /// ``nearestDistances(from:among:)`` by ``nearestDistance(to:among:atLeast:)``, for
+    /// spaces with nothing faster.
+    package func nearestDistances(from positions: [Int], among others: [Int]) -> [Float] {
+        positions.map { nearestDistance(to: $0, among: others, atLeast: 0) ?? .infinity }
     }
 }

@@ -3,9 +3,10 @@
 import SeededRandom
 import Testing
 
-/// A listener's sound scores are kept up to date song by song rather than computed again
-/// from every remembered song; these tests hold the two ways to the same numbers, bit for
-/// bit, through long runs of likes, unlikes, skips and windows moving on.
+/// A listener's sound scores are computed when a draw asks, for the tracks it weighs, from
+/// the nearest remembered liked and disliked songs; these tests hold them to the formula
+/// summed from single distances, bit for bit, through long runs of likes, unlikes, skips
+/// and windows moving on.
 @Suite("Sound affinity")
 struct SoundAffinityTests {
     /// 400 tracks with 6 features each, every ninth not measured.
@@ -19,44 +20,46 @@ struct SoundAffinityTests {
         SoundAffinity.Key(generation: 1, analysed: analysed, revision: revision)
     }
 
-    /// Every part and nearest liked song of `kept` equals those of a fresh build.
-    private static func expectSame(_ kept: SoundAffinity, _ fresh: SoundAffinity, step: Int) {
-        var differences = 0
-        for position in 0..<table.trackCount
-        where kept.part(at: position) != fresh.part(at: position)
-            || kept.nearestLikedSong(to: position) != fresh.nearestLikedSong(to: position) {
-            differences += 1
-        }
-        #expect(differences == 0, "step \(step): \(differences) tracks differ")
+    /// The part of `position` worked out from single distances: the nearest of the measured
+    /// songs among the last ``SoundAffinity/memory`` of each list.
+    private static func expectedPart(_ position: Int, liked: [Int], disliked: [Int], table: SoundTable) -> Double {
+        let likedKept = liked.suffix(SoundAffinity.memory).filter { table.isAnalysed($0) }
+        let dislikedKept = disliked.suffix(SoundAffinity.memory).filter { table.isAnalysed($0) }
+        if likedKept.isEmpty, dislikedKept.isEmpty { return 0 }
+        guard table.isAnalysed(position) else { return 0 }
+        let typical = SoundAffinity.typicalDistance
+        let near = likedKept.isEmpty ? typical : likedKept.map { table.distance(position, $0)! }.min()!
+        let far = dislikedKept.isEmpty ? typical : dislikedKept.map { table.distance(position, $0)! }.min()!
+        return min(max(SoundAffinity.soundGain * Double(far - near), -SoundAffinity.cap), SoundAffinity.cap)
     }
 
-    @Test("distances(from:) is distance(_:_:) for every track, .infinity where either is not measured; nearest(to:among:) the closest")
+    @Test("nearestDistances(from:among:) is the least distance(_:_:), .infinity where nothing is measured; nearest(to:among:) the closest")
     func bulkDistances() {
         let table = Self.table
-        for from in [0, 4, 17, 399] {
-            let all = table.distances(from: from)
-            #expect(all.count == 400)
-            for position in 0..<400 {
-                #expect(all[position] == (table.distance(position, from) ?? .infinity), "\(position) from \(from)")
-            }
+        let among = [4, 30, 17, 250, 17, 399, 1, 88]
+        let all = table.nearestDistances(from: Array(0..<400), among: among)
+        #expect(all.count == 400)
+        for position in 0..<400 {
+            let expected = among.compactMap { table.distance(position, $0) }.min() ?? .infinity
+            #expect(all[position] == expected, "\(position)")
+            #expect(all[position] == (table.nearestDistance(to: position, among: among, atLeast: 0) ?? .infinity))
         }
-        #expect(table.distances(from: 4).allSatisfy { $0 == .infinity })
+        #expect(all[4] == .infinity && all[30] == 0)
+        #expect(table.nearestDistances(from: [0, 1], among: [4, 13]) == [.infinity, .infinity])
         // The nearest among a set: the last of the closest, not-measured members passed over.
-        let among = [4, 30, 17, 250, 17]
         let nearest = table.nearest(to: 0, among: among)
         let expected = among.filter { $0 != 4 }.reversed().min { table.distance(0, $0)! < table.distance(0, $1)! }
         #expect(nearest?.position == expected && nearest?.distance == table.distance(0, expected!))
         #expect(table.nearest(to: 4, among: among) == nil && table.nearest(to: 0, among: [4, 13]) == nil)
-        #expect(table.distances(from: 0)[0] == 0)
     }
 
-    @Test("kept up to date through 300 random reports, it scores every track as a fresh build does")
-    func incrementalMatchesFresh() {
+    @Test("through 300 random reports, every track scores as the formula over single distances says")
+    func partsFollowTheFormula() {
         var random = SplitMix64(seed: 25)
         var liked: [Int] = [], disliked: [Int] = []
-        var kept = SoundAffinity(key: Self.key(0), space: Self.table, liked: [], disliked: [])
-        #expect(kept.part(at: 0) == 0 && kept.nearestLikedSong(to: 0) == nil)
-        var removals = 0
+        let empty = SoundAffinity(key: Self.key(0), space: Self.table, liked: [], disliked: [])
+        #expect(empty.part(at: 0) == 0 && empty.nearestLikedSong(to: 0) == nil && empty.isEmpty)
+        var removals = 0, positives = 0, negatives = 0
         for step in 1...300 {
             let position = random.index(below: 400)
             switch random.index(below: 5) {
@@ -72,16 +75,21 @@ struct SoundAffinityTests {
             default:
                 if disliked.count > 3 { disliked.removeFirst(); removals += 1 }
             }
-            kept.update(key: Self.key(UInt64(step)), space: Self.table, liked: liked, disliked: disliked)
-            let fresh = SoundAffinity(key: Self.key(UInt64(step)), space: Self.table, liked: liked, disliked: disliked)
-            Self.expectSame(kept, fresh, step: step)
+            let affinity = SoundAffinity(key: Self.key(UInt64(step)), space: Self.table, liked: liked, disliked: disliked)
+            let parts = affinity.parts(of: Array(0..<400))
+            var differences = 0
+            for position in 0..<400 {
+                let expected = Self.expectedPart(position, liked: liked, disliked: disliked, table: Self.table)
+                if parts[position] != expected || affinity.part(at: position) != expected { differences += 1 }
+                if expected > 0 { positives += 1 } else if expected < 0 { negatives += 1 }
+            }
+            #expect(differences == 0, "step \(step): \(differences) tracks differ")
         }
-        // The run went past the window and took songs out: both ways were exercised.
-        #expect(liked.count > SoundAffinity.memory && removals > 20)
-        #expect((0..<400).contains { kept.part(at: $0) > 0 } && (0..<400).contains { kept.part(at: $0) < 0 })
+        // The run went past the memory and took songs out: both sides were exercised.
+        #expect(liked.count > SoundAffinity.memory && removals > 20 && positives > 0 && negatives > 0)
     }
 
-    @Test("on a library of copies every tie goes to the newest song, kept and fresh alike")
+    @Test("on a library of copies every tie goes to the newest song")
     func tiesGoToTheNewest() {
         // 120 tracks that are copies of three sounds; every ninth track not measured.
         let sounds: [[Float]] = [[0, 0], [3, 1], [1, 4]]
@@ -90,10 +98,10 @@ struct SoundAffinityTests {
             SoundAffinity.Key(generation: 2, analysed: table.analysedCount, revision: UInt64(revision))
         }
         // Tracks 0, 3 and 6 sound alike: a track of that sound is nearest the newest of them.
-        var kept = SoundAffinity(key: key(0), space: table, liked: [0, 3, 6], disliked: [])
-        #expect(kept.nearestLikedSong(to: 9) == 6 && kept.nearestLikedSong(to: 0) == 6)
-        kept.update(key: key(1), space: table, liked: [3, 6, 12], disliked: [])
-        #expect(kept.nearestLikedSong(to: 9) == 12)
+        let first = SoundAffinity(key: key(0), space: table, liked: [0, 3, 6], disliked: [])
+        #expect(first.nearestLikedSong(to: 9) == 6 && first.nearestLikedSong(to: 0) == 6)
+        let second = SoundAffinity(key: key(1), space: table, liked: [3, 6, 12], disliked: [])
+        #expect(second.nearestLikedSong(to: 9) == 12)
         var random = SplitMix64(seed: 3)
         var liked: [Int] = [3, 6, 12], disliked: [Int] = []
         for step in 2...200 {
@@ -104,34 +112,35 @@ struct SoundAffinityTests {
             case 2 where !liked.isEmpty: liked.removeFirst()
             default: if !disliked.isEmpty { disliked.removeFirst() }
             }
-            kept.update(key: key(step), space: table, liked: liked, disliked: disliked)
-            let fresh = SoundAffinity(key: key(step), space: table, liked: liked, disliked: disliked)
+            let affinity = SoundAffinity(key: key(step), space: table, liked: liked, disliked: disliked)
             let differing = (0..<120).filter {
-                kept.part(at: $0) != fresh.part(at: $0) || kept.nearestLikedSong(to: $0) != fresh.nearestLikedSong(to: $0)
+                affinity.part(at: $0) != Self.expectedPart($0, liked: liked, disliked: disliked, table: table)
             }
             #expect(differing.isEmpty, "step \(step): \(differing)")
             // The newest remembered liked song of a track's sound is its nearest.
             let memory = liked.suffix(SoundAffinity.memory).filter { table.isAnalysed($0) }
             for track in [0, 1, 2] {
                 let newest = memory.last { $0 % 3 == track % 3 }
-                if let newest { #expect(kept.nearestLikedSong(to: track) == newest, "step \(step), track \(track)") }
+                if let newest { #expect(affinity.nearestLikedSong(to: track) == newest, "step \(step), track \(track)") }
             }
         }
     }
 
-    @Test("emptied lists score nothing; a new table starts over")
+    @Test("no remembered song scores nothing; a table with fewer tracks measured scores from those")
     func emptiedAndNewTable() {
-        var kept = SoundAffinity(key: Self.key(0), space: Self.table, liked: [1, 2], disliked: [3])
-        #expect(kept.nearestLikedSong(to: 1) == 1 && kept.part(at: 1) > 0 && kept.part(at: 3) < 0)
-        kept.update(key: Self.key(1), space: Self.table, liked: [], disliked: [])
-        #expect((0..<400).allSatisfy { kept.part(at: $0) == 0 && kept.nearestLikedSong(to: $0) == nil })
-        // A table with fewer tracks measured: every distance is taken again from it.
+        let some = SoundAffinity(key: Self.key(0), space: Self.table, liked: [1, 2], disliked: [3])
+        #expect(some.nearestLikedSong(to: 1) == 1 && some.part(at: 1) > 0 && some.part(at: 3) < 0)
+        let none = SoundAffinity(key: Self.key(1), space: Self.table, liked: [], disliked: [])
+        #expect((0..<400).allSatisfy { none.part(at: $0) == 0 && none.nearestLikedSong(to: $0) == nil })
+        #expect(none.parts(of: [1, 2, 3]) == [0, 0, 0])
+        // A table with fewer tracks measured: the songs not measured are not remembered.
         let fewer = SoundTable(trackCount: 400, weights: [1]) { $0 < 10 ? [Float($0)] : nil }
-        kept.update(key: Self.key(2, analysed: fewer.analysedCount), space: fewer, liked: [2], disliked: [8])
-        let fresh = SoundAffinity(key: Self.key(2, analysed: fewer.analysedCount), space: fewer, liked: [2], disliked: [8])
+        let affinity = SoundAffinity(key: Self.key(2, analysed: fewer.analysedCount), space: fewer,
+                                     liked: [2, 300], disliked: [8])
         for position in 0..<400 {
-            #expect(kept.part(at: position) == fresh.part(at: position), "\(position)")
+            #expect(affinity.part(at: position) == Self.expectedPart(position, liked: [2, 300], disliked: [8], table: fewer),
+                    "\(position)")
         }
-        #expect(kept.part(at: 2) == SoundAffinity.cap && kept.part(at: 200) == 0)
+        #expect(affinity.part(at: 2) == SoundAffinity.cap && affinity.part(at: 200) == 0)
     }
 }

@@ -131,10 +131,9 @@ struct PlaylistResponder: Sendable {
             picks = try await profiles.draw(for: key, from: library, sound: sound) { taste, draw in
                 let profile = taste.profile
                 let pool = members ?? profile.liked.compactMap { library.position(of: $0) }
-                let candidates = taste.weights.untrashed(pool)
                 let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
                 let chosen = recommender.pick(
-                    from: candidates, trackCount: library.tracks.count,
+                    from: pool, trackCount: library.tracks.count,
                     window: Recommender.window(recent: recent, position: library.position(of:)),
                     taste: taste, variety: variety, count: count, listener: key, draw: draw)
                 return chosen.map { choice in
