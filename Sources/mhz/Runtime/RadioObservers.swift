@@ -61,6 +61,7 @@ struct RadioObservers: Sendable {
         case .fading: "fading"
         case .channel: "channel"
         case .goingLive: "going_live"
+        case .goingRadio: "going_radio"
         case .source: "source"
         case .error: "error"
         }
