@@ -58,20 +58,27 @@ struct LiveSwitchTests {
         home.remove()
     }
 
-    @Test("headless: radio on a live channel says going_radio, and the radio plays again on its channel, its song resumed where it was left")
+    @Test("headless: radio on a live channel says going_radio, and the radio plays again on its channel, its song resumed where it was left; a ctl follower sees it all on one socket")
     func theRadioComesBack() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-back")
         let station = try await LiveListeningTests.station(in: data)
         let base = try await station.start()
         let home = try TemporaryDirectory(prefix: "mhz-live-back-home")
+        let environment = ["XDG_RUNTIME_DIR": home.path("run").path]
         do {
             let channel = try LiveListeningTests.channel(base)
-            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null",
-                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                                    "--data-dir", home.path("data").path], home: home.url, environment: environment)
+            var follower: BuiltMhz?
             do {
                 let radio = try await mhz.waitFor("playing")
                 #expect(radio.event.fields["live"] == nil, "\(radio.event.fields)")
                 let sid = try #require(radio.event["sid"])
+                // Following from here: its status answer says it is.
+                let following = try BuiltMhz(["ctl", "--follow", "status", "--data-dir", home.path("data").path],
+                                             home: home.url, environment: environment)
+                follower = following
+                _ = try await following.waitFor("status")
                 // A second into the song, so that there is a position to save and resume.
                 let into = try await mhz.status(after: radio.index) { $0["sid"] == sid && ($0.number("position") ?? 0) >= 1 }
                 let left = try #require(into.event.number("position"))
@@ -94,8 +101,21 @@ struct LiveSwitchTests {
                 #expect(resumed.event.fields["live"] == nil, "\(resumed.event.fields)")
                 mhz.send("quit")
                 #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+                // The socket stayed the same throughout: the follower saw both switches and
+                // the radio's song again, and ended with mhz.
+                #expect(try await following.exit(timeout: 20) == 0, "\(following.stderr)")
+                let seen = following.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                let names = seen.compactMap { $0["event"] as? String }
+                let goingLive = try #require(names.firstIndex(of: "going_live"), "\(following.lines)")
+                let goingRadio = try #require(names.firstIndex(of: "going_radio"), "\(following.lines)")
+                #expect(goingLive < goingRadio)
+                #expect(seen[goingLive..<goingRadio].contains { $0["event"] as? String == "playing" && $0["live"] as? Bool == true },
+                        "\(following.lines)")
+                #expect(seen[goingRadio...].contains { $0["event"] as? String == "playing" && $0["live"] == nil && $0["sid"] as? String == sid },
+                        "\(following.lines)")
             } catch {
                 mhz.kill()
+                follower?.kill()
                 throw error
             }
         } catch {
