@@ -18,6 +18,8 @@ public enum RadioError: Error, Sendable, Equatable {
     /// `radio` on a live channel that was not entered from the radio (`mhz --live`): there
     /// is no radio to go back to.
     case noRadio
+    /// `radio` while the radio plays: there is no live channel to leave.
+    case alreadyRadio
     /// The command needs a song to be playing.
     case nothingPlaying
     /// The command is not available in this version or front end (e.g. `login` headless).

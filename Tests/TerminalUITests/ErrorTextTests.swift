@@ -33,6 +33,7 @@ import Testing
         .notOnLive("login", returnsToRadio: true),
         .notOnLive("sleep", returnsToRadio: false),
         .noRadio,
+        .alreadyRadio,
     ]
 
     @Test(arguments: everyError)

@@ -53,9 +53,11 @@ extension RadioMachine {
             return [.setVolume(min(100, max(0, percent)))]
         case .status:
             return [.emit(.status(snapshot))]
-        case .login, .logout, .live, .radio:
-            // `live` and `radio` belong to a live channel's listening (LiveSession), not to this radio.
+        case .login, .logout, .live:
+            // `live` belongs to a live channel's listening (LiveSession), not to this radio.
             return fail(.unsupported(command.word))
+        case .radio:
+            return fail(.alreadyRadio)
         case .lyricsEarlier, .lyricsLater:
             // Lyrics follow the radio beside it (mhz's LyricFollower): nothing changes here.
             return []
