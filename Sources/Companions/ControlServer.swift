@@ -29,10 +29,15 @@ public final class ControlServer: Sendable {
     }
 
     /// Accepts clients on a thread of its own until ``stop()``; `answer` replies to each
-    /// line a client sends.
+    /// line a client sends. Called again, it only puts `answer` in place of the one before
+    /// (the session it asks changed: the radio went live, or back): followers stay connected.
     public func start(answer: @escaping @Sendable (String) -> ControlReply) {
         answerer.withLock { $0 = answer }
-        clients.withLock { $0.started = true }
+        let again = clients.withLock { state -> Bool in
+            defer { state.started = true }
+            return state.started
+        }
+        if again { return }
         let thread = Thread { [self] in acceptClients() }
         thread.name = "mhz.control"
         thread.start()

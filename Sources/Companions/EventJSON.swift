@@ -54,6 +54,9 @@ public enum EventJSON {
             object = ["event": .string("channel"), "id": .string(channel.id), "name": .string(channel.name)]
         case .goingLive(let channel):
             object = ["event": .string("going_live"), "id": .string(channel.id), "name": .string(channel.name)]
+        case .goingRadio(let id):
+            object = ["event": .string("going_radio")]
+            if let id { object["id"] = .string(id) }
         case .status(let status):
             object = ["event": .string("status"), "position": .number((status.position * 10).rounded() / 10),
                       "volume": .number(Double(status.volume)), "paused": .bool(status.paused),

@@ -11,6 +11,15 @@ public enum RadioError: Error, Sendable, Equatable {
     case unknownChannel(String)
     /// `live <id>` named a channel the station does not list as broadcast live.
     case notLive(String)
+    /// The command (this word, or this key's action) is the radio's and has no meaning on
+    /// a live channel (``RadioCommand/isRadioOnly``, the variety dial); `returnsToRadio`
+    /// says whether `radio` goes back to the radio from there.
+    case notOnLive(String, returnsToRadio: Bool)
+    /// `radio` on a live channel that was not entered from the radio (`mhz --live`): there
+    /// is no radio to go back to.
+    case noRadio
+    /// `radio` while the radio plays: there is no live channel to leave.
+    case alreadyRadio
     /// The command needs a song to be playing.
     case nothingPlaying
     /// The command is not available in this version or front end (e.g. `login` headless).

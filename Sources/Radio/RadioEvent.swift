@@ -29,6 +29,10 @@ public enum RadioEvent: Sendable, Equatable {
     /// `live <id>`: the radio stopped, as at `quit`, for the listener to hear this channel's
     /// live broadcast instead (the composition root opens it: `mhz --live <id>`).
     case goingLive(ChannelInfo)
+    /// `radio` (or a channel chosen) on a live channel entered from the radio: the live
+    /// listening stopped for the radio to play again, on channel `id`, or on the channel it
+    /// played before when nil (the composition root starts it, as mhz starts).
+    case goingRadio(String?)
     /// The song's stream broke; the player is reconnecting (attempt `attempt` of `of`).
     case reconnecting(Track, attempt: Int, of: Int)
     /// The song plays again after a reconnection.

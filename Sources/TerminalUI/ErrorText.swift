@@ -47,6 +47,14 @@ public enum ErrorText {
                 + "the ones it does (`mhz channels` says “(live)”)."
         case .nothingPlaying:
             return "Nothing is playing yet — wait for a song to start, or choose a channel."
+        case .notOnLive(let what, let returnsToRadio):
+            return "\(quoted(what)) is the radio's and does not apply to a live channel — "
+                + (returnsToRadio ? "`radio` goes back to the radio." : "quit and start mhz without --live for the radio.")
+        case .alreadyRadio:
+            return "The radio is playing already — `radio` goes back to it from a live channel (`live <id>`)."
+        case .noRadio:
+            return "This live channel was not entered from the radio, so there is none to go back to — "
+                + "quit and start mhz without --live."
         case .unsupported(let what):
             return "\(quoted(what)) is not available here — see `mhz --help` for what this mode offers."
         case .storage(let reason):

@@ -210,6 +210,12 @@ struct InteractionState {
     private mutating func handleNowPlaying(_ key: Key, snapshot: RadioSnapshot,
                                            now: ContinuousClock.Instant) -> Response {
         guard let binding = keymap.binding(for: key, in: [.global, .song]) else { return Response() }
+        // On a live channel the radio's own keys (login, variety, downloads…) would act on a
+        // radio that is not playing: one line says so instead.
+        if let live = snapshot.live, !binding.effect.appliesToLive {
+            notice = (.notOnLive(binding.action, returnsToRadio: live.returnsToRadio), now + Self.noticeDuration)
+            return Response()
+        }
         // Refuse song actions once, here, rather than sending commands the radio can only
         // answer with an error.
         if binding.context == .song && snapshot.track == nil {

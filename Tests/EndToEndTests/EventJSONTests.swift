@@ -21,6 +21,9 @@ struct EventJSONTests {
     @Test func goingLiveAndAnEndedVote() {
         #expect(EventJSON.line(.goingLive(ChannelInfo(id: "3", name: "Folk", live: true)))
             == #"{"event":"going_live","id":"3","name":"Folk"}"#)
+        // Back to the radio: on the channel it played, or on the one chosen.
+        #expect(EventJSON.line(.goingRadio(nil)) == #"{"event":"going_radio"}"#)
+        #expect(EventJSON.line(.goingRadio("-3")) == #"{"event":"going_radio","id":"-3"}"#)
         let ended = LiveTally(onAir: false, votes: 0, listeners: 0, ending: false, ended: true)
         #expect(EventJSON.line(.voted(track, type: .skip, ended))
             == #"{"album":"Album 7","artist":"Artist 7","ended":true,"ending":false,"event":"voted","listeners":0,"#

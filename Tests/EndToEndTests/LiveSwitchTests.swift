@@ -5,7 +5,8 @@ import Testing
 
 /// The radio becomes a live channel's listening: `live <id>` (the channel list's `L`) ends
 /// the radio as `quit` does and the same mhz, on the same stdin, listens to the broadcast;
-/// a channel the station does not list live is refused and the radio plays on.
+/// a channel the station does not list live is refused and the radio plays on. `radio`
+/// (`r`) ends the listening and the radio plays again, resuming what it left.
 @Suite(.serialized)
 struct LiveSwitchTests {
     @Test("headless: live 0 is refused in one error line, live <id> says going_live and then plays the broadcast")
@@ -44,6 +45,77 @@ struct LiveSwitchTests {
                 #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
             } catch {
                 mhz.kill()
+                throw error
+            }
+        } catch {
+            await station.stop()
+            data.remove()
+            home.remove()
+            throw error
+        }
+        await station.stop()
+        data.remove()
+        home.remove()
+    }
+
+    @Test("headless: radio on a live channel says going_radio, and the radio plays again on its channel, its song resumed where it was left; a ctl follower sees it all on one socket")
+    func theRadioComesBack() async throws {
+        let data = try TemporaryDirectory(prefix: "mhz-live-back")
+        let station = try await LiveListeningTests.station(in: data)
+        let base = try await station.start()
+        let home = try TemporaryDirectory(prefix: "mhz-live-back-home")
+        let environment = ["XDG_RUNTIME_DIR": home.path("run").path]
+        do {
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                                    "--data-dir", home.path("data").path], home: home.url, environment: environment)
+            var follower: BuiltMhz?
+            do {
+                let radio = try await mhz.waitFor("playing")
+                #expect(radio.event.fields["live"] == nil, "\(radio.event.fields)")
+                let sid = try #require(radio.event["sid"])
+                // Following from here: its status answer says it is.
+                let following = try BuiltMhz(["ctl", "--follow", "status", "--data-dir", home.path("data").path],
+                                             home: home.url, environment: environment)
+                follower = following
+                _ = try await following.waitFor("status")
+                // A second into the song, so that there is a position to save and resume.
+                let into = try await mhz.status(after: radio.index) { $0["sid"] == sid && ($0.number("position") ?? 0) >= 1 }
+                let left = try #require(into.event.number("position"))
+                mhz.send("live \(channel)")
+                let going = try await mhz.waitFor("going_live", after: into.index)
+                let live = try await mhz.waitFor("playing", after: going.index) { $0.fields["live"] as? Bool == true }
+                // The radio's own commands do not apply to a broadcast: one line, and it plays on.
+                mhz.send("download")
+                let refused = try await mhz.waitFor("error", after: live.index)
+                #expect(refused.event["message"] == "“download” is the radio's and does not apply to a live channel — "
+                            + "`radio` goes back to the radio.", "\(refused.event.fields)")
+                mhz.send("radio")
+                let back = try await mhz.waitFor("going_radio", after: refused.index)
+                #expect(mhz.lines.contains(#"{"event":"going_radio"}"#), "\(mhz.lines)")
+                let again = try await mhz.waitFor("playing", after: back.index)
+                #expect(again.event.fields["live"] == nil && again.event["channel"] == channel, "\(again.event.fields)")
+                #expect(again.event["sid"] == sid, "the song left, resumed: \(again.event.fields), was \(sid)")
+                let resumed = try await mhz.status(after: again.index) { $0["sid"] == sid }
+                #expect((resumed.event.number("position") ?? 0) >= left, "\(resumed.event.fields), left at \(left)")
+                #expect(resumed.event.fields["live"] == nil, "\(resumed.event.fields)")
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+                // The socket stayed the same throughout: the follower saw both switches and
+                // the radio's song again, and ended with mhz.
+                #expect(try await following.exit(timeout: 20) == 0, "\(following.stderr)")
+                let seen = following.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                let names = seen.compactMap { $0["event"] as? String }
+                let goingLive = try #require(names.firstIndex(of: "going_live"), "\(following.lines)")
+                let goingRadio = try #require(names.firstIndex(of: "going_radio"), "\(following.lines)")
+                #expect(goingLive < goingRadio)
+                #expect(seen[goingLive..<goingRadio].contains { $0["event"] as? String == "playing" && $0["live"] as? Bool == true },
+                        "\(following.lines)")
+                #expect(seen[goingRadio...].contains { $0["event"] as? String == "playing" && $0["live"] == nil && $0["sid"] as? String == sid },
+                        "\(following.lines)")
+            } catch {
+                mhz.kill()
+                follower?.kill()
                 throw error
             }
         } catch {
@@ -143,7 +215,7 @@ struct LiveSwitchTests {
         data.remove()
     }
 
-    @Test("in the terminal UI, the channel list marks live channels and L goes live on the same screen")
+    @Test("in the terminal UI, the channel list marks live channels, L goes live and r back to the radio on the same screen")
     func theChannelListGoesLive() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-switch-tui")
         defer { data.remove() }
@@ -160,6 +232,12 @@ struct LiveSwitchTests {
             // The list opens on the channel playing: L listens to its broadcast.
             try tmux.send("L")
             #expect(try await tmux.waitForScreen(containing: "playing · LIVE", seconds: 30), "\(screen())")
+            // The radio's keys say they do not apply; r goes back to the radio on the same screen.
+            try tmux.send("]")
+            #expect(try await tmux.waitForScreen(containing: "“variety-up” is the radio's", seconds: 10), "\(screen())")
+            try tmux.send("r")
+            #expect(try await tmux.wait(seconds: 30) { let shown = screen(); return shown.contains("playing") && !shown.contains("LIVE") },
+                    "\(screen())")
             try tmux.send("q")
             let status = data.path("status")
             #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: status.path) }, "\(screen())")

@@ -19,7 +19,7 @@ struct CommandWordTests {
             "sleep 90s": .sleep(90), "sleep 30m": .sleep(1800), "sleep 1H": .sleep(3600), "sleep 45": .sleep(45),
             "sleep off": .sleep(nil), "sleep 2.5s": .sleep(2.5),
             "past like 41": .pastSong(.like, sid: "41"), "past TRASH abc": .pastSong(.trash, sid: "abc"),
-            "live": .live, "LIVE": .live,
+            "live": .live, "LIVE": .live, "radio": .radio, "Radio": .radio,
         ]
         for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
         let spelled = Set(CommandWord.table.flatMap { [$0.word] + $0.aliases })
@@ -29,7 +29,7 @@ struct CommandWordTests {
 
     @Test func theWordListAndUsageComeFromTheTable() {
         #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
-                                       "seek", "live", "volume", "status", "login", "logout", "download", "downloads",
+                                       "seek", "live", "radio", "volume", "status", "login", "logout", "download", "downloads",
                                        "lyrics-earlier", "lyrics-later", "history", "past", "sleep", "quit"])
         #expect(CommandWord.table.map(\.usage).filter { $0.contains("<") }
                 == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>",

@@ -95,4 +95,58 @@ struct LiveSessionTests {
         #expect(player.commands.last == "stop")
         #expect(await events.next() == nil)
     }
+
+    /// A session tuned in, its `channel` event read, on channel 4 of `channels`.
+    private func tunedIn(returnsToRadio: Bool) async -> (LiveSession, AsyncStream<RadioEvent>.Iterator, FakePlayer) {
+        let station = FakeLiveStation()
+        let player = FakePlayer()
+        let channels = [ChannelInfo(id: "0", name: "My"), ChannelInfo(id: "3", name: "Folk", live: true),
+                        ChannelInfo(id: "4", name: "Jazz", live: true), ChannelInfo(id: "9", name: "Old")]
+        let session = LiveSession(channel: channels[2], station: station, player: player, channels: channels,
+                                  returnsToRadio: returnsToRadio, retryDelay: .milliseconds(10))
+        var events = session.events.makeAsyncIterator()
+        await session.start()
+        _ = await events.next()
+        return (session, events, player)
+    }
+
+    @Test("entered from the radio: radio and a channel chosen end it for the radio (going_radio), live <id> for another broadcast; the radio's own commands are refused")
+    func handsOn() async throws {
+        var (session, events, player) = await tunedIn(returnsToRadio: true)
+        #expect(await session.snapshot().channels.map(\.id) == ["0", "3", "4", "9"], "the channel list shows the station's")
+        await session.send(.history(limit: nil))
+        #expect(await events.next() == .error(.notOnLive("history", returnsToRadio: true)))
+        await session.send(.channel("77"))
+        #expect(await events.next() == .error(.unknownChannel("77")))
+        await session.send(.liveChannel("9"))
+        #expect(await events.next() == .error(.notLive("9")))
+        await session.send(.channel("9"))
+        #expect(await events.next() == .goingRadio("9"))
+        #expect(await events.next() == nil, "the session ended")
+        #expect(player.commands.last == "stop")
+
+        (session, events, player) = await tunedIn(returnsToRadio: true)
+        await session.send(.radio)
+        #expect(await events.next() == .goingRadio(nil))
+        #expect(await events.next() == nil)
+
+        (session, events, player) = await tunedIn(returnsToRadio: true)
+        await session.send(.liveChannel("3"))
+        #expect(await events.next() == .goingLive(ChannelInfo(id: "3", name: "Folk", live: true)))
+        #expect(await events.next() == nil)
+    }
+
+    @Test("mhz --live: no radio to go back to, one error, and the broadcast plays on")
+    func noRadioBehind() async throws {
+        let (session, events, player) = await tunedIn(returnsToRadio: false)
+        var iterator = events
+        await session.send(.radio)
+        #expect(await iterator.next() == .error(.noRadio))
+        await session.send(.channel("3"))
+        #expect(await iterator.next() == .error(.noRadio))
+        await session.send(.sleep(60))
+        #expect(await iterator.next() == .error(.notOnLive("sleep", returnsToRadio: false)))
+        #expect(player.commands.last != "stop")
+        await session.send(.quit)
+    }
 }

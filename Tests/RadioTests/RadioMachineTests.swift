@@ -304,6 +304,7 @@ struct RadioMachineTests {
         _ = m.handle(.playerProgress(m.ticket, 4))
         #expect(m.handle(.command(.liveChannel("0"))) == [.emit(.error(.notLive("0")))])
         #expect(m.handle(.command(.liveChannel("9"))) == [.emit(.error(.notLive("9")))])
+        #expect(m.handle(.command(.radio)) == [.emit(.error(.alreadyRadio))], "the radio plays on")
         #expect(m.current?.sid == "1")
         let going = m.handle(.command(.liveChannel("1")))
         #expect(going.first == .emit(.goingLive(ambient)))

@@ -130,6 +130,45 @@ extension WebPlayerBrowserTests {
         }
     }
 
+    @Test("the Live list is the channels the list marks live: one the list does not mark (nor 0, -3) has no live entry and plays as the radio")
+    func onlyChannelsMarkedLive() async throws {
+        let log = RequestLog()
+        try await StationFixtures.withDemoStation(onRequest: log.hook) { _, base in
+            let listed = try await HTTPFetch.get(base, "/j/app/radio/channels").jsonObject()["channels"] as? [[String: Any]] ?? []
+            let marked = listed.filter { $0["live"] as? Bool == true }.map { ($0["channel_id"] as? NSNumber)?.stringValue ?? "" }
+            // mhz's station broadcasts every public channel; channel 1 as another station
+            // would list it: without the mark.
+            #expect(marked.contains("1") && !marked.contains("0"), "\(listed)")
+            let page = try #require(SharedChromium.current, "the suite's browser").session
+            let unmarked = try await page.runBeforeEachDocument("""
+                const fetched = window.fetch;
+                window.fetch = async (url, options) => {
+                  const answer = await fetched(url, options);
+                  if (String(url) !== "/j/app/radio/channels") return answer;
+                  const list = await answer.json();
+                  for (const c of list.channels) if (String(c.channel_id) === "1") delete c.live;
+                  return new Response(JSON.stringify(list), { headers: { "Content-Type": "application/json" } });
+                };
+                """)
+            do {
+                try await withPage(base) { page in
+                    let live = try await page.value("[...document.querySelectorAll('[data-live]')].map((b) => b.dataset.live)") as? [String]
+                    #expect(live == marked.filter { $0 != "1" }, "\(live ?? [])")
+                    // Still a channel of the radio's list, which plays its songs.
+                    try await page.click("[data-channel=\"1\"]")
+                    try await page.waitFor("a song of channel 1", Self.playing)
+                    #expect(log.all.filter { $0.path == "/j/v2/playlist" && $0.parameter("type") == "n" }.map { $0.parameter("channel") } == ["1"])
+                    #expect(!log.all.contains { $0.path.hasPrefix("/live/") })
+                    #expect(try await page.value("document.querySelector('#live-controls').hidden") as? Bool == true)
+                }
+            } catch {
+                try? await page.forgetScript(unmarked)
+                throw error
+            }
+            try await page.forgetScript(unmarked)
+        }
+    }
+
     @Test("a browser without native HLS: a live entry plays the channel's songs and the page says so in one line")
     func noNativeHLS() async throws {
         let log = RequestLog()

@@ -29,6 +29,11 @@ import Testing
         .unknownChannel("999"),
         .nothingPlaying,
         .unsupported("login"),
+        .notLive("0"),
+        .notOnLive("login", returnsToRadio: true),
+        .notOnLive("sleep", returnsToRadio: false),
+        .noRadio,
+        .alreadyRadio,
     ]
 
     @Test(arguments: everyError)
@@ -56,6 +61,9 @@ import Testing
             == "Login session expired — playing on anonymously; `mhz login` signs you in again.")
         #expect(ErrorText.describe(.player(.loadFailed("")))
             == "Could not play this song — skip to the next one; if every song fails, check the station's media files.")
+        #expect(ErrorText.describe(.noRadio)
+            == "This live channel was not entered from the radio, so there is none to go back to — "
+            + "quit and start mhz without --live.")
         #expect(ErrorText.describe(.unknownChannel("999"))
             == "This station has no channel “999” — `mhz channels` lists the ids.")
         #expect(ErrorText.describe(.emptyChannel(ChannelInfo(id: "1", name: "华语MHz")))

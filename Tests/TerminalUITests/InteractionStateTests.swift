@@ -37,6 +37,37 @@ import Testing
         #expect(Self.press([.character(" ")], &state, snapshot: idle) == [.toggle], "global keys still work")
     }
 
+    @Test("on a live channel the radio's keys (login, variety, downloads, history, lyrics, download) say in one line that they do not apply, and act on nothing")
+    func radioKeysOnALiveChannel() {
+        var state = InteractionState(keymap: .standard, login: (destination: "the station", needsCaptcha: false))
+        var live = Fixtures.ascii
+        live.live = LiveStatus(behind: 0, returnsToRadio: true)
+        for key in ["L", "]", "[", "D", "H", "y", "d", "{", "}"] {
+            let response = state.handle(.character(Character(key)), snapshot: live, now: Self.start)
+            #expect(response == InteractionState.Response(), "\(key)")
+            #expect(state.mode == .nowPlaying, "\(key)")
+        }
+        let shown = state.displayed(live, receivedAt: Self.start, now: Self.start + .seconds(1))
+        #expect(shown.problem.map { ErrorText.describe($0) }
+            == "“lyrics-earlier” is the radio's and does not apply to a live channel — `radio` goes back to the radio.")
+        _ = state.handle(.character("]"), snapshot: live, now: Self.start)
+        #expect(state.displayed(live, receivedAt: Self.start, now: Self.start).problem.map { ErrorText.describe($0) }
+            == "“variety-up” is the radio's and does not apply to a live channel — `radio` goes back to the radio.")
+        // mhz --live has no radio behind it.
+        live.live?.returnsToRadio = false
+        _ = state.handle(.character("L"), snapshot: live, now: Self.start)
+        #expect(state.displayed(live, receivedAt: Self.start, now: Self.start).problem.map { ErrorText.describe($0) }
+            == "“login” is the radio's and does not apply to a live channel — quit and start mhz without --live for the radio.")
+        // The broadcast's own keys act; r goes back to the radio.
+        #expect(Self.press([.character("n"), .character("l"), .character("e"), .character("r")], &state, snapshot: live)
+            == [.skip, .unlike, .live, .radio])
+        // On the radio the same keys act as ever.
+        var radio = InteractionState(keymap: .standard, login: (destination: "the station", needsCaptcha: false))
+        #expect(radio.handle(.character("]"), snapshot: Fixtures.ascii, now: Self.start).variety == 0.1)
+        _ = radio.handle(.character("L"), snapshot: Fixtures.ascii, now: Self.start)
+        #expect(radio.isLoginOpen)
+    }
+
     @Test func volumeStepsAddUpBeforeTheRadioAnswers() {
         var state = InteractionState(keymap: .standard)
         let snapshot = RadioSnapshot(volume: 90)

@@ -40,6 +40,8 @@ import Testing
         // Added with live channels (`mhz --live`).
         ("live", .command(.live), main),
         ("list-live", .chooseLive, [.channelList]),
+        // Added with the way back from a live channel to the radio.
+        ("radio", .command(.radio), main),
     ]
 
     @Test func everyActionNameConfigFilesUsedStillBindsWhatItDid() throws {
@@ -117,6 +119,9 @@ import Testing
             // Added with live channels (`mhz --live`).
             KeyBinding(action: "live", keys: [.character("e")], context: .global, effect: .command(.live),
                        help: "on a live channel (mhz --live), go back to the live edge"),
+            // Added with the way back from a live channel to the radio.
+            KeyBinding(action: "radio", keys: [.character("r")], context: .global, effect: .command(.radio),
+                       help: "on a live channel, back to the radio (the channel it played)"),
             KeyBinding(action: "help", keys: [.character("?"), .character("h")], context: .global,
                        effect: .help, help: "show this help", hintRank: 0),
             KeyBinding(action: "quit", keys: [.character("q")], context: .global,
@@ -155,8 +160,8 @@ import Testing
         for row in KeyBinding.defaults where Self.main.contains(row.context) && !fromTable.contains(row.action) {
             #expect(CommandWord(parsing: row.action) == nil, "the UI's own \(row.action) is no command word")
         }
-        #expect(fromTable == ["toggle", "skip", "like", "trash", "seek-forward", "seek-back", "live", "volume-up",
-                              "volume-down", "login", "download", "lyrics-earlier", "lyrics-later", "quit"])
+        #expect(fromTable == ["toggle", "skip", "like", "trash", "seek-forward", "seek-back", "live", "radio",
+                              "volume-up", "volume-down", "login", "download", "lyrics-earlier", "lyrics-later", "quit"])
     }
 
     /// A word added to the command table with a key gets a row in the key table, the

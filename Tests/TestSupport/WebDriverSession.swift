@@ -1,7 +1,8 @@
 import Foundation
 
 /// One browser session driven over the W3C WebDriver protocol (HTTP and JSON: `POST
-/// /session/{id}/url`, `/element`, `/execute/sync`, `/actions`, `GET /screenshot`), with the
+/// /session/{id}/url`, `/element`, `/execute/sync`, `/actions`, `GET /screenshot`, and
+/// chromedriver's `goog/cdp/execute`), with the
 /// tests' own loopback client (``LoopbackExchange``): the calls are few and blocking, and
 /// each runs on a thread of its own (``offPool(_:)``).
 public struct WebDriverSession: Sendable {
@@ -110,6 +111,25 @@ public struct WebDriverSession: Sendable {
             throw WebDriverError.unexpected("the screenshot was no base64 PNG")
         }
         return png
+    }
+
+    /// Runs `script` in every document loaded from now on, before the document's own
+    /// scripts (Chrome DevTools' `Page.addScriptToEvaluateOnNewDocument`, through
+    /// chromedriver's `goog/cdp/execute`: W3C WebDriver has no such command). Returns the
+    /// identifier ``forgetScript(_:)`` takes.
+    public func runBeforeEachDocument(_ script: String) async throws -> String {
+        let answer = try await command("POST", "/goog/cdp/execute",
+                                       ["cmd": "Page.addScriptToEvaluateOnNewDocument", "params": ["source": script]])
+        guard let identifier = (answer as? [String: Any])?["identifier"] as? String else {
+            throw WebDriverError.unexpected("no identifier for the script: \(String(describing: answer))")
+        }
+        return identifier
+    }
+
+    /// Stops running the script ``runBeforeEachDocument(_:)`` registered as `identifier`.
+    public func forgetScript(_ identifier: String) async throws {
+        _ = try await command("POST", "/goog/cdp/execute",
+                              ["cmd": "Page.removeScriptToEvaluateOnNewDocument", "params": ["identifier": identifier]])
     }
 
     /// Ends the session: chromedriver quits the browser.

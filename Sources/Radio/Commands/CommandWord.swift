@@ -84,6 +84,10 @@ public struct CommandWord: Sendable, Equatable {
                     summary: "go back to the live edge of the live channel heard (mhz --live); with an id, "
                         + "listen to that channel's live broadcast instead", keys: ["e"],
                     keyHelp: "on a live channel (mhz --live), go back to the live edge"),
+        CommandWord("radio", .bare(.radio),
+                    summary: "on a live channel entered from the radio (`live <id>`), go back to the radio, "
+                        + "on the channel it played", keys: ["r"],
+                    keyHelp: "on a live channel, back to the radio (the channel it played)"),
         CommandWord("volume", .percent, summary: "set the volume",
                     steps: [DefaultKey("volume-up", ["+", "="], step: 5, help: "volume up 5"),
                             DefaultKey("volume-down", ["-"], step: -5, help: "volume down 5")]),

@@ -49,6 +49,9 @@ public enum RadioCommand: Sendable, Equatable {
     /// Listen to this channel's live broadcast: the radio becomes `mhz --live <id>` (the
     /// composition root does it: a session listens to one thing).
     case liveChannel(String)
+    /// On a live channel entered from the radio (`live <id>`), go back to the radio, on the
+    /// channel it played (the composition root does it, as it did going live).
+    case radio
     /// Stop cleanly, saving progress.
     case quit
 
@@ -58,6 +61,19 @@ public enum RadioCommand: Sendable, Equatable {
         case absolute(Double)
         /// By this many seconds from the current position (negative: back).
         case relative(Double)
+    }
+
+    /// Whether the command acts on the radio's own songs, lists or settings, and so has no
+    /// meaning on a live channel, whose songs the broadcast chooses for every listener:
+    /// downloads, lyrics, the history, the sleep timer, logging in and out.
+    public var isRadioOnly: Bool {
+        switch self {
+        case .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .sleep, .pastSong, .login, .logout:
+            true
+        case .pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel, .seek, .volume, .status, .live,
+             .liveChannel, .radio, .quit:
+            false
+        }
     }
 
     /// Every command word, in the table's order.

@@ -12,8 +12,18 @@ import RadioAPI
 /// heard, `live` goes back to the edge; `like`, `unlike`, `skip` and `trash` go to the
 /// channel's feedback route about the song heard (a skip is a vote: the song ends for
 /// everyone when most listeners vote).
+///
+/// A session listens to one thing, so it ends, as at `quit`, to listen to another: `live
+/// <id>` of another channel the station lists live (``RadioEvent/goingLive(_:)``), and, when
+/// the radio handed over to it, `radio` or a channel chosen (``RadioEvent/goingRadio(_:)``);
+/// the composition root opens what comes next. The radio's own commands (downloads,
+/// lyrics, the history, the sleep timer, logging in) are refused as not applying here.
 public actor LiveSession: RadioControl {
     private let channel: ChannelInfo
+    /// The station's channels, as the channel list shows them here.
+    private let channels: [ChannelInfo]
+    /// Whether the radio handed over to this session (`live <id>`), and so can take over again.
+    private let returnsToRadio: Bool
     private let station: any LiveStation
     private let player: any AudioPlayer
     private let onSnapshot: @Sendable (RadioSnapshot) -> Void
@@ -40,10 +50,14 @@ public actor LiveSession: RadioControl {
 
     /// A session on `channel` of `station`, played by `player`; `onSnapshot` gets every
     /// change of what a front end draws. After a failure the broadcast is tuned in again
-    /// after `retryDelay`.
+    /// after `retryDelay`. `channels` is the station's list (the live ones can be switched
+    /// to); `returnsToRadio` says that the radio handed over and `radio` goes back to it.
     public init(channel: ChannelInfo, station: any LiveStation, player: any AudioPlayer, volume: Int = 100,
+                channels: [ChannelInfo] = [], returnsToRadio: Bool = false,
                 retryDelay: Duration = .seconds(2), onSnapshot: @escaping @Sendable (RadioSnapshot) -> Void = { _ in }) {
         self.channel = channel
+        self.channels = channels.isEmpty ? [channel] : channels
+        self.returnsToRadio = returnsToRadio
         self.station = station
         self.player = player
         self.volume = volume
@@ -72,14 +86,14 @@ public actor LiveSession: RadioControl {
 
     /// What a front end draws now.
     public func snapshot() -> RadioSnapshot {
-        var snapshot = RadioSnapshot(channel: channel, paused: paused, volume: volume, channels: [channel],
+        var snapshot = RadioSnapshot(channel: channel, paused: paused, volume: volume, channels: channels,
                                      problem: problem, loading: state.tuning == nil || current == nil)
         if case .playing(_, let moment, let song?) = state {
             snapshot.track = track(song)
             snapshot.position = Double(max(0, moment - song.start)) / 1000
             snapshot.duration = Double(song.end - song.start) / 1000
         }
-        snapshot.live = LiveStatus(behind: behind ?? 0, vote: vote)
+        snapshot.live = LiveStatus(behind: behind ?? 0, vote: vote, returnsToRadio: returnsToRadio)
         return snapshot
     }
 
@@ -88,12 +102,7 @@ public actor LiveSession: RadioControl {
         guard state != .quit else { return }
         switch command {
         case .quit:
-            state = .quit
-            generation += 1
-            player.stop()
-            eventContinuation.finish()
-            quitWaiters.forEach { $0.resume() }
-            quitWaiters = []
+            end()
         case .pause: player.pause()
         case .resume: player.resume()
         case .toggle: paused ? player.resume() : player.pause()
@@ -101,15 +110,40 @@ public actor LiveSession: RadioControl {
         case .status: eventContinuation.yield(.status(snapshot()))
         case .live: await tune(to: nil)
         case .liveChannel(let id) where id == channel.id: await tune(to: nil)
+        case .liveChannel(let id):
+            guard let target = channels.first(where: { $0.id == id }), target.live else { return fail(.notLive(id)) }
+            eventContinuation.yield(.goingLive(target))
+            end()
+        case .radio:
+            guard returnsToRadio else { return fail(.noRadio) }
+            eventContinuation.yield(.goingRadio(nil))
+            end()
+        case .channel(let id):
+            guard returnsToRadio else { return fail(.noRadio) }
+            // The red-heart channel is the listener's own: the station does not list it.
+            guard id == Channel.redHeartID || channels.contains(where: { $0.id == id }) else {
+                return fail(.unknownChannel(id))
+            }
+            eventContinuation.yield(.goingRadio(id))
+            end()
         case .seek(let target): await seek(target)
         case .like: await feedback(.rate)
         case .unlike: await feedback(.unrate)
         case .skip: await feedback(.skip)
         case .trash: await feedback(.ban)
-        case .channel, .liveChannel, .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .sleep,
-             .pastSong:
-            fail(.unsupported(command.word))
+        case .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .sleep, .pastSong:
+            fail(.notOnLive(command.word, returnsToRadio: returnsToRadio))
         }
+    }
+
+    /// Stops the player and ends the events: `quit`, or the listening handed on.
+    private func end() {
+        state = .quit
+        generation += 1
+        player.stop()
+        eventContinuation.finish()
+        quitWaiters.forEach { $0.resume() }
+        quitWaiters = []
     }
 
     // MARK: - Feedback

@@ -56,6 +56,8 @@ extension RadioMachine {
         case .login, .logout, .live:
             // `live` belongs to a live channel's listening (LiveSession), not to this radio.
             return fail(.unsupported(command.word))
+        case .radio:
+            return fail(.alreadyRadio)
         case .lyricsEarlier, .lyricsLater:
             // Lyrics follow the radio beside it (mhz's LyricFollower): nothing changes here.
             return []

@@ -268,9 +268,11 @@ extension WebPlayerPage {
         const li = document.createElement("li");
         li.append(b);
         ul.append(li);
-        // Every public channel is broadcast too (docs/PROTOCOL.md §11).
+        // The channels the station broadcasts are the ones its list marks live (a flag:
+        // `true`, `1`, `"1"`, as mhz reads it; docs/PROTOCOL.md §6.1, §11); any other,
+        // `0` and `-3` among them, plays as the radio only.
+        if (c.live !== true && c.live !== 1 && c.live !== "1") continue;
         const id = String(c.channel_id);
-        if (id === "0" || id === RED_HEART) continue;
         const l = document.createElement("button");
         l.type = "button";
         l.dataset.live = id;

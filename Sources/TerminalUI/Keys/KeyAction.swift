@@ -77,6 +77,19 @@ public enum KeyAction: Sendable, Equatable {
         }
     }
 
+    /// Whether the action means anything on a live channel: not a radio-only command
+    /// (``RadioCommand/isRadioOnly``), nor the login dialog, the variety dial (the radio's
+    /// next lists) or the views of the radio's downloads, history and lyrics.
+    public var appliesToLive: Bool {
+        switch self {
+        case .command(let command): !command.isRadioOnly
+        case .openLogin, .varietyStep, .openDownloads, .openHistory, .openLyrics: false
+        case .toggleLike, .volumeStep, .openChannels, .pauseDownload, .cancelDownload, .retryDownload, .likePast, .trashPast,
+             .downloadPast, .help, .quit, .moveSelection, .choose, .chooseLive, .close, .startFilter:
+            true
+        }
+    }
+
     /// The command this action sends given what is on screen, or nil when it is handled
     /// by the UI alone. `snapshot` decides the direction of `.toggleLike` and the base of
     /// `.volumeStep`.

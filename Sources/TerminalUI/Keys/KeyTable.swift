@@ -48,6 +48,7 @@ extension KeyBinding {
                         help: "more of what you love in the next lists (variety −0.1)")),
         .word("seek"),
         .word("live"),
+        .word("radio"),
         .own(KeyBinding(action: "help", keys: [.character("?"), .character("h")], context: .global, effect: .help,
                         help: "show this help", hintRank: 0)),
         .word("quit", hint: 1),

@@ -144,7 +144,6 @@ struct PlayCommand: AsyncParsableCommand {
             await runtime.shutdown()
             throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
         }
-        let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
         let service = runtime.stationClient()
         // The terminal UI logs in with a dialog; headless, `login` stays a command-line job.
         let dialog = headless ? nil : DialogLogin(runtime: runtime, session: service.session,
@@ -159,20 +158,6 @@ struct PlayCommand: AsyncParsableCommand {
         service.session.onExpired { frontEnd.alert(.service(.expired), logger: logger) }
         var radio = RadioMachine.Configuration()
         if let minutes = runtime.config.longItemMinutes { radio.longItemSeconds = minutes * 60 }
-        let manager = DownloadSetup.manager(paths: runtime.paths, config: runtime.config, database: database)
-        let downloads = RadioDownloads(manager: manager, database: database, station: runtime.sessionKey)
-        // MPRIS and notifications, when there is a session bus.
-        let desktop = DesktopLink(mpris: runtime.config.mpris, notify: runtime.config.notify)
-        // Covers as local files (a station's are fetched without the session's cookies).
-        let covers = CoverFollower(
-            cache: CoverCache(directory: runtime.paths.coverDirectory,
-                              http: HTTPClient(configuration: RadioRuntime.httpConfiguration(runtime.config))),
-            coverChanged: { track, file in
-                logger.debug("cover of \(track?.sid ?? "nothing"): \(file?.path ?? "none")")
-                frontEnd.showCover(file)
-                desktop.cover(track, file: file)
-            },
-            songStarted: { track, file in desktop.songStarted(track, cover: file) })
         // Lyrics: each line as it is reached, to the front end and the control socket.
         let lyrics = LyricFollower(service: service, nudges: LyricNudges(database: database, station: runtime.sessionKey),
                                    lineChanged: { change in
@@ -180,25 +165,11 @@ struct PlayCommand: AsyncParsableCommand {
             frontEnd.lyric(change, line: line)
             control.broadcast(line)
         }, sheetChanged: { sid, sheet in frontEnd.lyrics(SongLyrics(sid: sid, sheet: sheet)) })
-        let session = RadioSession(service: service, player: player, store: RadioDatabase(database), downloads: downloads,
-                                   history: RadioHistory(database: database, station: runtime.sessionKey),
-                                   configuration: radio, volume: volume, onSnapshot: { snapshot in
-                                       frontEnd.show(snapshot)
-                                       covers.show(snapshot)
-                                       lyrics.show(snapshot)
-                                       desktop.show(snapshot)
-                                   })
-        // After a login in the dialog, the next request carries it; a fetch waiting out a
-        // failure (the red-heart channel refused to nobody) goes again at once.
-        dialog?.onLoggedIn {
-            frontEnd.clearAlert()
-            Task { await session.sessionChanged() }
-        }
         logger.info("playing from \(runtime.serverName)")
 
-        // `live <id>` (the channel list's L) ends this session for a broadcast; the pump then
-        // drives the live session that replaces it (see SessionRelay).
-        let relay = SessionRelay(session)
+        // `live <id>` (the channel list's L) ends the radio for a broadcast, `radio` ends that
+        // for the radio again; the pump drives whichever session is listened to (SessionRelay).
+        let relay = SessionRelay(nil)
         let commands = CommandPump(session: relay) { command in
             lyrics.nudge(by: command == .lyricsEarlier ? 0.5 : -0.5)
         }
@@ -206,79 +177,72 @@ struct PlayCommand: AsyncParsableCommand {
             logger.info("signal \(signal): quitting")
             commands.send(.quit)
         }
-        let hooks = runtime.config.hooks.event.map {
-            HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
-                       logFile: runtime.paths.logFile)
-        }
-        // Scrobbling, when [scrobble] configures a service: what earlier runs left goes first.
-        let scrobbler = Scrobbler(settings: runtime.config.scrobble, database: database,
-                                  http: RadioRuntime.httpConfiguration(runtime.config))
-        await scrobbler?.start()
-        let observers = RadioObservers(control: control, hooks: hooks, scrobbler: scrobbler)
-        let likedDownloads = runtime.config.downloads.liked
-        let narration = Task { () -> ChannelInfo? in
-            var goingLive: ChannelInfo?
-            for await event in session.events {
-                frontEnd.narrate(event, logger: logger)
-                observers.narrate(event)
-                if case .goingLive(let channel) = event {
-                    relay.detach()
-                    goingLive = channel
-                }
-                // `[downloads] liked = true`: a like downloads the song.
-                if likedDownloads, case .liked(let track) = event {
-                    let playing = await session.snapshot().channel?.id ?? "0"
-                    downloads.download(track, channel: track.channel ?? playing)
-                }
-            }
-            return goingLive
-        }
-        do throws(DownloadError) {
-            // Unfinished downloads of earlier runs continue beside the radio.
-            try await manager.start()
+        let run = RadioRun(runtime: runtime, database: database, service: service, frontEnd: frontEnd, dialog: dialog,
+                           control: control, relay: relay, commands: commands, lyrics: lyrics, configuration: radio,
+                           recoveryAttempts: playerOptions.recovery.maxAttempts)
+        do throws(CLIError) {
+            try await listen(run, controller: controller, volume: volume, options: playerOptions)
         } catch {
-            logger.error("downloads cannot start: \(DownloadText.describe(error))")
-        }
-        let following = await downloads.follow(session) { event in
-            frontEnd.downloaded(event)
-            observers.downloaded(event)
-        }
-        frontEnd.start(commands: commands)
-        desktop.start(commands: commands)
-        let answers = ControlAnswers(pump: commands, session: session)
-        control.start { answers.reply(to: $0) }
-        // The timer counts from the start, before the first song is even asked for.
-        if let seconds = sleep.flatMap(SleepTimer.seconds) { await session.send(.sleep(seconds)) }
-        await session.start(channelID: channel ?? runtime.config.channel)
-        await session.waitUntilQuit()
-        observers.stop()
-        desktop.stop()
-        let goingLive = await narration.value
-        if goingLive == nil { frontEnd.stop() }
-        await scrobbler?.stop()
-        await manager.shutdown()
-        await following.value
-        controller.shutdown()
-        if let goingLive {
-            // The radio is over, saved as at quit; the same screen (or stdin), pump and signal
-            // trap go on with the broadcast, from the same runtime (no second scan).
-            frontEnd.showCover(nil)
-            frontEnd.clearAlert()
-            var live = Self.livePlayerOptions(audioOutput: audioOutput, config: runtime.config)
-            // At the volume the radio was left at, not the configured one.
-            live.initialVolume = await session.currentSnapshot().volume
-            let options = live
-            let player = Task.detached { try PlayerController(options: options) }
-            do throws(CLIError) {
-                try await Self.listen(to: goingLive.id, runtime: runtime, player: player, options: options,
-                                      frontEnd: frontEnd, relay: relay, commands: commands, frontEndStarted: true)
-            } catch {
-                await runtime.shutdown()
-                throw error
-            }
+            await runtime.shutdown()
+            throw error
         }
         await runtime.shutdown()
         withExtendedLifetime(trap) {}
+    }
+
+    /// The radio, and what it hands over to: a live channel after `live <id>`, another after
+    /// `live <other id>` there, the radio again after `radio` (on the channel it played, or
+    /// the one chosen), until `quit`. The same screen (or stdin), pump and signal trap go on
+    /// throughout, from the same runtime (no second scan); each stretch starts at the volume
+    /// the last one was left at.
+    private func listen(_ run: RadioRun, controller first: PlayerController, volume configured: Int,
+                        options radioOptions: PlayerOptions) async throws(CLIError) {
+        var next = Listening.radio(channel ?? run.runtime.config.channel)
+        var volume = configured
+        var radioChannel: String?
+        var controller: PlayerController? = first
+        var frontEndStarted = false
+        while true {
+            switch next {
+            case .quit:
+                return
+            case .radio(let id):
+                var options = radioOptions
+                options.initialVolume = volume
+                let player: PlayerController
+                if let controller {
+                    player = controller
+                } else {
+                    do {
+                        player = try await Task.detached { [options] in try PlayerController(options: options) }.value
+                    } catch {
+                        run.frontEnd.stop()
+                        throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
+                    }
+                }
+                controller = nil
+                if frontEndStarted { run.frontEnd.clearAlert() }
+                let ending = await run.play(channelID: id ?? radioChannel, controller: player, volume: volume,
+                                            sleep: frontEndStarted ? nil : sleep.flatMap(SleepTimer.seconds),
+                                            frontEndStarted: frontEndStarted)
+                frontEndStarted = true
+                radioChannel = ending.left.channel?.id
+                volume = ending.left.volume
+                next = ending.live.map { .live($0) } ?? .quit
+            case .live(let target):
+                run.frontEnd.showCover(nil)
+                run.frontEnd.clearAlert()
+                var options = Self.livePlayerOptions(audioOutput: audioOutput, config: run.runtime.config)
+                options.initialVolume = volume
+                let live = options
+                let player = Task.detached { try PlayerController(options: live) }
+                let ending = try await Self.listen(to: target.id, runtime: run.runtime, player: player, options: live,
+                                                   frontEnd: run.frontEnd, relay: run.relay, commands: run.commands,
+                                                   frontEndStarted: true, control: run.control, returnsToRadio: true)
+                volume = ending.volume
+                next = ending.next
+            }
+        }
     }
 }
 

@@ -43,14 +43,47 @@ extension PlayCommand {
             commands.send(.quit)
         }
         do throws(CLIError) {
-            try await Self.listen(to: channelID, runtime: runtime, player: startingPlayer, options: playerOptions,
-                                  frontEnd: frontEnd, relay: relay, commands: commands, frontEndStarted: false)
+            // `live <other id>` hands on to that broadcast; without a radio behind it,
+            // `radio` is refused by the session, so nothing else comes next.
+            var ending = try await Self.listen(to: channelID, runtime: runtime, player: startingPlayer,
+                                               options: playerOptions, frontEnd: frontEnd, relay: relay,
+                                               commands: commands, frontEndStarted: false, control: nil,
+                                               returnsToRadio: false)
+            while case .live(let target) = ending.next {
+                frontEnd.showCover(nil)
+                frontEnd.clearAlert()
+                var options = playerOptions
+                options.initialVolume = ending.volume
+                let next = options
+                let player = Task.detached { try PlayerController(options: next) }
+                ending = try await Self.listen(to: target.id, runtime: runtime, player: player, options: next,
+                                               frontEnd: frontEnd, relay: relay, commands: commands,
+                                               frontEndStarted: true, control: nil, returnsToRadio: false)
+            }
         } catch {
             await runtime.shutdown()
             throw error
         }
         await runtime.shutdown()
         withExtendedLifetime(trap) {}
+    }
+
+    /// What comes after a listening (the radio's, or a live channel's).
+    enum Listening: Equatable {
+        /// The radio, on this channel (nil: the one it played last, as mhz starts).
+        case radio(String?)
+        /// This channel's broadcast.
+        case live(ChannelInfo)
+        /// Nothing: mhz ends.
+        case quit
+    }
+
+    /// How a live channel's listening ended: what comes next, and the volume it was left at.
+    struct LiveEnding {
+        /// `quit`, another broadcast (`live <id>`), or the radio (`radio`, a channel chosen).
+        var next: Listening
+        /// The volume heard last, for what comes next.
+        var volume: Int
     }
 
     /// The player's settings for a broadcast: the radio's, and FFmpeg's HLS demuxer told to
@@ -66,16 +99,20 @@ extension PlayCommand {
         return options
     }
 
-    /// Listens to `channelID`'s broadcast until `quit`: `mhz --live`, or the radio after
-    /// `live <id>` handed its front end, pump and runtime over (`frontEndStarted`). The
+    /// Listens to `channelID`'s broadcast until `quit`, `live <other id>` or (when
+    /// `returnsToRadio`) `radio`: `mhz --live`, or the radio after `live <id>` handed its
+    /// front end, pump, control socket (`control`) and runtime over (`frontEndStarted`). The
     /// player is the one `player` starts; it is shut down here, the runtime is not. A front
-    /// end started here, or handed over, is stopped here, also when the channel is refused.
+    /// end started here, or handed over, is stopped here at `quit`, and when the channel is
+    /// refused. A control socket opened here is closed here; one handed over is left open.
     static func listen(to channelID: String, runtime: RadioRuntime, player startingPlayer: Task<PlayerController, any Error>,
                        options playerOptions: PlayerOptions, frontEnd: any FrontEnd, relay: SessionRelay,
-                       commands: CommandPump, frontEndStarted: Bool) async throws(CLIError) {
+                       commands: CommandPump, frontEndStarted: Bool, control handed: ControlServer?,
+                       returnsToRadio: Bool) async throws(CLIError) -> LiveEnding {
         let controller: PlayerController
         let station: LiveStationHTTP
         let channel: ChannelInfo
+        let channels: [ChannelInfo]
         do {
             controller = try await startingPlayer.value
         } catch {
@@ -85,7 +122,7 @@ extension PlayCommand {
         do throws(CLIError) {
             station = LiveStationHTTP(base: try await Self.liveBase(runtime), http: runtime.http,
                                       login: Self.listenerName(runtime))
-            channel = try await Self.liveChannel(channelID, station: station, runtime: runtime)
+            (channel, channels) = try await Self.liveChannel(channelID, station: station, runtime: runtime)
         } catch {
             if frontEndStarted { frontEnd.stop() }
             controller.shutdown()
@@ -96,7 +133,7 @@ extension PlayCommand {
         // What follows the listening beside the front end, as it follows the radio: the
         // control socket, MPRIS and notifications, the hook. No scrobbling: a broadcast heard
         // is no song chosen to play.
-        let control = Self.liveControl(runtime.paths, logger: logger)
+        let control = handed ?? Self.liveControl(runtime.paths, logger: logger)
         let desktop = DesktopLink(mpris: runtime.config.mpris, notify: runtime.config.notify)
         let hooks = runtime.config.hooks.event.map {
             HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
@@ -104,17 +141,28 @@ extension PlayCommand {
         }
         let observers = RadioObservers(control: control, hooks: hooks)
         let session = LiveSession(channel: channel, station: station, player: player, volume: playerOptions.initialVolume,
-                                  onSnapshot: { snapshot in
+                                  channels: channels, returnsToRadio: returnsToRadio, onSnapshot: { snapshot in
                                       frontEnd.show(snapshot)
                                       desktop.show(snapshot)
                                   })
         logger.info("listening to channel \(channel.id) live from \(station.base.absoluteString)")
-        let narration = Task {
+        let narration = Task { () -> Listening in
+            var next = Listening.quit
             for await event in session.events {
                 frontEnd.narrate(event, logger: logger)
                 observers.narrate(event)
-                if case .livePlaying(let track, _, _) = event { desktop.songStarted(track, cover: nil) }
+                switch event {
+                case .livePlaying(let track, _, _): desktop.songStarted(track, cover: nil)
+                case .goingLive(let target):
+                    relay.detach()
+                    next = .live(target)
+                case .goingRadio(let id):
+                    relay.detach()
+                    next = .radio(id)
+                default: break
+                }
             }
+            return next
         }
         await relay.attach(session)
         if !frontEndStarted { frontEnd.start(commands: commands) }
@@ -123,11 +171,12 @@ extension PlayCommand {
         control?.start { answers.reply(to: $0) }
         await session.start()
         await session.waitUntilQuit()
-        observers.stop()
+        observers.stop(closingControl: handed == nil)
         desktop.stop()
-        frontEnd.stop()
-        await narration.value
+        let next = await narration.value
+        if next == .quit { frontEnd.stop() }
         controller.shutdown()
+        return LiveEnding(next: next, volume: await session.snapshot().volume)
     }
 
     /// The control socket, as the radio has it (`mhz ctl` works the same); without it when
@@ -162,10 +211,10 @@ extension PlayCommand {
         }
     }
 
-    /// The channel as the station lists it, once its broadcast answered: a channel it does
-    /// not broadcast stops mhz here with one line, before anything plays.
+    /// The channel as the station lists it, and the list, once its broadcast answered: a
+    /// channel it does not broadcast stops mhz here with one line, before anything plays.
     private static func liveChannel(_ id: String, station: LiveStationHTTP,
-                                    runtime: RadioRuntime) async throws(CLIError) -> ChannelInfo {
+                                    runtime: RadioRuntime) async throws(CLIError) -> (ChannelInfo, [ChannelInfo]) {
         do throws(ServiceFailure) {
             _ = try await station.window(channel: id, from: nil)
         } catch {
@@ -175,6 +224,6 @@ extension PlayCommand {
             throw .runtime("\(runtime.serverName) has no live broadcast of channel \(id): \(reason)")
         }
         let channels = (try? await runtime.stationClient().channels()) ?? []
-        return channels.first { $0.id == id } ?? ChannelInfo(id: id, name: id)
+        return (channels.first { $0.id == id } ?? ChannelInfo(id: id, name: id), channels)
     }
 }

@@ -1,14 +1,15 @@
 import Radio
 import Synchronization
 
-/// What the command pump drives when the radio may become a live channel's listening: the
-/// radio's session first, and the live session that takes its place after `live <id>`
-/// ended the radio (``RadioEvent/goingLive(_:)``). A session listens to one thing, so the
-/// radio is not turned into a broadcast: it ends as at `quit`, and the front end, the pump
-/// and the signal trap go on with the `mhz --live` session the composition root opens.
+/// What the command pump drives when the radio may become a live channel's listening and
+/// back: the radio's session first, the live session that takes its place after `live
+/// <id>` ended the radio (``RadioEvent/goingLive(_:)``), and a new radio session after
+/// `radio` ended that (``RadioEvent/goingRadio(_:)``). A session listens to one thing, so
+/// neither is turned into the other: one ends as at `quit`, and the front end, the pump and
+/// the signal trap go on with the session the composition root opens next.
 ///
-/// Between the two, commands have nowhere to go and are dropped, except `quit`: one given
-/// at any time after the radio ended (the radio ignores it by then) is kept, and the live
+/// Between two sessions, commands have nowhere to go and are dropped, except `quit`: one
+/// given at any time after a session ended (it ignores it by then) is kept, and the next
 /// session is handed it as it comes, so a listener who quit during the handover quits.
 final class SessionRelay: RadioControl {
     private struct Held {
@@ -32,18 +33,20 @@ final class SessionRelay: RadioControl {
         await session?.send(command)
     }
 
-    /// The radio ended for a live channel: nothing takes commands until ``attach(_:)``.
+    /// A session ended for the next: nothing takes commands until ``attach(_:)``.
     func detach() {
         held.withLock { $0.session = nil }
     }
 
     /// Commands go to `session` from now on; it is told to quit at once when a `quit` came
-    /// meanwhile.
-    func attach(_ session: any RadioControl) async {
+    /// meanwhile, which the answer says.
+    @discardableResult
+    func attach(_ session: any RadioControl) async -> Bool {
         let quit = held.withLock { held -> Bool in
             held.session = session
             return held.quitAsked
         }
         if quit { await session.send(.quit) }
+        return quit
     }
 }

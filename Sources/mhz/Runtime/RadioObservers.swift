@@ -36,9 +36,10 @@ struct RadioObservers: Sendable {
         }
     }
 
-    /// Closes the socket and lets a running hook finish (briefly).
-    func stop() {
-        control?.stop()
+    /// Closes the socket (unless `closingControl` is false: the next session answers
+    /// through it) and lets a running hook finish (briefly).
+    func stop(closingControl: Bool = true) {
+        if closingControl { control?.stop() }
         hooks?.stop()
     }
 
@@ -61,6 +62,7 @@ struct RadioObservers: Sendable {
         case .fading: "fading"
         case .channel: "channel"
         case .goingLive: "going_live"
+        case .goingRadio: "going_radio"
         case .source: "source"
         case .error: "error"
         }

@@ -100,7 +100,7 @@ final class Scrobbler: Sendable {
             actions.yield((.lastFM, .love(Self.song(track))))
         case .unliked(let track):
             actions.yield((.lastFM, .unlove(Self.song(track))))
-        case .channel, .goingLive, .source, .status, .error, .history, .sleep, .fading:
+        case .channel, .goingLive, .goingRadio, .source, .status, .error, .history, .sleep, .fading:
             break
         case .livePlaying, .voted:
             // `mhz --live` runs no scrobbler: a broadcast heard is no song chosen to play.
