@@ -39,6 +39,27 @@ struct LiveListeningTests {
         return try await Station(configuration: configuration)
     }
 
+    /// Runs `body` with a started ``station(in:)``, its base URL, its data folder and a home
+    /// for mhz, both temporary and named from `prefix`; the station is stopped and both folders
+    /// removed when `body` ends, whether it throws or not.
+    static func withStation(
+        _ prefix: String,
+        _ body: (_ station: Station, _ base: URL, _ data: TemporaryDirectory, _ home: TemporaryDirectory) async throws -> Void
+    ) async throws {
+        let data = try TemporaryDirectory(prefix: prefix)
+        defer { data.remove() }
+        let home = try TemporaryDirectory(prefix: prefix + "-home")
+        defer { home.remove() }
+        let station = try await Self.station(in: data)
+        do {
+            try await body(station, try await station.start(), data, home)
+        } catch {
+            await station.stop()
+            throw error
+        }
+        await station.stop()
+    }
+
     /// The built mhz in an 80 × 24 tmux with `arguments` against `base`, `home` its HOME and
     /// folders (a clean environment), null audio; its exit status lands in `home/status`.
     static func terminal(_ arguments: String, base: URL, home: String) throws -> TmuxDriver {
@@ -98,12 +119,8 @@ struct LiveListeningTests {
 
     @Test("live playing events name the song heard, behind the edge after a seek back, at it again after live")
     func liveEventsFollowTheAudio() async throws {
-        let data = try TemporaryDirectory(prefix: "mhz-live-client")
-        let station = try await Self.station(in: data)
-        let base = try await station.start()
-        let home = try TemporaryDirectory(prefix: "mhz-live-client-home")
-        let mhz: BuiltMhz
-        do {
+        try await LiveListeningTests.withStation("mhz-live-client") { station, base, data, home in
+            let mhz: BuiltMhz
             let channel = try Self.channel(base)
             mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                 "--data-dir", home.path("data").path], home: home.url)
@@ -168,24 +185,12 @@ struct LiveListeningTests {
                 mhz.kill()
                 throw error
             }
-        } catch {
-            await station.stop()
-            data.remove()
-            home.remove()
-            throw error
         }
-        await station.stop()
-        data.remove()
-        home.remove()
     }
 
     @Test("in the terminal UI the header says LIVE, how far behind after ←, LIVE again after e")
     func theScreenSaysLiveOrHowFarBehind() async throws {
-        let data = try TemporaryDirectory(prefix: "mhz-live-tui")
-        defer { data.remove() }
-        let station = try await Self.station(in: data)
-        let base = try await station.start()
-        do {
+        try await LiveListeningTests.withStation("mhz-live-tui") { station, base, data, _ in
             let channel = try Self.channel(base)
             let home = data.url.path
             let tmux = try Self.terminal("--live \(channel)", base: base, home: home)
@@ -217,11 +222,7 @@ struct LiveListeningTests {
             let status = data.path("status")
             #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: status.path) }, "\(screen())")
             #expect(try String(contentsOf: status, encoding: .utf8) == "exit=0\n")
-        } catch {
-            await station.stop()
-            throw error
         }
-        await station.stop()
     }
 
     @Test("without --server, the embedded station broadcasts on loopback; a private channel is refused in one line")

@@ -11,11 +11,7 @@ import Testing
 struct LiveSwitchTests {
     @Test("headless: live 0 is refused in one error line, live <id> says going_live and then plays the broadcast")
     func theRadioGoesLive() async throws {
-        let data = try TemporaryDirectory(prefix: "mhz-live-switch")
-        let station = try await LiveListeningTests.station(in: data)
-        let base = try await station.start()
-        let home = try TemporaryDirectory(prefix: "mhz-live-switch-home")
-        do {
+        try await LiveListeningTests.withStation("mhz-live-switch") { station, base, data, home in
             let channel = try LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null",
                                     "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
@@ -47,25 +43,13 @@ struct LiveSwitchTests {
                 mhz.kill()
                 throw error
             }
-        } catch {
-            await station.stop()
-            data.remove()
-            home.remove()
-            throw error
         }
-        await station.stop()
-        data.remove()
-        home.remove()
     }
 
     @Test("headless: radio on a live channel says going_radio, and the radio plays again on its channel, its song resumed where it was left; a ctl follower sees it all on one socket")
     func theRadioComesBack() async throws {
-        let data = try TemporaryDirectory(prefix: "mhz-live-back")
-        let station = try await LiveListeningTests.station(in: data)
-        let base = try await station.start()
-        let home = try TemporaryDirectory(prefix: "mhz-live-back-home")
-        let environment = ["XDG_RUNTIME_DIR": home.path("run").path]
-        do {
+        try await LiveListeningTests.withStation("mhz-live-back") { station, base, data, home in
+            let environment = ["XDG_RUNTIME_DIR": home.path("run").path]
             let channel = try LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", home.path("data").path], home: home.url, environment: environment)
@@ -118,26 +102,15 @@ struct LiveSwitchTests {
                 follower?.kill()
                 throw error
             }
-        } catch {
-            await station.stop()
-            data.remove()
-            home.remove()
-            throw error
         }
-        await station.stop()
-        data.remove()
-        home.remove()
     }
 
     @Test("mhz --live has the control socket: ctl status says live, ctl skip is a vote on the song heard")
     func theControlSocketDrivesTheLiveSession() async throws {
-        let data = try TemporaryDirectory(prefix: "mhz-live-ctl")
-        let station = try await LiveListeningTests.station(in: data)
-        let base = try await station.start()
-        let environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
-                           "HOME": data.url.path]
-        let dataDirectory = data.path("data").path
-        do {
+        try await LiveListeningTests.withStation("mhz-live-ctl") { station, base, data, home in
+            let environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
+                               "HOME": data.url.path]
+            let dataDirectory = data.path("data").path
             let channel = try LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", dataDirectory], environment: environment)
@@ -164,27 +137,18 @@ struct LiveSwitchTests {
                 mhz.kill()
                 throw error
             }
-        } catch {
-            await station.stop()
-            data.remove()
-            throw error
         }
-        await station.stop()
-        data.remove()
     }
 
     @Test("mhz --live on the session bus: playerctl sees the song heard, next is a skip vote, play-pause pauses")
     func mprisDrivesTheLiveSession() async throws {
         let bus = try await PrivateBus()
         defer { bus.stop() }
-        let data = try TemporaryDirectory(prefix: "mhz-live-mpris")
-        let station = try await LiveListeningTests.station(in: data)
-        let base = try await station.start()
-        var environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
-                           "HOME": data.url.path]
-        environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
-        func playerctl(_ arguments: String...) async throws -> String { try await BusTool.playerctl(arguments, bus: bus) }
-        do {
+        try await LiveListeningTests.withStation("mhz-live-mpris") { station, base, data, home in
+            var environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
+                               "HOME": data.url.path]
+            environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+            func playerctl(_ arguments: String...) async throws -> String { try await BusTool.playerctl(arguments, bus: bus) }
             let channel = try LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", data.path("data").path], environment: environment)
@@ -206,22 +170,12 @@ struct LiveSwitchTests {
                 mhz.kill()
                 throw error
             }
-        } catch {
-            await station.stop()
-            data.remove()
-            throw error
         }
-        await station.stop()
-        data.remove()
     }
 
     @Test("in the terminal UI, the channel list marks live channels, L goes live and r back to the radio on the same screen")
     func theChannelListGoesLive() async throws {
-        let data = try TemporaryDirectory(prefix: "mhz-live-switch-tui")
-        defer { data.remove() }
-        let station = try await LiveListeningTests.station(in: data)
-        let base = try await station.start()
-        do {
+        try await LiveListeningTests.withStation("mhz-live-switch-tui") { station, base, data, _ in
             let channel = try LiveListeningTests.channel(base)
             let home = data.url.path
             let tmux = try LiveListeningTests.terminal("--channel \(channel)", base: base, home: home)
@@ -242,11 +196,7 @@ struct LiveSwitchTests {
             let status = data.path("status")
             #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: status.path) }, "\(screen())")
             #expect(try String(contentsOf: status, encoding: .utf8) == "exit=0\n")
-        } catch {
-            await station.stop()
-            throw error
         }
-        await station.stop()
     }
 }
 
