@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 import Synchronization
 
 /// The `Date` header's value for now, RFC 9110 §5.6.7's IMF-fixdate
