@@ -115,6 +115,13 @@ struct LiveEdgeHandlerTests {
         }
         // Only the `GET`s without a body or a close were put to the source.
         #expect(source.asked.withLock { $0 } == ["127.0.0.7 /live/3/128.m3u8?login=ann"])
+        // A connection whose answers back up (not writable): the router's writer waits.
+        channel.isWritable = false
+        let live = Self.request("/live/3/128.m3u8")
+        try Self.send(channel, live)
+        #expect(try Self.passed(channel) == [.head(live), .end(nil)])
+        #expect(try Self.written(channel).isEmpty)
+        #expect(source.asked.withLock { $0 }.count == 1)
     }
 
     @Test("behind a request passed on and not yet answered, a live request passes on too; once that answer ends, it is taken again")

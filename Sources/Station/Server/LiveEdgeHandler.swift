@@ -15,7 +15,10 @@ import NIOHTTPTypes
 /// Taken are `GET`s without a body (no `Content-Length`, no `Transfer-Encoding`) that do
 /// not ask to close the connection, and only when no request passed on is still being
 /// answered: HTTP/1.1 answers go out in the order the requests came (RFC 9112 §9.3.2), so
-/// behind an unanswered request everything passes on.
+/// behind an unanswered request everything passes on. Nor while the connection is not
+/// writable (a client pipelining requests without reading the answers): Hummingbird's
+/// writer waits for it, and reads no further request meanwhile, where this handler would
+/// queue answers without end.
 ///
 /// It sits after Hummingbird's `HTTPConnectionStateHandler` (``StationHTTP1Channel``), so
 /// its requests and answers restart the connection's idle timer and count for a graceful
@@ -80,7 +83,7 @@ final class LiveEdgeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func answer(_ head: HTTPRequest, context: ChannelHandlerContext) -> LiveEdgeAnswer? {
-        guard head.method == .get, let target = head.path, head.headerFields[.contentLength] == nil,
+        guard head.method == .get, context.channel.isWritable, let target = head.path, head.headerFields[.contentLength] == nil,
               head.headerFields[.transferEncoding] == nil
         else { return nil }
         if let connection = head.headerFields[.connection], connection.lowercased() != "keep-alive" { return nil }
