@@ -249,7 +249,12 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
                                                    "StationStorage", "RadioAPI", "HTTP", "SoundFeatures", "TestSupport",
-                                                   .product(name: "GRDB", package: "GRDB.swift")]),
+                                                   .product(name: "GRDB", package: "GRDB.swift"),
+                                                   // The live edge's channel handler in a pipeline of its own.
+                                                   .product(name: "NIOEmbedded", package: "swift-nio"),
+                                                   .product(name: "NIOCore", package: "swift-nio"),
+                                                   .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                   .product(name: "NIOHTTPTypes", package: "swift-nio-extras")]),
         // Real files made with the ffmpeg command line, transcoded and checked with ffprobe.
         .testTarget(name: "TranscoderTests", dependencies: ["Transcoder", "TestSupport"]),
         // The taste benchmark's listeners, client and statistics against a scripted station.

@@ -400,18 +400,24 @@ public final class Station: Sendable {
             fallbackBase: {
                 server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort, secure: secure).absoluteString
             })
-        // One set of handlers per connection (the closure runs for each one). The idle
-        // timeout is Hummingbird's: its timer starts when the connection opens and restarts
-        // with each request part read and each answer written, but partial request heads
-        // are no parts, so headers sent a byte at a time never restart it.
+        // One set of handlers per connection (the closure runs for each one). A listener's
+        // playlist polls and segment fetches are answered in the pipeline (LiveEdgeHandler)
+        // unless every request must reach the router: a request observer, or debug logging
+        // (its line per request), as StationResponder's short path. The idle timeout is the
+        // station's own (IdleTimeoutHandler, before the live edge's so that it sees the
+        // requests that handler answers too); Hummingbird's is off.
         let linger = configuration.lingerAfterRefusal
-        let handlers: @Sendable () -> [any RemovableChannelHandler] = {
-            [MalformedRequestHandler(), OversizedBodyHandler(linger: linger)]
-        }
         let idle = TimeAmount(configuration.idleTimeout)
+        let edge: (any LiveEdgeSource)? = configuration.onRequest == nil && configuration.effectiveLogger.logLevel > .debug
+            ? LiveEdgeRoute(hub: live) : nil
+        let handlers: @Sendable () -> [any RemovableChannelHandler] = {
+            let common: [any RemovableChannelHandler] = [MalformedRequestHandler(), OversizedBodyHandler(linger: linger),
+                                                         IdleTimeoutHandler(timeout: idle)]
+            return common + (edge.map { [LiveEdgeHandler(source: $0)] } ?? [])
+        }
         guard let tlsConfiguration else {
             return Application(
-                router: router, server: .http1(configuration: .init(additionalChannelHandlers: handlers(), idleTimeout: idle)),
+                router: router, server: .http1(configuration: .init(additionalChannelHandlers: handlers())),
                 configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
                 onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
                 logger: configuration.effectiveLogger)
@@ -420,7 +426,7 @@ public final class Station: Sendable {
         do {
             return Application(
                 router: router,
-                server: try .tls(.http1(configuration: .init(additionalChannelHandlers: handlers(), idleTimeout: idle)),
+                server: try .tls(.http1(configuration: .init(additionalChannelHandlers: handlers())),
                                  tlsConfiguration: tlsConfiguration),
                 configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
                 onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },

@@ -118,9 +118,9 @@ public struct StationConfiguration: Sendable {
     /// The default of ``idleTimeout``: 30 seconds, as long as a client on a slow line needs
     /// to send a request's head, and short enough that a slow client holds a connection
     /// for half a minute rather than for good. An answer being written (a song streaming
-    /// to a paused player) is never cut by it: Hummingbird's `HTTPConnectionStateHandler`
-    /// leaves such a connection be ("if we've read the request and are still responding do
-    /// nothing").
+    /// to a paused player) is never cut by it: ``IdleTimeoutHandler``, like Hummingbird's
+    /// `HTTPConnectionStateHandler` whose rules it keeps, leaves such a connection be ("if
+    /// we've read the request and are still responding do nothing").
     static let idleTimeoutDefault: Duration = .seconds(30)
 
     /// The default of ``transcodeRangeWait``: 5 seconds, in which the encoder makes some

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 @testable import Station
 import Testing
 import TestSupport
@@ -23,14 +24,14 @@ struct LiveEdgeTests {
         var segments = (0..<7).map { Self.segment($0) }
         for kbps in LiveConfiguration.bitrates {
             let served = edge.playlist(kbps: kbps, of: segments, minimumTarget: 2)
-            #expect(String(decoding: served, as: UTF8.self) == Self.text(segments, kbps: kbps))
+            #expect(String(buffer: served) == Self.text(segments, kbps: kbps))
         }
         let before = edge.playlist(kbps: 128, of: segments, minimumTarget: 2)
-        #expect(String(decoding: before, as: UTF8.self).hasSuffix("128/6.ts\n"))
+        #expect(String(buffer: before).hasSuffix("128/6.ts\n"))
 
         // A new segment, after a discontinuity: the next request gets the new window.
         segments.append(Self.segment(7, discontinuity: true, era: 1))
-        let after = String(decoding: edge.playlist(kbps: 128, of: segments, minimumTarget: 2), as: UTF8.self)
+        let after = String(buffer: edge.playlist(kbps: 128, of: segments, minimumTarget: 2))
         #expect(after == Self.text(segments, kbps: 128))
         #expect(after.hasSuffix("#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:2026-11-18T11:06:54.000Z\n"
                                 + "#EXTINF:2.003,Band 7 - Song 7\n128/7.ts\n"), "\(after)")
@@ -38,7 +39,7 @@ struct LiveEdgeTests {
 
         // Trimmed below a full window: the playlists follow that too.
         let trimmed = Array(segments.suffix(3))
-        #expect(String(decoding: edge.playlist(kbps: 64, of: trimmed, minimumTarget: 2), as: UTF8.self)
+        #expect(String(buffer: edge.playlist(kbps: 64, of: trimmed, minimumTarget: 2))
                 == Self.text(trimmed, kbps: 64))
     }
 
@@ -49,22 +50,22 @@ struct LiveEdgeTests {
         let new = old + [Self.segment(6)]
         // Made of the old window, offered when the list already holds a newer segment: refused.
         edge.adopt(LiveEdge.playlists(of: old, minimumTarget: 2), madeOf: old, segments: new)
-        #expect(String(decoding: edge.playlist(kbps: 192, of: new, minimumTarget: 2), as: UTF8.self)
+        #expect(String(buffer: edge.playlist(kbps: 192, of: new, minimumTarget: 2))
                 == Self.text(new, kbps: 192))
         // Made of the current window: served as made (a marker proves it is the adopted one).
         var made = LiveEdge.playlists(of: new, minimumTarget: 2)
         #expect(made.keys.sorted() == LiveConfiguration.bitrates)
-        made[64] = Data("adopted".utf8)
+        made[64] = ByteBuffer(string: "adopted")
         edge.adopt(made, madeOf: new, segments: new)
-        #expect(edge.playlist(kbps: 64, of: new, minimumTarget: 2) == Data("adopted".utf8))
-        #expect(String(decoding: edge.playlist(kbps: 128, of: new, minimumTarget: 2), as: UTF8.self)
+        #expect(edge.playlist(kbps: 64, of: new, minimumTarget: 2) == ByteBuffer(string: "adopted"))
+        #expect(String(buffer: edge.playlist(kbps: 128, of: new, minimumTarget: 2))
                 == Self.text(new, kbps: 128))
     }
 
     @Test("the newest segments' bytes are kept per variant, the oldest dropped past the window")
     func keepsTheNewestSegments() {
         var edge = LiveEdge()
-        func bytes(_ sequence: Int, _ kbps: Int) -> Data { Data("\(sequence)@\(kbps)".utf8) }
+        func bytes(_ sequence: Int, _ kbps: Int) -> ByteBuffer { ByteBuffer(string: "\(sequence)@\(kbps)") }
         for sequence in 0..<(LiveEdge.keptSegments + 2) {
             edge.keep(sequence: sequence, variants: LiveConfiguration.bitrates.map { bytes(sequence, $0) })
         }

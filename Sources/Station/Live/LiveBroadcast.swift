@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import MusicLibrary
+import NIOCore
 import Synchronization
 import Transcoder
 
@@ -113,8 +114,39 @@ final class LiveBroadcast: Sendable {
     /// of the last ``LiveConfiguration/window`` segments), made once per window and shared.
     func windowPlaylist(kbps: Int) -> Data {
         let minimumTarget = self.minimumTarget
-        return state.withLock { state in
+        return Data(buffer: state.withLock { state in
             state.edge.playlist(kbps: kbps, of: state.segments, minimumTarget: minimumTarget)
+        })
+    }
+
+    /// For a listener at the live edge (``LiveEdgeRoute``): the live window's playlist of the
+    /// variant at `kbps`, when the broadcast is on the air with its first segments out, the
+    /// request noted as ``listen()`` notes it and `listener` as ``heard(_:)`` does, under one
+    /// lock. `nil` when the broadcast is off the air, starting or stopping: then the route's
+    /// own answer starts it or waits for it.
+    func edgePlaylist(kbps: Int, listener: String) -> ByteBuffer? {
+        let minimumTarget = self.minimumTarget
+        let now = Self.now()
+        return state.withLock { state -> ByteBuffer? in
+            guard case .onAir(let published) = state.phase, published >= LiveConfiguration.prefill else { return nil }
+            state.lastRequest = now
+            Self.note(listener, at: now, in: &state)
+            return state.edge.playlist(kbps: kbps, of: state.segments, minimumTarget: minimumTarget)
+        }
+    }
+
+    /// For a listener at the live edge (``LiveEdgeRoute``): the bytes of segment `sequence`
+    /// of the variant at `kbps` when it is listed and kept in memory and the broadcast is on
+    /// the air with its first segments out, the request noted as ``listen()`` notes it.
+    /// `nil` otherwise: then the route's own answer reads its file or refuses it.
+    func edgeSegment(kbps: Int, sequence: Int) -> ByteBuffer? {
+        let now = Self.now()
+        return state.withLock { state -> ByteBuffer? in
+            guard case .onAir(let published) = state.phase, published >= LiveConfiguration.prefill,
+                  Self.lists(sequence, in: state.segments), let bytes = state.edge.segment(kbps: kbps, sequence: sequence)
+            else { return nil }
+            state.lastRequest = now
+            return bytes
         }
     }
 
@@ -124,7 +156,7 @@ final class LiveBroadcast: Sendable {
     func segment(kbps: Int, sequence: Int) -> Data? {
         enum Found {
             case unlisted
-            case inMemory(Data)
+            case inMemory(ByteBuffer)
             case onDisk
         }
         let found: Found = state.withLock { state in
@@ -133,7 +165,7 @@ final class LiveBroadcast: Sendable {
         }
         switch found {
         case .unlisted: return nil
-        case .inMemory(let bytes): return bytes
+        case .inMemory(let bytes): return Data(buffer: bytes)
         case .onDisk: return try? Data(contentsOf: archive.file(kbps: kbps, sequence: sequence))
         }
     }
@@ -187,12 +219,14 @@ final class LiveBroadcast: Sendable {
     /// ``listenerWindow`` are dropped at most once a window: counting filters by time anyway.
     func heard(_ listener: String) {
         let now = Self.now()
-        state.withLock { state in
-            state.listeners[listener] = now
-            if now - state.listenersPruned > Self.listenerWindow {
-                state.listenersPruned = now
-                state.listeners = state.listeners.filter { now - $0.value <= Self.listenerWindow }
-            }
+        state.withLock { state in Self.note(listener, at: now, in: &state) }
+    }
+
+    private static func note(_ listener: String, at now: Int64, in state: inout State) {
+        state.listeners[listener] = now
+        if now - state.listenersPruned > listenerWindow {
+            state.listenersPruned = now
+            state.listeners = state.listeners.filter { now - $0.value <= listenerWindow }
         }
     }
 
@@ -344,7 +378,7 @@ final class LiveBroadcast: Sendable {
         }
         // The window's playlists, made once here rather than at every listener's poll.
         let playlists = LiveEdge.playlists(of: kept.0, minimumTarget: minimumTarget)
-        let bytes = audio.variants.map { Data($0) }
+        let bytes = audio.variants.map { ByteBuffer(bytes: $0) }
         let waiters = state.withLock { state in
             if kept.0.count != state.segments.count {
                 state.segments = kept.0

@@ -31,10 +31,20 @@ final class LiveHub: Sendable {
     /// Whether `channel` is one the station broadcasts: a channel of the library served,
     /// but not a listener's own.
     func isLive(_ channel: String) -> Bool {
-        guard Self.broadcasts(channel),
-              channel.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-        else { return false }
+        // ASCII letters, digits, `-` and `_`, checked on the bytes: every listener's every
+        // request asks, and Character's properties look up Unicode tables.
+        guard Self.broadcasts(channel), channel.utf8.allSatisfy(Self.isNameByte) else { return false }
         return library.snapshot.catalog.positions(inChannel: channel) != nil
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether a channel of the library is one the station broadcasts: every one but a
