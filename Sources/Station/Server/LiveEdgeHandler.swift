@@ -6,7 +6,7 @@ import NIOHTTPTypes
 /// connection's channel pipeline, on its event loop, without Hummingbird's request path:
 /// no task hop to the router, no `Request` and `Response`, no per-request logger. Every
 /// other request passes on to Hummingbird unchanged. With two hundred listeners these two
-/// requests are all but every request the station gets (issue 27's fan-out).
+/// requests are all but every request the station gets.
 ///
 /// The answer is what the router writes for the same request (``LiveAnswers``, and
 /// Hummingbird's `Date` and `Server` headers): `Content-Type`, `Cache-Control`,
