@@ -20,6 +20,9 @@ import SeededRandom
 ///   the station learned (``ProfileTrust``) hears more artists than a shuffle would.
 /// - **The variety dial** (0 only what you love … 1 adventurous, default 0.5) moves all
 ///   three: exploration 0 … 30 %, decisiveness 1.75 … 0.75, spread 0.25 … 1.
+/// - **A large channel** (over ``DrawPool/exactLimit`` songs) is weighed as the listener's
+///   heavy songs and a uniform sample of the rest, each sampled song standing for many
+///   (``DrawPool``), so a list costs the same on 50 000 tracks as on a thousand.
 ///
 /// Reproducible: each draw uses a random stream of its own, derived from the station's seed,
 /// the listener and the number of the draw. So with a fixed seed the same requests give the
