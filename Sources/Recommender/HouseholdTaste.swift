@@ -19,11 +19,8 @@ package final class HouseholdTaste: Sendable {
         fileprivate var artistLikes: [Int32]
         /// Hearts over the whole library.
         fileprivate var total: Int
-        /// The positions whose ``songLikes`` is above 0.
-        package fileprivate(set) var heartedSongs: Set<Int>
-
-        /// How many listeners gave the track at `position` a heart.
-        package func likes(at position: Int) -> Int { Int(songLikes[position]) }
+        /// Per track position: how many listeners gave it a heart.
+        package var songHearts: [Int32] { songLikes }
 
         /// Per artist id: how many hearts its songs carry, over all listeners.
         package var artistHearts: [Int32] { artistLikes }
@@ -75,8 +72,7 @@ package final class HouseholdTaste: Sendable {
         }
         artists[0] = 0
         let built = Counts(generation: library.facets.generation, songLikes: songs, artistLikes: artists,
-                           total: songs.reduce(0) { $0 + Int($1) },
-                           heartedSongs: Set(songs.indices.filter { songs[$0] > 0 }))
+                           total: songs.reduce(0) { $0 + Int($1) })
         counts.withLock { $0 = built }
         return built
     }
@@ -86,11 +82,6 @@ package final class HouseholdTaste: Sendable {
         counts.withLock { counts in
             guard counts?.generation == library.facets.generation else { counts = nil; return }
             counts?.songLikes[position] += change
-            if (counts?.songLikes[position] ?? 0) > 0 {
-                counts?.heartedSongs.insert(position)
-            } else {
-                counts?.heartedSongs.remove(position)
-            }
             counts?.total += Int(change)
             let artist = Int(library.facets.artist[position])
             if artist != 0 { counts?.artistLikes[artist] += change }

@@ -142,10 +142,11 @@ package struct ListenerTaste: DrawTaste, Sendable {
         // The household's shares only while its fade leaves them heavy at their caps.
         if let household {
             let fade = householdFade
+            // Only a listener who taught little (45 songs or fewer) looks at every track's hearts.
             if fade * HouseholdTaste.songCap >= Self.heavyShare {
-                for position in household.heartedSongs {
-                    consider(fade * min(HouseholdTaste.songCap, Double(household.likes(at: position))), kind: 0,
-                             id: position, count: 1)
+                let hearts = household.songHearts
+                for position in hearts.indices where hearts[position] > 0 {
+                    consider(fade * min(HouseholdTaste.songCap, Double(hearts[position])), kind: 0, id: position, count: 1)
                 }
             }
             if fade * HouseholdTaste.artistCap >= Self.heavyShare {
