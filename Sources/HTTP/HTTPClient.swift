@@ -74,7 +74,8 @@ public final class HTTPClient: Sendable {
     /// Downloads `download.request` into its file, once (the caller decides about retries:
     /// a download keeps what it has and continues later, which a quick retry here would not
     /// improve). Each byte goes to the file as it arrives; `progress` is told the bytes
-    /// this transfer received and the body's length (0 while unknown), several times a second.
+    /// this transfer received and the body's length (0 while unknown), several times a second,
+    /// and once more when a transfer that announced its length fails.
     ///
     /// - Throws: ``HTTPError/fileWrite(errno:)`` when the file could not take the bytes,
     ///   ``HTTPError/rangeMismatch(answered:)`` for a 206 that does not continue the file,
@@ -103,6 +104,13 @@ public final class HTTPClient: Sendable {
         }
         // What was gathered goes to the file whatever ended the transfer: those bytes are good.
         let flushed = file.flush()
+        if case .failure = result, let length = sink.headers.last(where: { $0.name == "content-length" })
+            .flatMap({ Int64($0.value) }), length > 0 {
+            // libcurl can read a short body's last bytes and the connection's end in one go
+            // and fail with CURLE_PARTIAL_FILE before any progress callback told the length:
+            // the caller learns it here, to say how much is missing.
+            progress(file.written, length)
+        }
         let response = try result.get()
         guard flushed else { throw .fileWrite(errno: file.writeErrno) }
         return FileDownloadResult(status: response.status,

@@ -58,9 +58,15 @@ import TestSupport
         var third = Self.second
         third.sid = "3"
         third.title = "Giant Steps"
+        // The first one's answer is held until the others are sent: without the hold, a
+        // quick answer lets the second go before the third is asked for.
+        server.holdAnswers()
         notifier.notify(Self.first, coverFile: nil)
+        _ = try await server.waitForCalls(1)
+        #expect(notifier.isWaitingForReply)
         notifier.notify(Self.second, coverFile: nil)
         notifier.notify(third, coverFile: nil)
+        server.releaseAnswers()
         try await Self.settle(notifier)
         let calls = try await server.waitForCalls(2)
         #expect(calls.count == 2)

@@ -5,7 +5,8 @@ import TestSupport
 
 /// A notification server of the test's own: owns `org.freedesktop.Notifications` on a
 /// `PrivateBus` through a `DesktopBus` of its own, records the arguments of every `Notify`
-/// and answers each with the next id, from `firstID` on.
+/// and answers each with the next id, from `firstID` on. Its answers can be held back, so
+/// that a test sends while a `Notify` is sure to await its id.
 final class NotificationResponder: Sendable {
     /// The arguments of each `Notify` received, in order.
     var calls: [[BusValue]] { recorder.calls.value }
@@ -52,8 +53,21 @@ final class NotificationResponder: Sendable {
         return calls
     }
 
+    /// Holds back the answer to the next `Notify` (and the calls queued behind it) until
+    /// ``releaseAnswers()``, or 20 s at most, so a stuck test cannot hang the bus thread.
+    func holdAnswers() { recorder.gate.withLock { $0 = DispatchSemaphore(value: 0) } }
+
+    /// Sends the held answer; later ones go at once.
+    func releaseAnswers() { recorder.gate.withLock { gate in
+        gate?.signal()
+        gate = nil
+    } }
+
     /// Leaves the bus.
-    func stop() { bus.close() }
+    func stop() {
+        releaseAnswers()
+        bus.close()
+    }
 
     deinit { stop() }
 }
@@ -61,6 +75,8 @@ final class NotificationResponder: Sendable {
 /// The responder's state, held by the C slot.
 private final class Recorder: Sendable {
     let calls = Locked<[[BusValue]]>([])
+    /// Set while answers are held: the bus thread waits on it before answering.
+    let gate = Locked<DispatchSemaphore?>(nil)
     private let nextID: Locked<UInt32>
 
     init(nextID: UInt32) { self.nextID = Locked(nextID) }
@@ -83,7 +99,9 @@ private let notifyHandler: sd_bus_message_handler_t = { raw, userdata, _ in
     guard message.member == "Notify",
           mhz_sd_bus_message_get_interface(raw).map({ String(cString: $0) }) == "org.freedesktop.Notifications"
     else { return 0 }
-    let id = Unmanaged<Recorder>.fromOpaque(userdata).takeUnretainedValue().record(message.readAll())
+    let recorder = Unmanaged<Recorder>.fromOpaque(userdata).takeUnretainedValue()
+    let id = recorder.record(message.readAll())
+    if let gate = recorder.gate.value { _ = gate.wait(timeout: .now() + 20) }
     var reply: OpaquePointer?
     guard mhz_sd_bus_message_new_method_return(raw, &reply) >= 0, let reply else { return -ENOMEM }
     defer { mhz_sd_bus_message_unref(reply) }
