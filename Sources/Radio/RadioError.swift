@@ -11,6 +11,10 @@ public enum RadioError: Error, Sendable, Equatable {
     case unknownChannel(String)
     /// `live <id>` named a channel the station does not list as broadcast live.
     case notLive(String)
+    /// The station refused the broadcast of a channel it listed as live, after the radio (or
+    /// another broadcast) had handed over to it: the failure says how (404: it does not
+    /// broadcast it; else the station could not be asked).
+    case liveRefused(String, ServiceFailure)
     /// The command (this word, or this key's action) is the radio's and has no meaning on
     /// a live channel (``RadioCommand/isRadioOnly``, the variety dial); `returnsToRadio`
     /// says whether `radio` goes back to the radio from there.

@@ -45,6 +45,18 @@ public enum ErrorText {
         case .notLive(let id):
             return "This station does not broadcast channel \(quoted(id)) live — the channel list marks "
                 + "the ones it does (`mhz channels` says “(live)”)."
+        case .liveRefused(let id, let failure):
+            let reason = switch failure {
+            case .httpStatus(404): "it does not broadcast it"
+            case .httpStatus(let status), .busy(let status): "HTTP \(status)"
+            case .unreachable(let why): labelled("unreachable", why)
+            case .untrusted(let why): labelled("its certificate is not trusted", why)
+            case .malformed(let why): labelled("an answer mhz cannot read", why)
+            case .rejected(let why): labelled("refused", why)
+            case .expired, .needsLogin: "it asks for a login"
+            }
+            return "The station refused channel \(quoted(id))'s live broadcast (\(reason)) — "
+                + "what played before plays on; `mhz channels` marks the channels on the air."
         case .nothingPlaying:
             return "Nothing is playing yet — wait for a song to start, or choose a channel."
         case .notOnLive(let what, let returnsToRadio):
@@ -158,6 +170,12 @@ public enum ErrorText {
     }
 
     // MARK: - Formatting carried text
+
+    /// "what: reason", the reason flattened to one line; just "what" when it is empty.
+    static func labelled(_ what: String, _ reason: String) -> String {
+        let flat = oneLine(reason)
+        return flat.isEmpty ? what : "\(what): \(flat)"
+    }
 
     /// ` (reason)` for a non-empty reason, flattened to one line; nothing otherwise.
     static func detail(_ reason: String) -> String {

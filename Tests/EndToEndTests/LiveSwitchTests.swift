@@ -46,6 +46,37 @@ struct LiveSwitchTests {
         }
     }
 
+    @Test("headless: a broadcast the station refuses once the radio handed over is one error line, and the radio plays on its channel")
+    func aRefusedBroadcastGivesTheRadioBack() async throws {
+        try await LiveListeningTests.withStation("mhz-live-refused") { station, base, data, home in
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null",
+                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            do {
+                let radio = try await mhz.waitFor("playing")
+                #expect(radio.event.fields["live"] == nil, "\(radio.event.fields)")
+                // The radio keeps the channel list it read, which marks the channel live; the
+                // station is gone when the broadcast is asked for.
+                await station.stop()
+                mhz.send("live \(channel)")
+                let going = try await mhz.waitFor("going_live", after: radio.index)
+                let prefix = "The station refused channel “\(channel)”'s live broadcast (unreachable"
+                let refused = try await mhz.waitFor("error", after: going.index) { $0["message"]?.hasPrefix(prefix) == true }
+                #expect(refused.event["message"]?.hasSuffix(") — what played before plays on; `mhz channels` marks the "
+                            + "channels on the air.") == true, "\(refused.event.fields)")
+                // mhz goes on as the radio, on its channel, and takes commands.
+                let status = try await mhz.status(after: refused.index) { $0["channel"] == channel }
+                #expect(status.event.fields["live"] == nil, "\(status.event.fields)")
+                #expect(!mhz.lines[going.index...].contains { $0.contains(#""live":true"#) }, "\(mhz.lines)")
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+            } catch {
+                mhz.kill()
+                throw error
+            }
+        }
+    }
+
     @Test("headless: radio on a live channel says going_radio, and the radio plays again on its channel, its song resumed where it was left; a ctl follower sees it all on one socket")
     func theRadioComesBack() async throws {
         try await LiveListeningTests.withStation("mhz-live-back") { station, base, data, home in

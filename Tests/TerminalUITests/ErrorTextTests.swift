@@ -30,6 +30,9 @@ import Testing
         .nothingPlaying,
         .unsupported("login"),
         .notLive("0"),
+        .liveRefused("5", .httpStatus(404)),
+        .liveRefused("5", .unreachable("Couldn't connect to server")),
+        .liveRefused("5", .busy(503)),
         .notOnLive("login", returnsToRadio: true),
         .notOnLive("sleep", returnsToRadio: false),
         .noRadio,
@@ -71,6 +74,12 @@ import Testing
         #expect(ErrorText.describe(.emptyChannel(ChannelInfo(id: "-3", name: "红心兆赫")))
             == "The red-heart channel has no liked songs yet — like songs on other channels first; "
             + "retrying meanwhile.")
+        #expect(ErrorText.describe(.liveRefused("5", .httpStatus(404)))
+            == "The station refused channel “5”'s live broadcast (it does not broadcast it) — "
+            + "what played before plays on; `mhz channels` marks the channels on the air.")
+        #expect(ErrorText.describe(.liveRefused("5", .unreachable("Couldn't connect to server")))
+            == "The station refused channel “5”'s live broadcast (unreachable: Couldn't connect to server) — "
+            + "what played before plays on; `mhz channels` marks the channels on the air.")
         #expect(ErrorText.describe(.nothingPlaying)
             == "Nothing is playing yet — wait for a song to start, or choose a channel.")
     }

@@ -192,7 +192,7 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// The radio, and what it hands over to: a live channel after `live <id>`, another after
     /// `live <other id>` there, the radio again after `radio` (on the channel it played, or
-    /// the one chosen), until `quit`. The same screen (or stdin), pump and signal trap go on
+    /// the one chosen) or when the station refuses the broadcast, until `quit`. The same screen (or stdin), pump and signal trap go on
     /// throughout, from the same runtime (no second scan); each stretch starts at the volume
     /// the last one was left at.
     private func listen(_ run: RadioRun, controller first: PlayerController, volume configured: Int,
@@ -202,6 +202,8 @@ struct PlayCommand: AsyncParsableCommand {
         var radioChannel: String?
         var controller: PlayerController? = first
         var frontEndStarted = false
+        // Why the radio is back without `radio`: said once it plays again.
+        var refused: RadioError?
         while true {
             switch next {
             case .quit:
@@ -222,6 +224,8 @@ struct PlayCommand: AsyncParsableCommand {
                 }
                 controller = nil
                 if frontEndStarted { run.frontEnd.clearAlert() }
+                if let refusal = refused { run.frontEnd.alert(refusal, logger: Logger(label: "mhz")) }
+                refused = nil
                 let ending = await run.play(channelID: id ?? radioChannel, controller: player, volume: volume,
                                             sleep: frontEndStarted ? nil : sleep.flatMap(SleepTimer.seconds),
                                             frontEndStarted: frontEndStarted)
@@ -229,14 +233,24 @@ struct PlayCommand: AsyncParsableCommand {
                 radioChannel = ending.left.channel?.id
                 volume = ending.left.volume
                 next = ending.live.map { .live($0) } ?? .quit
-            case .live(let target):
+            case .live(let channel):
                 run.frontEnd.showCover(nil)
                 run.frontEnd.clearAlert()
+                let target: LiveTarget
+                switch try await Self.tuneIn(channel.id, runtime: run.runtime) {
+                case .success(let tuned): target = tuned
+                case .failure(let refusal):
+                    // The radio handed over for a broadcast the station then refused (gone,
+                    // or no longer broadcasting it): one line, and the radio plays again.
+                    refused = .liveRefused(channel.id, refusal)
+                    next = .radio(nil)
+                    continue
+                }
                 var options = Self.livePlayerOptions(audioOutput: audioOutput, config: run.runtime.config)
                 options.initialVolume = volume
                 let live = options
                 let player = Task.detached { try PlayerController(options: live) }
-                let ending = try await Self.listen(to: target.id, runtime: run.runtime, player: player, options: live,
+                let ending = try await Self.listen(to: target, runtime: run.runtime, player: player, options: live,
                                                    frontEnd: run.frontEnd, relay: run.relay, commands: run.commands,
                                                    frontEndStarted: true, control: run.control, returnsToRadio: true)
                 volume = ending.volume

@@ -43,20 +43,35 @@ extension PlayCommand {
             commands.send(.quit)
         }
         do throws(CLIError) {
+            let first: LiveTarget
+            switch try await Self.tuneIn(channelID, runtime: runtime) {
+            case .success(let target): first = target
+            case .failure(let refusal):
+                (try? await startingPlayer.value)?.shutdown()
+                throw .runtime(Self.refusalText(channelID, refusal, runtime: runtime))
+            }
             // `live <other id>` hands on to that broadcast; without a radio behind it,
-            // `radio` is refused by the session, so nothing else comes next.
-            var ending = try await Self.listen(to: channelID, runtime: runtime, player: startingPlayer,
+            // `radio` is refused by the session, so nothing else comes next. A broadcast the
+            // station refuses after the hand-over is one line, and the channel left plays on.
+            var current = first
+            var ending = try await Self.listen(to: first, runtime: runtime, player: startingPlayer,
                                                options: playerOptions, frontEnd: frontEnd, relay: relay,
                                                commands: commands, frontEndStarted: false, control: nil,
                                                returnsToRadio: false)
-            while case .live(let target) = ending.next {
+            while case .live(let channel) = ending.next {
                 frontEnd.showCover(nil)
                 frontEnd.clearAlert()
+                var target = current
+                switch try await Self.tuneIn(channel.id, runtime: runtime) {
+                case .success(let tuned): target = tuned
+                case .failure(let refusal): frontEnd.alert(.liveRefused(channel.id, refusal), logger: logger)
+                }
+                current = target
                 var options = playerOptions
                 options.initialVolume = ending.volume
                 let next = options
                 let player = Task.detached { try PlayerController(options: next) }
-                ending = try await Self.listen(to: target.id, runtime: runtime, player: player, options: next,
+                ending = try await Self.listen(to: target, runtime: runtime, player: player, options: next,
                                                frontEnd: frontEnd, relay: relay, commands: commands,
                                                frontEndStarted: true, control: nil, returnsToRadio: false)
             }
@@ -99,34 +114,23 @@ extension PlayCommand {
         return options
     }
 
-    /// Listens to `channelID`'s broadcast until `quit`, `live <other id>` or (when
+    /// Listens to `target`'s broadcast until `quit`, `live <other id>` or (when
     /// `returnsToRadio`) `radio`: `mhz --live`, or the radio after `live <id>` handed its
     /// front end, pump, control socket (`control`) and runtime over (`frontEndStarted`). The
     /// player is the one `player` starts; it is shut down here, the runtime is not. A front
-    /// end started here, or handed over, is stopped here at `quit`, and when the channel is
-    /// refused. A control socket opened here is closed here; one handed over is left open.
-    static func listen(to channelID: String, runtime: RadioRuntime, player startingPlayer: Task<PlayerController, any Error>,
+    /// end started here, or handed over, is stopped here at `quit`, and when the player
+    /// cannot start. A control socket opened here is closed here; one handed over is left open.
+    static func listen(to target: LiveTarget, runtime: RadioRuntime, player startingPlayer: Task<PlayerController, any Error>,
                        options playerOptions: PlayerOptions, frontEnd: any FrontEnd, relay: SessionRelay,
                        commands: CommandPump, frontEndStarted: Bool, control handed: ControlServer?,
                        returnsToRadio: Bool) async throws(CLIError) -> LiveEnding {
         let controller: PlayerController
-        let station: LiveStationHTTP
-        let channel: ChannelInfo
-        let channels: [ChannelInfo]
+        let (station, channel, channels) = (target.station, target.channel, target.channels)
         do {
             controller = try await startingPlayer.value
         } catch {
             if frontEndStarted { frontEnd.stop() }
             throw .runtime("cannot start the player (libmpv): \(error) — check --audio-output and the audio_output setting")
-        }
-        do throws(CLIError) {
-            station = LiveStationHTTP(base: try await Self.liveBase(runtime), http: runtime.http,
-                                      login: Self.listenerName(runtime))
-            (channel, channels) = try await Self.liveChannel(channelID, station: station, runtime: runtime)
-        } catch {
-            if frontEndStarted { frontEnd.stop() }
-            controller.shutdown()
-            throw error
         }
         let logger = Logger(label: "mhz")
         let player = MpvAudioPlayer(controller: controller, recoveryAttempts: playerOptions.recovery.maxAttempts)
@@ -211,19 +215,39 @@ extension PlayCommand {
         }
     }
 
-    /// The channel as the station lists it, and the list, once its broadcast answered: a
-    /// channel it does not broadcast stops mhz here with one line, before anything plays.
-    private static func liveChannel(_ id: String, station: LiveStationHTTP,
-                                    runtime: RadioRuntime) async throws(CLIError) -> (ChannelInfo, [ChannelInfo]) {
+    /// A broadcast the station answered for: where to ask, the channel as the station lists
+    /// it, and the list.
+    struct LiveTarget {
+        /// The station's live endpoints, asked as this listener.
+        let station: LiveStationHTTP
+        /// The channel.
+        let channel: ChannelInfo
+        /// Every channel the station lists (for `live <id>` from here).
+        let channels: [ChannelInfo]
+    }
+
+    /// Asks the station for `id`'s broadcast before anything plays. Its refusal (a channel it
+    /// does not broadcast: 404; a station gone: the failure) is the result's failure, for the
+    /// caller to stop on (`mhz --live`) or to go back from (after a hand-over).
+    /// - Throws: when there is no station to ask (the embedded one does not start).
+    static func tuneIn(_ id: String, runtime: RadioRuntime) async throws(CLIError) -> Result<LiveTarget, ServiceFailure> {
+        let station = LiveStationHTTP(base: try await Self.liveBase(runtime), http: runtime.http,
+                                      login: Self.listenerName(runtime))
         do throws(ServiceFailure) {
             _ = try await station.window(channel: id, from: nil)
         } catch {
-            let reason = error == .httpStatus(404)
-                ? "it broadcasts its public channels only (`mhz channels` lists them; not 0 nor -3)"
-                : ErrorText.describe(.service(error))
-            throw .runtime("\(runtime.serverName) has no live broadcast of channel \(id): \(reason)")
+            return .failure(error)
         }
         let channels = (try? await runtime.stationClient().channels()) ?? []
-        return (channels.first { $0.id == id } ?? ChannelInfo(id: id, name: id), channels)
+        return .success(LiveTarget(station: station, channel: channels.first { $0.id == id } ?? ChannelInfo(id: id, name: id),
+                                   channels: channels))
+    }
+
+    /// The one line `mhz --live` stops with when the station refuses the channel.
+    private static func refusalText(_ id: String, _ refusal: ServiceFailure, runtime: RadioRuntime) -> String {
+        let reason = refusal == .httpStatus(404)
+            ? "it broadcasts its public channels only (`mhz channels` lists them; not 0 nor -3)"
+            : ErrorText.describe(.service(refusal))
+        return "\(runtime.serverName) has no live broadcast of channel \(id): \(reason)"
     }
 }
