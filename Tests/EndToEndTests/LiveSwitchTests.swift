@@ -67,7 +67,7 @@ struct LiveSwitchTests {
                 // mhz goes on as the radio, on its channel, and takes commands.
                 let status = try await mhz.status(after: refused.index) { $0["channel"] == channel }
                 #expect(status.event.fields["live"] == nil, "\(status.event.fields)")
-                #expect(!mhz.lines[going.index...].contains { $0.contains(#""live":true"#) }, "\(mhz.lines)")
+                #expect(!mhz.events[going.index...].contains { $0.fields["live"] as? Bool == true }, "\(mhz.lines)")
                 mhz.send("quit")
                 #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
             } catch {
@@ -131,6 +131,64 @@ struct LiveSwitchTests {
             } catch {
                 mhz.kill()
                 follower?.kill()
+                throw error
+            }
+        }
+    }
+
+    @Test("headless: the sleep timer goes on from the radio to a live channel and back, with the time it has left")
+    func theSleepTimerGoesAlong() async throws {
+        try await LiveListeningTests.withStation("mhz-live-sleep") { station, base, data, home in
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--sleep", "1h",
+                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            do {
+                let set = try await mhz.waitFor("sleep")
+                #expect(set.event.number("seconds") == 3600)
+                let radio = try await mhz.waitFor("playing", after: set.index)
+                mhz.send("live \(channel)")
+                let going = try await mhz.waitFor("going_live", after: radio.index)
+                // The live listening starts the timer with what was left of the hour.
+                let carried = try await mhz.waitFor("sleep", after: going.index)
+                let left = try #require(carried.event.number("seconds"))
+                #expect(left > 3000 && left < 3600, "\(carried.event.fields)")
+                let live = try await mhz.status(after: carried.index) { $0.fields["live"] as? Bool == true }
+                #expect(Self.saysSleepWithinTheHour(live.event["status_text"]), "\(live.event.fields)")
+                mhz.send("radio")
+                let back = try await mhz.waitFor("going_radio", after: live.index)
+                let again = try await mhz.waitFor("sleep", after: back.index)
+                #expect((again.event.number("seconds") ?? 0) <= left, "\(again.event.fields), live had \(left)")
+                let radioAgain = try await mhz.status(after: again.index) { ($0.fields["live"] as? Bool) == nil && $0["sid"] != nil }
+                #expect(Self.saysSleepWithinTheHour(radioAgain.event["status_text"]), "\(radioAgain.event.fields)")
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+            } catch {
+                mhz.kill()
+                throw error
+            }
+        }
+    }
+
+    /// Whether a status line ends telling a sleep timer with 59 to 60 minutes left (the
+    /// time shown is rounded up to the second).
+    static func saysSleepWithinTheHour(_ text: String?) -> Bool {
+        text?.wholeMatch(of: /.*Sleep in (59:[0-5]\d|1:00:00)\./) != nil
+    }
+
+    @Test("mhz --live --sleep 2s fades the broadcast to silence in ten steps and exits 0")
+    func aLiveListeningFallsAsleep() async throws {
+        try await LiveListeningTests.withStation("mhz-live-asleep") { station, base, data, home in
+            let channel = try LiveListeningTests.channel(base)
+            let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--sleep", "2s",
+                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            do {
+                let set = try await mhz.waitFor("sleep")
+                #expect(set.event.number("seconds") == 2)
+                #expect(try await mhz.exit(timeout: 30) == 0, "\(mhz.stderr)")
+                let fades = mhz.events[set.index...].filter { $0.name == "fading" }.compactMap { $0.number("volume") }
+                #expect(fades == [90, 80, 70, 60, 50, 40, 30, 20, 10, 0], "\(mhz.lines)")
+            } catch {
+                mhz.kill()
                 throw error
             }
         }

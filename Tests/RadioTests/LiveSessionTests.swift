@@ -136,6 +136,45 @@ struct LiveSessionTests {
         #expect(await events.next() == nil)
     }
 
+    @Test("sleep fades the broadcast to silence in ten steps and quits with the volume put back; set again, only the new one runs", .timeLimit(.minutes(1)))
+    func sleepTimerEndsTheListening() async throws {
+        var (session, events, player) = await tunedIn(returnsToRadio: true)
+        await session.send(.sleep(3600))
+        #expect(await events.next() == .sleep(seconds: 3600))
+        let ends = try #require(await session.snapshot().sleepEnds)
+        #expect(abs(ends.timeIntervalSinceNow - 3600) < 60, "\(ends)")
+        await session.send(.sleep(0.2))
+        #expect(await events.next() == .sleep(seconds: 0.2))
+        var rest: [RadioEvent] = []
+        while let event = await events.next() { rest.append(event) }
+        let fades = [90, 80, 70, 60, 50, 40, 30, 20, 10, 0]
+        #expect(rest == fades.map { RadioEvent.fading(volume: $0) }, "then the session ended: \(rest)")
+        #expect(player.commands.filter { $0.hasPrefix("volume") } == fades.map { "volume \($0)" } + ["volume 100"])
+        #expect(player.commands.last == "stop")
+        #expect(await session.snapshot().volume == 100, "what the next listening starts at")
+        #expect(await session.snapshot().sleepEnds == nil)
+    }
+
+    @Test("sleep off during the fade puts the volume back and the broadcast plays on", .timeLimit(.minutes(1)))
+    func sleepOffDuringTheFade() async throws {
+        let (session, events, player) = await tunedIn(returnsToRadio: false)
+        var iterator = events
+        await session.send(.sleep(5))
+        #expect(await iterator.next() == .sleep(seconds: 5))
+        #expect(await iterator.next() == .fading(volume: 90))
+        await session.send(.sleep(nil))
+        // A step may have come before the word reached the session; none comes after.
+        var event = await iterator.next()
+        while case .fading? = event { event = await iterator.next() }
+        #expect(event == .sleep(seconds: nil))
+        #expect(player.commands.last == "volume 100")
+        await session.send(.status)
+        guard case .status(let snapshot)? = await iterator.next() else { Issue.record("no status"); return }
+        #expect(snapshot.sleepEnds == nil)
+        #expect(!player.commands.contains("stop"))
+        await session.send(.quit)
+    }
+
     @Test("mhz --live: no radio to go back to, one error, and the broadcast plays on")
     func noRadioBehind() async throws {
         let (session, events, player) = await tunedIn(returnsToRadio: false)
@@ -144,8 +183,8 @@ struct LiveSessionTests {
         #expect(await iterator.next() == .error(.noRadio))
         await session.send(.channel("3"))
         #expect(await iterator.next() == .error(.noRadio))
-        await session.send(.sleep(60))
-        #expect(await iterator.next() == .error(.notOnLive("sleep", returnsToRadio: false)))
+        await session.send(.download)
+        #expect(await iterator.next() == .error(.notOnLive("download", returnsToRadio: false)))
         #expect(player.commands.last != "stop")
         await session.send(.quit)
     }

@@ -34,7 +34,7 @@ import Testing
         .liveRefused("5", .unreachable("Couldn't connect to server")),
         .liveRefused("5", .busy(503)),
         .notOnLive("login", returnsToRadio: true),
-        .notOnLive("sleep", returnsToRadio: false),
+        .notOnLive("history", returnsToRadio: false),
         .noRadio,
         .alreadyRadio,
     ]

@@ -65,13 +65,14 @@ public enum RadioCommand: Sendable, Equatable {
 
     /// Whether the command acts on the radio's own songs, lists or settings, and so has no
     /// meaning on a live channel, whose songs the broadcast chooses for every listener:
-    /// downloads, lyrics, the history, the sleep timer, logging in and out.
+    /// downloads, lyrics, the history, logging in and out. (The sleep timer is not: it ends
+    /// a live listening as it ends the radio.)
     public var isRadioOnly: Bool {
         switch self {
-        case .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .sleep, .pastSong, .login, .logout:
+        case .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .pastSong, .login, .logout:
             true
         case .pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel, .seek, .volume, .status, .live,
-             .liveChannel, .radio, .quit:
+             .liveChannel, .radio, .sleep, .quit:
             false
         }
     }

@@ -17,7 +17,9 @@ import RadioAPI
 /// <id>` of another channel the station lists live (``RadioEvent/goingLive(_:)``), and, when
 /// the radio handed over to it, `radio` or a channel chosen (``RadioEvent/goingRadio(_:)``);
 /// the composition root opens what comes next. The radio's own commands (downloads,
-/// lyrics, the history, the sleep timer, logging in) are refused as not applying here.
+/// lyrics, the history, logging in) are refused as not applying here. The sleep timer works
+/// as the radio's does (``SleepTimer``): it fades the broadcast to silence and quits; the
+/// composition root carries the time it has left from the radio and back.
 public actor LiveSession: RadioControl {
     private let channel: ChannelInfo
     /// The station's channels, as the channel list shows them here.
@@ -41,6 +43,8 @@ public actor LiveSession: RadioControl {
     /// The listener's vote on the song heard, as the station last counted it.
     private var vote: LiveTally?
     private var problem: RadioError?
+    /// The sleep timer, when one is set.
+    private var sleepTimer: LiveSleep?
     private var playerTask: Task<Void, Never>?
     private var quitWaiters: [CheckedContinuation<Void, Never>] = []
     private let eventContinuation: AsyncStream<RadioEvent>.Continuation
@@ -94,6 +98,7 @@ public actor LiveSession: RadioControl {
             snapshot.duration = Double(song.end - song.start) / 1000
         }
         snapshot.live = LiveStatus(behind: behind ?? 0, vote: vote, returnsToRadio: returnsToRadio)
+        snapshot.sleepEnds = sleepTimer?.ends
         return snapshot
     }
 
@@ -131,7 +136,8 @@ public actor LiveSession: RadioControl {
         case .unlike: await feedback(.unrate)
         case .skip: await feedback(.skip)
         case .trash: await feedback(.ban)
-        case .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .sleep, .pastSong:
+        case .sleep(let seconds): setSleep(seconds)
+        case .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .pastSong:
             fail(.notOnLive(command.word, returnsToRadio: returnsToRadio))
         }
     }
@@ -139,11 +145,64 @@ public actor LiveSession: RadioControl {
     /// Stops the player and ends the events: `quit`, or the listening handed on.
     private func end() {
         state = .quit
+        sleepTimer?.task.cancel()
         generation += 1
         player.stop()
         eventContinuation.finish()
         quitWaiters.forEach { $0.resume() }
         quitWaiters = []
+    }
+
+    // MARK: - Sleep timer
+
+    /// A sleep timer under way: when it ends, its waiting and fading task, and the volume
+    /// the fade started from once it has begun.
+    private struct LiveSleep {
+        var ends: Date
+        var task: Task<Void, Never>
+        var fadingFrom: Int?
+    }
+
+    /// `sleep DURATION` (re)sets the timer to run out in `seconds`; `sleep off` (nil) takes
+    /// it away, and the volume back where it was if the fade had begun.
+    private func setSleep(_ seconds: Double?) {
+        if let timer = sleepTimer {
+            timer.task.cancel()
+            if let from = timer.fadingFrom { player.setVolume(from) }
+        }
+        sleepTimer = nil
+        eventContinuation.yield(.sleep(seconds: seconds))
+        if let seconds {
+            let task = Task { [weak self] in
+                guard let self else { return }
+                await self.runSleep(seconds)
+            }
+            sleepTimer = LiveSleep(ends: Date().addingTimeInterval(seconds), task: task)
+        }
+        publish()
+    }
+
+    /// Waits, then fades over the last min(10 s, `seconds`) in ``SleepTimer/fadeSteps``
+    /// steps of a tenth each, puts the volume back (what the next listening starts at) and
+    /// quits. A timer set again or taken away cancels this task.
+    private func runSleep(_ seconds: Double) async {
+        let fade = min(SleepTimer.longestFade, seconds)
+        let interval = fade / Double(SleepTimer.fadeSteps)
+        do { try await Task.sleep(for: .seconds(seconds - fade)) } catch { return }
+        guard !Task.isCancelled, state != .quit else { return }
+        let from = volume
+        sleepTimer?.fadingFrom = from
+        for step in 1...SleepTimer.fadeSteps {
+            do { try await Task.sleep(for: .seconds(interval)) } catch { return }
+            guard !Task.isCancelled, state != .quit else { return }
+            let level = SleepTimer.level(from: from, step: step)
+            player.setVolume(level)
+            eventContinuation.yield(.fading(volume: level))
+        }
+        player.setVolume(from)
+        volume = from
+        sleepTimer = nil
+        end()
     }
 
     // MARK: - Feedback

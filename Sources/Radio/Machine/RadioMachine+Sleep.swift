@@ -40,7 +40,7 @@ extension RadioMachine {
             return [.scheduleSleep(after: timer.interval, token: token, endsIn: timer.interval * Double(steps))]
         case .fading(let done):
             let step = done + 1
-            let level = timer.volume * (steps - step) / steps
+            let level = SleepTimer.level(from: timer.volume, step: step)
             timer.stage = .fading(step: step)
             sleepTimer = timer
             var effects: [RadioEffect] = [.setVolume(level), .emit(.fading(volume: level))]

@@ -29,6 +29,12 @@ public struct SleepTimer: Sendable, Equatable {
         case fading(step: Int)
     }
 
+    /// The volume after `step` of the fade's steps, from `volume`: a tenth less each step,
+    /// silence at the last.
+    public static func level(from volume: Int, step: Int) -> Int {
+        volume * (fadeSteps - step) / fadeSteps
+    }
+
     /// Reads `90s`, `30m`, `1h` or a plain number of seconds (fractions allowed) into
     /// seconds; nil for anything else, or for no time at all.
     public static func seconds(_ text: String) -> Double? {

@@ -51,9 +51,6 @@ struct PlayCommand: AsyncParsableCommand {
         if live != nil, channel != nil {
             throw ValidationError("--live names the channel to listen to: give --live or --channel, not both")
         }
-        if live != nil, sleep != nil {
-            throw ValidationError("--sleep is for the radio's songs, not a live channel: drop --sleep or --live")
-        }
         if let sleep, SleepTimer.seconds(sleep) == nil {
             throw ValidationError("--sleep takes a time like 90s, 30m or 1h, not \"\(sleep)\"")
         }
@@ -204,6 +201,8 @@ struct PlayCommand: AsyncParsableCommand {
         var frontEndStarted = false
         // Why the radio is back without `radio`: said once it plays again.
         var refused: RadioError?
+        // The sleep timer's time left, carried from one listening to the next.
+        var sleepLeft = sleep.flatMap(SleepTimer.seconds)
         while true {
             switch next {
             case .quit:
@@ -227,11 +226,11 @@ struct PlayCommand: AsyncParsableCommand {
                 if let refusal = refused { run.frontEnd.alert(refusal, logger: Logger(label: "mhz")) }
                 refused = nil
                 let ending = await run.play(channelID: id ?? radioChannel, controller: player, volume: volume,
-                                            sleep: frontEndStarted ? nil : sleep.flatMap(SleepTimer.seconds),
-                                            frontEndStarted: frontEndStarted)
+                                            sleep: sleepLeft, frontEndStarted: frontEndStarted)
                 frontEndStarted = true
                 radioChannel = ending.left.channel?.id
                 volume = ending.left.volume
+                sleepLeft = Self.secondsLeft(until: ending.left.sleepEnds)
                 next = ending.live.map { .live($0) } ?? .quit
             case .live(let channel):
                 run.frontEnd.showCover(nil)
@@ -252,8 +251,10 @@ struct PlayCommand: AsyncParsableCommand {
                 let player = Task.detached { try PlayerController(options: live) }
                 let ending = try await Self.listen(to: target, runtime: run.runtime, player: player, options: live,
                                                    frontEnd: run.frontEnd, relay: run.relay, commands: run.commands,
-                                                   frontEndStarted: true, control: run.control, returnsToRadio: true)
+                                                   frontEndStarted: true, control: run.control, returnsToRadio: true,
+                                                   sleep: sleepLeft)
                 volume = ending.volume
+                sleepLeft = Self.secondsLeft(until: ending.sleepEnds)
                 next = ending.next
             }
         }
@@ -261,6 +262,12 @@ struct PlayCommand: AsyncParsableCommand {
 }
 
 extension PlayCommand {
+    /// The seconds a sleep timer ending at `ends` has left (a timer due already runs out at
+    /// once), nil for none.
+    static func secondsLeft(until ends: Date?) -> Double? {
+        ends.map { max(0.001, $0.timeIntervalSinceNow) }
+    }
+
     /// The player's settings: the audio output and volume asked for, video if asked, and for
     /// media requests the same User-Agent the API requests send, as a plain string.
     ///

@@ -57,7 +57,7 @@ extension PlayCommand {
             var ending = try await Self.listen(to: first, runtime: runtime, player: startingPlayer,
                                                options: playerOptions, frontEnd: frontEnd, relay: relay,
                                                commands: commands, frontEndStarted: false, control: nil,
-                                               returnsToRadio: false)
+                                               returnsToRadio: false, sleep: sleep.flatMap(SleepTimer.seconds))
             while case .live(let channel) = ending.next {
                 frontEnd.showCover(nil)
                 frontEnd.clearAlert()
@@ -73,7 +73,8 @@ extension PlayCommand {
                 let player = Task.detached { try PlayerController(options: next) }
                 ending = try await Self.listen(to: target, runtime: runtime, player: player, options: next,
                                                frontEnd: frontEnd, relay: relay, commands: commands,
-                                               frontEndStarted: true, control: nil, returnsToRadio: false)
+                                               frontEndStarted: true, control: nil, returnsToRadio: false,
+                                               sleep: Self.secondsLeft(until: ending.sleepEnds))
             }
         } catch {
             await runtime.shutdown()
@@ -99,6 +100,8 @@ extension PlayCommand {
         var next: Listening
         /// The volume heard last, for what comes next.
         var volume: Int
+        /// When the sleep timer runs out, if one is set: it goes on in what comes next.
+        var sleepEnds: Date?
     }
 
     /// The player's settings for a broadcast: the radio's, and FFmpeg's HLS demuxer told to
@@ -120,10 +123,11 @@ extension PlayCommand {
     /// player is the one `player` starts; it is shut down here, the runtime is not. A front
     /// end started here, or handed over, is stopped here at `quit`, and when the player
     /// cannot start. A control socket opened here is closed here; one handed over is left open.
+    /// `sleep` starts the sleep timer with that many seconds left.
     static func listen(to target: LiveTarget, runtime: RadioRuntime, player startingPlayer: Task<PlayerController, any Error>,
                        options playerOptions: PlayerOptions, frontEnd: any FrontEnd, relay: SessionRelay,
                        commands: CommandPump, frontEndStarted: Bool, control handed: ControlServer?,
-                       returnsToRadio: Bool) async throws(CLIError) -> LiveEnding {
+                       returnsToRadio: Bool, sleep: Double?) async throws(CLIError) -> LiveEnding {
         let controller: PlayerController
         let (station, channel, channels) = (target.station, target.channel, target.channels)
         do {
@@ -173,6 +177,8 @@ extension PlayCommand {
         desktop.start(commands: commands)
         let answers = ControlAnswers(pump: commands, session: session)
         control?.start { answers.reply(to: $0) }
+        // A sleep timer goes on from where it was (`--sleep`, or the radio's), before tuning in.
+        if let sleep { await session.send(.sleep(sleep)) }
         await session.start()
         await session.waitUntilQuit()
         observers.stop(closingControl: handed == nil)
@@ -180,7 +186,8 @@ extension PlayCommand {
         let next = await narration.value
         if next == .quit { frontEnd.stop() }
         controller.shutdown()
-        return LiveEnding(next: next, volume: await session.snapshot().volume)
+        let left = await session.snapshot()
+        return LiveEnding(next: next, volume: left.volume, sleepEnds: left.sleepEnds)
     }
 
     /// The control socket, as the radio has it (`mhz ctl` works the same); without it when
