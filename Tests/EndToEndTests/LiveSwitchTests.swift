@@ -9,12 +9,18 @@ import Testing
 /// (`r`) ends the listening and the radio plays again, resuming what it left.
 @Suite(.serialized)
 struct LiveSwitchTests {
+    /// The built mhz playing the radio headless on `channel` of the station at `base`, with
+    /// `more` arguments, its data in `home`.
+    static func radio(on channel: String, of base: URL, home: TemporaryDirectory, _ more: [String] = []) throws -> BuiltMhz {
+        try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                      "--data-dir", home.path("data").path] + more, home: home.url)
+    }
+
     @Test("headless: live 0 is refused in one error line, live <id> says going_live and then plays the broadcast")
     func theRadioGoesLive() async throws {
         try await LiveListeningTests.withStation("mhz-live-switch") { station, base, data, home in
             let channel = try LiveListeningTests.channel(base)
-            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null",
-                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            let mhz = try Self.radio(on: channel, of: base, home: home)
             do {
                 let radio = try await mhz.waitFor("playing")
                 #expect(radio.event.fields["live"] == nil, "the radio's own song first: \(radio.event.fields)")
@@ -50,8 +56,7 @@ struct LiveSwitchTests {
     func aRefusedBroadcastGivesTheRadioBack() async throws {
         try await LiveListeningTests.withStation("mhz-live-refused") { station, base, data, home in
             let channel = try LiveListeningTests.channel(base)
-            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null",
-                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            let mhz = try Self.radio(on: channel, of: base, home: home)
             do {
                 let radio = try await mhz.waitFor("playing")
                 #expect(radio.event.fields["live"] == nil, "\(radio.event.fields)")
@@ -140,8 +145,7 @@ struct LiveSwitchTests {
     func theSleepTimerGoesAlong() async throws {
         try await LiveListeningTests.withStation("mhz-live-sleep") { station, base, data, home in
             let channel = try LiveListeningTests.channel(base)
-            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--sleep", "1h",
-                                    "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
+            let mhz = try Self.radio(on: channel, of: base, home: home, ["--sleep", "1h"])
             do {
                 let set = try await mhz.waitFor("sleep")
                 #expect(set.event.number("seconds") == 3600)
