@@ -189,9 +189,10 @@ struct PlayCommand: AsyncParsableCommand {
 
     /// The radio, and what it hands over to: a live channel after `live <id>`, another after
     /// `live <other id>` there, the radio again after `radio` (on the channel it played, or
-    /// the one chosen) or when the station refuses the broadcast, until `quit`. The same screen (or stdin), pump and signal trap go on
-    /// throughout, from the same runtime (no second scan); each stretch starts at the volume
-    /// the last one was left at.
+    /// the one chosen) or when the station refuses the broadcast, until `quit`. The same
+    /// screen (or stdin), pump and signal trap go on throughout, from the same runtime (no
+    /// second scan); each stretch starts at the volume and with the sleep timer the last one
+    /// was left at.
     private func listen(_ run: RadioRun, controller first: PlayerController, volume configured: Int,
                         options radioOptions: PlayerOptions) async throws(CLIError) {
         var next = Listening.radio(channel ?? run.runtime.config.channel)
@@ -236,7 +237,7 @@ struct PlayCommand: AsyncParsableCommand {
                 run.frontEnd.showCover(nil)
                 run.frontEnd.clearAlert()
                 let target: LiveTarget
-                switch try await Self.tuneIn(channel.id, runtime: run.runtime) {
+                switch try await Self.tuneIn(channel.id, runtime: run.runtime, onScreen: run.frontEnd) {
                 case .success(let tuned): target = tuned
                 case .failure(let refusal):
                     // The radio handed over for a broadcast the station then refused (gone,

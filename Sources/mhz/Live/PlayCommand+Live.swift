@@ -44,7 +44,14 @@ extension PlayCommand {
         }
         do throws(CLIError) {
             let first: LiveTarget
-            switch try await Self.tuneIn(channelID, runtime: runtime) {
+            let tuned: Result<LiveTarget, ServiceFailure>
+            do {
+                tuned = try await Self.tuneIn(channelID, runtime: runtime)
+            } catch {
+                (try? await startingPlayer.value)?.shutdown()
+                throw error
+            }
+            switch tuned {
             case .success(let target): first = target
             case .failure(let refusal):
                 (try? await startingPlayer.value)?.shutdown()
@@ -62,7 +69,7 @@ extension PlayCommand {
                 frontEnd.showCover(nil)
                 frontEnd.clearAlert()
                 var target = current
-                switch try await Self.tuneIn(channel.id, runtime: runtime) {
+                switch try await Self.tuneIn(channel.id, runtime: runtime, onScreen: frontEnd) {
                 case .success(let tuned): target = tuned
                 case .failure(let refusal): frontEnd.alert(.liveRefused(channel.id, refusal), logger: logger)
                 }
@@ -236,10 +243,18 @@ extension PlayCommand {
     /// Asks the station for `id`'s broadcast before anything plays. Its refusal (a channel it
     /// does not broadcast: 404; a station gone: the failure) is the result's failure, for the
     /// caller to stop on (`mhz --live`) or to go back from (after a hand-over).
-    /// - Throws: when there is no station to ask (the embedded one does not start).
-    static func tuneIn(_ id: String, runtime: RadioRuntime) async throws(CLIError) -> Result<LiveTarget, ServiceFailure> {
-        let station = LiveStationHTTP(base: try await Self.liveBase(runtime), http: runtime.http,
-                                      login: Self.listenerName(runtime))
+    /// - Throws: when there is no station to ask (the embedded one does not start); a front
+    ///   end already on screen (`onScreen`) is stopped first, as mhz ends.
+    static func tuneIn(_ id: String, runtime: RadioRuntime,
+                       onScreen: (any FrontEnd)? = nil) async throws(CLIError) -> Result<LiveTarget, ServiceFailure> {
+        let base: URL
+        do {
+            base = try await Self.liveBase(runtime)
+        } catch {
+            onScreen?.stop()
+            throw error
+        }
+        let station = LiveStationHTTP(base: base, http: runtime.http, login: Self.listenerName(runtime))
         do throws(ServiceFailure) {
             _ = try await station.window(channel: id, from: nil)
         } catch {
