@@ -60,10 +60,19 @@ extension WebPlayerBrowserTests {
             #expect(tuned.count == 1 && tuned.first?.query.isEmpty == true)
             #expect(try await page.value("document.querySelector('[data-field=live]').textContent") as? String == "LIVE")
             // Live: the moment heard is now less what the browser holds ahead of what it plays.
-            let heard = try #require(try await page.value("""
-                (() => { const a = document.querySelector('audio'); return Date.now() - 1000 * (a.buffered.end(a.buffered.length - 1) - a.currentTime); })()
-                """) as? Double)
-            let now = try await shown(page)
+            // The page reads aired.json afresh and shows that moment's song, and the moment is
+            // taken in the same breath: between its reads (every 2 s, later on a busy machine)
+            // the page may still show the song before a change.
+            let sample = try #require(try await page.value("""
+                (async () => {
+                  await aired();
+                  const a = document.querySelector('audio');
+                  return [Date.now() - 1000 * (a.buffered.end(a.buffered.length - 1) - a.currentTime),
+                          document.querySelector('[data-field=title]').textContent, \(Self.currentSid)];
+                })()
+                """) as? [Any])
+            let heard = try #require(sample.first as? Double)
+            let now = (title: sample.dropFirst().first as? String ?? "", sid: try #require(sample.last as? String))
             let on = try await songs(at: Int64(heard), base, channel)
             #expect(on.contains(now.sid), "showing \(now) at \(heard), aired then: \(on)")
             #expect(try await aired(base, channel).first { $0.sid == now.sid }?.title == now.title)
