@@ -79,9 +79,12 @@ struct OfflineListeningTests {
             + "--server http://127.0.0.1:9 --data-dir '\(data.path)'; sleep 30"
         let tmux = try TmuxDriver(command: command, columns: 100, rows: 24)
         let offline = try await tmux.waitForScreen(containing: "Offline: the station is unreachable", seconds: 60)
+        let first = try tmux.capture()
+        #expect(offline, "\(first.joined(separator: "\n"))")
+        // The status line can come a moment before the song's title is drawn.
+        let title = try await tmux.waitForScreen(containing: "tone", seconds: 30)
         var screen = try tmux.capture()
-        #expect(offline, "\(screen.joined(separator: "\n"))")
-        #expect(screen.contains { $0.contains("tone") }, "the downloaded song is on screen")
+        #expect(title, "the downloaded song is on screen: \(screen.joined(separator: "\n"))")
         try tmux.send("D")
         #expect(try await tmux.waitForScreen(containing: "Downloads"))
         screen = try tmux.capture()
