@@ -69,8 +69,11 @@ struct LiveSwitchTests {
                 let refused = try await mhz.waitFor("error", after: going.index) { $0["message"]?.hasPrefix(prefix) == true }
                 #expect(refused.event["message"]?.hasSuffix(") — what played before plays on; `mhz channels` marks the "
                             + "channels on the air.") == true, "\(refused.event.fields)")
-                // mhz goes on as the radio, on its channel, and takes commands.
-                let status = try await mhz.status(after: refused.index) { $0["channel"] == channel }
+                // mhz goes on as the radio, on its channel, and takes commands: once the new
+                // radio session says its channel (commands between two sessions are dropped).
+                let resumed = try await mhz.waitFor("channel", after: refused.index)
+                #expect(resumed.event["id"] == channel, "\(resumed.event.fields)")
+                let status = try await mhz.status(after: resumed.index) { $0["channel"] == channel }
                 #expect(status.event.fields["live"] == nil, "\(status.event.fields)")
                 #expect(!mhz.events[going.index...].contains { $0.fields["live"] as? Bool == true }, "\(mhz.lines)")
                 mhz.send("quit")

@@ -58,10 +58,12 @@ final class NotificationResponder: Sendable {
     func holdAnswers() { recorder.gate.withLock { $0 = DispatchSemaphore(value: 0) } }
 
     /// Sends the held answer; later ones go at once.
-    func releaseAnswers() { recorder.gate.withLock { gate in
-        gate?.signal()
-        gate = nil
-    } }
+    func releaseAnswers() {
+        recorder.gate.withLock { gate in
+            gate?.signal()
+            gate = nil
+        }
+    }
 
     /// Leaves the bus.
     func stop() {
