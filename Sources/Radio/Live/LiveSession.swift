@@ -186,9 +186,8 @@ public actor LiveSession: RadioControl {
     /// steps of a tenth each, puts the volume back (what the next listening starts at) and
     /// quits. A timer set again or taken away cancels this task.
     private func runSleep(_ seconds: Double) async {
-        let fade = min(SleepTimer.longestFade, seconds)
-        let interval = fade / Double(SleepTimer.fadeSteps)
-        do { try await Task.sleep(for: .seconds(seconds - fade)) } catch { return }
+        let (fadeBegins, interval) = SleepTimer.timing(of: seconds)
+        do { try await Task.sleep(for: .seconds(fadeBegins)) } catch { return }
         guard !Task.isCancelled, state != .quit else { return }
         let from = volume
         sleepTimer?.fadingFrom = from

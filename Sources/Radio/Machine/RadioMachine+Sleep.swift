@@ -10,14 +10,13 @@ extension RadioMachine {
             sleepTimer = nil
             return effects + [.emit(.sleep(seconds: nil))]
         }
-        let fade = min(SleepTimer.longestFade, seconds)
+        let (fadeBegins, interval) = SleepTimer.timing(of: seconds)
         let token = nextSleepToken
         nextSleepToken += 1
-        let interval = fade / Double(SleepTimer.fadeSteps)
         effects.append(.emit(.sleep(seconds: seconds)))
-        if seconds > fade {
+        if fadeBegins > 0 {
             sleepTimer = SleepTimer(token: token, volume: restore, interval: interval, stage: .waiting)
-            effects.append(.scheduleSleep(after: seconds - fade, token: token, endsIn: seconds))
+            effects.append(.scheduleSleep(after: fadeBegins, token: token, endsIn: seconds))
         } else {
             sleepTimer = SleepTimer(token: token, volume: restore, interval: interval, stage: .fading(step: 0))
             effects.append(.scheduleSleep(after: interval, token: token, endsIn: seconds))

@@ -29,6 +29,13 @@ public struct SleepTimer: Sendable, Equatable {
         case fading(step: Int)
     }
 
+    /// For a timer of `seconds`: how long before its fade begins (the fade takes the last
+    /// min(``longestFade``, `seconds`)), and the wait between two of its steps.
+    public static func timing(of seconds: Double) -> (fadeBegins: Double, step: Double) {
+        let fade = min(longestFade, seconds)
+        return (seconds - fade, fade / Double(fadeSteps))
+    }
+
     /// The volume after `step` of the fade's steps, from `volume`: a tenth less each step,
     /// silence at the last.
     public static func level(from volume: Int, step: Int) -> Int {
