@@ -9,42 +9,17 @@ import Testing
 /// (`r`) ends the listening and the radio plays again, resuming what it left.
 @Suite(.serialized)
 struct LiveSwitchTests {
-    /// The built mhz playing the radio headless on `channel` of the station at `base`, with
-    /// `more` arguments, its data in `home`.
-    static func radio(on channel: String, of base: URL, home: TemporaryDirectory, _ more: [String] = []) throws -> BuiltMhz {
-        try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
-                      "--data-dir", home.path("data").path] + more, home: home.url)
-    }
-
-    @Test("headless: live 0 is refused in one error line, live <id> says going_live and then plays the broadcast")
-    func theRadioGoesLive() async throws {
-        try await LiveListeningTests.withStation("mhz-live-switch") { station, base, data, home in
+    /// Runs `body` with the test station (its data under `prefix`), its live channel and the
+    /// built mhz playing the radio headless on it with `more` arguments; mhz is killed when
+    /// `body` throws.
+    static func withRadio(_ prefix: String, _ more: [String] = [],
+                          _ body: (_ station: Station, _ channel: String, _ mhz: BuiltMhz) async throws -> Void) async throws {
+        try await LiveListeningTests.withStation(prefix) { station, base, _, home in
             let channel = try LiveListeningTests.channel(base)
-            let mhz = try Self.radio(on: channel, of: base, home: home)
+            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                                    "--data-dir", home.path("data").path] + more, home: home.url)
             do {
-                let radio = try await mhz.waitFor("playing")
-                #expect(radio.event.fields["live"] == nil, "the radio's own song first: \(radio.event.fields)")
-                mhz.send("volume 40")
-                // The player takes the volume in its own time: going live carries what it reports.
-                let turned = try await mhz.status(after: radio.index) { $0.number("volume") == 40 }
-                mhz.send("live 0")
-                let refused = try await mhz.waitFor("error", after: turned.index)
-                #expect(refused.event["message"] == "This station does not broadcast channel “0” live — the channel "
-                            + "list marks the ones it does (`mhz channels` says “(live)”).", "\(refused.event.fields)")
-                mhz.send("live \(channel)")
-                let going = try await mhz.waitFor("going_live", after: refused.index)
-                #expect(mhz.lines.contains(#"{"event":"going_live","id":"\#(channel)","name":"\#(LiveListeningTests.genre)"}"#),
-                        "\(mhz.lines)")
-                let live = try await mhz.waitFor("playing", after: going.index) { $0.fields["live"] as? Bool == true }
-                #expect(live.event["channel"] == channel && live.event.number("behind") != nil, "\(live.event.fields)")
-                #expect(["Red", "Green", "Blue"].contains(live.event["title"] ?? ""), "\(live.event.fields)")
-                // The broadcast counts this mhz as its listener: it fetched the live playlists.
-                #expect(station.liveHub.broadcast(channel)?.snapshot.segments.isEmpty == false)
-                // At the volume the radio was left at.
-                let status = try await mhz.status(after: live.index) { $0.fields["live"] as? Bool == true }
-                #expect(status.event.number("volume") == 40, "\(status.event.fields)")
-                mhz.send("quit")
-                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+                try await body(station, channel, mhz)
             } catch {
                 mhz.kill()
                 throw error
@@ -52,36 +27,58 @@ struct LiveSwitchTests {
         }
     }
 
+    @Test("headless: live 0 is refused in one error line, live <id> says going_live and then plays the broadcast")
+    func theRadioGoesLive() async throws {
+        try await Self.withRadio("mhz-live-switch") { station, channel, mhz in
+            let radio = try await mhz.waitFor("playing")
+            #expect(radio.event.fields["live"] == nil, "the radio's own song first: \(radio.event.fields)")
+            mhz.send("volume 40")
+            // The player takes the volume in its own time: going live carries what it reports.
+            let turned = try await mhz.status(after: radio.index) { $0.number("volume") == 40 }
+            mhz.send("live 0")
+            let refused = try await mhz.waitFor("error", after: turned.index)
+            #expect(refused.event["message"] == "This station does not broadcast channel “0” live — the channel "
+                        + "list marks the ones it does (`mhz channels` says “(live)”).", "\(refused.event.fields)")
+            mhz.send("live \(channel)")
+            let going = try await mhz.waitFor("going_live", after: refused.index)
+            #expect(mhz.lines.contains(#"{"event":"going_live","id":"\#(channel)","name":"\#(LiveListeningTests.genre)"}"#),
+                    "\(mhz.lines)")
+            let live = try await mhz.waitFor("playing", after: going.index) { $0.fields["live"] as? Bool == true }
+            #expect(live.event["channel"] == channel && live.event.number("behind") != nil, "\(live.event.fields)")
+            #expect(["Red", "Green", "Blue"].contains(live.event["title"] ?? ""), "\(live.event.fields)")
+            // The broadcast counts this mhz as its listener: it fetched the live playlists.
+            #expect(station.liveHub.broadcast(channel)?.snapshot.segments.isEmpty == false)
+            // At the volume the radio was left at.
+            let status = try await mhz.status(after: live.index) { $0.fields["live"] as? Bool == true }
+            #expect(status.event.number("volume") == 40, "\(status.event.fields)")
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+        }
+    }
+
     @Test("headless: a broadcast the station refuses once the radio handed over is one error line, and the radio plays on its channel")
     func aRefusedBroadcastGivesTheRadioBack() async throws {
-        try await LiveListeningTests.withStation("mhz-live-refused") { station, base, data, home in
-            let channel = try LiveListeningTests.channel(base)
-            let mhz = try Self.radio(on: channel, of: base, home: home)
-            do {
-                let radio = try await mhz.waitFor("playing")
-                #expect(radio.event.fields["live"] == nil, "\(radio.event.fields)")
-                // The radio keeps the channel list it read, which marks the channel live; the
-                // station is gone when the broadcast is asked for.
-                await station.stop()
-                mhz.send("live \(channel)")
-                let going = try await mhz.waitFor("going_live", after: radio.index)
-                let prefix = "The station refused channel “\(channel)”'s live broadcast (unreachable"
-                let refused = try await mhz.waitFor("error", after: going.index) { $0["message"]?.hasPrefix(prefix) == true }
-                #expect(refused.event["message"]?.hasSuffix(") — what played before plays on; `mhz channels` marks the "
-                            + "channels on the air.") == true, "\(refused.event.fields)")
-                // mhz goes on as the radio, on its channel, and takes commands: once the new
-                // radio session says its channel (commands between two sessions are dropped).
-                let resumed = try await mhz.waitFor("channel", after: refused.index)
-                #expect(resumed.event["id"] == channel, "\(resumed.event.fields)")
-                let status = try await mhz.status(after: resumed.index) { $0["channel"] == channel }
-                #expect(status.event.fields["live"] == nil, "\(status.event.fields)")
-                #expect(!mhz.events[going.index...].contains { $0.fields["live"] as? Bool == true }, "\(mhz.lines)")
-                mhz.send("quit")
-                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
-            } catch {
-                mhz.kill()
-                throw error
-            }
+        try await Self.withRadio("mhz-live-refused") { station, channel, mhz in
+            let radio = try await mhz.waitFor("playing")
+            #expect(radio.event.fields["live"] == nil, "\(radio.event.fields)")
+            // The radio keeps the channel list it read, which marks the channel live; the
+            // station is gone when the broadcast is asked for.
+            await station.stop()
+            mhz.send("live \(channel)")
+            let going = try await mhz.waitFor("going_live", after: radio.index)
+            let prefix = "The station refused channel “\(channel)”'s live broadcast (unreachable"
+            let refused = try await mhz.waitFor("error", after: going.index) { $0["message"]?.hasPrefix(prefix) == true }
+            #expect(refused.event["message"]?.hasSuffix(") — what played before plays on; `mhz channels` marks the "
+                        + "channels on the air.") == true, "\(refused.event.fields)")
+            // mhz goes on as the radio, on its channel, and takes commands: once the new
+            // radio session says its channel (commands between two sessions are dropped).
+            let resumed = try await mhz.waitFor("channel", after: refused.index)
+            #expect(resumed.event["id"] == channel, "\(resumed.event.fields)")
+            let status = try await mhz.status(after: resumed.index) { $0["channel"] == channel }
+            #expect(status.event.fields["live"] == nil, "\(status.event.fields)")
+            #expect(!mhz.events[going.index...].contains { $0.fields["live"] as? Bool == true }, "\(mhz.lines)")
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
         }
     }
 
@@ -146,33 +143,26 @@ struct LiveSwitchTests {
 
     @Test("headless: the sleep timer goes on from the radio to a live channel and back, with the time it has left")
     func theSleepTimerGoesAlong() async throws {
-        try await LiveListeningTests.withStation("mhz-live-sleep") { station, base, data, home in
-            let channel = try LiveListeningTests.channel(base)
-            let mhz = try Self.radio(on: channel, of: base, home: home, ["--sleep", "1h"])
-            do {
-                let set = try await mhz.waitFor("sleep")
-                #expect(set.event.number("seconds") == 3600)
-                let radio = try await mhz.waitFor("playing", after: set.index)
-                mhz.send("live \(channel)")
-                let going = try await mhz.waitFor("going_live", after: radio.index)
-                // The live listening starts the timer with what was left of the hour.
-                let carried = try await mhz.waitFor("sleep", after: going.index)
-                let left = try #require(carried.event.number("seconds"))
-                #expect(left > 3000 && left < 3600, "\(carried.event.fields)")
-                let live = try await mhz.status(after: carried.index) { $0.fields["live"] as? Bool == true }
-                #expect(Self.saysSleepWithinTheHour(live.event["status_text"]), "\(live.event.fields)")
-                mhz.send("radio")
-                let back = try await mhz.waitFor("going_radio", after: live.index)
-                let again = try await mhz.waitFor("sleep", after: back.index)
-                #expect((again.event.number("seconds") ?? 0) <= left, "\(again.event.fields), live had \(left)")
-                let radioAgain = try await mhz.status(after: again.index) { ($0.fields["live"] as? Bool) == nil && $0["sid"] != nil }
-                #expect(Self.saysSleepWithinTheHour(radioAgain.event["status_text"]), "\(radioAgain.event.fields)")
-                mhz.send("quit")
-                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
-            } catch {
-                mhz.kill()
-                throw error
-            }
+        try await Self.withRadio("mhz-live-sleep", ["--sleep", "1h"]) { _, channel, mhz in
+            let set = try await mhz.waitFor("sleep")
+            #expect(set.event.number("seconds") == 3600)
+            let radio = try await mhz.waitFor("playing", after: set.index)
+            mhz.send("live \(channel)")
+            let going = try await mhz.waitFor("going_live", after: radio.index)
+            // The live listening starts the timer with what was left of the hour.
+            let carried = try await mhz.waitFor("sleep", after: going.index)
+            let left = try #require(carried.event.number("seconds"))
+            #expect(left > 3000 && left < 3600, "\(carried.event.fields)")
+            let live = try await mhz.status(after: carried.index) { $0.fields["live"] as? Bool == true }
+            #expect(Self.saysSleepWithinTheHour(live.event["status_text"]), "\(live.event.fields)")
+            mhz.send("radio")
+            let back = try await mhz.waitFor("going_radio", after: live.index)
+            let again = try await mhz.waitFor("sleep", after: back.index)
+            #expect((again.event.number("seconds") ?? 0) <= left, "\(again.event.fields), live had \(left)")
+            let radioAgain = try await mhz.status(after: again.index) { ($0.fields["live"] as? Bool) == nil && $0["sid"] != nil }
+            #expect(Self.saysSleepWithinTheHour(radioAgain.event["status_text"]), "\(radioAgain.event.fields)")
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
         }
     }
 
