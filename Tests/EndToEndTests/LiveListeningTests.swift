@@ -172,9 +172,17 @@ struct LiveListeningTests {
                 mhz.send("skip")
                 let voted = try await mhz.waitFor("voted", after: liked.index)
                 #expect(voted.event["sid"] == heardSid && voted.event["type"] == "s", "\(voted.event.fields)")
-                #expect(voted.event.fields["on_air"] as? Bool == true, "\(voted.event.fields)")
-                #expect(voted.event.number("votes") == 1 && voted.event.number("listeners") == 1, "\(voted.event.fields)")
-                #expect(voted.event.fields["ending"] as? Bool == true, "\(voted.event.fields)")
+                // The songs are seconds long: on a busy machine the skip can reach the station
+                // just after the song heard left the air, which is no vote ("ended", the late
+                // vote's answer, LiveFeedbackTests); otherwise it is this listener's vote.
+                if voted.event.fields["ended"] as? Bool == true {
+                    #expect(voted.event.fields["on_air"] as? Bool == false && voted.event.number("votes") == 0
+                                && voted.event.fields["ending"] as? Bool == false, "\(voted.event.fields)")
+                } else {
+                    #expect(voted.event.fields["on_air"] as? Bool == true, "\(voted.event.fields)")
+                    #expect(voted.event.number("votes") == 1 && voted.event.number("listeners") == 1, "\(voted.event.fields)")
+                    #expect(voted.event.fields["ending"] as? Bool == true, "\(voted.event.fields)")
+                }
 
                 mhz.send("status")
                 let status = try await mhz.waitFor("status", after: voted.index)
