@@ -5,7 +5,9 @@ import Synchronization
 /// demand, for testing how a player survives the network: per request, a script may cut the
 /// connection after some bytes, stall mid-body, answer with an error status, or drop the
 /// connection without answering. Plain POSIX sockets and one thread per connection, so a
-/// stall never blocks the cooperative pool or other connections. Records every request.
+/// stall never blocks the cooperative pool or other connections. Records every request as it
+/// arrives, its status before the head is sent and its body bytes before each is sent, so a
+/// client that has an answer finds it recorded.
 public final class FaultyMediaServer: Sendable {
     /// One request as the server saw it, and what it did with it.
     public struct Served: Sendable, Equatable {
@@ -13,9 +15,10 @@ public final class FaultyMediaServer: Sendable {
         public var path: String
         /// The first byte asked for with `Range: bytes=N-`, nil without a Range header.
         public var rangeStart: Int?
-        /// The status sent (0 when the connection was dropped without an answer).
+        /// The status sent (0 when the connection was dropped without an answer, or before
+        /// the head goes out).
         public var status: Int
-        /// Body bytes sent.
+        /// Body bytes sent (each piece counted as it is handed to the socket).
         public var sent: Int
         /// How the script answered.
         public var reply: Reply
@@ -44,6 +47,9 @@ public final class FaultyMediaServer: Sendable {
         case misplacedRange(start: Int)
         /// Answer 200 with an HTML page (a login wall or error page served as success).
         case html
+        /// Send the head of the file's answer, then not a byte of its body until the client
+        /// hangs up or the server stops: a server that goes silent after its headers.
+        case silentAfterHead
     }
 
     /// Decides the reply to a request (path, Range start) — called on the connection thread.
@@ -119,35 +125,45 @@ public final class FaultyMediaServer: Sendable {
         let (path, rangeStart, rangeEnd) = Self.parse(head)
         let script = scripts.withLock { $0[path] }
         let reply = script?(path, rangeStart) ?? .serve
+        let index = served.withLock { list in
+            list.append(Served(path: path, rangeStart: rangeStart, status: 0, sent: 0, reply: reply, time: .now))
+            return list.count - 1
+        }
         let delay = requestDelay.withLock { $0 }
         if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) * 1e-18 + Double(delay.components.seconds)) }
-        let (status, sent) = respond(connection, path: path, rangeStart: rangeStart, rangeEnd: rangeEnd, reply: reply)
-        served.withLock { $0.append(Served(path: path, rangeStart: rangeStart, status: status, sent: sent, reply: reply,
-                                           time: .now)) }
+        respond(connection, path: path, rangeStart: rangeStart, rangeEnd: rangeEnd, reply: reply) { status, sent in
+            served.withLock { list in
+                list[index].status = status
+                list[index].sent = sent
+            }
+        }
     }
 
     /// A wait before every answer (a distant server's round trip), zero by default.
     public func delayEveryRequest(by delay: Duration) { requestDelay.withLock { $0 = delay } }
 
-    /// Sends the reply; returns the status and the body bytes sent (0 for none).
-    private func respond(_ connection: Int32, path: String, rangeStart asked: Int?, rangeEnd: Int?, reply: Reply)
-        -> (Int, Int)
-    {
-        if case .drop = reply { return (0, 0) }
+    /// Sends the reply, telling `note` the status before the head is sent and the body
+    /// bytes sent before each piece of the body is (and again when a piece did not go).
+    private func respond(_ connection: Int32, path: String, rangeStart asked: Int?, rangeEnd: Int?, reply: Reply,
+                         note: (_ status: Int, _ sent: Int) -> Void) {
+        if case .drop = reply { return }
         if case .status(let code) = reply {
+            note(code, 0)
             send(connection, "HTTP/1.1 \(code) Scripted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            return (code, 0)
+            return
         }
         if case .html = reply {
             let page = "<!DOCTYPE html><html><head><title>Sign in</title></head><body>Please sign in.</body></html>"
+            note(200, page.utf8.count)
             send(connection, "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
                 + "Content-Length: \(page.utf8.count)\r\nConnection: close\r\n\r\n" + page)
-            return (200, page.utf8.count)
+            return
         }
         let file = root.appendingPathComponent(String(path.dropFirst()))
         guard let data = try? Data(contentsOf: file, options: .alwaysMapped) else {
+            note(404, 0)
             send(connection, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-            return (404, 0)
+            return
         }
         var rangeStart = asked, rangeEnd = rangeEnd
         if case .ignoreRange = reply { rangeStart = nil }
@@ -155,9 +171,10 @@ public final class FaultyMediaServer: Sendable {
         if let first = rangeStart, first >= data.count {
             // RFC 9110 §15.5.17: a range past the end is not satisfiable, and the answer
             // names the length ("bytes */LENGTH").
+            note(416, 0)
             send(connection, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(data.count)\r\n"
                 + "Content-Length: 0\r\nConnection: close\r\n\r\n")
-            return (416, 0)
+            return
         }
         let start = min(rangeStart ?? 0, data.count)
         // `bytes=FIRST-LAST` (an HLS byte range) ends at LAST; `bytes=FIRST-` at the end.
@@ -167,7 +184,13 @@ public final class FaultyMediaServer: Sendable {
         if rangeStart != nil { head += "Content-Range: bytes \(start)-\(end)/\(data.count)\r\n" }
         head += "Accept-Ranges: bytes\r\nContent-Type: \(Self.mimeType(path))\r\n"
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let status = rangeStart == nil ? 200 : 206
+        note(status, 0)
         send(connection, head)
+        if case .silentAfterHead = reply {
+            waitForHangUp(connection)
+            return
+        }
         let limit: Int
         var stall: (after: Int, seconds: Double)?
         switch reply {
@@ -183,7 +206,11 @@ public final class FaultyMediaServer: Sendable {
             var chunk = min(rate.map { max(1, $0 / 20) } ?? 16 * 1024, limit - offset)
             if let pause = stall, offset < pause.after { chunk = min(chunk, pause.after - offset) }
             let slice = body[(body.startIndex + offset)..<(body.startIndex + offset + chunk)]
-            guard sendAll(connection, Data(slice)) else { break }
+            note(status, offset + chunk)
+            guard sendAll(connection, Data(slice)) else {
+                note(status, offset)
+                break
+            }
             offset += chunk
             if let rate {
                 let due = started + .milliseconds(Int64(Double(offset) / Double(rate) * 1000))
@@ -196,7 +223,16 @@ public final class FaultyMediaServer: Sendable {
             }
         }
         if case .cutAfter = reply { shutdown(connection, Int32(SHUT_RDWR)) }
-        return (rangeStart == nil ? 200 : 206, offset)
+    }
+
+    /// Holds `connection` open without sending until its client closes it or the server
+    /// stops, looking at both ten times a second.
+    private func waitForHangUp(_ connection: Int32) {
+        while !lifecycle.withLock({ $0.stopped }) {
+            var entry = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 100) >= 0 || errno == EINTR else { return }
+            if entry.revents != 0, LoopbackSocket.isClosedByPeer(connection) { return }
+        }
     }
 
     private func readHead(_ connection: Int32) -> String? {
