@@ -34,6 +34,9 @@ public actor DownloadManager {
     /// HLS plans made before their tasks were added (``DownloadRequest/plan``), each handed
     /// to its task's first transfer.
     private var plans: [Int64: HLSPlan] = [:]
+    /// Set by ``shutdown()``: from then on nobody waits for tasks to settle (a Ctrl-C that
+    /// came before ``waitUntilSettled(_:)`` was asked must still end the wait).
+    private var isShutDown = false
 
     /// Creates a manager for the tasks in `store`, writing songs under `directory`.
     public init(store: any DownloadStore, fetcher: any DownloadFetcher, directory: URL,
@@ -68,6 +71,7 @@ public actor DownloadManager {
     /// Stops every transfer (their bytes stay on disk and their rows say `running`, so the
     /// next start continues them) and ends the listeners' streams.
     public func shutdown() async {
+        isShutDown = true
         watcher?.cancel()
         watcher = nil
         let running = Array(transfers.values) + Array(stopping.values)
@@ -136,9 +140,10 @@ public actor DownloadManager {
     /// Forgets a task and deletes its files, the finished song included.
     public func remove(_ id: Int64) throws(DownloadError) { try known(id); handle(.remove(id)) }
 
-    /// Returns once none of `ids` (all tasks when empty) is queued, running or waiting.
+    /// Returns once none of `ids` (all tasks when empty) is queued, running or waiting, or
+    /// once the manager is shut down (at once when it already was).
     public func waitUntilSettled(_ ids: Set<Int64> = []) async {
-        if settled(ids) { return }
+        if isShutDown || settled(ids) { return }
         await withCheckedContinuation { idleWaiters.append((ids, $0)) }
     }
 

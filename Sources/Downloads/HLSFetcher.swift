@@ -38,7 +38,9 @@ public final class HLSFetcher: DownloadFetcher {
     let repair: (any DiscontinuityRepair)?
     private let logger: Logger
     private let finishing = Mutex<Set<Int64>>([])
-    private let running = Mutex<Set<Int64>>([])
+    /// The tasks following a live playlist now: the recordings ``finishRecordings()`` finishes.
+    /// A finished playlist's download is none, so the first Ctrl-C stops it at once.
+    private let recording = Mutex<Set<Int64>>([])
 
     /// Creates a fetcher. A segment's transfer stalls after `stallTimeout` seconds without a
     /// byte, and a segment is tried `segmentAttempts` times with `segmentBackoff` between;
@@ -62,7 +64,7 @@ public final class HLSFetcher: DownloadFetcher {
     /// Asks every live recording running now to stop reloading and keep what it recorded
     /// (as a finished file). Returns whether one was running and not asked before.
     public func finishRecordings() -> Bool {
-        let live = running.withLock { $0 }
+        let live = recording.withLock { $0 }
         return finishing.withLock { asked in
             let new = live.subtracting(asked)
             asked.formUnion(new)
@@ -77,15 +79,17 @@ public final class HLSFetcher: DownloadFetcher {
     {
         await DownloadFiles(record.path).withLockedPart { fd in
             let id = record.id ?? 0
-            running.withLock { _ = $0.insert(id) }
             defer {
-                running.withLock { _ = $0.remove(id) }
+                recording.withLock { _ = $0.remove(id) }
                 finishing.withLock { _ = $0.remove(id) }
             }
             var job = HLSJob(fetcher: self, record: record, plan: plan, descriptor: fd, progress: progress)
             return await job.run()
         }
     }
+
+    /// Notes that task `id` follows a live playlist (a recording), once its job has read it.
+    func noteRecording(_ id: Int64) { recording.withLock { _ = $0.insert(id) } }
 
     /// Whether the user asked recording `id` to finish.
     func isFinishing(_ id: Int64) -> Bool { finishing.withLock { $0.contains(id) } }

@@ -73,6 +73,8 @@ struct HLSJob {
         if media.segments.isEmpty, !media.isLive {
             return .failed(.playlist(url: mediaURL.absoluteString, reason: .emptyPlaylist), bytes: 0)
         }
+        // Only a live playlist's download is a recording that Ctrl-C finishes.
+        if media.isLive { fetcher.noteRecording(id) }
         var row = saved ?? HLSProgress(downloadID: id, playlistURL: mediaURL.absoluteString,
                                        nextSequence: media.segments.first?.sequence ?? media.mediaSequence,
                                        segmentsDone: 0, bytes: 0, recordedSeconds: 0)

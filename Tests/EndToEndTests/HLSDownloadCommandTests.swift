@@ -163,6 +163,39 @@ struct HLSDownloadCommandTests {
         #expect(FileManager.default.contents(atPath: file.path) == expected)
     }
 
+    /// One SIGTERM (as `timeout` or a service manager sends) stops the download of a
+    /// finished playlist, which has no recording to finish: mhz exits at once, the segments
+    /// appended are kept, and the next run continues after them.
+    @Test func oneSIGTERMStopsAFinishedPlaylistsDownloadAndTheNextRunContinuesIt() async throws {
+        // Segments 0 and 1 come at once, the others at 2 kB/s (half a minute each): the
+        // signal comes while those are on their way.
+        for n in 2..<6 {
+            server.script(String(format: "/clear/a128k/seg%03d.ts", n)) { _, _ in .throttle(bytesPerSecond: 2_000) }
+        }
+        let segments = try (0..<6).map { try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $0))) }
+        let first = try mhz(["download", "--json", server.url("clear/a128k/index.m3u8")])
+        let two = Double(segments[0].count + segments[1].count)
+        let appended = try await first.waitFor("download", timeout: 60) { ($0.number("bytes") ?? 0) >= two }
+        first.terminate()
+        // Ten seconds is room for a loaded machine; a download that takes the signal for a
+        // recording to finish runs on for minutes.
+        #expect(try await first.exit(timeout: 10) == 1)
+        let title = try #require(appended.event["title"])
+        #expect(first.stderr == "mhz: download 1 (\(title)): stopped (running): `mhz downloads resume 1` continues it\n")
+        let file = downloads.appendingPathComponent("a128k.ts")
+        #expect(appended.event["path"] == file.path)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(FileManager.default.contents(atPath: file.path + ".part") == segments[0] + segments[1])
+
+        for n in 2..<6 { server.script(String(format: "/clear/a128k/seg%03d.ts", n)) { _, _ in .serve } }
+        let second = try mhz(["download", "--json", server.url("clear/a128k/index.m3u8")])
+        #expect(try await second.exit(timeout: 60) == 0, "\(second.stderr)")
+        #expect(FileManager.default.contents(atPath: file.path) == segments.reduce(Data(), +))
+        for n in 0..<2 {
+            #expect(server.requests(to: String(format: "/clear/a128k/seg%03d.ts", n)).count == 1, "segment \(n) fetched again")
+        }
+    }
+
     @Test func withHLSAPlaylistWhosePathSaysNothingIsDownloadedAsAStream() async throws {
         try FileManager.default.copyItem(at: streams.path("aes-implicit-iv/index.m3u8"), to: streams.path("aes-implicit-iv/list"))
         defer { try? FileManager.default.removeItem(at: streams.path("aes-implicit-iv/list")) }
