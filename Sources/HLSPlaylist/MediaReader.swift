@@ -44,6 +44,10 @@ enum MediaReader {
         var discontinuity = false
         var discontinuitySequence: Int?
         var discontinuities = 0
+        // The tags that set the two sequence numbers, for the error of a number they make
+        // too large to count segments from.
+        var mediaSequenceTag: PlaylistParser.Line?
+        var discontinuitySequenceTag: PlaylistParser.Line?
         var date: Date?
         var rangeEnd: Int64?
         var maps = 0
@@ -51,9 +55,7 @@ enum MediaReader {
             if let value = line.value(of: "#EXTINF") {
                 let comma = value.firstIndex(of: ",")
                 let number = (comma.map { value[..<$0] } ?? value).trimmingCharacters(in: .whitespaces)
-                guard let duration = Double(number), duration >= 0, duration.isFinite else {
-                    throw .malformed(line: line.number, text: line.text, reason: .badDuration)
-                }
+                let duration = try seconds(number, line: line)
                 let title = comma.map { value[value.index(after: $0)...].trimmingCharacters(in: .whitespaces) }
                 extinf = (duration, title?.isEmpty == false ? title : nil)
             } else if let value = line.value(of: "#EXT-X-BYTERANGE") {
@@ -79,11 +81,13 @@ enum MediaReader {
             } else if let value = line.value(of: "#EXT-X-PROGRAM-DATE-TIME") {
                 date = ProgramDateTime.parse(String(value))
             } else if let value = line.value(of: "#EXT-X-TARGETDURATION") {
-                playlist.targetDuration = try number(value, line: line)
+                playlist.targetDuration = try seconds(value.trimmingCharacters(in: .whitespaces), line: line)
             } else if let value = line.value(of: "#EXT-X-MEDIA-SEQUENCE") {
                 playlist.mediaSequence = try integer(value, line: line)
+                mediaSequenceTag = line
             } else if let value = line.value(of: "#EXT-X-DISCONTINUITY-SEQUENCE") {
                 discontinuitySequence = try integer(value, line: line)
+                discontinuitySequenceTag = line
             } else if let value = line.value(of: "#EXT-X-VERSION") {
                 playlist.version = try integer(value, line: line)
             } else if let value = line.value(of: "#EXT-X-PLAYLIST-TYPE") {
@@ -104,10 +108,16 @@ enum MediaReader {
                     resolved = ByteRange(length: range.length, offset: offset)
                     rangeEnd = end
                 }
-                // Numbers past 2^63 cannot be a segment's: refused rather than wrapped.
-                guard playlist.mediaSequence.addingReportingOverflow(pending.count + 1).overflow == false,
-                      (discontinuitySequence ?? 0).addingReportingOverflow(discontinuities).overflow == false
-                else { throw .malformed(line: line.number, text: line.text, reason: .badNumber) }
+                // Numbers past 2^63 cannot be a segment's: refused rather than wrapped, naming
+                // the tag whose number is too large.
+                if playlist.mediaSequence.addingReportingOverflow(pending.count + 1).overflow {
+                    let tag = mediaSequenceTag ?? line
+                    throw .malformed(line: tag.number, text: tag.text, reason: .badNumber)
+                }
+                if (discontinuitySequence ?? 0).addingReportingOverflow(discontinuities).overflow {
+                    let tag = discontinuitySequenceTag ?? line
+                    throw .malformed(line: tag.number, text: tag.text, reason: .badNumber)
+                }
                 let previous = pending.last
                 let pdt = date ?? previous.flatMap { last in last.programDateTime.map { $0.addingTimeInterval(last.duration) } }
                 pending.append(Pending(uri: uri, duration: duration, title: title, byteRange: resolved, key: key, map: map,
@@ -188,10 +198,15 @@ enum MediaReader {
         return number
     }
 
-    private static func number(_ value: Substring, line: PlaylistParser.Line) throws(PlaylistError) -> Double {
-        guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite else {
-            throw .malformed(line: line.number, text: line.text, reason: .badNumber)
-        }
-        return number
+    /// A duration in seconds (`EXTINF`, `EXT-X-TARGETDURATION`): a decimal number from 0 to
+    /// ``MediaPlaylist/longestDuration``. `Double(_:)` also reads `inf`, `nan` and hex
+    /// floats, and `1e308` is finite: none of them is a segment's length, and each would
+    /// overflow what is counted from durations (milliseconds, estimates, waits).
+    private static func seconds(_ text: String, line: PlaylistParser.Line) throws(PlaylistError) -> Double {
+        guard text.utf8.allSatisfy({ $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                  || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }),
+              let seconds = Double(text), seconds >= 0, seconds <= MediaPlaylist.longestDuration
+        else { throw .malformed(line: line.number, text: line.text, reason: .badDuration) }
+        return seconds
     }
 }

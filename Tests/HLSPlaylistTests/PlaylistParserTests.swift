@@ -89,7 +89,11 @@ struct PlaylistParserTests {
         let big = "99999999999999999999"
         for (text, line, reason) in [
             ("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:\(big)\n#EXTINF:1,\na.ts\n", "#EXT-X-MEDIA-SEQUENCE:\(big)", PlaylistError.Reason.badNumber),
-            ("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:9223372036854775807\n#EXTINF:1,\na.ts\n", "a.ts", .badNumber),
+            // The number that is too large to count segments from is the tag's, not the segment's.
+            ("#EXTM3U\n#EXT-X-MEDIA-SEQUENCE:9223372036854775807\n#EXTINF:1,\na.ts\n",
+             "#EXT-X-MEDIA-SEQUENCE:9223372036854775807", .badNumber),
+            ("#EXTM3U\n#EXT-X-DISCONTINUITY-SEQUENCE:9223372036854775807\n#EXT-X-DISCONTINUITY\n#EXTINF:1,\na.ts\n",
+             "#EXT-X-DISCONTINUITY-SEQUENCE:9223372036854775807", .badNumber),
             ("#EXTM3U\n#EXTINF:1,\n#EXT-X-BYTERANGE:9223372036854775807@9\na.ts\n", "a.ts", .badByteRange),
             ("#EXTM3U\n#EXT-X-MAP:URI=\"i.mp4\",BYTERANGE=\"9223372036854775807@9\"\n",
              "#EXT-X-MAP:URI=\"i.mp4\",BYTERANGE=\"9223372036854775807@9\"", .badByteRange),
