@@ -42,6 +42,12 @@ public struct MediaPlaylist: Sendable, Equatable {
         self.independentSegments = independentSegments
     }
 
+    /// The longest duration a playlist may give a segment or its target, seconds (10^8,
+    /// over three years): RFC 8216 sets no bound, and players' own tests write segments of
+    /// 10^6 s, but none lasts years, and 10^8 s in milliseconds summed over the segments of
+    /// any playlist mhz could hold in memory stays inside 64 bits.
+    public static let longestDuration: Double = 100_000_000
+
     /// Whether segments may still be added or removed: no `EXT-X-ENDLIST` and not VOD
     /// (RFC 8216 §6.2.1: a VOD playlist "MUST NOT change").
     public var isLive: Bool { !hasEndList && playlistType != .vod }

@@ -22,7 +22,8 @@ public enum PlaylistError: Error, Sendable, Equatable {
         case missingURI
         /// `EXT-X-BYTERANGE` that is not `LENGTH[@OFFSET]`.
         case badByteRange
-        /// `EXTINF` whose duration is not a number.
+        /// `EXTINF` or `EXT-X-TARGETDURATION` whose duration is not a number of seconds
+        /// from 0 to ``MediaPlaylist/longestDuration``.
         case badDuration
         /// `IV` that is not `0x` and at most 32 hex digits.
         case badIV

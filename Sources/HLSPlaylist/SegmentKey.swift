@@ -73,20 +73,29 @@ public struct SegmentKey: Sendable, Equatable, Hashable {
     }
 
     /// An `IV` attribute (`0x` or `0X` and up to 32 hex digits; fewer are the same number,
-    /// left-padded with zeros); nil when it is not one.
+    /// left-padded with zeros); nil when it is not one. The digits are ASCII's alone:
+    /// `Character.isHexDigit` also takes full-width ones (`０`–`９`, `Ａ`–`Ｆ`), which are no
+    /// hex digit of RFC 8216's `hexadecimal-sequence` (§4.2).
     static func explicitIV(_ text: String) -> [UInt8]? {
-        var digits = Substring(text)
-        guard digits.hasPrefix("0x") || digits.hasPrefix("0X") else { return nil }
+        var digits = Substring(text).utf8
+        guard digits.starts(with: "0x".utf8) || digits.starts(with: "0X".utf8) else { return nil }
         digits = digits.dropFirst(2)
-        guard !digits.isEmpty, digits.count <= 32, digits.allSatisfy(\.isHexDigit) else { return nil }
-        let padded = String(repeating: "0", count: 32 - digits.count) + digits
-        var bytes: [UInt8] = []
-        var index = padded.startIndex
-        while index < padded.endIndex {
-            let next = padded.index(index, offsetBy: 2)
-            bytes.append(UInt8(padded[index..<next], radix: 16)!)
-            index = next
+        guard !digits.isEmpty, digits.count <= 32 else { return nil }
+        var nibbles = [UInt8](repeating: 0, count: 32 - digits.count)
+        for byte in digits {
+            guard let nibble = hexValue(byte) else { return nil }
+            nibbles.append(nibble)
         }
-        return bytes
+        return stride(from: 0, to: 32, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+    }
+
+    /// The value of one ASCII hex digit; nil for any other byte.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
