@@ -47,7 +47,11 @@ struct LiveBroadcastTests {
             #expect(master.headers["content-type"] == "application/vnd.apple.mpegurl")
             let lines = master.text.split(separator: "\n").map(String.init)
             #expect(lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") && $0.contains("CODECS=\"mp4a.40.2\"") }.count == 3)
-            #expect(lines.filter { !$0.hasPrefix("#") } == ["\(channel)/64.m3u8", "\(channel)/128.m3u8", "\(channel)/192.m3u8"])
+            // Each variant's URI carries the listener id the master hands out, the same for all three.
+            let uris = lines.filter { !$0.hasPrefix("#") }
+            let id = String(try #require(uris.first?.split(separator: "=").last))
+            #expect(id.count == 32 && id.allSatisfy(\.isHexDigit))
+            #expect(uris == [64, 128, 192].map { "\(channel)/\($0).m3u8?listener=\(id)" })
 
             // A full window: three segments at once, then one a second.
             let window = try await LiveFixtures.waitFor(base, channel, "six segments") { $0.entries.count >= 6 }
@@ -168,7 +172,7 @@ struct LiveBroadcastTests {
 
             // The master carries the range to its variants, and ffprobe reads the VOD's length.
             let master = try await HTTPFetch.get(base, "/live/\(channel).m3u8?begintime=\(begin)&endtime=\(end)")
-            #expect(master.text.contains("\(channel)/128.m3u8?begintime=\(begin)&endtime=\(end)\n"))
+            #expect(master.text.contains("\(channel)/128.m3u8?begintime=\(begin)&endtime=\(end)&listener="))
             let seconds = try await offPool {
                 try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0",
                                          base.appendingPathComponent("live/\(channel)/128.m3u8").absoluteString

@@ -46,6 +46,12 @@ extension WebPlayerBrowserTests {
         Set(try await aired(base, channel).filter { $0.start - slack <= moment && moment < $0.end + slack }.map(\.sid))
     }
 
+    /// Whether `request` is the live master playlist of `channel` naming the listener `id`
+    /// and nothing else.
+    private static func plays(_ request: StationRequest, _ channel: String, _ id: String) -> Bool {
+        request.path == "/live/\(channel).m3u8" && request.query.count == 1 && request.parameter("listener") == id
+    }
+
     /// The title and sid the page shows.
     private func shown(_ page: WebDriverSession) async throws -> (title: String, sid: String) {
         (try await page.value("document.querySelector('[data-field=title]').textContent") as? String ?? "",
@@ -56,8 +62,10 @@ extension WebPlayerBrowserTests {
     func livePlaysAndRewinds() async throws {
         try await withLivePage { page, base, channel, log in
             #expect(try await page.value("document.querySelector('#live-controls').hidden") as? Bool == false)
+            // The page reads the master playlist for its listener id, then plays it naming that id.
             let tuned = log.all.filter { $0.path == "/live/\(channel).m3u8" }
-            #expect(tuned.count == 1 && tuned.first?.query.isEmpty == true)
+            let id = try #require(tuned.last?.parameter("listener"))
+            #expect(tuned.count == 2 && tuned.first?.query.isEmpty == true && tuned.last?.query.count == 1, "\(tuned)")
             #expect(try await page.value("document.querySelector('[data-field=live]').textContent") as? String == "LIVE")
             // Live: the moment heard is now less what the browser holds ahead of what it plays.
             // The page reads aired.json afresh and shows that moment's song, and the moment is
@@ -99,13 +107,13 @@ extension WebPlayerBrowserTests {
             var before = log.all.count
             try await page.press("\u{E014}")  // WebDriver's ArrowRight
             try await page.waitFor("live after →", "document.querySelector('[data-field=live]').textContent === 'LIVE' && \(Self.livePlaying)")
-            #expect(log.all.dropFirst(before).contains { $0.path == "/live/\(channel).m3u8" && $0.query.isEmpty })
+            #expect(log.all.dropFirst(before).contains { request in Self.plays(request, channel, id) })
             try await page.click("[data-action=rewind]")
             try await page.waitFor("back again", "document.querySelector('[data-field=live]').textContent.startsWith('−') && \(Self.livePlaying)")
             before = log.all.count
             try await page.click("[data-action=golive]")
             try await page.waitFor("live again", "document.querySelector('[data-field=live]').textContent === 'LIVE' && \(Self.livePlaying)")
-            #expect(log.all.dropFirst(before).contains { $0.path == "/live/\(channel).m3u8" && $0.query.isEmpty })
+            #expect(log.all.dropFirst(before).contains { request in Self.plays(request, channel, id) })
         }
     }
 
@@ -120,8 +128,11 @@ extension WebPlayerBrowserTests {
             #expect(votes.map { $0.method } == ["POST"])
             #expect(votes.map { $0.parameter("type") ?? "" } == ["s"])
             #expect(votes.map { $0.parameter("sid") ?? "" } == [heard.sid])
+            // The vote names the listener id the page's playlist requests carry.
+            let played = log.all.last { $0.path == "/live/\(channel).m3u8" && $0.parameter("listener") != nil }
+            #expect(votes.map { $0.parameter("listener") } == [try #require(played?.parameter("listener"))])
             let status = try await page.value("document.querySelector('#status').textContent") as? String
-            // The browser's playlists and its vote come from one address: one listener, whose vote ends the song.
+            // The browser's polls and its vote carry one id: one listener, whose vote ends the song.
             #expect(status == "Skip: 1 of 1 listening voted; the song ends for everyone.", "\(status ?? "")")
 
             // Paused on the live edge for a while, space goes on from the moment paused, behind the edge.

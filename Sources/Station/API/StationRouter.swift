@@ -137,7 +137,7 @@ enum StationRouter {
         router.head("\(mediaPrefix)/:name", use: stream)
         var liveRoute: (@Sendable (Request, StationContext) async throws -> Response)?
         if let hub = services.live {
-            let answers = LiveAnswers(hub: hub)
+            let answers = LiveAnswers(hub: hub, account: { request, origin in await api.account(request, origin: origin) })
             let live: @Sendable (Request, StationContext) async throws -> Response = { request, context in
                 let base = mediaBase(authority: request.head.authority, scheme: scheme) ?? fallbackBase()
                 let body = request.method == .post
@@ -145,7 +145,7 @@ enum StationRouter {
                     : Data()
                 return Response(await answers.respond(method: request.method.rawValue, path: request.uri.path,
                                                       query: request.uri.query, body: body, base: base,
-                                                      peer: context.peerAddress))
+                                                      origin: RequestOrigin(address: context.peerAddress, cookies: request.cookies)))
             }
             for pattern in ["/live/:channel", "/live/:channel/:name", "/live/:channel/:name/:segment"] {
                 router.get(RouterPath(pattern), use: live)

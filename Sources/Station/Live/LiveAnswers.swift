@@ -12,28 +12,32 @@ import RadioAPI
 /// - `POST /live/<channel>/feedback` → a listener's like, unlike, skip or trash, and the
 ///   tally of the votes to skip the song on the air
 ///
-/// Every request for a channel counts as a listener's: it starts the broadcast and keeps it
-/// on the air.
+/// Every request for a channel starts the broadcast and keeps it on the air. A listener,
+/// whose feedback counts, is an id the master playlist hands out (carried on to the
+/// variants' URIs as `listener=<id>`) or an account (``LiveAudience``).
 struct LiveAnswers: Sendable {
     /// The channels.
     let hub: LiveHub
+    /// The account a feedback's credentials (app `user_id` and `token`, or the web
+    /// session's cookie) log in, as its profile key; `nil` without valid ones.
+    var account: @Sendable (StationRequest, RequestOrigin) async -> String? = { _, _ in nil }
 
     /// `application/vnd.apple.mpegurl`, RFC 8216's media type for playlists.
     static let playlistType = "application/vnd.apple.mpegurl"
 
     /// Answers `path` (starting `/live/`) with its `query` (and a POST's form `body`);
-    /// `base` is the server root as the client named it, for `aired.json`'s links; `peer`
-    /// the client's address, the listener when the request names no `login`.
+    /// `base` is the server root as the client named it, for `aired.json`'s links; `origin`
+    /// the client's address (the pace of feedback from strangers) and cookies.
     func respond(method: String = "GET", path: String, query: String?, body: Data = Data(), base: String,
-                 peer: String? = nil) async -> StationReply {
+                 origin: RequestOrigin = .inProcess) async -> StationReply {
         let parts = path.dropFirst("/live/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let request = StationRequest(method: method, path: path, rawQuery: query)
-        let listener = request.nonEmptyParameter("login") ?? peer ?? "in-process"
+        let listener = request.nonEmptyParameter("listener").flatMap { LiveAudience.isID($0.utf8) ? $0 : nil }
         if method == "POST" {
             guard parts.count == 2, parts[1] == "feedback", let broadcast = hub.broadcast(parts[0]) else { return Self.notFound }
             // A form body, or (docs/PROTOCOL.md §11) the query when the body is empty.
             let form = body.isEmpty ? request : StationRequest(method: method, path: path, rawQuery: String(decoding: body, as: UTF8.self))
-            return await feedback(broadcast, form: form, listener: form.nonEmptyParameter("login") ?? listener)
+            return await feedback(broadcast, form: form, origin: origin)
         }
         switch parts.count {
         case 1 where parts[0].hasSuffix(".m3u8"):
@@ -41,7 +45,10 @@ struct LiveAnswers: Sendable {
             guard let broadcast = hub.broadcast(channel) else { return Self.notFound }
             await broadcast.listen()
             if let refusal = Self.range(query, of: broadcast.snapshot.segments).refusal { return refusal }
-            return Self.playlist(LivePlaylist.master(channel: channel, query: query))
+            // The listener's id: the one it was handed before, while the station keeps it,
+            // else a new one; the variants' URIs carry it.
+            let id = listener.flatMap { broadcast.heard($0) ? $0 : nil } ?? broadcast.issueListener()
+            return Self.playlist(LivePlaylist.master(channel: channel, query: Self.carried(query, listener: id)))
         case 2 where parts[1] == "aired.json":
             guard let broadcast = hub.broadcast(parts[0]) else { return Self.notFound }
             await broadcast.listen()
@@ -51,7 +58,7 @@ struct LiveAnswers: Sendable {
                   let broadcast = hub.broadcast(parts[0])
             else { return Self.notFound }
             await broadcast.listen()
-            broadcast.heard(listener)
+            if let listener { broadcast.heard(listener) }
             return media(broadcast, kbps: kbps, query: query)
         case 3 where parts[2].hasSuffix(".ts"):
             guard let kbps = Int(parts[1]), LiveConfiguration.bitrates.contains(kbps),
@@ -71,22 +78,70 @@ struct LiveAnswers: Sendable {
     /// vote, and more than half of the current listeners end it at the next segment
     /// boundary. The answer is the tally. A skip or trash of the song that has just left
     /// the air, which listeners at the live edge still hear, is no vote (nothing is left to
-    /// end: its end reaches them within seconds): the answer says `ended`.
-    private func feedback(_ broadcast: LiveBroadcast, form: StationRequest, listener: String) async -> StationReply {
+    /// end: its end reaches them within seconds): the answer says `ended`. Only a listener
+    /// the station knows speaks (``LiveAudience``): a stranger is refused 403
+    /// `unknown_listener`, a listener no longer polling votes not (403 `not_listening`), and
+    /// one sending too fast (or a stranger's address) is refused 429 `rate_limited`.
+    private func feedback(_ broadcast: LiveBroadcast, form: StationRequest, origin: RequestOrigin) async -> StationReply {
         guard let word = form.nonEmptyParameter("type"), let type = ReportType(rawValue: word),
               [.rate, .unrate, .skip, .ban].contains(type)
         else { return JSONResponse.error("invalid_type", status: 400) }
         guard let sid = form.nonEmptyParameter("sid") else { return JSONResponse.error("missing_sid", status: 400) }
+        let voter: LiveAudience.Voter?
+        if let key = await account(form, origin) {
+            voter = .account(key)
+        } else {
+            voter = form.nonEmptyParameter("listener").flatMap { LiveAudience.isID($0.utf8) ? .listener($0) : nil }
+        }
+        switch broadcast.admit(voter, address: origin.address) {
+        case .admitted: break
+        case .unknown: return JSONResponse.error("unknown_listener", status: 403)
+        case .limited(let wait): return JSONResponse.reply(RateLimited(retryAfter: (wait + 999) / 1000), status: 429)
+        }
+        // The vote first: a trash refused as a vote teaches nothing either.
+        let vote = type == .skip || type == .ban
+        var tally: LiveBroadcast.Tally?
+        if vote, let voter {
+            switch broadcast.voteToSkip(sid, by: voter) {
+            case .counted(let counted): tally = counted
+            case .notOnAir: break
+            case .notListening: return JSONResponse.error("not_listening", status: 403)
+            }
+        }
         if type != .skip, !(await hub.teach(type, sid: sid, channel: broadcast.channel)) {
             return JSONResponse.error("invalid_sid", status: 400)
         }
-        let vote = type == .skip || type == .ban
-        let tally = vote ? broadcast.voteToSkip(sid, by: listener) : nil
         let onAir = tally != nil || broadcast.songOnAir?.sid == sid
         return JSONResponse.reply(FeedbackAnswer(sid: sid, type: word, onAir: onAir,
                                                  votes: tally?.votes ?? 0, listeners: tally?.listeners ?? 0,
                                                  ending: tally?.ending ?? false,
                                                  ended: vote && !onAir && broadcast.justLeft(sid)))
+    }
+
+    /// The refusal of a listener sending too fast: `{"r":1,"err":"rate_limited","retry_after":<s>}`.
+    struct RateLimited: Encodable {
+        /// Always 1: refused.
+        let r = 1
+        /// What refused it.
+        let err = "rate_limited"
+        /// Seconds until a word is taken again.
+        let retryAfter: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case r, err
+            case retryAfter = "retry_after"
+        }
+    }
+
+    /// The master playlist's query for its variants: the request's `begintime` and
+    /// `endtime` items as sent, and `listener` with `id` when there is one.
+    static func carried(_ query: String?, listener id: String?) -> String? {
+        var items = (query ?? "").split(separator: "&").filter { item in
+            let name = item.prefix { $0 != "=" }
+            return name == "begintime" || name == "endtime"
+        }.map(String.init)
+        if let id { items.append("listener=\(id)") }
+        return items.isEmpty ? nil : items.joined(separator: "&")
     }
 
     /// The answer of a feedback: `{"r":0,"sid","type","on_air","votes","listeners","ending","ended"}`.

@@ -38,14 +38,10 @@ final class LiveBroadcast: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
         /// Signalled when a run's thread ends.
         var ended: DispatchSemaphore?
-        /// Who fetched a media playlist, and when last (ms since the epoch).
-        var listeners: [String: Int64] = [:]
-        /// The song on the air listeners voted to skip, and who did.
-        var skipVotes: (sid: String, voters: Set<String>)?
+        /// The listeners the station handed ids to, their votes and their pace.
+        var audience: LiveAudience
         /// A song a majority voted to end: the thread ends it at the next segment it cuts.
         var endRequested: String?
-        /// When ``listeners`` was last rid of those past the window (ms since the epoch).
-        var listenersPruned: Int64 = 0
         /// The window's playlists and the newest segments' bytes, shared by every request.
         var edge = LiveEdge()
     }
@@ -56,15 +52,21 @@ final class LiveBroadcast: Sendable {
         var sid: String
         /// Listeners who voted to skip or trash it.
         var votes: Int
-        /// Listeners who fetched a playlist in the last ``listenerWindow`` milliseconds (the
-        /// voter among them).
+        /// Listeners listening (``LiveAudience/listeners(now:)``), the voter among them.
         var listeners: Int
         /// Whether more than half voted: the song ends at the next segment boundary.
         var ending: Bool
     }
 
-    /// How long a listener counts after its last playlist fetch: 30 s.
-    static let listenerWindow: Int64 = 30_000
+    /// What a vote to skip came to.
+    enum Vote: Sendable, Equatable {
+        /// Counted.
+        case counted(Tally)
+        /// The song is not the one on the air: nothing to count.
+        case notOnAir
+        /// The voter fetched no playlist lately: no vote.
+        case notListening
+    }
 
     /// The channel's id.
     let channel: String
@@ -89,7 +91,10 @@ final class LiveBroadcast: Sendable {
         self.songs = songs
         self.logger = logger
         let stored = archive.load()
-        state = Mutex(State(segments: stored.segments, aired: stored.aired))
+        // A listener counts for five target durations after a playlist fetch: a player polls
+        // about once a target duration, so a few polls may be late or lost.
+        let window = 5 * max(1, configuration.segmentSamples * 1000 / Int64(LiveEncoder.sampleRate))
+        state = Mutex(State(segments: stored.segments, aired: stored.aired, audience: LiveAudience(window: window)))
     }
 
     /// Now, in milliseconds since the epoch.
@@ -121,16 +126,16 @@ final class LiveBroadcast: Sendable {
 
     /// For a listener at the live edge (``LiveEdgeRoute``): the live window's playlist of the
     /// variant at `kbps`, when the broadcast is on the air with its first segments out, the
-    /// request noted as ``listen()`` notes it and `listener` as ``heard(_:)`` does, under one
-    /// lock. `nil` when the broadcast is off the air, starting or stopping: then the route's
-    /// own answer starts it or waits for it.
-    func edgePlaylist(kbps: Int, listener: String) -> ByteBuffer? {
+    /// request noted as ``listen()`` notes it and `listener` (an id handed out, if any) as
+    /// ``heard(_:)`` does, under one lock. `nil` when the broadcast is off the air, starting
+    /// or stopping: then the route's own answer starts it or waits for it.
+    func edgePlaylist(kbps: Int, listener: String?) -> ByteBuffer? {
         let minimumTarget = self.minimumTarget
         let now = Self.now()
         return state.withLock { state -> ByteBuffer? in
             guard case .onAir(let published) = state.phase, published >= LiveConfiguration.prefill else { return nil }
             state.lastRequest = now
-            Self.note(listener, at: now, in: &state)
+            if let listener { state.audience.polled(listener, now: now) }
             return state.edge.playlist(kbps: kbps, of: state.segments, minimumTarget: minimumTarget)
         }
     }
@@ -215,19 +220,25 @@ final class LiveBroadcast: Sendable {
         }
     }
 
-    /// Notes that `listener` fetched a media playlist now. Those not heard for the
-    /// ``listenerWindow`` are dropped at most once a window: counting filters by time anyway.
-    func heard(_ listener: String) {
+    /// Notes that the listener with id `listener` fetched a playlist now; false for an id
+    /// the station did not hand out (or has forgotten), which counts for nothing.
+    @discardableResult
+    func heard(_ listener: String) -> Bool {
         let now = Self.now()
-        state.withLock { state in Self.note(listener, at: now, in: &state) }
+        return state.withLock { state in state.audience.polled(listener, now: now) }
     }
 
-    private static func note(_ listener: String, at now: Int64, in state: inout State) {
-        state.listeners[listener] = now
-        if now - state.listenersPruned > listenerWindow {
-            state.listenersPruned = now
-            state.listeners = state.listeners.filter { now - $0.value <= listenerWindow }
-        }
+    /// A new listener id, listening from now on; `nil` when the audience is full.
+    func issueListener() -> String? {
+        let now = Self.now()
+        return state.withLock { state in state.audience.issue(now: now) }
+    }
+
+    /// Whether a word on the feedback route from `voter` (sent from `address`) is taken
+    /// (``LiveAudience/admit(_:address:now:)``).
+    func admit(_ voter: LiveAudience.Voter?, address: String?) -> LiveAudience.Admission {
+        let now = Self.now()
+        return state.withLock { state in state.audience.admit(voter, address: address, now: now) }
     }
 
     /// The song on the air: the last one aired, while the broadcast is on.
@@ -238,22 +249,19 @@ final class LiveBroadcast: Sendable {
         }
     }
 
-    /// Counts `listener`'s vote to skip `sid`; `nil` when `sid` is not the song on the air.
-    /// More than half of the current listeners (those who fetched a playlist in the last
-    /// 30 s, the voter counted) end it at the next segment boundary the encoder cuts.
-    func voteToSkip(_ sid: String, by listener: String) -> Tally? {
+    /// Counts `voter`'s vote to skip `sid`, the song on the air: once per voter, and only
+    /// while it listens (``LiveAudience/vote(_:by:now:)``). More than half of those listening
+    /// end it at the next segment boundary the encoder cuts.
+    func voteToSkip(_ sid: String, by voter: LiveAudience.Voter) -> Vote {
         let now = Self.now()
-        return state.withLock { state -> Tally? in
-            guard case .onAir = state.phase, state.aired.last?.sid == sid else { return nil }
-            state.listeners[listener] = now
-            let current = Set(state.listeners.filter { now - $0.value <= Self.listenerWindow }.keys)
-            var voters = state.skipVotes?.sid == sid ? state.skipVotes!.voters : []
-            voters.insert(listener)
-            state.skipVotes = (sid, voters)
-            let votes = voters.intersection(current).count
-            let ending = votes * 2 > current.count
+        return state.withLock { state -> Vote in
+            guard case .onAir = state.phase, state.aired.last?.sid == sid else { return .notOnAir }
+            guard case .counted(let votes, let listeners) = state.audience.vote(sid, by: voter, now: now) else {
+                return .notListening
+            }
+            let ending = votes * 2 > listeners
             if ending { state.endRequested = sid }
-            return Tally(sid: sid, votes: votes, listeners: current.count, ending: ending)
+            return .counted(Tally(sid: sid, votes: votes, listeners: listeners, ending: ending))
         }
     }
 

@@ -20,19 +20,20 @@ struct LiveEdgeAnswer: Sendable, Equatable {
 /// Where ``LiveEdgeHandler`` finds its answers: a seam, so the handler can be tested with
 /// answers of its own making.
 protocol LiveEdgeSource: Sendable {
-    /// The answer to a `GET` of `target` (the request target as sent) by `listener`, or
-    /// `nil` when the station's router must answer it.
+    /// The answer to a `GET` of `target` (the request target as sent) from the peer
+    /// `listener` (its address), or `nil` when the station's router must answer it.
     func answer(target: String, listener: String) -> LiveEdgeAnswer?
 }
 
 /// The two requests every listener of a broadcast makes again and again (docs/PROTOCOL.md
 /// §12), answered from what ``LiveEdge`` keeps in memory:
 ///
-/// - `GET /live/<channel>/<kbps>.m3u8`: the live window playlist of a variant, the
-///   listener noted for the skip votes' count (as ``LiveAnswers`` notes it);
+/// - `GET /live/<channel>/<kbps>.m3u8`, or with `?listener=<id>` (the id the master playlist
+///   handed out): the live window playlist of a variant, the listener noted as listening
+///   (as ``LiveAnswers`` notes it);
 /// - `GET /live/<channel>/<kbps>/<sequence>.ts`: one of the newest segments.
 ///
-/// Only these plain forms are taken: no query (a `login`, a look-back), no `%`, the numbers
+/// Only these plain forms are taken: no other query (a look-back), no `%`, the numbers
 /// in plain digits, a channel the station broadcasts, on the air with its first segments
 /// out, and a segment kept in memory. Anything else is `nil`, for the router, whose answer
 /// for these forms is the same bytes (``LiveAnswers``).
@@ -42,18 +43,19 @@ struct LiveEdgeRoute: LiveEdgeSource {
 
     private static let prefix = "/live/"
 
-    /// The answer to `target`, or `nil` for the router.
+    /// The answer to `target`, or `nil` for the router. The peer's address plays no part:
+    /// a listener is the id its playlist requests carry.
     func answer(target: String, listener: String) -> LiveEdgeAnswer? {
         guard target.utf8.count <= RequestLimitMiddleware<StationContext>.maximumTargetLength,
               target.hasPrefix(Self.prefix)
         else { return nil }
-        let parts = target.utf8.dropFirst(Self.prefix.utf8.count).split(separator: UInt8(ascii: "/"),
-                                                                         omittingEmptySubsequences: false)
+        guard let (path, id) = Self.split(target.utf8.dropFirst(Self.prefix.utf8.count)) else { return nil }
+        let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         switch parts.count {
         case 2:
             guard let kbps = Self.number(parts[1], suffix: ".m3u8"), LiveConfiguration.bitrates.contains(kbps),
                   let channel = String(parts[0]), let broadcast = hub.broadcast(channel),
-                  let body = broadcast.edgePlaylist(kbps: kbps, listener: listener)
+                  let body = broadcast.edgePlaylist(kbps: kbps, listener: id)
             else { return nil }
             return LiveEdgeAnswer(kind: .playlist, body: body)
         case 3:
@@ -66,6 +68,16 @@ struct LiveEdgeRoute: LiveEdgeSource {
         default:
             return nil
         }
+    }
+
+    /// The path of `target` (after `/live/`) and the listener id of a query that is
+    /// exactly `listener=<id>`; `nil` for any other query, which the router answers.
+    private static func split(_ target: Substring.UTF8View) -> (path: Substring.UTF8View, id: String?)? {
+        guard let mark = target.firstIndex(of: UInt8(ascii: "?")) else { return (target, nil) }
+        let query = target[target.index(after: mark)...]
+        let name = "listener=".utf8
+        guard query.starts(with: name), LiveAudience.isID(query.dropFirst(name.count)) else { return nil }
+        return (target[..<mark], String(query.dropFirst(name.count)))
     }
 
     /// The number `text` spells in plain ASCII digits (at most 18) before `suffix`.

@@ -8,12 +8,14 @@ extension WebPlayerPage {
     /// holds ahead of what it plays; back 30 s plays the look-back as a finished playlist
     /// (`?begintime=…&endtime=<the newest segment's end>`), whose first segment's date
     /// (read from the media playlist) plus `currentTime` is the moment heard; at its end
-    /// the next stretch is loaded, and close to the edge the live playlist again. A vote goes
-    /// to `/live/<id>/feedback` without a `login`: the browser's own playlist requests carry
-    /// none, so the station counts both under the listener's address, as one listener.
+    /// the next stretch is loaded, and close to the edge the live playlist again. The page
+    /// reads the master playlist once per channel for the listener id the station hands out
+    /// (its variants' URIs carry `listener=<id>`), and names it in the master playlist the
+    /// `<audio>` plays, so the browser's polls carry it, and in its votes to
+    /// `/live/<id>/feedback`: the station counts a vote only from a listener polling.
     static let liveScript = #"""
     const HLS = "application/vnd.apple.mpegurl";
-    const live = { id: null, aired: [], song: null, timer: 0, oldest: 0, from: 0, pausedAt: 0 };
+    const live = { id: null, listener: "", aired: [], song: null, timer: 0, oldest: 0, from: 0, pausedAt: 0 };
 
     function tuneLive(id) {
       if (!audio.canPlayType(HLS)) { tune(id); say("This browser cannot play live HLS: here are the channel's songs instead."); return; }
@@ -38,6 +40,7 @@ extension WebPlayerPage {
       if (!live.id) return;
       clearInterval(live.timer);
       live.id = null;
+      live.listener = "";
       live.song = null;
       live.pausedAt = 0;
       live.aired = [];
@@ -47,11 +50,23 @@ extension WebPlayerPage {
 
     // The live playlist: Chromium plays it a few segments behind the edge, and holds no
     // `seekable` range of it, so the look-back is played as finished (VOD) playlists instead.
-    function load() {
+    async function load() {
+      const id = live.id;
+      const master = "/live/" + encodeURIComponent(id) + ".m3u8";
       live.from = 0;
-      audio.src = "/live/" + encodeURIComponent(live.id) + ".m3u8";
+      if (!live.listener) {
+        let text;
+        try { text = await (await fetch(master, { cache: "no-store" })).text(); } catch (error) { text = ""; }
+        if (id !== live.id) return;
+        const found = /[?&]listener=([0-9a-f]{32})/.exec(text);
+        live.listener = found ? found[1] : "";
+      }
+      audio.src = master + listenerQuery("?");
       play();
     }
+
+    // `listener=<id>` after `mark`, or nothing before the station handed one out.
+    function listenerQuery(mark) { return live.listener ? mark + "listener=" + live.listener : ""; }
 
     // The look-back from `begin` (ms since the epoch) to the newest segment out: the media
     // playlist from `begin` on says where its first segment starts and its last ends.
@@ -67,7 +82,7 @@ extension WebPlayerPage {
       const last = dates[dates.length - 1];
       const end = Date.parse(last[1]) + Math.floor(Number(last[2]) * 1000);
       live.from = first;
-      audio.src = base + ".m3u8?begintime=" + Math.floor(begin) + "&endtime=" + end;
+      audio.src = base + ".m3u8?begintime=" + Math.floor(begin) + "&endtime=" + end + listenerQuery("&");
       play();
     }
 
@@ -146,7 +161,7 @@ extension WebPlayerPage {
       const song = live.song;
       if (!song) return;
       mark({ s: "skipped", b: "trashed", r: "♥", u: "" }[type]);
-      const answer = await ask("/live/" + encodeURIComponent(live.id) + "/feedback?type=" + type + "&sid=" + encodeURIComponent(song.sid), { method: "POST" });
+      const answer = await ask("/live/" + encodeURIComponent(live.id) + "/feedback?type=" + type + "&sid=" + encodeURIComponent(song.sid) + listenerQuery("&"), { method: "POST" });
       if (answer.r !== 0) { say("The station refused: " + (answer.err || "error") + "."); return; }
       if (type === "r" || type === "u") { say(type === "r" ? "Liked: the channel learns it." : "Unliked."); return; }
       // Heard behind the edge, the song may be over on the air: its vote then counts nothing.

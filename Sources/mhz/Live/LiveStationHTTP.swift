@@ -4,6 +4,7 @@ import HTTP
 import Radio
 import RadioAPI
 import StationLink
+import Synchronization
 
 /// The radio's ``LiveStation`` port over a station's live routes (docs/PROTOCOL.md §11),
 /// read with libcurl and the playlist parser: the two layers the radio does not import.
@@ -12,17 +13,25 @@ struct LiveStationHTTP: LiveStation {
     let base: URL
     /// The client the requests go through (no session: the live routes carry no password).
     let http: HTTPClient
-    /// The listener as the station counts it (`login=`): on every playlist read, the
-    /// stream mpv plays (the master playlist carries it on to the variants) and the
-    /// feedback, so this mhz is one listener, not one per address and one per vote.
-    let login: String
+    /// The listener id the station handed out with each channel's master playlist: on
+    /// every playlist read, the stream mpv plays (the master playlist carries it on to the
+    /// variants mpv polls) and the feedback, so the votes of this mhz are those of the
+    /// listener the station sees polling.
+    private let listeners = ListenerIDs()
+
+    /// The live routes of the station at `base`, asked through `http`.
+    init(base: URL, http: HTTPClient) {
+        self.base = base
+        self.http = http
+    }
 
     /// The variant whose playlist is read for the window: the variants' segments share
     /// their boundaries, sequence numbers and dates, so any one tells them all.
     static let variant = 128
 
     func window(channel: String, from begin: Int64?) async throws(ServiceFailure) -> LiveWindow {
-        let url = address("live/\(channel)/\(Self.variant).m3u8", begin: begin)
+        if listeners.id(of: channel) == nil { await tuneIn(channel) }
+        let url = address("live/\(channel)/\(Self.variant).m3u8", begin: begin, listener: listeners.id(of: channel))
         let body = try await get(url)
         let playlist: Playlist
         do throws(PlaylistError) {
@@ -45,7 +54,7 @@ struct LiveStationHTTP: LiveStation {
     }
 
     func aired(channel: String) async throws(ServiceFailure) -> [AiredSong] {
-        let url = address("live/\(channel)/aired.json", begin: nil, login: false)
+        let url = address("live/\(channel)/aired.json", begin: nil)
         let body = try await get(url)
         do {
             return try JSONDecoder().decode(AiredList.self, from: body).songs.map {
@@ -57,14 +66,14 @@ struct LiveStationHTTP: LiveStation {
     }
 
     func streamURL(channel: String, from begin: Int64) -> String {
-        address("live/\(channel).m3u8", begin: begin).absoluteString
+        address("live/\(channel).m3u8", begin: begin, listener: listeners.id(of: channel)).absoluteString
     }
 
     func feedback(channel: String, type: ReportType, sid: String) async throws(ServiceFailure) -> LiveTally {
-        let url = address("live/\(channel)/feedback", begin: nil, login: false)
+        let url = address("live/\(channel)/feedback", begin: nil)
         var form = URLComponents()
-        form.queryItems = [URLQueryItem(name: "type", value: type.rawValue), URLQueryItem(name: "sid", value: sid),
-                           URLQueryItem(name: "login", value: login)]
+        form.queryItems = [URLQueryItem(name: "type", value: type.rawValue), URLQueryItem(name: "sid", value: sid)]
+        if let id = listeners.id(of: channel) { form.queryItems?.append(URLQueryItem(name: "listener", value: id)) }
         let body = try await get(url, form: Data((form.percentEncodedQuery ?? "").utf8))
         do {
             let answer = try JSONDecoder().decode(Tally.self, from: body)
@@ -75,14 +84,29 @@ struct LiveStationHTTP: LiveStation {
         }
     }
 
-    /// `path` under the station's root, with `begintime` when given and the listener's
-    /// `login` when asked.
-    private func address(_ path: String, begin: Int64?, login: Bool = true) -> URL {
+    /// Reads the channel's master playlist for the listener id its variants' URIs carry
+    /// (`listener=`), kept for the channel. A station that hands none out, or an answer
+    /// that is none, leaves none (the next window read asks again): the listening goes on,
+    /// and the station answers a vote without an id with its refusal.
+    private func tuneIn(_ channel: String) async {
+        let url = address("live/\(channel).m3u8", begin: nil)
+        guard let body = try? await get(url), case .master(let master)? = try? PlaylistParser.parse(body, url: url) else {
+            return
+        }
+        let ids = master.variants.compactMap { variant in
+            URLComponents(url: variant.uri, resolvingAgainstBaseURL: true)?.queryItems?.first { $0.name == "listener" }?.value
+        }
+        if let id = ids.first { listeners.keep(id, for: channel) }
+    }
+
+    /// `path` under the station's root, with `begintime` when given and the listener's id
+    /// when there is one.
+    private func address(_ path: String, begin: Int64?, listener: String? = nil) -> URL {
         let url = base.appendingPathComponent(path)
         guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         var query: [URLQueryItem] = []
         if let begin { query.append(URLQueryItem(name: "begintime", value: String(begin))) }
-        if login { query.append(URLQueryItem(name: "login", value: self.login)) }
+        if let listener { query.append(URLQueryItem(name: "listener", value: listener)) }
         parts.queryItems = query.isEmpty ? nil : query
         return parts.url ?? url
     }
@@ -105,6 +129,14 @@ struct LiveStationHTTP: LiveStation {
     }
 
     private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    /// The listener id of each channel, shared by the copies of one ``LiveStationHTTP``.
+    private final class ListenerIDs: Sendable {
+        private let ids = Mutex<[String: String]>([:])
+
+        func id(of channel: String) -> String? { ids.withLock { $0[channel] } }
+
+        func keep(_ id: String, for channel: String) { ids.withLock { $0[channel] = id } }
+    }
 
     /// The feedback's answer as the station writes it.
     private struct Tally: Decodable {

@@ -209,16 +209,6 @@ extension PlayCommand {
         }
     }
 
-    /// The listener the station counts: the account logged in on it, else a name for this
-    /// run (the station takes any stable name; it needs only to tell listeners apart).
-    private static func listenerName(_ runtime: RadioRuntime) -> String {
-        switch runtime.activeSession(logger: Logger(label: "mhz.net")).login {
-        case .app(let credentials): "user:\(credentials.userID)"
-        case .web(let user): "user:\(user.id)"
-        case .anonymous: "mhz:\(UUID().uuidString.lowercased())"
-        }
-    }
-
     /// Where the broadcast is: `--server`, or the embedded station served on loopback.
     private static func liveBase(_ runtime: RadioRuntime) async throws(CLIError) -> URL {
         guard let embedded = runtime.station else { return runtime.baseURL }
@@ -254,7 +244,7 @@ extension PlayCommand {
             onScreen?.stop()
             throw error
         }
-        let station = LiveStationHTTP(base: base, http: runtime.http, login: Self.listenerName(runtime))
+        let station = LiveStationHTTP(base: base, http: runtime.http)
         do throws(ServiceFailure) {
             _ = try await station.window(channel: id, from: nil)
         } catch {
