@@ -5,8 +5,10 @@ import Hummingbird
 /// answer the file middleware gives for the finished file, from the first request on.
 ///
 /// The job's length is exact before the bytes exist (``TranscodeJob/length``), so every
-/// answer carries `Content-Length` and `Accept-Ranges: bytes`; a `Range` is a 206 with its
-/// `Content-Range` (a player's seek, or a resumed position, lands where it asked), a range
+/// answer carries `Content-Length` and `Accept-Ranges: bytes`, and a `Range` is read at
+/// once, by the parser files are answered with (``ByteRange``): nothing waits for the
+/// length. A range is a 206 with its `Content-Range` (a player's seek, or a resumed
+/// position, lands where it asked), an invalid one is ignored (200, the whole song), one
 /// past the end a 416. A range that starts ahead of the encoder waits for it, at most
 /// ``StationConfiguration/transcodeRangeWait``, and is a 503 with `Retry-After` when the
 /// encoder is not there by then; the bytes after the first arrive as the encoder writes
@@ -23,9 +25,7 @@ enum TranscodeStreaming {
         let span: ClosedRange<Int>?
         switch ByteRange(header: request.headers[.range], length: length) {
         case .unsatisfiable:
-            var refused = JSONResponse.error("range_not_satisfiable", status: .rangeNotSatisfiable)
-            refused.headers[.contentRange] = "bytes */\(length)"
-            return refused
+            return RangeRepairMiddleware<StationContext>.unsatisfiable(size: length)
         case .whole:
             status = .ok
             span = length > 0 ? 0...(length - 1) : nil
