@@ -336,10 +336,14 @@ struct RateMeter {
         samples.removeAll { time - $0.0 > .seconds(3) }
     }
 
-    /// Bytes per second between the oldest and newest samples kept (0 with fewer than two).
+    /// Bytes per second between the oldest and newest samples kept (0 with fewer than two,
+    /// or less than 100 ms apart: two samples a moment apart would make any rate at all,
+    /// an infinite one when they fall in the same millisecond).
     var rate: Double {
-        guard let first = samples.first, let last = samples.last, last.0 > first.0 else { return 0 }
-        let seconds = Double((last.0 - first.0) / .milliseconds(1)) / 1000
-        return Double(last.1 - first.1) / seconds
+        guard let first = samples.first, let last = samples.last else { return 0 }
+        let (seconds, attoseconds) = (last.0 - first.0).components
+        let elapsed = Double(seconds) + Double(attoseconds) / 1e18
+        guard elapsed >= 0.1 else { return 0 }
+        return (Double(last.1) - Double(first.1)) / elapsed
     }
 }

@@ -48,9 +48,15 @@ struct HLSJob {
     mutating func run() async -> TransferOutcome {
         var saved: HLSProgress?
         do throws(StoreError) { saved = try fetcher.store.hlsProgress(downloadID: id) } catch { return .failed(.storage(error), bytes: 0) }
-        // A file shorter than the row says (deleted, or cut by a crash of the machine):
-        // nothing of it can be trusted, so the download starts again.
-        if let row = saved, Disk.size(of: descriptor) < row.bytes { saved = nil }
+        // A file shorter than the row says (deleted, or cut by a crash of the machine), or a
+        // row no append could have written: nothing of it can be trusted, so the download
+        // starts again.
+        if let row = saved, Disk.size(of: descriptor) < row.bytes
+            || !HLSJobArithmetic.isPlausible(segmentsDone: row.segmentsDone, bytes: row.bytes,
+                                            recordedSeconds: row.recordedSeconds, periodStarts: row.periodStarts)
+        {
+            saved = nil
+        }
         let planner = HLSPlanner(http: fetcher.http)
         var media: MediaPlaylist, mediaURL: URL
         do throws(DownloadError) {
@@ -94,16 +100,11 @@ struct HLSJob {
         var refreshedAt: Int?
         while true {
             if playlist.isLive, row.segmentsDone > 0, let first = playlist.segments.first, first.sequence > row.nextSequence {
-                return await finish(row, or: .liveWindowPassed(missed: first.sequence - row.nextSequence))
+                let missed = HLSJobArithmetic.missed(first: first.sequence, next: row.nextSequence)
+                return await finish(row, or: .liveWindowPassed(missed: missed))
             }
-            var pending = playlist.segments.filter { $0.sequence >= row.nextSequence }
-            if playlist.isLive, let limit = record.recordSeconds {
-                var seconds = row.recordedSeconds
-                pending = Array(pending.prefix { segment in
-                    defer { seconds += segment.duration }
-                    return seconds < limit
-                })
-            }
+            let pending = HLSJobArithmetic.pending(playlist, from: row.nextSequence, recorded: row.recordedSeconds,
+                                                   limit: record.recordSeconds)
             switch await append(pending, writer: writer, row: &row, media: playlist) {
             case .failed(.segment(let sequence, .httpStatus(let status))) where [401, 403, 410].contains(status)
                 && refreshedAt != sequence:
@@ -125,11 +126,7 @@ struct HLSJob {
             }
             if !playlist.isLive { return await finish(row, or: nil) }
             if let limit = record.recordSeconds, row.recordedSeconds >= limit { return await finish(row, or: nil) }
-            // RFC 8216 §6.3.4: reload after the target duration once the playlist changed,
-            // after half of it while it did not.
-            let target = playlist.targetDuration ?? playlist.segments.last?.duration ?? 6
-            let wait = unchangedReloads > 0 ? target / 2 : target
-            switch await sleep(seconds: wait) {
+            switch await sleep(HLSJobArithmetic.reloadWait(playlist, unchangedReloads: unchangedReloads)) {
             case .finishing: return await finish(row, or: nil)
             case .stopped: return .stopped
             default: break
@@ -222,8 +219,8 @@ struct HLSJob {
 
     /// Waits between reloads of a live playlist, looking every 100 ms whether the user
     /// asked the recording to finish or the transfer was cancelled.
-    private func sleep(seconds: Double) async -> Step {
-        let until = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    private func sleep(_ wait: Duration) async -> Step {
+        let until = ContinuousClock.now + wait
         while ContinuousClock.now < until {
             if fetcher.isFinishing(id) { return .finishing }
             do { try await Task.sleep(for: .milliseconds(100)) } catch { return .stopped }
@@ -281,9 +278,7 @@ struct HLSJob {
 
     /// The file's length, estimated from the bytes per second of media so far.
     private func estimate(_ row: HLSProgress, _ media: MediaPlaylist) -> Int64? {
-        guard row.recordedSeconds > 0 else { return nil }
-        let seconds = media.isLive ? record.recordSeconds : media.totalDuration
-        guard let seconds, seconds > 0 else { return nil }
-        return max(row.bytes, Int64(Double(row.bytes) / row.recordedSeconds * seconds))
+        HLSJobArithmetic.estimate(bytes: row.bytes, recorded: row.recordedSeconds,
+                                  of: media.isLive ? record.recordSeconds : media.totalDuration)
     }
 }

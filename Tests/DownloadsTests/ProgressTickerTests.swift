@@ -21,3 +21,16 @@ struct ProgressTickerTests {
         #expect(delivered.value == [100, 300, 400])
     }
 }
+
+/// The rate a progress line shows, which the command line turns into whole bytes.
+struct RateMeterTests {
+    @Test func samplesAMomentApartMakeNoRateAndSecondsApartTheirRate() {
+        let start = ContinuousClock.now
+        var meter = RateMeter()
+        meter.add(bytes: 0, at: start)
+        meter.add(bytes: 1_000_000, at: start + .microseconds(500))
+        #expect(meter.rate == 0)
+        meter.add(bytes: 2_000_000, at: start + .seconds(2))
+        #expect(meter.rate == 1_000_000)
+    }
+}
