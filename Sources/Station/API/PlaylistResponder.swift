@@ -18,8 +18,10 @@ import StationStorage
 ///   song, those in `h` or the ones heard lately while the channel has others. The
 ///   request's `variety` (0…1, an mhz extension) turns the dial; each song carries why it
 ///   was chosen.
-/// - The red-heart channel `-3` lists the listener's liked songs; anonymous requests get the
-///   warning and no songs (fixture F5b).
+/// - The red-heart channel `-3` lists the listener's liked songs; requests without an
+///   account get the warning and no songs (fixture F5b).
+/// - A trash from the shared anonymous listener (no account, no browser id) is kept to the
+///   list it asks: it is not learned, so one client cannot hide a song from every other.
 struct PlaylistResponder: Sendable {
     /// What the endpoint answers.
     enum Answer: Sendable, Equatable {
@@ -35,7 +37,7 @@ struct PlaylistResponder: Sendable {
     struct ServedList: Sendable, Equatable {
         /// The songs chosen, in order.
         var picks: [Pick]
-        /// Whether the listener is the shared anonymous one.
+        /// Whether the listener has no account: the shared anonymous one, or a browser.
         var isAnonymous: Bool
         /// The red-heart channel asked anonymously: the warning answer of fixture F5b.
         var needsLogin: Bool
@@ -60,6 +62,8 @@ struct PlaylistResponder: Sendable {
         case anonymous
         /// A logged-in account, by its numeric id.
         case user(String)
+        /// A web-family client without an account, by its `bid` cookie: a listener of its own.
+        case browser(String)
         /// A live channel's broadcast, by the channel's id: everyone listening to it,
         /// as one listener (``LiveBroadcast``).
         case channel(String)
@@ -69,7 +73,16 @@ struct PlaylistResponder: Sendable {
             switch self {
             case .anonymous: return ListenerProfiles.anonymous
             case .user(let id): return ListenerProfiles.key(userID: id)
+            case .browser(let bid): return "bid:\(bid)"
             case .channel(let id): return "live:\(id)"
+            }
+        }
+
+        /// Whether it speaks for no account.
+        var isAnonymous: Bool {
+            switch self {
+            case .anonymous, .browser: return true
+            case .user, .channel: return false
             }
         }
     }
@@ -108,7 +121,9 @@ struct PlaylistResponder: Sendable {
         if isFeedback, position == nil { return .refused("invalid_sid") }
         let key = listener.key
 
-        if let position, type != .new {
+        // The shared anonymous listener's trash: only this list leaves the song out.
+        let ownBan = listener == .anonymous && type == .ban ? position : nil
+        if let position, type != .new, ownBan == nil {
             do throws(StorageError) {
                 try await profiles.record(type, position: position, of: library, for: key)
             } catch {
@@ -116,7 +131,7 @@ struct PlaylistResponder: Sendable {
             }
         }
         if type == .end { return .acknowledged }
-        if channel == Channel.redHeartID, listener == .anonymous {
+        if channel == Channel.redHeartID, listener.isAnonymous {
             return .list(ServedList(picks: [], isAnonymous: true, needsLogin: true))
         }
 
@@ -130,7 +145,8 @@ struct PlaylistResponder: Sendable {
         do throws(StorageError) {
             picks = try await profiles.draw(for: key, from: library, sound: sound) { taste, draw in
                 let profile = taste.profile
-                let pool = members ?? profile.liked.compactMap { library.position(of: $0) }
+                var pool = members ?? profile.liked.compactMap { library.position(of: $0) }
+                if let ownBan { pool.removeAll { $0 == ownBan } }
                 let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
                 let chosen = recommender.pick(
                     from: pool, trackCount: library.tracks.count,
@@ -146,7 +162,7 @@ struct PlaylistResponder: Sendable {
         } catch {
             throw StationError(database: error)
         }
-        return .list(ServedList(picks: picks, isAnonymous: listener == .anonymous, needsLogin: false))
+        return .list(ServedList(picks: picks, isAnonymous: listener.isAnonymous, needsLogin: false))
     }
 
     /// The listener's liked songs, newest like first, for `/j/app/radio/liked_songs`.

@@ -17,13 +17,16 @@ extension StationAPI {
     }
 
     /// `GET /j/mine/playlist` and `GET /j/v2/playlist`. The listener is the account of a
-    /// live `dbcl2` cookie; without one, the anonymous listener (`warning:
-    /// "user_is_ananymous"`), and with a dead one also `"logout":1` so the client logs in
-    /// again (zhendi/DoubanFM-CLI), the address counting a wrong token.
+    /// live `dbcl2` cookie; without one, the browser of its `bid` cookie, a listener of its
+    /// own (`warning: "user_is_ananymous"`), and with a dead one also `"logout":1` so the
+    /// client logs in again (zhendi/DoubanFM-CLI), the address counting a wrong token. A
+    /// client without either is the shared anonymous listener for this request, and its
+    /// answer sets a `bid` cookie, so that its next requests are its own.
     func webPlaylist(_ request: StationRequest, family: WebFamily, origin: RequestOrigin, links: MediaLinks) async
         -> StationReply {
         await guarded(origin) { () throws(StationError) -> StationReply in
-            var listener = PlaylistResponder.Listener.anonymous
+            let bid = WebCookies.browserID(cookie: origin.cookies["bid"])
+            var listener = bid.map(PlaylistResponder.Listener.browser) ?? .anonymous
             var lapsed = false
             if let cookie = origin.cookies["dbcl2"], !WebCookies.unquoted(cookie).isEmpty {
                 if let userID = try await services.accounts.webUser(cookie: cookie) {
@@ -33,32 +36,40 @@ extension StationAPI {
                     services.tokenGuard.recordFailure(from: origin.address)
                 }
             }
-            let count = family == .v2 ? 1 : PlaylistResponder.listSize
-            switch try await services.responder.answer(request, listener: listener, count: count) {
-            case .acknowledged:
-                return JSONResponse.reply(Acknowledgement())
-            case .refused(let word):
-                return JSONResponse.reply(SongList(error: word))
-            case .list(let list):
-                let anonymous = list.isAnonymous
-                switch family {
-                case .classic:
-                    let songs = list.picks.map { appSong($0, request: request, links: links) }
-                    var playlist = SongList(songs: songs, versionMax: 100, loggedOut: lapsed,
-                                            warning: anonymous ? "user_is_ananymous" : nil,
-                                            showQuickStart: list.needsLogin ? 1 : 0)
-                    if list.needsLogin { playlist.versionMax = nil }
-                    return JSONResponse.reply(encoded: PlaylistJSON.encode(playlist))
-                case .v2:
-                    let songs = list.picks.map { pick in
-                        let format = ServedFormat.asked(by: request, for: pick.track)
-                        let song = pick.track.song(links: links, liked: pick.liked, rating: pick.rating, format: format,
-                                                   reason: pick.reason)
-                        return WebSong(song: song, fileExtension: format.fileExtension(of: pick.track), genre: pick.track.genre)
-                    }
-                    return JSONResponse.reply(WebPlaylist(songs: songs, isAnonymous: anonymous, sessionLapsed: lapsed,
-                                                          showQuickStart: list.needsLogin ? 1 : 0))
+            var reply = try await webAnswer(request, family: family, listener: listener, lapsed: lapsed, links: links)
+            if bid == nil { reply.cookies.append(WebCookies.browserID(WebCookies.newBrowserID())) }
+            return reply
+        }
+    }
+
+    /// The web playlist answer for `listener`, in the family's shape.
+    private func webAnswer(_ request: StationRequest, family: WebFamily, listener: PlaylistResponder.Listener,
+                           lapsed: Bool, links: MediaLinks) async throws(StationError) -> StationReply {
+        let count = family == .v2 ? 1 : PlaylistResponder.listSize
+        switch try await services.responder.answer(request, listener: listener, count: count) {
+        case .acknowledged:
+            return JSONResponse.reply(Acknowledgement())
+        case .refused(let word):
+            return JSONResponse.reply(SongList(error: word))
+        case .list(let list):
+            let anonymous = list.isAnonymous
+            switch family {
+            case .classic:
+                let songs = list.picks.map { appSong($0, request: request, links: links) }
+                var playlist = SongList(songs: songs, versionMax: 100, loggedOut: lapsed,
+                                        warning: anonymous ? "user_is_ananymous" : nil,
+                                        showQuickStart: list.needsLogin ? 1 : 0)
+                if list.needsLogin { playlist.versionMax = nil }
+                return JSONResponse.reply(encoded: PlaylistJSON.encode(playlist))
+            case .v2:
+                let songs = list.picks.map { pick in
+                    let format = ServedFormat.asked(by: request, for: pick.track)
+                    let song = pick.track.song(links: links, liked: pick.liked, rating: pick.rating, format: format,
+                                               reason: pick.reason)
+                    return WebSong(song: song, fileExtension: format.fileExtension(of: pick.track), genre: pick.track.genre)
                 }
+                return JSONResponse.reply(WebPlaylist(songs: songs, isAnonymous: anonymous, sessionLapsed: lapsed,
+                                                      showQuickStart: list.needsLogin ? 1 : 0))
             }
         }
     }

@@ -40,9 +40,8 @@ final class CaptchaStore: Sendable {
     /// - Returns: its id and a fresh `bid` cookie value for the client.
     func issue() -> (id: String, bid: String) {
         var generator = SystemRandomNumberGenerator()
-        let idAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-        let id = String((0..<24).map { _ in idAlphabet.randomElement(using: &generator)! }) + ":en"
-        let bid = String((0..<11).map { _ in idAlphabet.randomElement(using: &generator)! })
+        let id = String((0..<24).map { _ in WebCookies.idAlphabet.randomElement(using: &generator)! }) + ":en"
+        let bid = WebCookies.newBrowserID()
         let answer = String((0..<Self.answerLength).map { _ in Self.alphabet.randomElement(using: &generator)! })
         let now = ContinuousClock.now
         state.withLock { state in

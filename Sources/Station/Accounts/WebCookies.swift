@@ -8,6 +8,37 @@ enum WebCookies {
         "bid=\"\(value)\"; Path=/; Max-Age=31536000"
     }
 
+    /// Characters of a browser id, as Douban's (`"Xr3h8V5aLkQ"`).
+    static let browserIDLength = 11
+
+    /// A new browser id: ``browserIDLength`` ASCII letters and digits from the system's
+    /// cryptographic generator (a browser's lists are its own: its id must not be guessed).
+    static func newBrowserID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<browserIDLength).map { _ in idAlphabet.randomElement(using: &generator) ?? "0" })
+    }
+
+    /// The browser id of a `bid` cookie as sent, when it has the shape of one
+    /// (``browserIDLength`` ASCII letters and digits, quotes aside); else `nil`.
+    static func browserID(cookie: String?) -> String? {
+        guard let cookie else { return nil }
+        let value = unquoted(cookie)
+        guard value.utf8.count == browserIDLength, value.utf8.allSatisfy(isIDByte) else { return nil }
+        return value
+    }
+
+    /// The characters of ids: ASCII letters and digits.
+    static let idAlphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+    private static func isIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return false
+        }
+    }
+
     /// The cookies of a new session.
     ///
     /// - Parameters:
