@@ -48,6 +48,10 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
     /// The playlist breaks RFC 8216 where mhz cannot guess: `line` (1-based) reads `text`;
     /// `reason` names the rule (the HLS parser's reason, e.g. `missingURI`, `badIV`).
     case malformedPlaylist(line: Int, text: String, reason: String)
+    /// A master playlist came where a media playlist belongs (a master's variant or
+    /// rendition, the playlist of a resume or a live reload): RFC 8216 has a master name
+    /// media playlists only.
+    case notAMediaPlaylist
     /// The stream is encrypted in a way mhz does not decrypt (SAMPLE-AES, a DRM key format).
     case unsupportedEncryption(method: String, keyFormat: String?)
     /// An AES-128 key answered with an error status.

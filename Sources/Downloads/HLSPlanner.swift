@@ -28,8 +28,7 @@ public struct HLSPlanner: Sendable {
             let (inner, innerURL) = try await fetch(target)
             guard case .media(let media) = inner else {
                 // A master playlist naming another master: RFC 8216 has no such thing.
-                throw .playlist(url: target.absoluteString,
-                                reason: .malformedPlaylist(line: 0, text: target.absoluteString, reason: "variantIsMaster"))
+                throw .playlist(url: target.absoluteString, reason: .notAMediaPlaylist)
             }
             return HLSPlan(master: master, choice: choice, mediaURL: innerURL, media: media)
         }
@@ -39,8 +38,7 @@ public struct HLSPlanner: Sendable {
     public func media(_ url: URL) async throws(DownloadError) -> (MediaPlaylist, URL) {
         let (playlist, finalURL) = try await fetch(url)
         guard case .media(let media) = playlist else {
-            throw .playlist(url: url.absoluteString,
-                            reason: .malformedPlaylist(line: 0, text: url.absoluteString, reason: "variantIsMaster"))
+            throw .playlist(url: url.absoluteString, reason: .notAMediaPlaylist)
         }
         return (media, finalURL)
     }

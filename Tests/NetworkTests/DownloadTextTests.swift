@@ -1,7 +1,9 @@
 import Downloads
 import Foundation
+import HTTP
 import Store
 import Testing
+import TestSupport
 @testable import mhz
 
 /// The words for a failed download name what failed — the file, a playlist, a segment by
@@ -62,6 +64,42 @@ struct DownloadTextTests {
                                      .segment(sequence: 1, reason: .httpStatus(410)), .keyUnavailable(uri: key, status: 403)] {
             #expect(!DownloadText.describe(error).contains("station"), "\(error)")
         }
+    }
+
+    /// Served for real and read by the planner: a master playlist whose variant is another
+    /// master, and a media playlist whose sequence number is too large to count segments
+    /// from. Their lines name the playlist and the tag at fault in words, not the parser's
+    /// names for them, and no line 0.
+    @Test func aBrokenStreamIsToldInWordsAtItsLine() async throws {
+        let folder = try TemporaryDirectory(prefix: "mhz-download-text")
+        defer { folder.remove() }
+        let master = "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000\nvariant.m3u8\n"
+        try Data(master.utf8).write(to: folder.path("master.m3u8"))
+        try Data(master.utf8).write(to: folder.path("variant.m3u8"))
+        let sequence = "#EXT-X-MEDIA-SEQUENCE:9223372036854775807"
+        try Data("#EXTM3U\n\(sequence)\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n".utf8).write(to: folder.path("huge.m3u8"))
+        let server = try FaultyMediaServer(root: folder.url)
+        defer { server.stop() }
+        let planner = HLSPlanner(http: HTTPClient(configuration: .init(retry: .never)))
+        func words(_ name: String) async -> String {
+            guard let url = URL(string: server.url(name)) else { return "no URL" }
+            do {
+                _ = try await planner.plan(url, quality: .best, audioLanguage: nil)
+                return "planned"
+            } catch {
+                return DownloadText.describe(error)
+            }
+        }
+        #expect(await words("master.m3u8") == "the playlist \(server.url("variant.m3u8")) is a master playlist where a media "
+            + "playlist belongs (a master names media playlists, not other masters): the stream is broken; "
+            + "check the URL or get another link to it")
+        #expect(await words("huge.m3u8") == "the playlist \(server.url("huge.m3u8")) is broken at line 2 "
+            + "(a value that must be a whole number is not one, or is too large): \"\(sequence)\"")
+        // What a task kept before the case of its own still reads as words.
+        #expect(DownloadText.describe(.playlist(url: Self.playlist, reason: .malformedPlaylist(
+            line: 0, text: Self.playlist, reason: "variantIsMaster")))
+            == "the playlist \(Self.playlist) is a master playlist where a media playlist belongs (a master names media "
+            + "playlists, not other masters): the stream is broken; check the URL or get another link to it")
     }
 
     @Test func aStationSongsStreamIsDownloadedAgainFromTheStation() {

@@ -1,5 +1,6 @@
 import Downloads
 import Foundation
+import HLSPlaylist
 import Store
 
 /// Words for downloads, for the command line, headless events and the terminal UI: one
@@ -63,8 +64,12 @@ enum DownloadText {
         case .notAPlaylist(let first):
             return "this is not an HLS playlist (it starts \"\(first.prefix(60))\"): check the URL"
         case .emptyPlaylist: return "the playlist lists nothing to download: check the URL"
+        case .malformedPlaylist(_, let text, legacyNestedMaster):
+            return "\(text.prefix(200)) \(nestedMaster)"
         case .malformedPlaylist(let line, let text, let reason):
             return "the playlist is broken at line \(line) (\(playlistRule(reason))): \"\(text.prefix(80))\""
+        case .notAMediaPlaylist:
+            return "the playlist \(nestedMaster)"
         case .unsupportedEncryption(let method, let format):
             let drm = format.map { " with key format \($0)" } ?? ""
             return "the stream is encrypted with \(method)\(drm), which mhz cannot decrypt (DRM): it cannot be downloaded"
@@ -101,6 +106,8 @@ enum DownloadText {
         case .notAPlaylist(let first):
             return "\(url) is not an HLS playlist (it starts \"\(first.prefix(60))\"): \(renew)"
         case .emptyPlaylist: return "the playlist \(url) lists nothing to download: \(renew)"
+        case .malformedPlaylist(_, _, legacyNestedMaster), .notAMediaPlaylist:
+            return "the playlist \(url) \(nestedMaster)"
         case .malformedPlaylist(let line, let text, let rule):
             return "the playlist \(url) is broken at line \(line) (\(playlistRule(rule))): \"\(text.prefix(80))\""
         default: return "the playlist \(url) could not be fetched: \(describe(reason, origin: origin))"
@@ -130,16 +137,26 @@ enum DownloadText {
         }
     }
 
-    /// The RFC 8216 rule a playlist line breaks, in words.
+    /// What a master playlist where a media playlist belongs is, after "the playlist".
+    private static let nestedMaster = "is a master playlist where a media playlist belongs (a master names media "
+        + "playlists, not other masters): the stream is broken; check the URL or get another link to it"
+
+    /// The reason tasks that failed on a master playlist where a media playlist belongs kept
+    /// before ``DownloadError/notAMediaPlaylist`` (line 0, the playlist's URL as its text).
+    private static let legacyNestedMaster = "variantIsMaster"
+
+    /// The RFC 8216 rule a playlist line breaks, in words: the parser's reason
+    /// (``PlaylistError/Reason``, kept by its name).
     private static func playlistRule(_ reason: String) -> String {
-        switch reason {
-        case "missingURI": "a tag that needs a URI has none"
-        case "missingBandwidth": "a variant without BANDWIDTH"
-        case "badIV": "an IV that is not 32 hex digits"
-        case "badByteRange": "a byte range that is not LENGTH[@OFFSET]"
-        case "badDuration": "a segment duration that is not a number"
-        case "badAttributeList": "an attribute list that cannot be read"
-        default: reason
+        guard let rule = PlaylistError.Reason(rawValue: reason) else { return "a rule mhz does not know" }
+        return switch rule {
+        case .missingURI: "a tag that needs a URI has none"
+        case .missingBandwidth: "a variant without BANDWIDTH"
+        case .badIV: "an IV that is not 32 hex digits"
+        case .badByteRange: "a byte range that is not LENGTH[@OFFSET]"
+        case .badDuration: "a duration that is not a number of seconds"
+        case .badAttributeList: "an attribute list that cannot be read"
+        case .badNumber: "a value that must be a whole number is not one, or is too large"
         }
     }
 
