@@ -96,6 +96,45 @@ struct LiveSessionTests {
         #expect(await events.next() == nil)
     }
 
+    /// Numbers past what 64 bits of milliseconds hold, from the station (a song aired from
+    /// the earliest moment to the latest, a window as wide) and from the listener (a seek of
+    /// 1e300 seconds either way): held at the ends, never trapped on.
+    @Test(.timeLimit(.minutes(1))) func numbersPast64BitsAreHeldAtTheirEnds() async throws {
+        let station = FakeLiveStation()
+        station.state.withLock {
+            $0.live = LiveWindow(firstStart: 90_000, joinStart: 100_000, newestEnd: 106_000)
+            $0.from = LiveWindow(firstStart: .min, joinStart: .min, newestEnd: .max)
+            $0.aired = [AiredSong(sid: "1", title: "A", artist: "a", start: .min, end: .max, url: "u1")]
+        }
+        let player = FakePlayer()
+        let session = LiveSession(channel: ChannelInfo(id: "4", name: "Jazz"), station: station, player: player,
+                                  retryDelay: .milliseconds(10))
+        var events = session.events.makeAsyncIterator()
+        await session.start()
+        #expect(await events.next() == .channel(ChannelInfo(id: "4", name: "Jazz")))
+        player.emit(.started(player.lastItem, duration: nil))
+        guard case .livePlaying(let song, _, _)? = await events.next() else { Issue.record("no song"); return }
+        #expect(song.length == (Double(Int64.max) - Double(Int64.min)) / 1000)
+        #expect(await session.snapshot().duration == song.length)
+
+        // Forward past any edge: the edge it is.
+        await session.send(.seek(.relative(1e300)))
+        #expect(player.loads == ["live/4@100000", "live/4@100000"])
+        // Back past the earliest moment: the earliest there is, 100 000 ms after Int64.min.
+        player.emit(.started(player.lastItem, duration: nil))
+        guard case .livePlaying? = await events.next() else { Issue.record("no song"); return }
+        await session.send(.seek(.relative(-1e300)))
+        #expect(station.state.withLock { $0.asked }.contains("window 4 \(Int64.min + 100_000)"))
+        #expect(player.loads.last == "live/4@\(Int64.min)")
+        player.emit(.started(player.lastItem, duration: nil))
+        guard case .livePlaying(let back, _, _)? = await events.next() else { Issue.record("no song"); return }
+        #expect(back.sid == "1")
+        #expect(await session.snapshot().live?.behind == Double(Int64.max) / 1000)
+
+        await session.send(.quit)
+        #expect(await events.next() == nil)
+    }
+
     /// A session tuned in, its `channel` event read, on channel 4 of `channels`.
     private func tunedIn(returnsToRadio: Bool) async -> (LiveSession, AsyncStream<RadioEvent>.Iterator, FakePlayer) {
         let station = FakeLiveStation()

@@ -36,4 +36,19 @@ struct LiveTimingTests {
         #expect(timing.behind(27_000, at: read) == 0, "past the joining point is at the edge")
         #expect(LiveStatus(behind: 2.99).atEdge && !LiveStatus(behind: 3).atEdge)
     }
+
+    @Test func timesPast64BitsAreHeldAtTheirEnds() {
+        let read = ContinuousClock.now
+        let timing = LiveTiming(window: LiveWindow(firstStart: .min, joinStart: .min, newestEnd: .max), readAt: read)
+        #expect(timing.window.joinLag == .max)
+        #expect(LiveWindow(firstStart: 0, joinStart: .max, newestEnd: .min).joinLag == .min)
+        #expect(timing.edge(at: read + .seconds(10)) == .max)
+        #expect(timing.liveEdge(at: read) == 0)
+        #expect(timing.behind(.min, at: read) == -Double(Int64.min) / 1000)
+        #expect(LiveTiming.milliseconds(1e300) == .max && LiveTiming.milliseconds(-.infinity) == .min)
+        #expect(LiveTiming.milliseconds(.nan) == 0 && LiveTiming.milliseconds(1.5) == 1_500)
+        #expect(LiveTiming.sum(.max, 1) == .max && LiveTiming.sum(.min, -1) == .min && LiveTiming.sum(2, -3) == -1)
+        #expect(AiredSong(sid: "1", title: "A", artist: "a", start: .min, end: .max, url: "u").track(channel: "4").length
+                == (Double(Int64.max) - Double(Int64.min)) / 1000)
+    }
 }

@@ -29,7 +29,7 @@ public struct AiredSong: Sendable, Equatable {
 
     /// The song as front ends show it, its length the time it was on the air.
     public func track(channel: String) -> Track {
-        Track(sid: sid, title: title, artist: artist, length: Double(end - start) / 1000, url: url, channel: channel)
+        Track(sid: sid, title: title, artist: artist, length: (Double(end) - Double(start)) / 1000, url: url, channel: channel)
     }
 
     /// The song of `songs` whose audio holds `moment`; when songs overlap (a song's

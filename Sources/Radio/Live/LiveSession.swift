@@ -94,8 +94,8 @@ public actor LiveSession: RadioControl {
                                      problem: problem, loading: state.tuning == nil || current == nil)
         if case .playing(_, let moment, let song?) = state {
             snapshot.track = track(song)
-            snapshot.position = Double(max(0, moment - song.start)) / 1000
-            snapshot.duration = Double(song.end - song.start) / 1000
+            snapshot.position = max(0, Double(moment) - Double(song.start)) / 1000
+            snapshot.duration = (Double(song.end) - Double(song.start)) / 1000
         }
         snapshot.live = LiveStatus(behind: behind ?? 0, vote: vote, returnsToRadio: returnsToRadio)
         snapshot.sleepEnds = sleepTimer?.ends
@@ -258,10 +258,10 @@ public actor LiveSession: RadioControl {
         guard case .playing(_, let moment, let song) = state else { return fail(.nothingPlaying) }
         let wanted: Int64
         switch target {
-        case .relative(let seconds): wanted = moment + Int64(seconds * 1000)
+        case .relative(let seconds): wanted = LiveTiming.sum(moment, LiveTiming.milliseconds(seconds))
         case .absolute(let seconds):
             guard let song else { return fail(.nothingPlaying) }
-            wanted = song.start + Int64(max(0, seconds) * 1000)
+            wanted = LiveTiming.sum(song.start, LiveTiming.milliseconds(max(0, seconds)))
         }
         // At or past the edge there is nothing newer to hear: the edge it is.
         if let timing, wanted >= timing.liveEdge(at: .now) { return await tune(to: nil) }
@@ -348,7 +348,7 @@ public actor LiveSession: RadioControl {
     /// The audio is at `position` of the tuning's stream: its air time is matched against
     /// the programme, read again when the time has no song yet.
     private func follow(_ tuning: LiveTuning, position: Double) async {
-        let moment = tuning.base + Int64((position * 1000).rounded())
+        let moment = LiveTiming.sum(tuning.base, LiveTiming.milliseconds(position))
         let previous = current
         state = .playing(tuning, moment: moment, song: previous)
         var heard = AiredSong.heard(at: moment, in: aired)

@@ -20,5 +20,8 @@ public struct LiveWindow: Sendable, Equatable {
 
     /// How far the joining point is from the newest end: the distance from the edge at which
     /// the audio counts as live.
-    public var joinLag: Int64 { newestEnd - joinStart }
+    public var joinLag: Int64 {
+        let (lag, overflow) = newestEnd.subtractingReportingOverflow(joinStart)
+        return overflow ? (joinStart < 0 ? .max : .min) : lag
+    }
 }

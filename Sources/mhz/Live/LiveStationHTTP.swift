@@ -42,15 +42,10 @@ struct LiveStationHTTP: LiveStation {
         guard case .media(let media) = playlist else {
             throw .malformed("\(url.path) is a master playlist, not a media playlist")
         }
-        let dated = media.segments.compactMap { segment in
-            segment.programDateTime.map { (start: Self.milliseconds($0), duration: segment.duration) }
+        guard let window = LiveWindow(playlist: media) else {
+            throw .malformed("\(url.path) lists no segments, or one without EXT-X-PROGRAM-DATE-TIME or past its range")
         }
-        guard dated.count == media.segments.count, let first = dated.first, let last = dated.last else {
-            throw .malformed("\(url.path) lists no segments, or one without EXT-X-PROGRAM-DATE-TIME")
-        }
-        let join = dated[max(0, dated.count - 3)]
-        return LiveWindow(firstStart: first.start, joinStart: join.start,
-                          newestEnd: last.start + Int64((last.duration * 1000).rounded()))
+        return window
     }
 
     func aired(channel: String) async throws(ServiceFailure) -> [AiredSong] {
@@ -128,7 +123,6 @@ struct LiveStationHTTP: LiveStation {
         return response.body
     }
 
-    private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
     /// The listener id of each channel, shared by the copies of one ``LiveStationHTTP``.
     private final class ListenerIDs: Sendable {
         private let ids = Mutex<[String: String]>([:])
