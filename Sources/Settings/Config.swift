@@ -99,7 +99,7 @@ public struct Config: Sendable, Equatable {
             if key == "kbps" {
                 throw .kbpsIsStationQuality(path: path)
             }
-            guard keys.contains(key) else { throw .unknownKey(path: path, table: nil, key: key, known: keys) }
+            guard keys.contains(key) else { throw unknown(key, in: nil, of: table, path: path, known: keys) }
         }
         if let value = table["keys"] {
             guard let bindings = value.table else { throw .notATable(path: path, table: "keys") }
@@ -279,6 +279,16 @@ public struct Config: Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// The error of `key`, which the table `name` (`nil`: the top level) does not hold:
+    /// an unknown table when it holds a table (or an array of them), else an unknown key.
+    static func unknown(_ key: String, in name: String?, of table: TOMLTable, path: String, known: [String]) -> ConfigError {
+        let value = table[key]
+        let holdsTables = value?.table != nil
+            || value?.array.map { !$0.isEmpty && $0.allSatisfy { $0.table != nil } } == true
+        guard holdsTables else { return .unknownKey(path: path, table: name, key: key, known: known) }
+        return .unknownTable(path: path, parent: name, name: key, known: name == nil ? tables : known)
     }
 
     /// The 1-based line where `key = …` is written inside `[keys]`, if it can be found.

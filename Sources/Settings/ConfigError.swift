@@ -12,6 +12,10 @@ public enum ConfigError: Error, Equatable, Sendable {
     case unsafe(path: String, line: Int, UnsafeTOML)
     /// A key the table does not hold: `table` nil is the top level; `known`, the table's keys.
     case unknownKey(path: String, table: String?, key: String, known: [String])
+    /// A table (`[name]`, `[[name]]`, or `name = {…}`) where none of that name belongs:
+    /// `parent` nil is the top level, whose tables `known` lists; in a table, `known` is
+    /// that table's keys (no table holds tables of its own).
+    case unknownTable(path: String, parent: String?, name: String, known: [String])
     /// `kbps` at the top level: the bit rate asked of the station is `[station] quality`.
     case kbpsIsStationQuality(path: String)
     /// A table's name holding a value.
@@ -25,8 +29,8 @@ public enum ConfigError: Error, Equatable, Sendable {
     public var path: String {
         switch self {
         case .unreadable(let path), .notText(let path), .syntax(let path, _, _), .unsafe(let path, _, _),
-             .unknownKey(let path, _, _, _), .kbpsIsStationQuality(let path), .notATable(let path, _),
-             .keyNotString(let path, _, _), .invalidValue(let path, _, _, _):
+             .unknownKey(let path, _, _, _), .unknownTable(let path, _, _, _), .kbpsIsStationQuality(let path),
+             .notATable(let path, _), .keyNotString(let path, _, _), .invalidValue(let path, _, _, _):
             path
         }
     }

@@ -49,7 +49,7 @@ public struct DownloadSettings: Sendable, Equatable {
     public static func parse(_ table: TOMLTable, path: String) throws(ConfigError) -> DownloadSettings {
         var settings = DownloadSettings()
         for key in table.keys where !keys.contains(key) {
-            throw .unknownKey(path: path, table: "downloads", key: key, known: keys)
+            throw Config.unknown(key, in: "downloads", of: table, path: path, known: keys)
         }
         if let value = table["dir"] {
             guard let dir = value.string, !dir.isEmpty else {

@@ -21,7 +21,7 @@ public struct HookSettings: Sendable, Equatable {
     public static func parse(_ table: TOMLTable, path: String) throws(ConfigError) -> HookSettings {
         var settings = HookSettings()
         for key in table.keys where !keys.contains(key) {
-            throw .unknownKey(path: path, table: "hooks", key: key, known: keys)
+            throw Config.unknown(key, in: "hooks", of: table, path: path, known: keys)
         }
         if let value = table["event"] {
             guard let command = value.string, !command.isEmpty else {

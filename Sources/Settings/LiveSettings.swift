@@ -25,7 +25,7 @@ public struct LiveSettings: Sendable, Equatable {
     public static func parse(_ table: TOMLTable, path: String) throws(ConfigError) -> LiveSettings {
         var settings = LiveSettings()
         for key in table.keys where !keys.contains(key) {
-            throw .unknownKey(path: path, table: "live", key: key, known: keys)
+            throw Config.unknown(key, in: "live", of: table, path: path, known: keys)
         }
         if let value = table["always"] {
             guard let array = value.array else {

@@ -17,7 +17,7 @@ public struct RadioSettings: Sendable, Equatable {
     public static func parse(_ table: TOMLTable, path: String) throws(ConfigError) -> RadioSettings {
         var settings = RadioSettings()
         for key in table.keys where !keys.contains(key) {
-            throw .unknownKey(path: path, table: "radio", key: key, known: keys)
+            throw Config.unknown(key, in: "radio", of: table, path: path, known: keys)
         }
         if let value = table["variety"] {
             guard let variety = value.double ?? value.int.map(Double.init), (0...1).contains(variety) else {

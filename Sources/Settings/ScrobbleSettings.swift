@@ -54,7 +54,7 @@ public struct ScrobbleSettings: Sendable, Equatable {
     public static func parse(_ table: TOMLTable, path: String) throws(ConfigError) -> ScrobbleSettings {
         var settings = ScrobbleSettings()
         for key in table.keys where !keys.contains(key) {
-            throw .unknownKey(path: path, table: "scrobble", key: key, known: keys)
+            throw Config.unknown(key, in: "scrobble", of: table, path: path, known: keys)
         }
         func text(_ key: String) throws(ConfigError) -> String? {
             guard let value = table[key] else { return nil }

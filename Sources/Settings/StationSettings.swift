@@ -44,7 +44,7 @@ public struct StationSettings: Sendable, Equatable {
     public static func parse(_ table: TOMLTable, path: String) throws(ConfigError) -> StationSettings {
         var settings = StationSettings()
         for key in table.keys where !keys.contains(key) {
-            throw .unknownKey(path: path, table: "station", key: key, known: keys)
+            throw Config.unknown(key, in: "station", of: table, path: path, known: keys)
         }
         if let value = table["quality"] {
             guard let quality = quality(value.int.map(String.init) ?? value.string) else {

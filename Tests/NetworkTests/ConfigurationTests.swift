@@ -75,6 +75,28 @@ struct ConfigurationTests {
         }
     }
 
+    /// A table where none of its name belongs is called a table, with the tables that do
+    /// belong there; a key is still a key.
+    @Test func anUnknownTableIsCalledATableNotAKey() throws {
+        #expect(throws: CLIError.configInvalid(
+            "t.toml", line: nil, "unknown table [colours] (known: keys, downloads, hooks, station, radio, scrobble, live)")) {
+            try Config.parse("volume = 50\n[colours]\nred = 1\n", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid(
+            "t.toml", line: nil, "unknown table [plugins] (known: keys, downloads, hooks, station, radio, scrobble, live)")) {
+            try Config.parse("[[plugins]]\nname = \"x\"\n", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown table [station.extra]: [station] holds no tables, only keys (quality)")) {
+            try Config.parse("[station.extra]\nquality = 128\n", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown table [hooks.more]: [hooks] holds no tables, only keys (event, timeout)")) {
+            try Config.parse("[hooks]\nmore = { event = \"x\" }\n", path: "t.toml")
+        }
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown key \"command\" in [hooks] (known: event, timeout)")) {
+            try Config.parse("[hooks]\ncommand = [\"x\"]", path: "t.toml")
+        }
+    }
+
     /// Inputs `script/fuzz config` found crashing the parser, kept in `Fixtures/fuzz`: a
     /// table header that begins with a control character, a date-time whose `T` is followed
     /// by `)`, a date-time cut by a byte-order mark, an array closed by `}`, and a blank

@@ -17,6 +17,11 @@ extension CLIError {
         case .unknownKey(let path, let table?, let key, let known):
             self = .configInvalid(path, line: nil,
                                   "unknown key \"\(key)\" in [\(table)] (known: \(known.joined(separator: ", ")))")
+        case .unknownTable(let path, nil, let name, let known):
+            self = .configInvalid(path, line: nil, "unknown table [\(name)] (known: \(known.joined(separator: ", ")))")
+        case .unknownTable(let path, let parent?, let name, let known):
+            self = .configInvalid(path, line: nil, "unknown table [\(parent).\(name)]: [\(parent)] holds no tables, only keys "
+                                  + "(\(known.joined(separator: ", ")))")
         case .kbpsIsStationQuality(let path):
             self = .configInvalid(path, line: nil,
                                   "\"kbps\" is set as \"quality\" in [station]: one of \(StationSettings.acceptedQualities)")
