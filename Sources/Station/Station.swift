@@ -446,8 +446,22 @@ public final class Station: Sendable {
         return URL(string: "\(secure ? "https" : "http")://\(name):\(port)")!
     }
 
-    /// A one-line reason for a server failure (NIO's bind errors name the call and errno).
-    private static func reason(_ error: any Error) -> String {
-        String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown"
+    /// A server failure's reason in the system's words, as the station's other reasons are
+    /// (`strerror`'s): NIO's own description of an I/O error names the call in Swift and
+    /// its errno in parentheses (`bind(descriptor:ptr:bytes:): Cannot assign requested
+    /// address (errno: 99)`), and of a name it cannot resolve is a Swift value.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let failure as IOError:
+            return String(cString: strerror(failure.errnoCode))
+        case let failure as SocketAddressError.UnknownHost:
+            // getaddrinfo(3)'s own words for why it could not resolve the name.
+            return failure.errorDescription
+        case SocketAddressError.unknown:
+            // A name getaddrinfo(3) could not resolve, NIO's older form: its `EAI_NONAME`.
+            return String(cString: gai_strerror(EAI_NONAME))
+        default:
+            return String(describing: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "unknown"
+        }
     }
 }
