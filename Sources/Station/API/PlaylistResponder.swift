@@ -9,7 +9,8 @@ import StationStorage
 /// in, the songs chosen out, with the listener's feedback learned on the way. Each family's
 /// answer is shaped from that by ``StationAPI``.
 ///
-/// - `type` must be one of `n e p s b r u`; all but `n` must name a song (`sid`).
+/// - `type` must be one of `n e p s b r u`; all but `n` must name a song of the library
+///   (`sid`), else the answer is `invalid_sid`.
 /// - Every report about a song of the library teaches the listener's profile (see
 ///   ``ListenerProfile``); `e` is then acknowledged, every other type answers a list:
 ///   Douban's app answered every report but `e` with one, and a client that replaces its
@@ -115,10 +116,10 @@ struct PlaylistResponder: Sendable {
         let channel = request.nonEmptyParameter("channel") ?? Channel.personalID
         let members = library.catalog.positions(inChannel: channel)
         guard channel == Channel.redHeartID || members != nil else { return .refused("invalid_channel") }
-        // Feedback must name a song of this library, or it would be remembered for nothing.
-        let isFeedback = type == .ban || type == .rate || type == .unrate
+        // A report about a song must name one of this library, whatever its type, or it
+        // would be remembered (or a skip counted) for nothing.
         let position = library.position(of: sid)
-        if isFeedback, position == nil { return .refused("invalid_sid") }
+        if type.needsSongID, position == nil { return .refused("invalid_sid") }
         let key = listener.key
 
         // The shared anonymous listener's trash: only this list leaves the song out.

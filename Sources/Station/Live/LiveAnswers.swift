@@ -87,6 +87,8 @@ struct LiveAnswers: Sendable {
               [.rate, .unrate, .skip, .ban].contains(type)
         else { return JSONResponse.error("invalid_type", status: 400) }
         guard let sid = form.nonEmptyParameter("sid") else { return JSONResponse.error("missing_sid", status: 400) }
+        // Feedback must name a song of the library, a skip as much as the rest.
+        guard hub.hasSong(sid) else { return JSONResponse.error("invalid_sid", status: 400) }
         let voter: LiveAudience.Voter?
         if let key = await account(form, origin) {
             voter = .account(key)

@@ -85,6 +85,11 @@ final class LiveHub: Sendable {
         for broadcast in broadcasts.withLock({ Array($0.values) }) { broadcast.stop() }
     }
 
+    /// Whether `sid` names a song of the library served: feedback about any other is refused.
+    func hasSong(_ sid: String) -> Bool {
+        library.snapshot.position(of: sid) != nil
+    }
+
     /// Teaches the channel's shared listener a like, unlike or trash of `sid`; false when
     /// the library has no such song or the profile could not be written.
     func teach(_ type: ReportType, sid: String, channel: String) async -> Bool {
