@@ -30,6 +30,9 @@ import Transcoder
 ///   support while it is made (``TranscodeStreaming``), then as a file
 /// - `GET|HEAD /cover/<name>` → a cover image, with Range support
 /// - `GET /live/…` → the live channels' playlists, segments and songs aired (``LiveAnswers``)
+///
+/// Every `GET` route answers `HEAD` too, with the `GET` answer's status and headers and no
+/// body (RFC 9110 §9.3.2).
 enum StationRouter {
     /// The path prefix of the media route.
     static let mediaPrefix = "/media"
@@ -71,7 +74,9 @@ enum StationRouter {
     ///   - fallbackBase: the bound server root, for requests without a usable `Host`.
     static func make(services: Services, observer: (@Sendable (StationRequest) -> Void)?, scheme: String = "http",
                      fallbackBase: @escaping @Sendable () -> String) -> StationRoutes {
-        let router = Router(context: StationContext.self)
+        // `HEAD` answers every `GET` route as the route answers `GET`, without the body
+        // (RFC 9110 §9.3.2): Hummingbird runs the `GET` handler and drops what it wrote.
+        let router = Router(context: StationContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestObserverMiddleware(observer: observer))
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(RequestLimitMiddleware())
@@ -97,7 +102,7 @@ enum StationRouter {
                 ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
                 : Data()
             let origin = RequestOrigin(address: context.peerAddress, cookies: request.cookies)
-            let reply = await api.respond(method: request.method.rawValue, path: request.uri.path,
+            let reply = await api.respond(method: answeredMethod(request), path: request.uri.path,
                                           query: request.uri.query, body: body, origin: origin, links: .http(base: base))
             return Response(reply)
         }
@@ -143,7 +148,7 @@ enum StationRouter {
                 let body = request.method == .post
                     ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
                     : Data()
-                return Response(await answers.respond(method: request.method.rawValue, path: request.uri.path,
+                return Response(await answers.respond(method: answeredMethod(request), path: request.uri.path,
                                                       query: request.uri.query, body: body, base: base,
                                                       origin: RequestOrigin(address: context.peerAddress, cookies: request.cookies)))
             }
@@ -154,6 +159,12 @@ enum StationRouter {
             liveRoute = live
         }
         return StationRoutes(router: router, live: liveRoute, observed: observer != nil)
+    }
+
+    /// The method whose answer a request gets: a `HEAD` is answered as its `GET` (its body
+    /// dropped by the router), every other method as itself.
+    private static func answeredMethod(_ request: Request) -> String {
+        request.method == .head ? HTTPRequest.Method.get.rawValue : request.method.rawValue
     }
 
     /// The size of the media or cover file a request path names, for ``RangeRepairMiddleware``.
