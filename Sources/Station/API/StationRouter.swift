@@ -71,7 +71,8 @@ enum StationRouter {
     ///   - observer: the configuration's request observer.
     ///   - scheme: `https` when the server speaks TLS, else `http`: song and cover links
     ///     must come back the way the client came.
-    ///   - fallbackBase: the bound server root, for requests without a usable `Host`.
+    ///   - fallbackBase: the bound server root, for requests without a usable `Host` (its
+    ///     links leave out an IPv6 zone, ``withoutZone(_:)``).
     static func make(services: Services, observer: (@Sendable (StationRequest) -> Void)?, scheme: String = "http",
                      fallbackBase: @escaping @Sendable () -> String) -> StationRoutes {
         // `HEAD` answers every `GET` route as the route answers `GET`, without the body
@@ -97,7 +98,7 @@ enum StationRouter {
         // Every API route goes through StationAPI.respond, as in-process requests do: one
         // table of paths, so the two transports cannot drift apart.
         let handler: @Sendable (Request, StationContext) async throws -> Response = { request, context in
-            let base = mediaBase(authority: request.head.authority, scheme: scheme) ?? fallbackBase()
+            let base = linkBase(authority: request.head.authority, scheme: scheme, fallback: fallbackBase)
             let body = request.method == .post
                 ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
                 : Data()
@@ -144,7 +145,7 @@ enum StationRouter {
         if let hub = services.live {
             let answers = LiveAnswers(hub: hub, account: { request, origin in await api.account(request, origin: origin) })
             let live: @Sendable (Request, StationContext) async throws -> Response = { request, context in
-                let base = mediaBase(authority: request.head.authority, scheme: scheme) ?? fallbackBase()
+                let base = linkBase(authority: request.head.authority, scheme: scheme, fallback: fallbackBase)
                 let body = request.method == .post
                     ? Data(buffer: try await request.body.collect(upTo: RequestLimitMiddleware<StationContext>.maximumBodySize))
                     : Data()
@@ -176,6 +177,27 @@ enum StationRouter {
             return try? await covers.getAttributes(id: id)?.size
         }
         return nil
+    }
+
+    /// The root of the links an answer hands out: the server root as the client addressed
+    /// it (``mediaBase(authority:scheme:)``), else the bound root without the zone of a
+    /// link-local address (``withoutZone(_:)``).
+    static func linkBase(authority: String?, scheme: String, fallback: () -> String) -> String {
+        mediaBase(authority: authority, scheme: scheme) ?? withoutZone(fallback())
+    }
+
+    /// `root` without the zone of an IPv6 literal (`http://[fe80::1%25eth0]:6000` →
+    /// `http://[fe80::1]:6000`). A zone (RFC 6874) names one of the station's own network
+    /// interfaces: meaningful to the station's host alone, a wrong or unknown name on any
+    /// other (which reaches the address through an interface of its own), and clients
+    /// differ on whether they accept one in a URL at all. The address itself is what a
+    /// link's host must be; a client on the link adds its own zone as it connects, as it
+    /// did to reach the station.
+    static func withoutZone(_ root: String) -> String {
+        guard let open = root.firstIndex(of: "["), let close = root[open...].firstIndex(of: "]"),
+              let zone = root[open..<close].firstIndex(of: "%")
+        else { return root }
+        return String(root[..<zone] + root[close...])
     }
 
     /// The server root as the client addressed it (`<scheme>://<Host>`), so song URLs work
