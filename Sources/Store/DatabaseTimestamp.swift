@@ -10,9 +10,22 @@ import GRDB
 /// start-up) to save or read a playback position. The text is the same, so rows written
 /// before and after compare and sort alike.
 enum DatabaseTimestamp {
-    /// The text for `date`, to the nearest millisecond, as GRDB's formatter rounds it.
+    /// The text for `date`, to the nearest millisecond, as GRDB's formatter rounds it. A
+    /// date outside the years the text holds (0001–9999) is written as the nearest it
+    /// holds: a row may come back with any date GRDB reads (a number of seconds such as
+    /// 1e300 in a hand-edited file), and is written again as it was read.
     static func text(for date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let seconds = date.timeIntervalSince1970
+        let milliseconds = seconds.isNaN ? 0 : min(max((seconds * 1000).rounded(), Double(earliest)), Double(latest))
+        return text(milliseconds: Int64(exactly: milliseconds) ?? 0)
+    }
+
+    /// 0001-01-01 00:00:00.000, in milliseconds since 1970: the earliest the text holds.
+    static let earliest: Int64 = -62_135_596_800_000
+    /// 9999-12-31 23:59:59.999, in milliseconds since 1970: the latest the text holds.
+    static let latest: Int64 = 253_402_300_799_999
+
+    private static func text(milliseconds: Int64) -> String {
         let (days, dayMilliseconds) = floorDivision(milliseconds, 86_400_000)
         let (year, month, day) = civilDate(daysSince1970: days)
         let hour = dayMilliseconds / 3_600_000

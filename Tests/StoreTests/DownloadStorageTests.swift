@@ -44,4 +44,25 @@ struct DownloadStorageTests {
         #expect(try db.trashedSongs() == [TrashedSong(station: "embedded", sid: "7"),
                                           TrashedSong(station: "http://douban.example", sid: "7")])
     }
+
+    /// A row's dates as GRDB reads any number (seconds since 1970, here past what 64 bits of
+    /// milliseconds hold, as a hand-edited file may have them) are written back as the
+    /// nearest the stored text holds, not trapped on.
+    @Test func aDatePastTheStoredYearsIsWrittenAtTheirEnd() throws {
+        let dir = try TemporaryDirectory(prefix: "mhz-store-dates")
+        let path = dir.path("mhz.sqlite")
+        let db = try MhzDatabase(path: path)
+        _ = try db.insertDownload(DownloadRecord(url: "http://x/1.mp3", title: "1", artist: "", path: "/music/1.mp3"))
+        let raw = try DatabaseQueue(path: path.path)
+        try raw.write { try $0.execute(sql: "UPDATE download SET created_at = 1e300, updated_at = -1e300") }
+        var row = try #require(try db.downloads().first)
+        row.state = .failed
+        try db.updateDownload(row)
+        let stored = try raw.read { try Row.fetchOne($0, sql: "SELECT created_at, updated_at, state FROM download") }
+        #expect(stored?["created_at"] == "9999-12-31 23:59:59.999")
+        #expect(stored?["updated_at"] == "0001-01-01 00:00:00.000")
+        #expect(stored?["state"] == "failed")
+        #expect(DatabaseTimestamp.text(for: Date(timeIntervalSince1970: .nan)) == "1970-01-01 00:00:00.000")
+        #expect(DatabaseTimestamp.text(for: Date(timeIntervalSince1970: -.infinity)) == "0001-01-01 00:00:00.000")
+    }
 }
