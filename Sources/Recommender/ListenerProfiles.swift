@@ -11,9 +11,11 @@ import Synchronization
 /// through a ``FeedbackWriter``, so what the station learned survives restarts without a
 /// report waiting for SQLite.
 ///
-/// Listeners are keyed `user:<id>` for a logged-in account and ``anonymous`` for requests
-/// without valid credentials (all anonymous clients share one profile, as they share one
-/// identity). A profile is loaded from the database the first time its listener asks.
+/// Listeners are keyed `user:<id>` for a logged-in account, `bid:<id>` for a web browser
+/// without one (``key(browserID:)``) and ``anonymous`` for other requests without valid
+/// credentials (all such clients share one profile, as they share one identity). A profile
+/// is loaded from the database the first time its listener asks; anyone can name a browser
+/// id, so at most ``browserCapacity`` browsers' profiles stay in memory.
 ///
 /// Each listener has a lock of its own: the store-wide lock is held only to find a
 /// listener, so listeners never wait for each other's reports or draws, and a report
@@ -80,7 +82,7 @@ package final class ListenerProfiles: Sendable {
 
     private let database: StationDatabase
     private let writer: FeedbackWriter
-    private let slots = Mutex<[String: Slot]>([:])
+    private let slots = Mutex(Slots())
     /// Every song's rating over all listeners, moved by the reports recorded here.
     package let ratings: SongRatings
     /// Every listener's hearts over the library, for listeners who taught little.
@@ -97,6 +99,27 @@ package final class ListenerProfiles: Sendable {
 
     /// The listener key of an account.
     package static func key(userID: String) -> String { "user:\(userID)" }
+
+    /// The listener key of a browser id (a web-family client without an account).
+    package static func key(browserID: String) -> String { browserPrefix + browserID }
+
+    /// How every browser's key starts.
+    private static let browserPrefix = "bid:"
+
+    /// The most browsers' profiles kept in memory. Past it, the one loaded longest ago is let
+    /// go: its profile is in the database (or on its way there), read again when it asks.
+    /// Without the bound, a client naming a new browser id with every request would grow
+    /// memory by a profile and its weights over the library each time.
+    package static let browserCapacity = 512
+
+    /// Every listener loaded, and the browsers among them in the order they were loaded.
+    private struct Slots {
+        var byKey: [String: Slot] = [:]
+        var browsers: [String] = []
+    }
+
+    /// How many browsers' profiles are in memory.
+    package var browsersInMemory: Int { slots.withLock { $0.browsers.count } }
 
     /// A copy of a listener's profile.
     package func profile(for listener: String) async throws(StorageError) -> ListenerProfile {
@@ -158,13 +181,17 @@ package final class ListenerProfiles: Sendable {
     // MARK: - Persistence
 
     private func slot(for listener: String) async throws(StorageError) -> Slot {
-        if let slot = slots.withLock({ $0[listener] }) { return slot }
+        if let slot = slots.withLock({ $0.byKey[listener] }) { return slot }
         let stored = try await database.read { db in try Self.load(listener, db) }
         // Another request may have loaded it meanwhile; keep the first, it may have learned.
         return slots.withLock { all in
-            if let slot = all[listener] { return slot }
+            if let slot = all.byKey[listener] { return slot }
             let slot = Slot(stored)
-            all[listener] = slot
+            all.byKey[listener] = slot
+            if listener.hasPrefix(Self.browserPrefix) {
+                all.browsers.append(listener)
+                if all.browsers.count > Self.browserCapacity { all.byKey[all.browsers.removeFirst()] = nil }
+            }
             return slot
         }
     }

@@ -74,7 +74,7 @@ struct PlaylistResponder: Sendable {
             switch self {
             case .anonymous: return ListenerProfiles.anonymous
             case .user(let id): return ListenerProfiles.key(userID: id)
-            case .browser(let bid): return "bid:\(bid)"
+            case .browser(let bid): return ListenerProfiles.key(browserID: bid)
             case .channel(let id): return "live:\(id)"
             }
         }
