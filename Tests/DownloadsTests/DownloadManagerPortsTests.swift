@@ -63,6 +63,22 @@ struct DownloadManagerPortsTests {
         await manager.shutdown()
     }
 
+    /// A Ctrl-C may come before `mhz download` waits for its tasks: a wait asked after the
+    /// shutdown ends at once, and the task stays running in its row, for the next start.
+    /// (The time limit only turns a wait that never ends into a failure.)
+    @Test(.timeLimit(.minutes(1))) func aWaitAskedAfterTheShutdownEndsAtOnce() async throws {
+        let manager = manager()
+        var started = fetcher.started.makeAsyncIterator()
+        try await manager.start()
+        let task = try await manager.add(DownloadRequest(url: "http://example.test/tone.mp3", title: "Tone", artist: "Sine"))
+        #expect(await started.next() == task.id)
+        await manager.shutdown()
+        await manager.waitUntilSettled([task.id])
+        #expect(await manager.task(task.id)?.state == .running)
+        #expect(store.rows.value.map(\.state) == [.running])
+        #expect(fetcher.calls.value.map(\.id) == [task.id])
+    }
+
     @Test func storageFailuresAreTypedReasonsAndOldRowsStillReadBack() async throws {
         // A row failed before storage failures were typed: its reason holds the words alone.
         var old = DownloadRecord(url: "http://example.test/a.mp3", state: .failed, title: "A", artist: "B", path: "/songs/B - A.mp3")
