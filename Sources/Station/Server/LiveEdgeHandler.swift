@@ -39,8 +39,9 @@ final class LiveEdgeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     static let serverName = "mhz-station"
 
     private let source: any LiveEdgeSource
-    /// The listener's name for the skip votes: the peer's IP address, as the router's
-    /// `StationContext.peerAddress` gives it, looked up once per connection.
+    /// The peer's IP address, as the router's `StationContext.peerAddress` gives it, looked
+    /// up once per connection and handed to the source (a listener whose votes count is the
+    /// id its polls carry, not its address).
     private var listener: String?
     /// Requests passed on whose answer has not been written to its end.
     private var passedOn = 0
