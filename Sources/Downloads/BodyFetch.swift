@@ -41,7 +41,9 @@ struct BodyFetch: Sendable {
         let result: FileDownloadResult
         do {
             result = try await http.download(download) { received, total in
-                let whole: Int64? = total > 0 ? offset + total : nil
+                // The server's length may be any 64-bit number: past what fits, it is none.
+                let (sum, overflow) = offset.addingReportingOverflow(total)
+                let whole: Int64? = total > 0 && !overflow ? sum : nil
                 if let whole { announced.withLock { $0 = whole } }
                 progress(offset + received, whole)
             }

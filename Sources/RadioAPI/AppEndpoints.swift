@@ -78,9 +78,10 @@ public struct AppEndpoints: Sendable, Equatable {
         return q
     }
 
-    /// The dial as sent: 0 to 1 in steps of a hundredth, without trailing zeros (`0.5`, `1`).
+    /// The dial as sent: 0 to 1 in steps of a hundredth, without trailing zeros (`0.5`, `1`);
+    /// a value outside is held at the nearest end, and one that is not a number is 0.
     public static func varietyText(_ variety: Double) -> String {
-        let hundredths = Int((min(max(variety, 0), 1) * 100).rounded())
+        let hundredths = variety.isNaN ? 0 : Int((min(max(variety, 0), 1) * 100).rounded())
         if hundredths % 100 == 0 { return String(hundredths / 100) }
         let digits = hundredths % 10 == 0 ? String(hundredths / 10) : String(format: "%02d", hundredths)
         return "0." + digits

@@ -26,8 +26,9 @@ public final class VarietyKnob: Sendable {
     public func turn(by step: Double) -> Double {
         current.withLock { value in
             let turned = (((value ?? Self.stationDefault) + step) * 10).rounded() / 10
-            value = min(max(turned, 0), 1)
-            return value!
+            let kept = min(max(turned, 0), 1)
+            value = kept
+            return kept
         }
     }
 }

@@ -119,4 +119,25 @@ struct RequestTests {
             #expect(ours.map(\.1) == theirs.map(\.1), "\(input)")
         }
     }
+
+    /// The dial goes as hundredths between 0 and 1 whatever it holds: a value from outside
+    /// (the station's default, a hand-turned dial) that is not a number, or past either end,
+    /// is sent as the nearest end, never trapped on.
+    @Test func theVarietyIsSentWithinItsRange() {
+        let cases: [(Double, String)] = [(0.5, "0.5"), (0.05, "0.05"), (1, "1"), (0, "0"), (2, "1"), (-1, "0"),
+                                         (.infinity, "1"), (-.infinity, "0"), (.nan, "0"), (1e300, "1")]
+        for (variety, text) in cases { #expect(AppEndpoints.varietyText(variety) == text, "\(variety)") }
+    }
+
+    /// A server URL as URL(string:) takes it (it escapes what a URL may not hold), with a
+    /// constant path and an escaped query after it, is always a URL: odd ones read.
+    @Test func oddServerURLsStillMakeRequests() throws {
+        for text in ["http://h/a%", "http://h/#frag", "http://h/a b", "http://h/\u{FF10}", "x:", "http://h?x", "http://[::1]/"] {
+            let base = try #require(URL(string: text))
+            let request = AppEndpoints(baseURL: base).playlist(Report(type: .new, channel: "0", history: ReportHistory.parse("|1:s")))
+            #expect(request.url.absoluteString.contains("/j/app/radio/people?app_name="), "\(text)")
+            _ = WebEndpoints(baseURL: base).channels()
+            _ = LyricEndpoint(baseURL: base).lyric(sid: "1", ssid: "a b")
+        }
+    }
 }
