@@ -12,6 +12,12 @@ import Foundation
 /// counters continue the previous segment's (``TSContinuity``).
 final class TSSegmentMuxer {
     private static let ioBufferSize: Int32 = 32 * 1024
+    /// `AVFormatContext.max_delay` in microseconds: how long audio may wait in the muxer
+    /// for its PES (half of it).
+    static let maximumDelay: Int32 = 700_000
+    /// Seconds between repeats of the PAT, PMT and SDT: longer than any segment, so each
+    /// segment has them once, at its start.
+    static let tablePeriod = 3600
 
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var io: UnsafeMutablePointer<AVIOContext>?
@@ -53,12 +59,23 @@ final class TSSegmentMuxer {
         self.stream = stream
         try encoder.copyParameters(to: stream.pointee.codecpar)
         stream.pointee.time_base = encoder.timeBase
+        // The muxer gathers audio frames into one PES until it holds `pes_payload_size`
+        // (2930) bytes or half of `max_delay`; the library's `max_delay` (-1) makes that
+        // half 0 and every frame its own PES, whose header and stuffing all but double a
+        // 64 kbit/s stream. 0.7 s is the ffmpeg command line's own (`-muxdelay`): some
+        // 15 frames at 64 kbit/s, 5 at 192 a PES. The PCR then runs 0.7 s ahead of the
+        // timestamps, which start 2 s in.
+        context.pointee.max_delay = Self.maximumDelay
         var options: OpaquePointer?
         mhz_av_dict_set(&options, "mpegts_copyts", "1", 0)
         // A PCR every 100 ms, said outright: left to choose, the muxer asks the stream for
         // its frame size with `av_get_audio_frame_duration2(par, 0)`, which AAC cannot
         // answer without a packet's size, and warns.
         mhz_av_dict_set(&options, "pcr_period", "100", 0)
+        // The PAT, PMT and SDT once, at the start: a segment is where a client joins, and
+        // the default periods (0.1 s, 0.5 s) put 18 PAT and PMT pairs in a 2 s segment.
+        mhz_av_dict_set(&options, "pat_period", "\(Self.tablePeriod)", 0)
+        mhz_av_dict_set(&options, "sdt_period", "\(Self.tablePeriod)", 0)
         let written = mhz_avformat_write_header(context, &options)
         mhz_av_dict_free(&options)
         try FFmpegStatus.check(written, .mux)

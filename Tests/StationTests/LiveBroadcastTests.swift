@@ -24,6 +24,17 @@ struct LiveBroadcastTests {
         await station.stop()
     }
 
+    /// Whether AAC packets' timestamps (90 kHz) follow one another a frame apart: 1024
+    /// samples at 44.1 kHz are 2089.8 ticks, and a PES carries the timestamp of its first
+    /// frame only, the demuxer adding whole ticks for the frames after it, so a step is
+    /// 2089 to 2091 and the last is where the sample clock puts it, give or take 2.
+    static func continuous(_ pts: [Int64]) -> Bool {
+        guard let first = pts.first, let last = pts.last else { return false }
+        let steps = zip(pts, pts.dropFirst()).map { $1 - $0 }
+        let expected = Double(pts.count - 1) * 1024 * 90000 / 44100
+        return steps.allSatisfy { (2089...2091).contains($0) } && abs(Double(last - first) - expected) <= 2
+    }
+
     /// Writes a segment fetched over HTTP to a file for ffprobe.
     private func fetchSegment(_ base: URL, _ channel: String, kbps: Int, sequence: Int, into folder: TemporaryDirectory) async throws -> URL {
         let answer = try await HTTPFetch.get(base, "/live/\(channel)/\(kbps)/\(sequence).ts")
@@ -47,6 +58,11 @@ struct LiveBroadcastTests {
             #expect(master.headers["content-type"] == "application/vnd.apple.mpegurl")
             let lines = master.text.split(separator: "\n").map(String.init)
             #expect(lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") && $0.contains("CODECS=\"mp4a.40.2\"") }.count == 3)
+            // What each variant declares it costs at most, in bit/s, in the variants' order.
+            let declared = lines.filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.compactMap { line in
+                line.firstMatch(of: /[:,]BANDWIDTH=([0-9]+)/).flatMap { Int($0.1) }
+            }
+            #expect(declared.count == 3)
             // Each variant's URI carries the listener id the master hands out, the same for all three.
             let uris = lines.filter { !$0.hasPrefix("#") }
             let id = String(try #require(uris.first?.split(separator: "=").last))
@@ -93,15 +109,18 @@ struct LiveBroadcastTests {
                 var pts: [Int64] = []
                 for sequence in sequences.prefix(4) {
                     let file = try await fetchSegment(base, channel, kbps: kbps, sequence: sequence, into: folder)
-                    sizes[kbps, default: 0] += try Data(contentsOf: file).count
+                    let bytes = try Data(contentsOf: file).count
+                    sizes[kbps, default: 0] += bytes
+                    // No segment costs more than its variant's BANDWIDTH (RFC 8216 §4.3.4.2).
+                    let length = try #require(window.entries.first { $0.sequence == sequence }?.duration)
+                    let bandwidth = declared.count == 3 ? declared[[64, 128, 192].firstIndex(of: kbps) ?? 0] : 0
+                    #expect(Double(bytes * 8) / length <= Double(bandwidth), "\(kbps)/\(sequence).ts: \(bytes) bytes in \(length) s")
                     let read = try await offPool { try LiveFixtures.packets(file) }
                     #expect(read.warnings.isEmpty, "\(read.warnings)")
                     pts.append(contentsOf: read.packets.map(\.pts))
                     firstPackets.append([Int64(kbps), Int64(sequence), read.packets.first?.pts ?? -1])
                 }
-                let steps = zip(pts, pts.dropFirst()).map { $1 - $0 }
-                // 1024 samples at 44.1 kHz are 2089.8 ticks of 90 kHz.
-                #expect(steps.allSatisfy { $0 == 2089 || $0 == 2090 }, "\(kbps): \(steps)")
+                #expect(Self.continuous(pts), "\(kbps): \(zip(pts, pts.dropFirst()).map { $1 - $0 })")
                 let stream = try await offPool {
                     try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,profile,sample_rate,channels",
                                              "-of", "csv=p=0", folder.path("\(kbps)-\(sequences[0]).ts").path]).text
@@ -138,8 +157,8 @@ struct LiveBroadcastTests {
             #expect(LiveFixtures.continuityBreaks(joined) == [])
             let read = try await offPool { try LiveFixtures.packets(file) }
             #expect(read.warnings.isEmpty, "\(read.warnings)")
-            let steps = zip(read.packets, read.packets.dropFirst()).map { $1.pts - $0.pts }
-            #expect(steps.allSatisfy { $0 == 2089 || $0 == 2090 }, "\(steps)")
+            let pts = read.packets.map(\.pts)
+            #expect(Self.continuous(pts), "\(zip(pts, pts.dropFirst()).map { $1 - $0 })")
             #expect(read.packets.count > Int(Double(window.entries.count) * 43))
 
             // ffmpeg as a live client, from the window's first segment, through the master.

@@ -3,7 +3,7 @@ import RadioAPI
 
 /// The answers of the `/live/…` routes (docs/PROTOCOL.md §12), from a ``LiveHub``:
 ///
-/// - `GET /live/<channel>.m3u8` → the master playlist (``LivePlaylist/master(channel:query:)``)
+/// - `GET /live/<channel>.m3u8` → the master playlist (``LivePlaylist/master(channel:query:segmentDuration:)``)
 /// - `GET /live/<channel>/<kbps>.m3u8` → a variant's live playlist: the last
 ///   ``LiveConfiguration/window`` segments; with `begintime=<ms>`, every segment from that
 ///   moment on; with `endtime=<ms>` too, a VOD of the range
@@ -48,7 +48,8 @@ struct LiveAnswers: Sendable {
             // The listener's id: the one it was handed before, while the station keeps it,
             // else a new one; the variants' URIs carry it.
             let id = listener.flatMap { broadcast.heard($0) ? $0 : nil } ?? broadcast.issueListener()
-            return Self.playlist(LivePlaylist.master(channel: channel, query: Self.carried(query, listener: id)))
+            return Self.playlist(LivePlaylist.master(channel: channel, query: Self.carried(query, listener: id),
+                                                     segmentDuration: hub.configuration.segmentDuration))
         case 2 where parts[1] == "aired.json":
             guard let broadcast = hub.broadcast(parts[0]) else { return Self.notFound }
             await broadcast.listen()

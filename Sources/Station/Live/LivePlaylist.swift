@@ -1,4 +1,5 @@
 import Foundation
+import Transcoder
 
 /// The text of a channel's HLS playlists (RFC 8216), from the segments a broadcast lists:
 /// the master playlist of its variants and each variant's media playlist, live (a window
@@ -6,14 +7,18 @@ import Foundation
 enum LivePlaylist {
     /// The master playlist: one AAC-LC variant per bit rate, each at `<channel>/<kbps>.m3u8`
     /// relative to the master's own `/live/<channel>.m3u8`, carrying `query` (a look-back's
-    /// `begintime` and `endtime`) on.
-    static func master(channel: String, query: String?) -> String {
+    /// `begintime` and `endtime`) on. Each declares what its segments of `segmentDuration`
+    /// cost at most on the wire, and on average (``LiveBandwidth``): `BANDWIDTH` and
+    /// `AVERAGE-BANDWIDTH`.
+    static func master(channel: String, query: String?, segmentDuration: Duration) -> String {
         var text = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n"
         let suffix = query.map { $0.isEmpty ? "" : "?\($0)" } ?? ""
+        let (whole, fraction) = segmentDuration.components
+        let seconds = Double(whole) + Double(fraction) / 1e18
         for kbps in LiveConfiguration.bitrates {
-            // MPEG-TS framing (packet and PES headers, PAT, PMT) adds some 12% to audio.
-            let bandwidth = kbps * 1000 * 112 / 100
-            text += "#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),AVERAGE-BANDWIDTH=\(bandwidth),CODECS=\"mp4a.40.2\"\n"
+            let peak = LiveBandwidth.peak(kbps: kbps, segmentSeconds: seconds)
+            let average = LiveBandwidth.average(kbps: kbps, segmentSeconds: seconds)
+            text += "#EXT-X-STREAM-INF:BANDWIDTH=\(peak),AVERAGE-BANDWIDTH=\(average),CODECS=\"mp4a.40.2\"\n"
             text += "\(channel)/\(kbps).m3u8\(suffix)\n"
         }
         return text
