@@ -27,18 +27,30 @@ enum SegmentDecryptor {
         // "the amount of data written may be anything from zero bytes to (inl +
         // cipher_block_size - 1)": one spare block.
         var output = [UInt8](repeating: 0, count: ciphertext.count + 16)
-        var written: Int32 = 0, last: Int32 = 0
+        var written = 0
         let ok = output.withUnsafeMutableBufferPointer { out -> Bool in
-            ciphertext.withUnsafeBufferPointer { input in
-                guard EVP_DecryptUpdate(context, out.baseAddress, &written, input.baseAddress, Int32(input.count)) == 1
-                else { return false }
+            guard let outStart = out.baseAddress else { return false }
+            return ciphertext.withUnsafeBufferPointer { input in
+                // OpenSSL counts in `int`: a segment from a server may be longer than that,
+                // so it goes in pieces of at most 2^30 bytes (a multiple of the block).
+                var read = 0
+                while read < input.count, let inStart = input.baseAddress {
+                    let piece = min(input.count - read, 1 << 30)
+                    var n: Int32 = 0
+                    guard EVP_DecryptUpdate(context, outStart + written, &n, inStart + read, Int32(piece)) == 1 else { return false }
+                    written += Int(n)
+                    read += piece
+                }
                 // "EVP_DecryptFinal_ex() … returns 0 if the decrypt failed or 1 for success":
                 // it fails on bad padding, which is what a wrong key looks like.
-                return EVP_DecryptFinal_ex(context, out.baseAddress! + Int(written), &last) == 1
+                var last: Int32 = 0
+                guard EVP_DecryptFinal_ex(context, outStart + written, &last) == 1 else { return false }
+                written += Int(last)
+                return true
             }
         }
         guard ok else { throw .badPadding }
-        output.removeSubrange(Int(written + last)...)
+        output.removeSubrange(written...)
         return output
     }
 }
