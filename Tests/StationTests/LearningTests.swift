@@ -210,7 +210,10 @@ struct LearningTests {
                     if type == "e" {
                         #expect(try await HTTPFetch.get(base, Self.client + listener + "&channel=0&type=e&sid=\(current)").text == #"{"r":0}"#)
                     }
-                    let answer = try await HTTPFetch.get(base, Self.client + listener + "&channel=0&type=p&sid=\(current.isEmpty ? "0" : current)")
+                    // The first list is a new one; then the song played is reported `p` (a report
+                    // about a song not in the library is refused).
+                    let report = current.isEmpty ? "&channel=0&type=n&sid=" : "&channel=0&type=p&sid=\(current)"
+                    let answer = try await HTTPFetch.get(base, Self.client + listener + report)
                     let sids = try #require(try answer.jsonObject()["song"] as? [[String: Any]]).compactMap { $0["sid"] as? String }
                     lists.append(sids)
                     for sid in sids where heard.suffix(Recommender.noRepeatWindow - 1).contains(sid) {
