@@ -36,6 +36,7 @@ struct LiveAudienceTests {
         let audience = Box(LiveAudience(window: Self.window))
         let ids = (0..<3).compactMap { _ in audience.issue(now: 0) }
         #expect(ids.count == 3)
+        for id in ids { #expect(audience.polled(id, now: 1_000)) }
         #expect(audience.vote("7", by: .listener(ids[0]), now: 2_000) == .counted(votes: 1, listeners: 3))
         #expect(audience.vote("7", by: .listener(ids[0]), now: 2_500) == .counted(votes: 1, listeners: 3))
         // Past the window only those who polled again listen: the third stopped.
@@ -53,6 +54,20 @@ struct LiveAudienceTests {
         #expect(audience.admit(.account("user:4"), address: nil, now: 14_000) == .admitted)
         #expect(audience.vote("8", by: .account("user:4"), now: 14_000) == .counted(votes: 3, listeners: 4))
         #expect(audience.listeners(now: 24_001) == 0)
+    }
+
+    @Test("ids handed out and never used are forgotten after the window; ids polling are kept ten minutes after their last poll")
+    func forgetting() throws {
+        let audience = Box(LiveAudience(window: Self.window))
+        let issued = (0..<2).compactMap { _ in audience.issue(now: 0) }
+        #expect(issued.count == 2)
+        #expect(audience.polled(issued[0], now: 1_000))
+        // Pruning runs at most once a window: the next look past one forgets the unused id.
+        #expect(audience.polled(issued[0], now: 20_000))
+        #expect(!audience.knows(issued[1]) && audience.knows(issued[0]))
+        #expect(audience.polled(issued[0], now: 20_000 + LiveAudience.kept))
+        _ = audience.issue(now: 30_001 + 2 * LiveAudience.kept)
+        #expect(!audience.knows(issued[0]))
     }
 
     @Test("a flood from one listener is limited to a burst of eight, then one word every 4 s; a stranger's address likewise")

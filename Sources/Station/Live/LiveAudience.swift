@@ -42,7 +42,9 @@ struct LiveAudience {
     /// player polls a live playlist about once a target duration).
     let window: Int64
     /// How long an id is known after its last fetch: a paused player that polls again
-    /// within it is the same listener.
+    /// within it is the same listener. An id that fetched nothing after it was handed out is
+    /// forgotten after the ``window``, so master playlists fetched in a loop do not fill
+    /// the ``capacity``.
     static let kept: Int64 = 600_000
     /// The most ids kept at once; past it, ids are handed out no more until some lapse.
     static let capacity = 50_000
@@ -53,6 +55,8 @@ struct LiveAudience {
 
     /// The ids handed out: when each last fetched a playlist (or was handed out).
     private var ids: [String: Int64] = [:]
+    /// The ids that fetched a playlist since they were handed out.
+    private var polling: Set<String> = []
     /// Accounts that spoke: when each last did.
     private var accounts: [String: Int64] = [:]
     /// The song voted on, and who voted to skip it.
@@ -90,6 +94,7 @@ struct LiveAudience {
         prune(now: now)
         guard ids[id] != nil else { return false }
         ids[id] = now
+        polling.insert(id)
         return true
     }
 
@@ -156,7 +161,8 @@ struct LiveAudience {
     private mutating func prune(now: Int64) {
         guard now - pruned > window else { return }
         pruned = now
-        ids = ids.filter { now - $0.value <= Self.kept }
+        ids = ids.filter { now - $0.value <= (polling.contains($0.key) ? Self.kept : window) }
+        polling = polling.filter { ids[$0] != nil }
         accounts = accounts.filter { now - $0.value <= window }
         paces = paces.filter { $0.value > now }
     }
