@@ -61,6 +61,60 @@ struct WebPlayerRouteTests {
         }
     }
 
+    @Test("the page carries its icon inline (a PNG the CSP allows): no /favicon.ico to ask for")
+    func icon() throws {
+        let page = WebPlayerPage.document
+        let link = try #require(page.range(of: #"<link rel="icon" type="image/png" sizes="32x32" href="data:image/png;base64,([A-Za-z0-9+/=]+)">"#,
+                                           options: .regularExpression))
+        let encoded = page[link].split(separator: ",").last.map { String($0.dropLast(2)) } ?? ""
+        let png = try #require(Data(base64Encoded: encoded))
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        #expect(WebPlayerRoute.contentSecurityPolicy.contains("img-src 'self' data:;"))
+    }
+
+    /// WCAG 2.1's relative luminance of `#rrggbb` or `#rgb`.
+    private static func luminance(_ hex: String) -> Double? {
+        var digits = hex.dropFirst()
+        if digits.count == 3 { digits = Substring(digits.flatMap { [$0, $0] }) }
+        guard digits.count == 6, let value = Int(digits, radix: 16) else { return nil }
+        func linear(_ shift: Int) -> Double {
+            let component = Double((value >> shift) & 0xFF) / 255
+            return component <= 0.03928 ? component / 12.92 : pow((component + 0.055) / 1.055, 2.4)
+        }
+        let red = 0.2126 * linear(16)
+        let green = 0.7152 * linear(8)
+        return red + green + 0.0722 * linear(0)
+    }
+
+    /// The custom properties one `:root{…}` rule of the style sets.
+    private static func colours(_ rule: Substring) -> [String: String] {
+        var found: [String: String] = [:]
+        for match in rule.matches(of: /--([a-z-]+):(#[0-9a-f]{3,6})/) { found[String(match.1)] = String(match.2) }
+        return found
+    }
+
+    @Test("text reaches 4.5:1 against what it is on, light and dark: the page's text, LIVE and trouble, the selected channel, the pressed heart")
+    func contrast() throws {
+        let style = WebPlayerPage.style
+        let light = Self.colours(try #require(style.firstMatch(of: /:root\{color-scheme[^}]*\}/)?.0))
+        let dark = Self.colours(try #require(style.firstMatch(of: /prefers-color-scheme:dark\)\{:root\{[^}]*\}/)?.0))
+        // The rules that put these colours on these backgrounds.
+        for rule in ["nav button[aria-current=true]{background:var(--accent);color:var(--on-accent)",
+                     "[data-action=like][aria-pressed=true]{background:var(--heart);border-color:var(--heart);color:var(--on-heart)",
+                     "#live-at[data-edge=true],#live-at[data-edge=away]{color:var(--heart)}",
+                     "#status[data-kind=trouble]{color:var(--heart)"] {
+            #expect(style.contains(rule), "\(rule)")
+        }
+        for (scheme, colours) in [("light", light), ("dark", dark.merging(light) { mine, _ in mine })] {
+            for (text, ground) in [("fg", "bg"), ("dim", "bg"), ("heart", "bg"), ("accent", "bg"), ("on-accent", "accent"), ("on-heart", "heart")] {
+                let a = try #require(colours[text].flatMap(Self.luminance), "\(scheme) --\(text)")
+                let b = try #require(colours[ground].flatMap(Self.luminance), "\(scheme) --\(ground)")
+                let ratio = (max(a, b) + 0.05) / (min(a, b) + 0.05)
+                #expect(ratio >= 4.5, "\(scheme): --\(text) on --\(ground) is \(ratio):1")
+            }
+        }
+    }
+
     @Test("the ETag names the bytes: quoted, and it is what the hash of the body gives")
     func etagShape() {
         #expect(WebPlayerPage.etag.range(of: #"^"[0-9a-f]+-[0-9a-f]+"$"#, options: .regularExpression) != nil)

@@ -15,7 +15,7 @@ extension WebPlayerPage {
     /// `/live/<id>/feedback`: the station counts a vote only from a listener polling.
     static let liveScript = #"""
     const HLS = "application/vnd.apple.mpegurl";
-    const live = { id: null, listener: "", aired: [], song: null, timer: 0, oldest: 0, from: 0, pausedAt: 0 };
+    const live = { id: null, listener: "", aired: [], song: null, away: false, timer: 0, oldest: 0, from: 0, pausedAt: 0 };
 
     function tuneLive(id) {
       if (!audio.canPlayType(HLS)) { tune(id); say("This browser cannot play live HLS: here are the channel's songs instead."); return; }
@@ -29,7 +29,10 @@ extension WebPlayerPage {
       $("#live-controls").hidden = false;
       $("#live-at").hidden = false;
       $("#reason").textContent = "";
+      // Live has no cover: the radio's last one goes, its alt text with it (an image
+      // without a source but with an alt shows as a broken one).
       $("#cover").removeAttribute("src");
+      $("#cover").alt = "";
       say("Tuning in live…");
       load();
       aired();
@@ -42,6 +45,7 @@ extension WebPlayerPage {
       live.id = null;
       live.listener = "";
       live.song = null;
+      live.away = false;
       live.pausedAt = 0;
       live.aired = [];
       $("#live-controls").hidden = true;
@@ -94,13 +98,31 @@ extension WebPlayerPage {
       return b.length ? Math.max(0, b.end(b.length - 1) - audio.currentTime) : 0;
     }
 
+    // Read every 2 s; it is also how the page learns that the station stopped answering
+    // (the browser plays on what it holds for several seconds, then stalls without a word):
+    // it says so instead of LIVE until an answer comes again, then loads the live playlist
+    // anew if the browser gave up on it.
     async function aired() {
       const id = live.id;
       let answer;
       try {
-        answer = await (await fetch("/live/" + encodeURIComponent(id) + "/aired.json", { cache: "no-store" })).json();
-      } catch (error) { return; }
+        // A station that takes the connection and says nothing is not answering either.
+        const reply = await fetch("/live/" + encodeURIComponent(id) + "/aired.json", { cache: "no-store", signal: AbortSignal.timeout(4000) });
+        if (reply.status >= 500) throw new Error("status " + reply.status);
+        answer = await reply.json();
+      } catch (error) {
+        if (id !== live.id) return;
+        live.away = true;
+        say("The station is not answering. Trying again…", "trouble");
+        heard();
+        return;
+      }
       if (id !== live.id) return;
+      if (live.away) {
+        live.away = false;
+        say("The station is back.");
+        if (audio.error || audio.networkState === audio.NETWORK_NO_SOURCE) load();
+      }
       live.aired = answer.songs || [];
       live.oldest = live.aired.length ? live.aired[live.aired.length - 1].start : 0;
       heard();
@@ -113,8 +135,8 @@ extension WebPlayerPage {
       const at = Date.now() - late * 1000;
       const edge = !live.from;
       const shown = $("#live-at");
-      shown.textContent = edge ? "LIVE" : "−" + clock(late);
-      shown.dataset.edge = String(edge);
+      shown.textContent = live.away ? "Not answering" : edge ? "LIVE" : "−" + clock(late);
+      shown.dataset.edge = live.away ? "away" : String(edge);
       const song = live.aired.find((s) => s.start <= at && (at < s.end || s.on_air));
       if (!song) return;
       $("#elapsed").textContent = clock((at - song.start) / 1000);

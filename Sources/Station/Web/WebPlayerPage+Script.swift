@@ -293,10 +293,14 @@ extension WebPlayerPage {
     const actions = { toggle, skip, like, trash, rewind: () => shift(-30), forward: () => shift(30), golive: goLive };
     for (const b of document.querySelectorAll("[data-action]")) b.addEventListener("click", () => actions[b.dataset.action]());
     document.addEventListener("keydown", (event) => {
-      if (event.ctrlKey || event.metaKey || event.altKey || event.target.closest("input, textarea, select, form")) return;
-      const key = { " ": "toggle", n: "skip", l: "like", b: "trash", ArrowLeft: live.id && "rewind", ArrowRight: live.id && "forward" }[event.key];
-      // The keys work wherever the focus is but in the login form: a focused button is
-      // not pressed by a space that pauses.
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      if (event.key === "Escape" && !$("#login").hidden) { event.preventDefault(); closeLogin(); return; }
+      if (event.target.closest("input, textarea, select, form")) return;
+      // The letters and arrows work wherever the focus is but in the login form; space
+      // pauses only when no control has the focus, for space (as Enter) presses the
+      // focused button.
+      const control = event.target.closest("button, a[href], [tabindex]");
+      const key = { " ": !control && "toggle", n: "skip", l: "like", b: "trash", ArrowLeft: live.id && "rewind", ArrowRight: live.id && "forward" }[event.key];
       if (!key) return;
       event.preventDefault();
       actions[key]();
@@ -313,7 +317,8 @@ extension WebPlayerPage {
     });
     audio.addEventListener("ended", () => { if (live.id) { shift(0); return; } report("e"); report("p", playFrom); });
     audio.addEventListener("error", () => {
-      if (live.id) { say("The live broadcast could not be loaded: press Live to try again.", "trouble"); return; }
+      // A station away says so already, and the live playlist is loaded again when it is back.
+      if (live.id) { if (!live.away) say("The live broadcast could not be loaded: press Live to try again.", "trouble"); return; }
       if (!state.song) return;
       say("The song could not be loaded; asking the station for another.", "trouble");
       report("p", playFrom);
@@ -324,8 +329,11 @@ extension WebPlayerPage {
         try { navigator.mediaSession.setActionHandler(action, handler); } catch (error) { /* not offered here */ }
       }
     }
+    // The login form opens with the focus in its first field; Esc or Cancel closes it and
+    // gives the focus back to the button that opened it (the ARIA dialog pattern).
+    function closeLogin() { $("#login").hidden = true; $("#login-open").focus(); }
     $("#login-open").addEventListener("click", () => { $("#login").hidden = false; $("#login-error").textContent = ""; newCaptcha(); $("#login").alias.focus(); });
-    $("#login-cancel").addEventListener("click", () => { $("#login").hidden = true; });
+    $("#login-cancel").addEventListener("click", closeLogin);
     $("#captcha-new").addEventListener("click", newCaptcha);
     $("#login").addEventListener("submit", logIn);
     $("#logout").addEventListener("click", logOut);

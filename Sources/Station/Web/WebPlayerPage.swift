@@ -1,8 +1,9 @@
 import Foundation
 import MusicLibrary
 
-/// The web player `GET /` answers: one HTML document with its style and script inline, built
-/// once from the three parts below, nothing fetched from another host. It speaks the web
+/// The web player `GET /` answers: one HTML document with its style, script and icon (a
+/// 32×32 PNG data URI, so a browser asks for no `/favicon.ico`) inline, built once from the
+/// three parts below, nothing fetched from another host. It speaks the web
 /// family the station serves (docs/PROTOCOL.md §3.3, §5.2, §10) from the browser, as a Douban
 /// web client did.
 ///
@@ -10,7 +11,8 @@ import MusicLibrary
 /// `data-channel="<id>"` on each entry that tunes in a channel; `data-action="toggle|skip|like|
 /// trash|rewind|forward|golive"` on the controls; `data-live="<id>"` on each entry that tunes
 /// in a channel's live broadcast (docs/PROTOCOL.md §11); `data-field="live"` says how far
-/// behind the live edge the sound is; `data-field="title|artist|album"` on now playing; `#status` says
+/// behind the live edge the sound is (`LIVE` at it, `Not answering` while the station does
+/// not answer); `data-field="title|artist|album"` on now playing; `#status` says
 /// what the page is waiting for (a login, the station coming back).
 enum WebPlayerPage {
     /// The whole document, UTF-8.
@@ -37,6 +39,7 @@ enum WebPlayerPage {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>mhz</title>
+    <link rel="icon" type="image/png" sizes="32x32" href="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAA+0lEQVR42s1XwQ3DIAzMnxE8RBeJ1EkYgVfffLpCxugSjNBI/XUIChVINCKKTSE20kkIId9hbLCni7lOREDAHKADTIJOa0C1RyGNRC7AH8ClvdBDgAqwCNI92GSjSUB06foHecaabJEE6A7EW2isgBHkuyJqbveDMe8JUJ3uHBMTqibAnkBeZsePADiRPANKAYZqQC83f38sX8R5gwBTCnAU4uf75bcjrhGFuCwAKORHgygCSKlXO3nNE5SURD88mNM3eEGjAzAGG3bEvdhAFCGA/QrYg5A9DdkfIhFPMftnxP4diyhI2EsyEUWpiLJcRGMiojUT0ZwOb88/gICcXmMq6BoAAAAASUVORK5CYII=">
     <style>/*STYLE*/</style>
     </head>
     <body>
