@@ -44,6 +44,29 @@ struct CommandLineTests {
         #expect(lines.first?.contains("check --server") == true)
     }
 
+    /// An address this machine does not have (192.0.2.1, RFC 5737's TEST-NET-1) and a name
+    /// nothing resolves (RFC 6761's `.invalid`): one line each, in words, the system's reason
+    /// inside its parentheses, no Swift name, no errno or error code.
+    @Test func aStationThatCannotListenSaysWhyInWords() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        let music = home.path("music")
+        try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
+        try MediaFactory.tone(at: music.appendingPathComponent("tone.mp3"), seconds: 1)
+        let reasons = [("192.0.2.1", [String(cString: strerror(EADDRNOTAVAIL))]),
+                       ("no-such-host.invalid", [EAI_NONAME, EAI_AGAIN, EAI_FAIL].map { String(cString: gai_strerror($0)) })]
+        for (host, words) in reasons {
+            let result = try await run(["serve", "--library", music.path, "--host", host, "--port", "6123"], home: home)
+            #expect(result.status == 1)
+            let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("mhz: ") }
+            #expect(lines.count == 1, "\(result.stderr)")
+            let line = String(lines.first ?? "")
+            #expect(words.contains { line.hasPrefix("mhz: the station cannot listen on \(host):6123 (\($0)): ") },
+                    "\(line)")
+            #expect(!line.contains("errno") && !line.contains("error -") && !line.contains("SocketAddressError")
+                        && line.filter { $0 == "(" }.count == line.filter { $0 == ")" }.count, "\(line)")
+        }
+    }
+
     @Test func usageErrorsExitTwo() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-cli")
         let unknown = try await run(["--no-such-option"], home: home)
