@@ -6,6 +6,10 @@ enum ProgramDateTime {
     /// The date, or nil when the value is not one (the tag is then ignored).
     static func parse(_ text: String) -> Date? {
         var value = text.trimmingCharacters(in: .whitespaces)
+        // RFC 3339 dates are ASCII. ICU takes other scripts' digits too (a Devanagari ३ in a
+        // fraction of a second, found by script/fuzz live), which would get past the cut of
+        // long fractions below and divide by zero there.
+        guard value.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         // `+0800` → `+08:00`: the formatter wants the colon form.
         if let sign = value.lastIndex(where: { $0 == "+" || $0 == "-" }), value.distance(from: sign, to: value.endIndex) == 5,
            value[value.index(after: sign)...].allSatisfy(\.isNumber), value.contains("T")

@@ -49,4 +49,17 @@ struct HostileNumberTests {
         #expect(media.targetDuration == MediaPlaylist.longestDuration)
         #expect(media.totalDuration == 2 * MediaPlaylist.longestDuration)
     }
+
+    /// `script/fuzz live` found ICU dividing by zero on a fraction of a second whose digits
+    /// go on past a Devanagari three (`Fixtures/fuzz`): a date that is not ASCII is no date.
+    @Test func aDateWithDigitsOfAnotherScriptIsNoDate() throws {
+        guard case .media(let media) = try PlaylistParser.parse(try Self.fixture("program-date-time-devanagari-digit"),
+                                                                url: Self.base)
+        else { Issue.record("not a media playlist"); return }
+        #expect(media.segments.map(\.programDateTime) == [nil])
+        for text in ["2014-08-13T13:36:33.000\u{0969}Z", "2014-08-13T13:36:3\u{FF13}Z", "\u{0968}014-08-13T13:36:33Z"] {
+            #expect(ProgramDateTime.parse(text) == nil, "\(text)")
+        }
+        #expect(ProgramDateTime.parse("2014-08-13T13:36:33.250Z") == Date(timeIntervalSince1970: 1_407_936_993.25))
+    }
 }
