@@ -77,12 +77,15 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
 
     /// Whether trying again later may succeed without anyone doing anything: a network that
     /// comes back, a server that recovers, a body cut short. The task then waits and retries
-    /// with backoff; every other failure stops it until the user retries.
+    /// with backoff; every other failure stops it until the user retries. A segment's
+    /// failure is never passing: it comes after the segment's own tries (``SegmentFetcher``),
+    /// so the task fails naming it, its segments before it kept for a resume.
     public var isTransient: Bool {
         switch self {
         case .network, .stalled, .shortBody, .rangeMismatch, .heldElsewhere: true
         case .httpStatus(let status), .keyUnavailable(_, let status): status == 408 || status == 429 || status >= 500
-        case .segment(_, let reason), .playlist(_, let reason), .key(_, let reason): reason.isTransient
+        case .segment: false
+        case .playlist(_, let reason), .key(_, let reason): reason.isTransient
         default: false
         }
     }

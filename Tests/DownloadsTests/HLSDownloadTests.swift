@@ -291,6 +291,30 @@ struct HLSDownloadTests {
         }
     }
 
+    @Test func aSegmentSilentAfterItsHeadersStallsAndFailsTheTaskAfterItsTriesNamingIt() async throws {
+        // Segment 3's server sends its head, then nothing until mhz hangs up.
+        server.script("/clear/a128k/seg003.ts") { _, _ in .silentAfterHead }
+        let database = try MhzDatabase(path: data.path("mhz.sqlite"))
+        let manager = TestDownloads.manager(database, directory: data.path("songs"), segmentAttempts: 3, stallTimeout: 1)
+        let events = await manager.events()
+        let states = Task { await events.filter { !$0.isProgress }.map(\.task.state.name).reduce(into: [String]()) { $0.append($1) } }
+        try await manager.start()
+        let task = try await manager.add(DownloadRequest(url: server.url("clear/a128k/index.m3u8"), title: "index"))
+        await manager.waitUntilSettled([task.id])
+        let settled = try #require(await manager.task(task.id))
+        await manager.shutdown()
+        #expect(settled.state == .failed(.segment(sequence: 3, reason: .stalled(seconds: 1))), "\(settled.state)")
+        // The stall was tried three times, each asking for the whole segment, and the task
+        // never waited to start over: it failed once the segment's tries were spent.
+        #expect(server.requests(to: "/clear/a128k/seg003.ts").map(\.rangeStart) == [nil, nil, nil])
+        #expect(await states.value == ["queued", "running", "failed"])
+        // No gap: the three segments before it are appended, and a resume starts at it.
+        let part = FileManager.default.contents(atPath: settled.record.path + ".part")
+        #expect(part == (try joined((0..<3).map { String(format: "clear/a128k/seg%03d.ts", $0) })))
+        #expect(try database.hlsProgress(downloadID: task.id)?.nextSequence == 3)
+        #expect(!FileManager.default.fileExists(atPath: settled.record.path))
+    }
+
     @Test func aStoppedDownloadResumesAtItsNextSegmentAndTheResultIsIdentical() async throws {
         for n in 0..<6 {
             server.script(String(format: "/aes-key-rotation/seg%03d.ts", n)) { _, _ in .throttle(bytesPerSecond: 60_000) }

@@ -196,6 +196,30 @@ struct HLSDownloadCommandTests {
         }
     }
 
+    /// A segment whose server sends its head and then nothing stalls after
+    /// `[downloads] stall_timeout`, is tried its five times, and then fails the download
+    /// naming it, the segments before it kept: it never waits to start over.
+    @Test func aSegmentSilentAfterItsHeadersFailsTheDownloadNamingItAfterItsTries() async throws {
+        let config = home.path("config/mhz")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("[downloads]\nstall_timeout = 1\n".utf8).write(to: config.appendingPathComponent("config.toml"))
+        server.script("/clear/a128k/seg002.ts") { _, _ in .silentAfterHead }
+        let run = try mhz(["download", "--json", server.url("clear/a128k/index.m3u8")])
+        #expect(try await run.exit(timeout: 120) == 1)
+        let reason = "segment 2 sent nothing for 1 s each time it was asked: the segments before it are kept; "
+            + "resume the download to try it again"
+        let last = try #require(run.events.last { $0.name == "download" })
+        #expect(last["state"] == "failed" && last["error"] == reason, "\(last.fields)")
+        #expect(run.stderr == "mhz: download 1 (\(last["title"] ?? "")): \(reason)\n")
+        let states = run.events.filter { $0.name == "download" }.compactMap { $0["state"] }
+        #expect(states.enumerated().filter { $0.offset == 0 || states[$0.offset - 1] != $0.element }.map(\.element)
+                == ["queued", "running", "failed"], "\(states)")
+        #expect(server.requests(to: "/clear/a128k/seg002.ts").map(\.rangeStart) == Array(repeating: nil, count: 5))
+        let segments = try (0..<2).map { try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $0))) }
+        #expect(FileManager.default.contents(atPath: downloads.appendingPathComponent("a128k.ts.part").path)
+                == segments[0] + segments[1])
+    }
+
     @Test func withHLSAPlaylistWhosePathSaysNothingIsDownloadedAsAStream() async throws {
         try FileManager.default.copyItem(at: streams.path("aes-implicit-iv/index.m3u8"), to: streams.path("aes-implicit-iv/list"))
         defer { try? FileManager.default.removeItem(at: streams.path("aes-implicit-iv/list")) }

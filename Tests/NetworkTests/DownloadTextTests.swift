@@ -54,8 +54,16 @@ struct DownloadTextTests {
         #expect(DownloadText.describe(.segment(sequence: 12, reason: .httpStatus(403)))
             == "segment 12 was refused (HTTP 403) even after the playlist was fetched again: the stream's links have expired; "
             + "get a new link to the stream")
+        // A segment's failure comes after its tries: mhz does not retry it later by itself.
         #expect(DownloadText.describe(.segment(sequence: 12, reason: .stalled(seconds: 30)))
-            == "segment 12: the server sent nothing for 30 s: mhz retries later")
+            == "segment 12 sent nothing for 30 s each time it was asked: the segments before it are kept; "
+            + "resume the download to try it again")
+        #expect(DownloadText.describe(.segment(sequence: 12, reason: .httpStatus(503)))
+            == "segment 12 failed each time it was asked (HTTP 503): the segments before it are kept; "
+            + "resume the download to try it again")
+        #expect(DownloadText.describe(.segment(sequence: 12, reason: .network(detail: "Connection refused")))
+            == "segment 12 failed each time it was asked (network failure: Connection refused): the segments before it are kept; "
+            + "resume the download to try it again")
         #expect(DownloadText.describe(.keyUnavailable(uri: key, status: 404))
             == "the stream's key \(key) answered HTTP 404: the stream cannot be decrypted without it; get a new link to the stream")
         #expect(DownloadText.describe(.key(uri: key, reason: .network(detail: "Connection refused")))

@@ -125,6 +125,18 @@ enum DownloadText {
         case .httpStatus(let status) where [401, 403, 410].contains(status):
             return "segment \(sequence) was refused (HTTP \(status)) even after the playlist was fetched again: "
                 + "the stream's links have expired; " + (again ?? "get a new link to the stream")
+        case .stalled(let seconds):
+            return "segment \(sequence) sent nothing for \(Int(seconds)) s each time it was asked: "
+                + "the segments before it are kept; resume the download to try it again"
+        case .network(let detail):
+            return "segment \(sequence) failed each time it was asked (network failure: \(detail)): "
+                + "the segments before it are kept; resume the download to try it again"
+        case .httpStatus(let status) where reason.isTransient:
+            return "segment \(sequence) failed each time it was asked (HTTP \(status)): "
+                + "the segments before it are kept; resume the download to try it again"
+        case .shortBody(let got, let expected):
+            return "segment \(sequence) ended early each time it was asked (\(got) of \(expected) bytes last): "
+                + "the segments before it are kept; resume the download to try it again"
         default: return "segment \(sequence): \(describe(reason, origin: origin))"
         }
     }
