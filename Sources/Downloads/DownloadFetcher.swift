@@ -27,13 +27,13 @@ public protocol DownloadFetcher: Sendable {
     func removeFiles(of path: String, finished: Bool)
 
     /// Asks the live recordings running now to finish with what they recorded. Returns
-    /// whether one was asked that had not been before.
-    func finishRecordings() -> Bool
+    /// the tasks asked now (none when every recording had been asked before).
+    func finishRecordings() -> Set<Int64>
 }
 
 extension DownloadFetcher {
     /// A fetcher without live recordings has none to finish.
-    public func finishRecordings() -> Bool { false }
+    public func finishRecordings() -> Set<Int64> { [] }
 
     // This module's fetchers lay their files out as ``DownloadFiles`` says.
 

@@ -128,8 +128,9 @@ public actor DownloadManager {
     }
 
     /// Asks the live recordings running now to finish with what they recorded (Ctrl-C
-    /// during `mhz download --duration`). Returns whether one was asked that had not been.
-    public func finishRecordings() -> Bool { fetcher.finishRecordings() }
+    /// during `mhz download --duration`). Returns the tasks asked now (none when every
+    /// recording had been asked before).
+    public func finishRecordings() -> Set<Int64> { fetcher.finishRecordings() }
 
     /// Pauses a task.
     public func pause(_ id: Int64) throws(DownloadError) { try known(id); handle(.pause(id)) }

@@ -62,13 +62,13 @@ public final class HLSFetcher: DownloadFetcher {
     }
 
     /// Asks every live recording running now to stop reloading and keep what it recorded
-    /// (as a finished file). Returns whether one was running and not asked before.
-    public func finishRecordings() -> Bool {
+    /// (as a finished file). Returns the ones running and not asked before.
+    public func finishRecordings() -> Set<Int64> {
         let live = recording.withLock { $0 }
         return finishing.withLock { asked in
             let new = live.subtracting(asked)
             asked.formUnion(new)
-            return !new.isEmpty
+            return new
         }
     }
 

@@ -24,5 +24,5 @@ public struct MediaFetcher: DownloadFetcher {
         }
     }
 
-    public func finishRecordings() -> Bool { streams.finishRecordings() }
+    public func finishRecordings() -> Set<Int64> { streams.finishRecordings() }
 }

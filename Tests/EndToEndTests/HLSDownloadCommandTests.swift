@@ -163,6 +163,47 @@ struct HLSDownloadCommandTests {
         #expect(FileManager.default.contents(atPath: file.path) == expected)
     }
 
+    /// One Ctrl-C with a live recording and a finished playlist's download under way: the
+    /// recording is finished with what it has, then the other download stops, its segments
+    /// kept; no second Ctrl-C is needed.
+    @Test func oneCtrlCFinishesTheRecordingAndThenStopsTheOtherDownload() async throws {
+        let folder = streams.path("live-and-more")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-MEDIA-SEQUENCE:0\n"
+        for n in 0..<3 { playlist += String(format: "#EXTINF:3.98,\n../clear/a64k/seg%03d.ts\n", n) }
+        try Data(playlist.utf8).write(to: folder.appendingPathComponent("index.m3u8"))
+        let live = try (0..<3).reduce(into: Data()) {
+            $0.append(try Data(contentsOf: streams.path(String(format: "clear/a64k/seg%03d.ts", $1))))
+        }
+        // The finished playlist's segments 2 to 5 come at 2 kB/s (half a minute each).
+        for n in 2..<6 {
+            server.script(String(format: "/clear/a128k/seg%03d.ts", n)) { _, _ in .throttle(bytesPerSecond: 2_000) }
+        }
+        let segments = try (0..<2).map { try Data(contentsOf: streams.path(String(format: "clear/a128k/seg%03d.ts", $0))) }
+        let recordingFile = downloads.appendingPathComponent("live-and-more.ts")
+        let otherFile = downloads.appendingPathComponent("a128k.ts")
+        let run = try mhz(["download", "--json", server.url("live-and-more/index.m3u8"), server.url("clear/a128k/index.m3u8")])
+        // The recording has the three listed segments (and waits for more); the other has two.
+        try await run.waitFor("download", timeout: 60) {
+            $0["path"] == recordingFile.path && ($0.number("bytes") ?? 0) >= Double(live.count)
+        }
+        let other = try await run.waitFor("download", timeout: 60) {
+            $0["path"] == otherFile.path && ($0.number("bytes") ?? 0) >= Double(segments[0].count + segments[1].count)
+        }
+        run.signal(SIGINT)
+        // Ten seconds is room for a loaded machine; the other download alone would run on for
+        // two minutes.
+        #expect(try await run.exit(timeout: 10) == 1)
+        let done = try #require(run.events.last { $0.name == "download" && $0["path"] == recordingFile.path })
+        #expect(done["state"] == "completed")
+        #expect(FileManager.default.contents(atPath: recordingFile.path) == live)
+        let id = Int(try #require(other.event.number("id"))), title = try #require(other.event["title"])
+        #expect(run.stderr == "mhz: download \(id) (\(title)): stopped (running): `mhz downloads resume \(id)` continues it\n")
+        #expect(!FileManager.default.fileExists(atPath: otherFile.path))
+        #expect(FileManager.default.contents(atPath: otherFile.path + ".part") == segments[0] + segments[1])
+    }
+
     /// One SIGTERM (as `timeout` or a service manager sends) stops the download of a
     /// finished playlist, which has no recording to finish: mhz exits at once, the segments
     /// appended are kept, and the next run continues after them.

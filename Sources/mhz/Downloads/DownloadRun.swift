@@ -6,7 +6,8 @@ import Transcoder
 /// A download manager run in the foreground by `mhz download` and `mhz downloads resume`:
 /// its events shown on stdout, its tasks started, the ones asked for waited for, and one
 /// line on stderr per task that did not complete. Ctrl-C and SIGTERM stop the transfers
-/// with their bytes kept (a live HLS recording is first finished with what it recorded).
+/// with their bytes kept (live HLS recordings are first finished with what they recorded,
+/// and the other transfers stopped once they are).
 enum DownloadRun {
     /// Starts `manager`, lets `add` add tasks (it returns their ids), and waits until those
     /// and the unfinished tasks of earlier runs that `manager` continues have settled.
@@ -21,10 +22,15 @@ enum DownloadRun {
         let printer = DownloadProgressPrinter(style: DownloadProgressPrinter.style(json: json))
         let events = await manager.events()
         let showing = Task { for await event in events { printer.show(event) } }
-        // The first Ctrl-C finishes live recordings with what they have; otherwise (and the
-        // second time) every transfer stops with its bytes kept.
+        // The first Ctrl-C finishes live recordings with what they have and then stops the
+        // other transfers; without a recording to finish (and the second time) every
+        // transfer stops at once, its bytes kept.
         let trap = SignalTrap { _ in
-            Task { if await !manager.finishRecordings() { await manager.shutdown() } }
+            Task {
+                let finishing = await manager.finishRecordings()
+                if !finishing.isEmpty { await manager.waitUntilSettled(finishing) }
+                await manager.shutdown()
+            }
         }
         defer { withExtendedLifetime(trap) {} }
         let tasks: [DownloadTask]
