@@ -1,4 +1,3 @@
-import Logging
 import Recommender
 import StationStorage
 import Testing
@@ -12,7 +11,7 @@ struct BrowserProfilesTests {
     func boundedBrowsers() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-browser-profiles")
         defer { data.remove() }
-        let profiles = try ListenerProfiles(database: try StationDatabase(directory: data.url), logger: Logger(label: "test"))
+        let profiles = try ListenerProfiles(database: try StationDatabase(directory: data.url), logger: .init(label: "test"))
         _ = try await profiles.profile(for: ListenerProfiles.key(userID: "1"))
         _ = try await profiles.profile(for: ListenerProfiles.anonymous)
         let flood = ListenerProfiles.browserCapacity + 88
