@@ -63,8 +63,8 @@ final class TSSegmentMuxer {
         // (2930) bytes or half of `max_delay`; the library's `max_delay` (-1) makes that
         // half 0 and every frame its own PES, whose header and stuffing all but double a
         // 64 kbit/s stream. 0.7 s is the ffmpeg command line's own (`-muxdelay`): some
-        // 15 frames at 64 kbit/s, 5 at 192 a PES. The PCR then runs 0.7 s ahead of the
-        // timestamps, which start 2 s in.
+        // 15 frames at 64 kbit/s, 5 at 192 a PES. The PCR then runs 0.7 s behind the
+        // timestamps (a decoder's buffer time); they start 2 s in, so it is never negative.
         context.pointee.max_delay = Self.maximumDelay
         var options: OpaquePointer?
         mhz_av_dict_set(&options, "mpegts_copyts", "1", 0)

@@ -24,11 +24,13 @@ import TestSupport
         let song = directory.path("song.flac")
         _ = try MediaTools.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi",
                                           "-i", lavfi, "-t", "\(seconds)", "-ac", "2", "-ar", "44100", song.path])
-        let encoder = try LiveEncoder(bitrates: [64, 128, 192], firstSample: 0, source: OneSong(song))
+        // The broadcast's clock starts 2 s in, as a station's does.
+        let first = Int64(2 * 44100)
+        let encoder = try LiveEncoder(bitrates: [64, 128, 192], firstSample: first, source: OneSong(song))
         var segments: [LiveEncoder.Segment] = []
         // The last segment would be silence: the song fills all before it.
         for index in 1..<(seconds / length) {
-            segments.append(try encoder.segment(endingAt: Int64(index * length) * 44100))
+            segments.append(try encoder.segment(endingAt: first + Int64(index * length) * 44100))
         }
         return segments
     }
