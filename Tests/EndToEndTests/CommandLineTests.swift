@@ -67,6 +67,22 @@ struct CommandLineTests {
         }
     }
 
+    /// mhz's database that cannot be opened (a folder where the file belongs) is one line in
+    /// words, SQLite's after them, not the Swift value of the failure.
+    @Test func aDatabaseThatCannotBeOpenedIsToldInWords() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cli")
+        let database = home.path("data").appendingPathComponent("mhz.sqlite")
+        try FileManager.default.createDirectory(at: database, withIntermediateDirectories: true)
+        let result = try await run(["scrobble", "status"], home: home)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("mhz: ") }
+        #expect(lines.count == 1, "\(result.stderr)")
+        let line = String(lines.first ?? "")
+        #expect(line.hasPrefix("mhz: cannot read the scrobbles waiting: cannot open \(database.path): "), "\(line)")
+        #expect(line.hasSuffix(" — check the data directory"), "\(line)")
+        #expect(!line.contains("cannotOpen") && !line.contains("path:") && !line.contains("reason:"), "\(line)")
+    }
+
     @Test func usageErrorsExitTwo() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-cli")
         let unknown = try await run(["--no-such-option"], home: home)

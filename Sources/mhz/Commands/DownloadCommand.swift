@@ -128,7 +128,7 @@ struct DownloadCommand: AsyncParsableCommand {
         if current {
             let position: PositionRecord?
             do { position = try database.lastPosition() } catch {
-                throw .runtime("cannot read what mhz played: \(error) — check the data directory")
+                throw .runtime("cannot read what mhz played: \(StoreText.words(error)) — check the data directory")
             }
             guard let position else { throw .runtime("mhz has not played anything yet: start `mhz`, then download") }
             requests.append(DownloadSetup.request(position, station: station))

@@ -147,7 +147,7 @@ struct ScrobbleStatusCommand: AsyncParsableCommand {
             do {
                 counts = try ScrobbleDatabase(database: try MhzDatabase(path: paths.database)).counts()
             } catch {
-                throw .runtime("cannot read \(paths.database.path): \(error) — check the data directory")
+                throw .runtime("cannot read the scrobbles waiting: \(StoreText.words(error)) — check the data directory")
             }
         }
         for line in Self.lines(config.scrobble, counts: counts) { print(line) }

@@ -59,7 +59,7 @@ enum DownloadText {
             return "the server could not continue the file (Content-Range \(range)): it starts again from the beginning"
         case .invalidURL(let url): return "\(url) is not a URL mhz can download (http, https or file)"
         case .heldElsewhere: return "another mhz is downloading it"
-        case .storage(let failure): return "cannot record the download (\(words(failure))): check the data directory"
+        case .storage(let failure): return "cannot record the download (\(StoreText.words(failure))): check the data directory"
         case .noSuchTask(let id): return "there is no download \(id): `mhz downloads` lists them"
         case .notAPlaylist(let first):
             return "this is not an HLS playlist (it starts \"\(first.prefix(60))\"): check the URL"
@@ -138,14 +138,6 @@ enum DownloadText {
             return "segment \(sequence) ended early each time it was asked (\(got) of \(expected) bytes last): "
                 + "the segments before it are kept; resume the download to try it again"
         default: return "segment \(sequence): \(describe(reason, origin: origin))"
-        }
-    }
-
-    /// What the database said.
-    private static func words(_ failure: StoreError) -> String {
-        switch failure {
-        case .cannotOpen(let path, let reason), .damaged(let path, let reason): "\(path): \(reason)"
-        case .migrationFailed(let reason), .operationFailed(let reason), .diskFull(let reason): reason
         }
     }
 

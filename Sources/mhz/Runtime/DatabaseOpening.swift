@@ -20,7 +20,7 @@ enum DatabaseOpening {
             do {
                 kept = try MhzDatabase.setAside(path: path, stamp: Int(time(nil)))
             } catch {
-                throw .runtime("\(path.path) is damaged (\(reason)) and cannot be moved aside: \(error) — "
+                throw .runtime("\(path.path) is damaged (\(reason)) and cannot be moved aside: \(StoreText.words(error)) — "
                     + "move it away by hand")
             }
             let line = "\(path.lastPathComponent) was damaged (\(reason)): kept as \(kept.lastPathComponent) "
@@ -31,10 +31,10 @@ enum DatabaseOpening {
             do {
                 return try MhzDatabase(path: path)
             } catch {
-                throw .runtime("cannot open \(path.path): \(error) — check the data directory")
+                throw .runtime("\(StoreText.words(error)) — check the data directory")
             }
         } catch {
-            throw .runtime("cannot open \(path.path): \(error) — check the data directory")
+            throw .runtime("\(StoreText.words(error)) — check the data directory")
         }
     }
 }
