@@ -25,8 +25,9 @@ struct LiveAudienceTests {
         #expect(audience.admit(nil, address: "10.0.0.9", now: 1_000) == .unknown)
         #expect(audience.polled(real, now: 1_000))
         #expect(audience.admit(.listener(real), address: "10.0.0.9", now: 1_000) == .admitted)
-        // The two handed out listen; the real one's vote is one of two.
-        #expect(audience.vote("7", by: .listener(real), now: 1_000) == .counted(votes: 1, listeners: 2))
+        // Only the one that polled listens: being handed an id is no poll.
+        #expect(audience.vote("7", by: .listener(real), now: 1_000) == .counted(votes: 1, listeners: 1))
+        #expect(audience.vote("7", by: .listener(try #require(other)), now: 1_000) == .notListening)
         #expect(!LiveAudience.isID("AB".utf8) && !LiveAudience.isID(String(repeating: "A", count: 32).utf8)
                     && !LiveAudience.isID(String(repeating: "a", count: 33).utf8))
     }

@@ -5,8 +5,8 @@
 ///
 /// A word on the broadcast counts only from someone the station knows: an id it handed out
 /// itself (128 random bits, so not guessed) or an account. An id counts as listening while
-/// it fetched a playlist in the last ``window`` milliseconds; an account, for as long after
-/// its last word. Each listener votes once per song; the song ends when more than half of
+/// it fetched a playlist naming it in the last ``window`` milliseconds (being handed out is
+/// no such fetch); an account, for as long after its last word. Each listener votes once per song; the song ends when more than half of
 /// those listening voted. Everything is kept in memory, under ``LiveBroadcast``'s lock;
 /// times are milliseconds since the epoch, passed in, so the rules can be checked at any
 /// moment.
@@ -134,12 +134,13 @@ struct LiveAudience {
     /// How many listen now: ids that fetched a playlist, and accounts that spoke, within
     /// the ``window``.
     func listeners(now: Int64) -> Int {
-        ids.values.count(where: { now - $0 <= window }) + accounts.values.count(where: { now - $0 <= window })
+        polling.count(where: { id in ids[id].map { now - $0 <= window } ?? false })
+            + accounts.values.count(where: { now - $0 <= window })
     }
 
     private func isListening(_ voter: Voter, now: Int64) -> Bool {
         switch voter {
-        case .listener(let id): return ids[id].map { now - $0 <= window } ?? false
+        case .listener(let id): return polling.contains(id) && ids[id].map { now - $0 <= window } ?? false
         case .account(let key): return accounts[key].map { now - $0 <= window } ?? false
         }
     }
