@@ -112,8 +112,10 @@ public struct AppEndpoints: Sendable, Equatable {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         let q = query.isEmpty ? "" : "?" + FormEncoding.encode(query)
-        // The pieces are escaped above, so this cannot fail for a valid base URL.
-        return URL(string: base + path + q)!
+        // URL(string:) escapes what a URL may not hold, so a URL's own text, a constant path
+        // and an escaped query always read as one; were one ever not to, the request goes to
+        // the server's root, whose answer is refused as any wrong answer is.
+        return URL(string: base + path + q) ?? baseURL
     }
 }
 

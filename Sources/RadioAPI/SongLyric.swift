@@ -45,8 +45,8 @@ public struct LyricEndpoint: Sendable, Equatable {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         let body = FormEncoding.encode([("sid", sid), ("ssid", ssid)])
-        // A constant path on a valid base URL: cannot fail.
-        return APIRequest(method: .post, url: URL(string: base + "/v2/fm/lyric")!,
+        // A constant path after a URL's own text always reads (else the server's root).
+        return APIRequest(method: .post, url: URL(string: base + "/v2/fm/lyric") ?? baseURL,
                           headers: [.init("Content-Type", "application/x-www-form-urlencoded")], body: Data(body.utf8))
     }
 }

@@ -119,7 +119,7 @@ public struct WebEndpoints: Sendable, Equatable {
 
     private func url(_ path: String, query: [(String, String)]) -> URL {
         let q = query.isEmpty ? "" : "?" + FormEncoding.encode(query)
-        // The pieces are escaped above, so this cannot fail for a valid base URL.
-        return URL(string: root + path + q)!
+        // As AppEndpoints' requests: always read, else the server's root.
+        return URL(string: root + path + q) ?? baseURL
     }
 }
