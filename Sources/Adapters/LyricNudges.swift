@@ -25,7 +25,9 @@ public struct LyricNudges: LyricOffsetStore {
 
     public func setLyricNudge(_ seconds: Double, sid: String) throws(StorageFailure) {
         do throws(StoreError) {
-            try database.setLyricOffset(Int((seconds * 1000).rounded()), station: station, sid: sid)
+            // A nudge past what whole milliseconds hold (or not a number) is kept as none:
+            // Int(_:) of such a Double traps.
+            try database.setLyricOffset(Int(exactly: (seconds * 1000).rounded()) ?? 0, station: station, sid: sid)
         } catch {
             throw Self.failure(error)
         }

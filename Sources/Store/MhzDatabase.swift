@@ -318,9 +318,13 @@ public final class MhzDatabase: Sendable {
         try write { db in try record.update(db) }
     }
 
-    /// Every download, oldest first.
+    /// Every download this mhz can read, oldest first. A row it cannot read (a state a newer
+    /// mhz wrote, a column edited by hand) is left as it is and passed over, so that one row
+    /// never keeps every other download from starting or being listed.
     public func downloads() throws(StoreError) -> [DownloadRecord] {
-        try read { db in try DownloadRecord.order(Column("id")).fetchAll(db) }
+        try read { db in
+            try Row.fetchAll(db, DownloadRecord.order(Column("id"))).compactMap { try? DownloadRecord(row: $0) }
+        }
     }
 
     /// One download, if it exists.

@@ -45,6 +45,23 @@ struct DownloadStorageTests {
                                           TrashedSong(station: "http://douban.example", sid: "7")])
     }
 
+    /// A row this mhz cannot read (a state of a newer mhz's) is passed over, not a failure
+    /// of the whole list: the downloads beside it still start and are listed.
+    @Test func aRowThatCannotBeReadIsPassedOverAndTheOthersAreListed() throws {
+        let dir = try TemporaryDirectory(prefix: "mhz-store-unreadable")
+        let path = dir.path("mhz.sqlite")
+        let db = try MhzDatabase(path: path)
+        for n in 1...3 {
+            _ = try db.insertDownload(DownloadRecord(url: "http://x/\(n).mp3", title: "\(n)", artist: "", path: "/music/\(n).mp3"))
+        }
+        let raw = try DatabaseQueue(path: path.path)
+        try raw.write { try $0.execute(sql: "UPDATE download SET state = 'teleporting' WHERE id = 2") }
+        #expect(try db.downloads().map(\.id) == [1, 3])
+        #expect(try db.downloads().map(\.state) == [.queued, .queued])
+        let kept = try raw.read { try String.fetchOne($0, sql: "SELECT state FROM download WHERE id = 2") }
+        #expect(kept == "teleporting")
+    }
+
     /// A row's dates as GRDB reads any number (seconds since 1970, here past what 64 bits of
     /// milliseconds hold, as a hand-edited file may have them) are written back as the
     /// nearest the stored text holds, not trapped on.
