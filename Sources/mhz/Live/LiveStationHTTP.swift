@@ -66,12 +66,21 @@ struct LiveStationHTTP: LiveStation {
 
     func feedback(channel: String, type: ReportType, sid: String) async throws(ServiceFailure) -> LiveTally {
         let url = address("live/\(channel)/feedback", begin: nil)
-        var form = URLComponents()
-        form.queryItems = [URLQueryItem(name: "type", value: type.rawValue), URLQueryItem(name: "sid", value: sid)]
-        if let id = listeners.id(of: channel) { form.queryItems?.append(URLQueryItem(name: "listener", value: id)) }
-        let body = try await get(url, form: Data((form.percentEncodedQuery ?? "").utf8))
+        var response = try await post(url, type: type, sid: sid, listener: listeners.id(of: channel))
+        // A station restarted since it handed out the id knows it no more: a new id is read,
+        // named in a poll of the window (so the station sees it listening), and the word
+        // sent once more (a refused word was not counted).
+        if response.status == 403, (try? JSONDecoder().decode(Refusal.self, from: response.body))?.err == "unknown_listener" {
+            listeners.forget(channel)
+            await tuneIn(channel)
+            if let id = listeners.id(of: channel) {
+                _ = try? await get(address("live/\(channel)/\(Self.variant).m3u8", begin: nil, listener: id))
+                response = try await post(url, type: type, sid: sid, listener: id)
+            }
+        }
+        guard response.status == 200 else { throw StationTransport.failure(status: response.status) }
         do {
-            let answer = try JSONDecoder().decode(Tally.self, from: body)
+            let answer = try JSONDecoder().decode(Tally.self, from: response.body)
             return LiveTally(onAir: answer.on_air, votes: answer.votes, listeners: answer.listeners, ending: answer.ending,
                              ended: answer.ended ?? false)
         } catch {
@@ -107,20 +116,31 @@ struct LiveStationHTTP: LiveStation {
     }
 
     /// The body of a 200; any other status is the station's answer as a failure.
-    private func get(_ url: URL, form: Data? = nil) async throws(ServiceFailure) -> Data {
-        let response: HTTPResponse
-        // A vote is not sent twice: an answer lost may have been counted.
-        let request = form.map {
-            HTTPRequest(method: "POST", url: url, headers: [.init("Content-Type", "application/x-www-form-urlencoded")],
-                        body: $0, idempotent: false)
-        } ?? HTTPRequest(url: url)
+    private func get(_ url: URL) async throws(ServiceFailure) -> Data {
+        let response = try await perform(HTTPRequest(url: url))
+        guard response.status == 200 else { throw StationTransport.failure(status: response.status) }
+        return response.body
+    }
+
+    /// A word on song `sid` as `listener`, POSTed to the feedback route: the station's
+    /// answer, whatever its status.
+    private func post(_ url: URL, type: ReportType, sid: String, listener: String?) async throws(ServiceFailure)
+        -> HTTPResponse {
+        var form = URLComponents()
+        form.queryItems = [URLQueryItem(name: "type", value: type.rawValue), URLQueryItem(name: "sid", value: sid)]
+        if let listener { form.queryItems?.append(URLQueryItem(name: "listener", value: listener)) }
+        // A vote is not sent twice by the HTTP layer: an answer lost may have been counted.
+        return try await perform(HTTPRequest(method: "POST", url: url,
+                                             headers: [.init("Content-Type", "application/x-www-form-urlencoded")],
+                                             body: Data((form.percentEncodedQuery ?? "").utf8), idempotent: false))
+    }
+
+    private func perform(_ request: HTTPRequest) async throws(ServiceFailure) -> HTTPResponse {
         do throws(HTTPError) {
-            response = try await http.perform(request)
+            return try await http.perform(request)
         } catch {
             throw StationTransport.failure(error)
         }
-        guard response.status == 200 else { throw StationTransport.failure(status: response.status) }
-        return response.body
     }
 
     /// The listener id of each channel, shared by the copies of one ``LiveStationHTTP``.
@@ -130,6 +150,13 @@ struct LiveStationHTTP: LiveStation {
         func id(of channel: String) -> String? { ids.withLock { $0[channel] } }
 
         func keep(_ id: String, for channel: String) { ids.withLock { $0[channel] = id } }
+
+        func forget(_ channel: String) { ids.withLock { $0[channel] = nil } }
+    }
+
+    /// A refusal as the station writes it: `{"r":1,"err":…}`.
+    private struct Refusal: Decodable {
+        var err: String
     }
 
     /// The feedback's answer as the station writes it.
