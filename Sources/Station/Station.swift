@@ -50,6 +50,10 @@ public final class Station: Sendable {
     private let rescanTimer = Mutex<Task<Void, Never>?>(nil)
     /// What HTTPS is served with, read and checked at creation; nil for plain HTTP.
     private let tlsConfiguration: TLSConfiguration?
+    /// The listening socket handed over at creation, until the first start takes it.
+    private let inheritedDescriptor: Mutex<Int32?>
+    /// The address of the socket served when it was handed over: what the root URL names.
+    private let adoptedHost = Mutex<String?>(nil)
 
     /// How long a stop waits by default for requests in flight (a player still streaming a
     /// song) before cancelling them.
@@ -72,6 +76,7 @@ public final class Station: Sendable {
     ///   ``StationError/demoSynthesisFailed(path:reason:)``.
     public init(configuration: StationConfiguration) async throws(StationError) {
         self.configuration = configuration
+        inheritedDescriptor = Mutex(configuration.listeningDescriptor)
         if let tls = configuration.tls {
             // Reading the files and building a context block: off the pool.
             tlsConfiguration = try await Blocking.run { () throws(StationError) in try tls.serverConfiguration() }
@@ -211,6 +216,13 @@ public final class Station: Sendable {
         server.baseURL
     }
 
+    /// The address of the socket served when it was handed over
+    /// (``StationConfiguration/listeningDescriptor``): `0.0.0.0`, `::1`, …; `nil` when the
+    /// station bound its configured host itself.
+    public var handedOverHost: String? {
+        adoptedHost.withLock { $0 }
+    }
+
     /// What the station serves.
     public var libraryInfo: LibraryInfo {
         library.snapshot.info
@@ -259,9 +271,11 @@ public final class Station: Sendable {
         let (bound, announce) = AsyncStream<Result<Int, StationError>>.makeStream()
         let application: any Service
         do throws(StationError) {
-            application = try makeApplication { port in announce.yield(.success(port)) }
+            let socket = try listeningSocket()
+            server.attach(socket, generation: generation)
+            application = makeServer(on: socket) { port in announce.yield(.success(port)) }
         } catch {
-            server.finished(generation: generation)
+            server.finished(generation: generation)?.release()
             throw error
         }
         var groupConfiguration = ServiceGroupConfiguration(
@@ -278,7 +292,7 @@ public final class Station: Sendable {
                 announce.yield(.failure(.bindFailed(address: address, reason: Self.reason(error))))
             }
             announce.finish()
-            server.finished(generation: generation)
+            server.finished(generation: generation)?.release()
         }
         server.attach(task, group: group, generation: generation)
         startRescanTimer()
@@ -297,7 +311,9 @@ public final class Station: Sendable {
         }
         switch outcome {
         case .success(let port):
-            let url = Self.rootURL(host: configuration.host, port: port, secure: tlsConfiguration != nil)
+            // A socket handed over is named by its own address, whatever --host says.
+            let host = adoptedHost.withLock { $0 } ?? configuration.host
+            let url = Self.rootURL(host: host, port: port, secure: tlsConfiguration != nil)
             server.didBind(url, generation: generation)
             return url
         case .failure(let error):
@@ -310,7 +326,7 @@ public final class Station: Sendable {
             }
             await group.triggerGracefulShutdown()
             await task.value
-            server.finished(generation: generation)
+            server.finished(generation: generation)?.release()
             throw error
         }
     }
@@ -323,13 +339,15 @@ public final class Station: Sendable {
         let url = try await start()
         onListening?(url)
         guard let task = server.task else { return }
+        let stopping = Mutex<Task<Void, Never>?>(nil)
         await withTaskCancellationHandler {
             await task.value
         } onCancel: {
-            Task { await self.stop() }
+            stopping.withLock { $0 = Task { await self.stop() } }
         }
-        // Ended by a cancellation (or the server failing): what was learned is saved before
-        // returning, as a stop saves it.
+        // Ended by a cancellation: returns once stopped (the socket closed). Ended by the
+        // server failing: what was learned is saved before returning, as a stop saves it.
+        if let stop = stopping.withLock({ $0 }) { await stop.value }
         await profiles.flush()
     }
 
@@ -340,18 +358,42 @@ public final class Station: Sendable {
     /// the sound analysis' and the live broadcasts' threads have ended (a file half measured is measured again by the
     /// next start).
     public func stop() async {
+        await shutDown(keepingSocket: false)
+    }
+
+    /// Stops serving as ``stop()`` does, everything the station keeps written, but leaves
+    /// its listening socket open and returns its descriptor (close-on-exec): for a restart
+    /// of the station that serves the same socket (``StationConfiguration/listeningDescriptor``),
+    /// the process re-executing itself. From the moment the server stops accepting, clients
+    /// that connect wait in the socket's backlog for the next server; none is refused.
+    ///
+    /// - Returns: the socket's descriptor, the caller's to close or hand on; `nil` when the
+    ///   station was not serving.
+    public func stopKeepingSocket() async -> Int32? {
+        await shutDown(keepingSocket: true)?.descriptor
+    }
+
+    /// The stop both forms share: the server ended and its socket closed unless it is
+    /// kept, then the broadcasts, the sound analysis and what was learned; returns the
+    /// socket kept.
+    @discardableResult
+    private func shutDown(keepingSocket: Bool) async -> ListeningSocket? {
         rescanTimer.withLock { timer in
             timer?.cancel()
             timer = nil
         }
-        if let (task, group) = server.detach() {
+        let detached = server.detach()
+        if let group = detached.group, let task = detached.task {
             await group.triggerGracefulShutdown()
             await task.value
         }
+        // Closed as soon as nothing serves it: a station stopped refuses at once.
+        if !keepingSocket { detached.socket?.release() }
         let live = self.live
         await Blocking.run { live.stopAll() }
         await sound?.stop()
         await profiles.flush()
+        return keepingSocket ? detached.socket : nil
     }
 
     /// Returns once the feedback of every report answered so far is in the database
@@ -390,12 +432,24 @@ public final class Station: Sendable {
         }
     }
 
-    private func makeApplication(onBound: @escaping @Sendable (Int) -> Void) throws(StationError) -> some ApplicationProtocol {
+    /// The socket to serve: the one handed over at creation (by the first start only),
+    /// else a new one bound to the configured host and port.
+    private func listeningSocket() throws(StationError) -> ListeningSocket {
+        if let descriptor = inheritedDescriptor.withLock({ descriptor in defer { descriptor = nil }; return descriptor }) {
+            let socket = try ListeningSocket.adopt(descriptor)
+            adoptedHost.withLock { $0 = socket.address?.host }
+            return socket
+        }
+        adoptedHost.withLock { $0 = nil }
+        return try ListeningSocket.open(host: configuration.host, port: configuration.port)
+    }
+
+    private func makeServer(on socket: ListeningSocket, onBound: @escaping @Sendable (Int) -> Void) -> some Service {
         let server = self.server
         let host = configuration.host
         let configuredPort = configuration.port
         let secure = tlsConfiguration != nil
-        let router = StationRouter.make(
+        let routes = StationRouter.make(
             services: services, observer: configuration.onRequest, scheme: secure ? "https" : "http",
             fallbackBase: {
                 server.baseURL?.absoluteString ?? Self.rootURL(host: host, port: configuredPort, secure: secure).absoluteString
@@ -405,35 +459,22 @@ public final class Station: Sendable {
         // unless every request must reach the router: a request observer, or debug logging
         // (its line per request), as StationResponder's short path. The idle timeout is the
         // station's own (IdleTimeoutHandler, before the live edge's so that it sees the
-        // requests that handler answers too); Hummingbird's is off.
+        // requests that handler answers too); Hummingbird's is off. A graceful shutdown
+        // lets a request already sent be read before the connection closes
+        // (QuiesceGraceHandler).
         let linger = configuration.lingerAfterRefusal
         let idle = TimeAmount(configuration.idleTimeout)
         let edge: (any LiveEdgeSource)? = configuration.onRequest == nil && configuration.effectiveLogger.logLevel > .debug
             ? LiveEdgeRoute(hub: live) : nil
         let handlers: @Sendable () -> [any RemovableChannelHandler] = {
             let common: [any RemovableChannelHandler] = [MalformedRequestHandler(), OversizedBodyHandler(linger: linger),
-                                                         IdleTimeoutHandler(timeout: idle)]
+                                                         QuiesceGraceHandler(), IdleTimeoutHandler(timeout: idle)]
             return common + (edge.map { [LiveEdgeHandler(source: $0)] } ?? [])
         }
-        guard let tlsConfiguration else {
-            return Application(
-                router: router, server: .http1(configuration: .init(additionalChannelHandlers: handlers())),
-                configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
-                onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
-                logger: configuration.effectiveLogger)
-        }
-        // Hummingbird wraps each accepted connection in NIOSSL's server handler.
-        do {
-            return Application(
-                router: router,
-                server: try .tls(.http1(configuration: .init(additionalChannelHandlers: handlers())),
-                                 tlsConfiguration: tlsConfiguration),
-                configuration: .init(address: .hostname(host, port: configuredPort), serverName: "mhz-station"),
-                onServerRunning: { channel in onBound(channel.localAddress?.port ?? configuredPort) },
-                logger: configuration.effectiveLogger)
-        } catch {
-            throw .tlsMismatch(certificate: configuration.tls?.certificate.path ?? "", key: configuration.tls?.key.path ?? "")
-        }
+        // With TLS, each accepted connection is wrapped in NIOSSL's server handler.
+        return StationServer(socket: socket, responder: routes.buildResponder(),
+                             http: .init(additionalChannelHandlers: handlers()), tls: tlsConfiguration,
+                             logger: configuration.effectiveLogger, onListening: onBound)
     }
 
     /// `http://host:port` (`https://` when `secure`), with a wildcard bind address replaced

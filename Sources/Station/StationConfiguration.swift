@@ -23,6 +23,11 @@ public struct StationConfiguration: Sendable {
     public var host: String
     /// The port to bind; `0` asks the kernel for a free one (the embedded default).
     public var port: Int
+    /// A socket already bound and listening, inherited from whoever started the process
+    /// (systemd's socket activation, or `mhz serve` re-executing itself on `SIGHUP`): the
+    /// first ``Station/start()`` serves it instead of binding ``host`` and ``port``, and the
+    /// root URL names its address. `nil` (the default) binds.
+    public var listeningDescriptor: Int32?
     /// The certificate and key to serve HTTPS with; `nil` serves plain HTTP (the default,
     /// and what the embedded station uses). Checked when the station is created.
     public var tls: StationTLS?

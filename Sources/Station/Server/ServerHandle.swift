@@ -2,8 +2,8 @@ import Foundation
 import ServiceLifecycle
 import Synchronization
 
-/// The running server of a ``Station``: the service group running the application, the
-/// task running the group, and the address it is bound to. A class of its own so the
+/// The running server of a ``Station``: the service group running the server, the task
+/// running the group, the socket it listens on and the address it is bound to. A class of its own so the
 /// serving task can clear it when the server ends without keeping the station alive.
 ///
 /// Each start gets a generation number; updates from a server that has since been
@@ -14,6 +14,7 @@ final class ServerHandle: Sendable {
         var generation = 0
         var task: Task<Void, Never>?
         var group: ServiceGroup?
+        var socket: ListeningSocket?
         var baseURL: URL?
         var isActive = false
     }
@@ -41,6 +42,15 @@ final class ServerHandle: Sendable {
         }
     }
 
+    /// Records the socket the server of `generation` is to serve; the handle owns it until
+    /// ``finished(generation:)`` or ``detach()`` hands it back.
+    func attach(_ socket: ListeningSocket, generation: Int) {
+        state.withLock { state in
+            guard state.generation == generation, state.isActive else { return }
+            state.socket = socket
+        }
+    }
+
     /// Records the serving task and its service group (before the server has bound).
     func attach(_ task: Task<Void, Never>, group: ServiceGroup, generation: Int) {
         state.withLock { state in
@@ -58,28 +68,43 @@ final class ServerHandle: Sendable {
         }
     }
 
-    /// Forgets the server of `generation` (it failed to bind or has ended).
-    func finished(generation: Int) {
+    /// Forgets the server of `generation` (it failed to bind or has ended); returns its
+    /// socket for the caller to release, unless ``detach()`` took it first.
+    @discardableResult
+    func finished(generation: Int) -> ListeningSocket? {
         state.withLock { state in
-            guard state.generation == generation else { return }
+            guard state.generation == generation else { return nil }
+            defer { state.socket = nil }
             state.task = nil
             state.group = nil
             state.baseURL = nil
             state.isActive = false
+            return state.socket
         }
     }
 
+    /// What ``detach()`` takes out: the serving task and its group, if the server got that
+    /// far, and the socket it serves, if any.
+    struct Detached {
+        /// The task running the group.
+        var task: Task<Void, Never>?
+        /// The service group running the server.
+        var group: ServiceGroup?
+        /// The socket, now the caller's to release or to hand on.
+        var socket: ListeningSocket?
+    }
+
     /// Takes the current server out, leaving the handle idle.
-    func detach() -> (task: Task<Void, Never>, group: ServiceGroup)? {
+    func detach() -> Detached {
         state.withLock { state in
             defer {
                 state.task = nil
                 state.group = nil
+                state.socket = nil
                 state.baseURL = nil
                 state.isActive = false
             }
-            guard let task = state.task, let group = state.group else { return nil }
-            return (task, group)
+            return Detached(task: state.task, group: state.group, socket: state.socket)
         }
     }
 
