@@ -9,6 +9,14 @@ public protocol LiveAudioSource: AnyObject {
     func nextInput(startingAt sample: Int64) -> URL?
     /// The file `nextInput` gave cannot be played (its first frame of silence follows).
     func inputFailed(_ file: URL, error: TranscodeError)
+    /// How far into `file`, which `nextInput` just gave, playing starts, in seconds: 0 but
+    /// for a song taken up again part-way.
+    func startSeconds(of file: URL) -> Double
+}
+
+extension LiveAudioSource {
+    /// Every file from its start.
+    public func startSeconds(of file: URL) -> Double { 0 }
 }
 
 /// The audio of one live broadcast cut into HLS segments: each song decoded once
@@ -162,7 +170,11 @@ public final class LiveEncoder {
                     return
                 }
                 do throws(TranscodeError) {
-                    decoder = try AudioDecoder(path: file.path)
+                    let opened = try AudioDecoder(path: file.path)
+                    let seconds = source.startSeconds(of: file)
+                    // A seek the file does not allow plays it from its start.
+                    if seconds > 0, seconds.isFinite { _ = opened.seek(toSeconds: seconds) }
+                    decoder = opened
                 } catch {
                     source.inputFailed(file, error: error)
                     try converter.appendSilence(count - converter.available)

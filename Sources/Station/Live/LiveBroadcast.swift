@@ -14,15 +14,19 @@ import Transcoder
 ///
 /// A run starts at the first request (``LiveHub``) and ends when nobody asked for the
 /// channel for ``LiveConfiguration/idleTimeout`` (unless the channel is in
-/// ``LiveConfiguration/always``), when the station stops, or when encoding fails; the next
-/// run continues the media sequence after an `EXT-X-DISCONTINUITY`. A run's first
+/// ``LiveConfiguration/always``), when the station stops, or when encoding fails. The next
+/// run, in this process or after a restart, goes on from the last segment published
+/// (``LiveRunStart``): the media sequence, the dates and the timestamps continue, and the
+/// song that was on the air is taken up where it was; an `EXT-X-DISCONTINUITY` marks the
+/// break unless the run starts the moment the last segment ended. A run's first
 /// ``LiveConfiguration/prefill`` segments are dated back so that they are due at once.
 final class LiveBroadcast: Sendable {
     /// Where a broadcast is.
     enum Phase: Sendable, Equatable {
         /// No thread runs.
         case offAir
-        /// The thread runs; `published` segments of this run are out.
+        /// The thread runs; `published` segments of this run are out (a run that continues
+        /// the last segment counts its prefill out from its start).
         case onAir(published: Int)
         /// The thread was asked to end and has not yet.
         case stopping
@@ -73,6 +77,8 @@ final class LiveBroadcast: Sendable {
     private let configuration: LiveConfiguration
     private let archive: LiveArchive
     private let songs: @Sendable (String, [String]) async -> [LibraryTrack]
+    /// The library's track of a sid, for the song a run takes up again.
+    private let track: @Sendable (String) -> LibraryTrack?
     private let logger: Logger
     private let state: Mutex<State>
     /// Wakes the thread from its wait for a segment's time when it is asked to stop.
@@ -82,13 +88,15 @@ final class LiveBroadcast: Sendable {
     private static let firstSample: Int64 = 2 * Int64(LiveEncoder.sampleRate)
 
     /// A broadcast of `channel` keeping its segments in `directory`, drawing songs with
-    /// `songs(channel, recent sids)`.
+    /// `songs(channel, recent sids)` and finding the one it takes up again with `track(sid)`.
     init(channel: String, directory: URL, configuration: LiveConfiguration, logger: Logger,
-         songs: @escaping @Sendable (String, [String]) async -> [LibraryTrack]) {
+         songs: @escaping @Sendable (String, [String]) async -> [LibraryTrack],
+         track: @escaping @Sendable (String) -> LibraryTrack?) {
         self.channel = channel
         self.configuration = configuration
         archive = LiveArchive(directory: directory, bitrates: LiveConfiguration.bitrates)
         self.songs = songs
+        self.track = track
         self.logger = logger
         let stored = archive.load()
         // A listener counts for five target durations after a playlist fetch: a player polls
@@ -296,14 +304,30 @@ final class LiveBroadcast: Sendable {
         let segmentMilliseconds = configuration.segmentSamples * 1000 / Int64(LiveEncoder.sampleRate)
         // Dated back for the first segments, but never into what an earlier run aired:
         // the segments' times only go forward.
-        let lastEnd = state.withLock { $0.segments.last?.end } ?? 0
-        let runStart = max(Self.now() - Int64(LiveConfiguration.prefill) * segmentMilliseconds, lastEnd)
-        let first = Self.firstSample
-        let feed = LiveSongFeed(channel: channel, recent: state.withLock { $0.aired.suffix(10).map(\.sid) },
-                                songs: songs, logger: logger)
+        // It goes on from the last segment published (LiveRunStart).
+        let (last, recent) = state.withLock { ($0.segments.last, $0.aired.suffix(10).map(\.sid)) }
+        let track = self.track
+        let begin = LiveRunStart.after(last, now: Self.now(), datedBack: Int64(LiveConfiguration.prefill) * segmentMilliseconds,
+                                       length: { sid in track(sid).flatMap(LiveRunStart.milliseconds(of:)) })
+        let runStart = begin.start
+        let resumed = begin.resumed.flatMap { song in
+            track(song.sid).map { LiveSongFeed.Resumed(track: $0, offset: song.offset, airedAgain: !begin.continues) }
+        }
+        if begin.continues { releaseWaiters() }
+        let feed = LiveSongFeed(channel: channel, recent: recent, resuming: resumed, songs: songs, logger: logger)
         let encoder: LiveEncoder
+        let first: Int64
         do throws(TranscodeError) {
-            encoder = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: first, source: feed)
+            let fresh = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: Self.firstSample, source: feed)
+            if let clock = begin.clock {
+                // The first packet, a priming before the first sample, starts where the
+                // last segment ended.
+                first = clock + fresh.priming
+                encoder = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: first, source: feed)
+            } else {
+                first = Self.firstSample
+                encoder = fresh
+            }
         } catch {
             logger.error("live broadcast cannot start", metadata: ["channel": .string(channel), "error": .string("\(error)")])
             return
@@ -312,7 +336,8 @@ final class LiveBroadcast: Sendable {
         let origin = first - encoder.priming
         let wall = { (sample: Int64) -> Int64 in runStart + (sample - origin) * 1000 / Int64(LiveEncoder.sampleRate) }
         var index: Int64 = 0
-        var firstOfRun = true
+        // A discontinuity goes before the run's first segment unless it continues the last.
+        var afterBreak = !begin.continues
         while isRunning {
             // A song the listeners voted off ends here, if it is still the one playing.
             if let ending = state.withLock({ state in defer { state.endRequested = nil }; return state.endRequested }),
@@ -335,16 +360,18 @@ final class LiveBroadcast: Sendable {
             guard isRunning else { return }
             let started = feed.started(before: audio.end).map { song in
                 AiredSong(sid: song.track.sid, title: song.track.title, artist: song.track.artist,
-                          start: wall(song.sample), length: Int64(song.track.durationSeconds) * 1000)
+                          start: wall(song.sample),
+                          length: (LiveRunStart.milliseconds(of: song.track) ?? 0) - song.offset)
             }
             let title = feed.label(at: audio.start, before: audio.end)
             do {
-                try publish(audio, start: wall(audio.start), title: title, songs: started, firstOfRun: firstOfRun)
+                try publish(audio, start: wall(audio.start), title: title, songs: started, cue: feed.cue(at: audio.end),
+                            afterBreak: afterBreak)
             } catch {
                 logger.error("live segment not written", metadata: ["channel": .string(channel), "error": .string("\(error)")])
                 return
             }
-            firstOfRun = false
+            afterBreak = false
             if idle { return }
         }
     }
@@ -359,17 +386,17 @@ final class LiveBroadcast: Sendable {
         return state.withLock { Self.now() - $0.lastRequest > configuration.idleMilliseconds }
     }
 
-    /// Writes a segment and the songs that started in it, lists them, and trims what aged
-    /// past the look-back.
-    private func publish(_ audio: LiveEncoder.Segment, start: Int64, title: String, songs: [AiredSong],
-                         firstOfRun: Bool) throws {
+    /// Writes a segment (with its cue) and the songs that started in it, lists them, and
+    /// trims what aged past the look-back; `afterBreak` puts a discontinuity before it.
+    private func publish(_ audio: LiveEncoder.Segment, start: Int64, title: String, songs: [AiredSong], cue: LiveCue,
+                         afterBreak: Bool) throws {
         let (sequence, discontinuity, era) = state.withLock { state in
-            let discontinuity = firstOfRun && !state.segments.isEmpty
+            let discontinuity = afterBreak && !state.segments.isEmpty
             return ((state.segments.last?.sequence ?? -1) + 1, discontinuity,
                     (state.segments.last?.era ?? 0) + (discontinuity ? 1 : 0))
         }
         let segment = LiveSegment(sequence: sequence, start: start, duration: audio.duration, title: title,
-                                  discontinuity: discontinuity, era: era)
+                                  discontinuity: discontinuity, era: era, cue: cue)
         try archive.append(segment, variants: audio.variants)
         for song in songs { try archive.append(song) }
         var kept = state.withLock { state in
@@ -402,6 +429,22 @@ final class LiveBroadcast: Sendable {
                 }
             }
             return []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// A run that continues the last segment without a break has its window already (the
+    /// segments published before, on disk): requests waiting for its first segments go on
+    /// at once rather than a prefill later, and a player reloading its playlist across a
+    /// restart of the station waits no longer than the restart.
+    private func releaseWaiters() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard case .onAir(let published) = state.phase, published < LiveConfiguration.prefill,
+                  state.segments.count >= LiveConfiguration.prefill
+            else { return [] }
+            state.phase = .onAir(published: LiveConfiguration.prefill)
+            defer { state.waiters = [] }
+            return state.waiters
         }
         for waiter in waiters { waiter.resume() }
     }

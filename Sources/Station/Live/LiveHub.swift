@@ -63,7 +63,8 @@ final class LiveHub: Sendable {
             let made = LiveBroadcast(
                 channel: channel, directory: directory.appendingPathComponent(channel, isDirectory: true),
                 configuration: configuration, logger: logger,
-                songs: { channel, recent in await Self.draw(channel: channel, recent: recent, responder: responder) })
+                songs: { channel, recent in await Self.draw(channel: channel, recent: recent, responder: responder) },
+                track: { [library] sid in library.snapshot.track(sid: sid) })
             broadcasts[channel] = made
             return made
         }

@@ -16,9 +16,25 @@ struct LiveSegment: Codable, Sendable, Equatable {
     /// How many discontinuities the broadcast has had up to this segment, its own
     /// included: a playlist starting here says so in `EXT-X-DISCONTINUITY-SEQUENCE`.
     var era: Int
+    /// Where the broadcast's audio stood at its end: what a run started after it goes on
+    /// from. `nil` in a line written before the broadcast kept it.
+    var cue: LiveCue?
 
     /// When its audio ends, in milliseconds since the epoch.
     var end: Int64 { start + Int64((duration * 1000).rounded()) }
+}
+
+/// Where a broadcast's audio stood at the end of a segment, kept in the segment's line so
+/// that the next run (after the station's restart, even after a `kill -9`) goes on from
+/// the last segment published: the same sample clock, so the timestamps continue, and the
+/// song that was on the air, from where it was.
+struct LiveCue: Codable, Sendable, Equatable {
+    /// The sample the segment's audio ends at on the broadcast's clock (44.1 kHz).
+    var clock: Int64
+    /// The song under way at that moment; `nil` when none was (silence).
+    var sid: String?
+    /// How far into that song the moment is, in milliseconds.
+    var offset: Int64
 }
 
 /// A song the channel aired: `aired.json`'s entries.
