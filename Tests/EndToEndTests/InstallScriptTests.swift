@@ -27,7 +27,9 @@ struct InstallScriptTests {
         let result = try await run(Self.repository.path + "/script/install",
                              ["--prefix", prefix, "--config-home", config, "--binary", BuiltProduct.path("mhz")])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("systemctl --user daemon-reload && systemctl --user enable --now mhz-serve.service"))
+        #expect(result.output.contains(
+            "systemctl --user daemon-reload && systemctl --user enable --now mhz-serve.socket mhz-serve.service"))
+        #expect(result.output.contains("systemctl --user reload mhz-serve.service"))
 
         // The binary is the one given, byte for byte, and runs.
         let installed = prefix + "/bin/mhz"
@@ -66,5 +68,12 @@ struct InstallScriptTests {
         let unit = try String(contentsOfFile: config + "/systemd/user/mhz-serve.service", encoding: .utf8)
         #expect(unit.contains("\nExecStart=\(prefix)/bin/mhz serve\n"))
         #expect(unit.contains("\nWantedBy=default.target\n"))
+        // Socket activation: systemd holds the socket across restarts; reload is SIGHUP,
+        // on which the station restarts itself in place.
+        #expect(unit.contains("\nRequires=mhz-serve.socket\n"))
+        #expect(unit.contains("\nExecReload=/bin/kill -HUP $MAINPID\n"))
+        let socket = try String(contentsOfFile: config + "/systemd/user/mhz-serve.socket", encoding: .utf8)
+        #expect(socket.contains("\n[Socket]\nListenStream=127.0.0.1:7650\n"))
+        #expect(socket.contains("\nWantedBy=sockets.target\n"))
     }
 }

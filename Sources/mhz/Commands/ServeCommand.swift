@@ -68,7 +68,9 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Adds the user and exits, or serves until SIGINT or SIGTERM, then stops the station
-    /// (which saves what it learned) and exits 0. Failures are one line on stderr, exit 1.
+    /// (which saves what it learned) and exits 0; on SIGHUP the station stops the same way
+    /// but keeps its listening socket and the command runs itself again in its place
+    /// (``SocketHandover``). Failures are one line on stderr, exit 1.
     func run() async throws {
         let paths = Paths(options: global)
         if let addUser {
@@ -97,6 +99,41 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = try Config.load(from: paths.configFile, explicit: paths.configExplicit)
         // Each connection is a descriptor: as many as the system allows (OpenFileLimit).
         OpenFileLimit.raiseToHard()
+        // A socket handed over (a `.socket` unit, or this command's own restart) is served
+        // as it is; --host and --port bind one otherwise.
+        var handedOver = SocketHandover.inherited()
+        while true {
+            // The trap first: a stop asked while the library is scanned waits for the
+            // station to be up, then stops it.
+            let stopped = AsyncStream<Int32>.makeStream()
+            let trap = SignalTrap(signals: [SIGINT, SIGTERM, SIGHUP]) { stopped.continuation.yield($0) }
+            let station = try await start(library: folder, tls: tls, settings: settings, paths: paths, logger: logger,
+                                          socket: handedOver)
+            var signal = SIGTERM
+            for await received in stopped.stream {
+                signal = received
+                break
+            }
+            guard signal == SIGHUP else {
+                await station.stop()
+                withExtendedLifetime(trap) {}
+                return
+            }
+            // A restart: what the station keeps is written before the new self reads it,
+            // and the socket stays open in between, so nobody connecting is refused.
+            guard let socket = await station.stopKeepingSocket() else { return }
+            withExtendedLifetime(trap) {}
+            let reason = SocketHandover.reexecute(keeping: socket)
+            FileHandle.standardError.write(Data("mhz: cannot restart (\(reason)): serving on as before\n".utf8))
+            handedOver = socket
+        }
+    }
+
+    /// Creates the station and starts it on `socket` (or binding --host and --port), then
+    /// says so on stderr (with the clear-text and demo-library warnings); a failure is one
+    /// line and exit 1.
+    private func start(library folder: URL, tls: StationTLS?, settings: Config, paths: Paths, logger: Logger,
+                       socket: Int32?) async throws -> Station {
         let station: Station
         let url: URL
         do {
@@ -107,6 +144,7 @@ struct ServeCommand: AsyncParsableCommand {
             var configuration = StationConfiguration(
                 library: folder, fallsBackToDemo: library == nil, dataDirectory: paths.stationDirectory,
                 host: host, port: port, tls: tls, seed: seed, logger: logger)
+            configuration.listeningDescriptor = socket
             configuration.afterSoundAnalysis = HeapTrim.release
             configuration.live = settings.live.stationConfiguration
             station = try await Station(configuration: configuration)
@@ -115,8 +153,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIError.runtime(StationErrorText.describe(error)).exit()
         }
         // Before the "serving" line, so whoever waits for that line has seen the warning.
-        if tls == nil, !LoopbackHost.contains(host) {
-            FileHandle.standardError.write(Data(Self.clearTextWarning(host: host).utf8))
+        let bound = station.handedOverHost ?? host
+        if tls == nil, !LoopbackHost.contains(bound) {
+            FileHandle.standardError.write(Data(Self.clearTextWarning(host: bound).utf8))
         }
         let info = station.libraryInfo
         if let empty = info.passedOver {
@@ -124,11 +163,7 @@ struct ServeCommand: AsyncParsableCommand {
                                                                      serving: true).utf8))
         }
         FileHandle.standardError.write(Data("mhz: serving \(info.trackCount) songs from \(info.path.path) on \(url.absoluteString)\n".utf8))
-        let stopped = AsyncStream<Int32>.makeStream()
-        let trap = SignalTrap { stopped.continuation.yield($0) }
-        for await _ in stopped.stream { break }
-        await station.stop()
-        withExtendedLifetime(trap) {}
+        return station
     }
 
     /// Reads the password (stdin, or twice at the terminal without echo) and stores the account.
