@@ -163,7 +163,7 @@ struct LiveListeningTests {
                 #expect(heardAgain.contains(again.event["sid"] ?? ""), "\(again.event.fields) not in \(heardAgain)")
 
                 // Feedback on the song heard goes to the live channel's route, as this one
-                // listener (its playlists and its votes carry the same login): a like, and a
+                // listener (its playlists and its votes carry the same listener id): a like, and a
                 // skip that ends the song for everyone.
                 let heardSid = try #require(again.event["sid"])
                 mhz.send("like")
