@@ -98,8 +98,8 @@ struct LiveListeningTests {
     }
 
     /// The broadcast's newest end and the start of its third segment from the end (where a
-    /// player joining starts), in ms since the epoch, read in-process: a playlist fetched
-    /// would count the test as a listener of the channel and change the votes' tally.
+    /// player joining starts), in ms since the epoch, read in-process: no playlist request
+    /// of the test's own beside mhz's.
     static func edge(_ station: Station, _ channel: String) throws -> (newestEnd: Int64, join: Int64) {
         let segments = try #require(station.liveHub.broadcast(channel)?.snapshot.segments)
         let last = try #require(segments.last)
