@@ -83,6 +83,32 @@ struct LiveRestartTests {
         #expect(try await server.exit() == 0)
     }
 
+    @Test("mhz serve serves the listening socket handed over as systemd's socket activation does (descriptor 3, LISTEN_FDS, LISTEN_PID), not binding --host and --port")
+    func socketActivation() async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-serve-activated")
+        defer { home.remove() }
+        // A socket bound and listening at descriptor 3 of the process that becomes mhz (it
+        // keeps its id through each exec), as systemd leaves it; --host names an address
+        // of no interface here, so binding it would fail.
+        let activate = """
+            import os, socket, sys
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(64)
+            os.dup2(s.fileno(), 3); os.set_inheritable(3, True)
+            os.environ["LISTEN_FDS"] = "1"; os.environ["LISTEN_PID"] = str(os.getpid())
+            print(s.getsockname()[1], file=sys.stderr, flush=True)
+            os.execv(sys.argv[1], sys.argv[1:])
+            """
+        let server = try BuiltMhz(["serve", "--data-dir", home.path("data").path, "--host", "192.0.2.1", "--port", "7650"],
+                                  home: home.url, launcher: ["/usr/bin/python3", "-c", activate])
+        defer { server.kill() }
+        let base = try await server.servedURL()
+        let port = try #require(server.stderr.split(separator: "\n").first.flatMap { Int($0) })
+        #expect(base.absoluteString == "http://127.0.0.1:\(port)")
+        #expect(try await HTTPFetch.get(base, "/j/app/radio/channels").status == 200)
+        server.terminate()
+        #expect(try await server.exit() == 0)
+    }
+
     @Test("a station stopped and started again goes on from the last segment: the next sequence, the clock, the song on the air from where it was; within a run's prefill without a break and the song not aired twice")
     func stopAndStart() async throws {
         let data = try TemporaryDirectory(prefix: "mhz-live-resume")
