@@ -61,4 +61,23 @@ struct InProcessAnswerTests {
                                                            "/j/app/radio/people", "/j/app/login", "/media/\(sid).wav"])
         }
     }
+
+    /// mhz asking its embedded station without an account is the machine's owner: its trash
+    /// is learned, so the song stays out of every later list (a trash from an anonymous
+    /// client over the network is kept to its own answer).
+    @Test func theOwnersTrashIsLearned() async throws {
+        try await StationFixtures.withDemoStation { station, _ in
+            let query = "app_name=radio_android&version=100&channel=0&kbps=64"
+            func sids(_ type: String, _ sid: String = "") async throws -> [String] {
+                let reply = await station.respond(method: "GET", path: "/j/app/radio/people",
+                                                  query: query + "&type=\(type)&sid=\(sid)")
+                return try APIDecoder.playlist(reply.body, for: .new).songs.map(\.sid)
+            }
+            let trashed = try #require(try await sids("n").first)
+            var heard = try await sids("b", trashed)
+            for _ in 0..<20 { heard += try await sids("n") }
+            #expect(heard.count == 21 * 5)
+            #expect(!heard.contains(trashed), "the owner's trashed \(trashed) came back")
+        }
+    }
 }

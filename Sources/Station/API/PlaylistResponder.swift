@@ -65,6 +65,10 @@ struct PlaylistResponder: Sendable {
         case user(String)
         /// A web-family client without an account, by its `bid` cookie: a listener of its own.
         case browser(String)
+        /// `mhz`'s own process asking its embedded station without an account: the shared
+        /// anonymous profile, but the owner of the machine the station runs on, so its trash
+        /// is learned as every other report is (no stranger speaks in-process).
+        case owner
         /// A live channel's broadcast, by the channel's id: everyone listening to it,
         /// as one listener (``LiveBroadcast``).
         case channel(String)
@@ -72,7 +76,7 @@ struct PlaylistResponder: Sendable {
         /// The profile key (``ListenerProfiles/key(userID:)``).
         var key: String {
             switch self {
-            case .anonymous: return ListenerProfiles.anonymous
+            case .anonymous, .owner: return ListenerProfiles.anonymous
             case .user(let id): return ListenerProfiles.key(userID: id)
             case .browser(let bid): return ListenerProfiles.key(browserID: bid)
             case .channel(let id): return "live:\(id)"
@@ -82,7 +86,7 @@ struct PlaylistResponder: Sendable {
         /// Whether it speaks for no account.
         var isAnonymous: Bool {
             switch self {
-            case .anonymous, .browser: return true
+            case .anonymous, .browser, .owner: return true
             case .user, .channel: return false
             }
         }

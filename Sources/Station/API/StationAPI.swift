@@ -49,7 +49,7 @@ struct StationAPI: Sendable {
             guard let listener = try await appListener(request, origin: origin) else {
                 return JSONResponse.reply(SongList(error: "expired"))
             }
-            guard listener != .anonymous else { return JSONResponse.reply(SongList(error: "need_login")) }
+            guard !listener.isAnonymous else { return JSONResponse.reply(SongList(error: "need_login")) }
             let count = min(max(Int(request.parameter("count") ?? "") ?? 20, 1), 1000)
             let excluded = Set((request.parameter("exclude") ?? "").split(whereSeparator: { $0 == "," || $0 == "|" })
                 .map(String.init))
@@ -122,12 +122,13 @@ struct StationAPI: Sendable {
 
     // MARK: - Shared
 
-    /// The app family's listener: anonymous without `user_id` and `token`, the account for
-    /// a live login, nil (and a wrong token counted against the address) for a dead one.
+    /// The app family's listener: anonymous without `user_id` and `token` (the owner when
+    /// asked in-process), the account for a live login, nil (and a wrong token counted
+    /// against the address) for a dead one.
     private func appListener(_ request: StationRequest, origin: RequestOrigin) async throws(StationError)
         -> PlaylistResponder.Listener? {
         guard let userID = request.nonEmptyParameter("user_id"), let token = request.nonEmptyParameter("token") else {
-            return .anonymous
+            return origin == .inProcess ? .owner : .anonymous
         }
         guard try await services.accounts.isValid(userID: userID, token: token) else {
             services.tokenGuard.recordFailure(from: origin.address)
