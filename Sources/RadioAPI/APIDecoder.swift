@@ -65,6 +65,13 @@ public enum APIDecoder {
         return answer.songs
     }
 
+    /// Decodes any JSON answer of a station into `type` by the same rules as the Douban
+    /// answers above: the envelope checked first (an HTML page is named as such), then a
+    /// field at fault named by its path (`.songs[0].start`), never Foundation's own text.
+    public static func answer<T: Decodable>(_ type: T.Type, from body: Data) throws(APIError) -> T {
+        try decode(type, from: jsonBytes(body))
+    }
+
     /// Checks the envelope before JSON decoding: not empty, valid UTF-8, BOM removed, and
     /// starting like JSON (so an HTML page is named as such rather than as a parse error).
     static func jsonBytes(_ body: Data) throws(APIError) -> Data {

@@ -153,15 +153,7 @@ enum DownloadText {
     /// (``PlaylistError/Reason``, kept by its name).
     private static func playlistRule(_ reason: String) -> String {
         guard let rule = PlaylistError.Reason(rawValue: reason) else { return "a rule mhz does not know" }
-        return switch rule {
-        case .missingURI: "a tag that needs a URI has none"
-        case .missingBandwidth: "a variant without BANDWIDTH"
-        case .badIV: "an IV that is not 32 hex digits"
-        case .badByteRange: "a byte range that is not LENGTH[@OFFSET]"
-        case .badDuration: "a duration that is not a number of seconds"
-        case .badAttributeList: "an attribute list that cannot be read"
-        case .badNumber: "a value that must be a whole number is not one, or is too large"
-        }
+        return PlaylistText.rule(rule)
     }
 
     /// `1.2 MB`, `340 kB`, `12 B`.

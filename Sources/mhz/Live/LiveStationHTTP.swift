@@ -37,7 +37,7 @@ struct LiveStationHTTP: LiveStation {
         do throws(PlaylistError) {
             playlist = try PlaylistParser.parse(body, url: url)
         } catch {
-            throw .malformed("\(url.path): \(error)")
+            throw .malformed("\(url.path): \(PlaylistText.words(error))")
         }
         guard case .media(let media) = playlist else {
             throw .malformed("\(url.path) is a master playlist, not a media playlist")
@@ -51,12 +51,8 @@ struct LiveStationHTTP: LiveStation {
     func aired(channel: String) async throws(ServiceFailure) -> [AiredSong] {
         let url = address("live/\(channel)/aired.json", begin: nil)
         let body = try await get(url)
-        do {
-            return try JSONDecoder().decode(AiredList.self, from: body).songs.map {
-                AiredSong(sid: $0.sid, title: $0.title, artist: $0.artist, start: $0.start, end: $0.end, url: $0.url)
-            }
-        } catch {
-            throw .malformed("\(url.path): \(error)")
+        return try Self.decoded(AiredList.self, from: body, at: url).songs.map {
+            AiredSong(sid: $0.sid, title: $0.title, artist: $0.artist, start: $0.start, end: $0.end, url: $0.url)
         }
     }
 
@@ -79,12 +75,21 @@ struct LiveStationHTTP: LiveStation {
             }
         }
         guard response.status == 200 else { throw StationTransport.failure(status: response.status) }
-        do {
-            let answer = try JSONDecoder().decode(Tally.self, from: response.body)
-            return LiveTally(onAir: answer.on_air, votes: answer.votes, listeners: answer.listeners, ending: answer.ending,
-                             ended: answer.ended ?? false)
+        let answer = try Self.decoded(Tally.self, from: response.body, at: url)
+        return LiveTally(onAir: answer.on_air, votes: answer.votes, listeners: answer.listeners, ending: answer.ending,
+                         ended: answer.ended ?? false)
+    }
+
+    /// An answer of the station's read by the Douban answers' rules, what is wrong with it
+    /// in words (an HTML page, a missing field by its path) after the route it came from.
+    private static func decoded<T: Decodable>(_ type: T.Type, from body: Data, at url: URL) throws(ServiceFailure) -> T {
+        do throws(APIError) {
+            return try APIDecoder.answer(type, from: body)
         } catch {
-            throw .malformed("\(url.path): \(error)")
+            switch StationTransport.failure(error) {
+            case .malformed(let what): throw .malformed("\(url.path): \(what)")
+            case let failure: throw failure
+            }
         }
     }
 
