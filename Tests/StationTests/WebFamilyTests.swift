@@ -228,6 +228,34 @@ struct WebFamilyTests {
         }
     }
 
+    @Test("an app client without a token that keeps the bid it is handed is a listener of its own: its trash leaves its lists, not the others'")
+    func appClientsOwnBid() async throws {
+        try await StationFixtures.withDemoStation { _, base in
+            let port = try #require(base.port)
+            func sids(_ answer: LoopbackExchange) throws -> [String] {
+                try #require((try json(answer)["song"] as? [[String: Any]])?.compactMap { $0["sid"] as? String })
+            }
+            let app = "/j/app/radio/people?app_name=radio_android&version=100&channel=0&kbps=64"
+            let first = try await get(port, app + "&type=n")
+            let cookie = try #require(first.values("set-cookie").first { $0.hasPrefix("bid=\"") })
+            let bid = String(cookie.dropFirst("bid=".count).prefix { $0 != ";" })
+            #expect(cookie == "bid=\(bid); Path=/; Max-Age=31536000" && bid.count == 13, "\(cookie)")
+            let trashed = try #require(try sids(first).first)
+            let answer = try await get(port, app + "&type=b&sid=\(trashed)", cookie: "bid=\(bid)")
+            #expect(answer.values("set-cookie").isEmpty)
+            var own = try sids(answer)
+            for _ in 0..<20 { own += try sids(try await get(port, app + "&type=n", cookie: "bid=\(bid)")) }
+            #expect(own.count == 21 * 5 && !own.contains(trashed))
+            var heard = 0
+            for _ in 0..<100 where try sids(try await get(port, app + "&type=n")).contains(trashed) { heard += 1 }
+            #expect(heard > 0, "the app client's trash reached \(100 - heard) of 100 anonymous lists")
+            // Its red heart still asks for a login: a bid is no account.
+            let liked = try json(try await get(port, "/j/app/radio/liked_songs?app_name=radio_android&version=100",
+                                                cookie: "bid=\(bid)"))
+            #expect(liked["err"] as? String == "need_login")
+        }
+    }
+
     @Test("a trash ends a like: the song leaves the red heart, liked_songs and the login's play_record.liked")
     func trashEndsLike() async throws {
         try await StationFixtures.withDemoStation { station, base in

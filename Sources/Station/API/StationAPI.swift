@@ -18,25 +18,29 @@ struct StationAPI: Sendable {
     /// `GET|POST /j/app/radio/people`: a playlist answer (see ``PlaylistResponder``), with
     /// song links as `links` says. `user_id` with `token` must be a live login, else the
     /// answer is `{"r":1,"err":"expired"}` (and the address counts a wrong token);
-    /// requests without them are the shared anonymous listener, whose lists carry
-    /// `"logout":1` (the Windows app's captured traffic).
+    /// requests without them are anonymous, whose lists carry `"logout":1` (the Windows
+    /// app's captured traffic): the listener of their `bid` cookie when they send one, else
+    /// the shared anonymous listener, and then the answer sets a `bid` for a client that
+    /// keeps cookies (mhz does; Douban's app clients do not, and stay shared).
     func people(_ request: StationRequest, origin: RequestOrigin, links: MediaLinks) async -> StationReply {
         await guarded(origin) { () throws(StationError) -> StationReply in
             guard let listener = try await appListener(request, origin: origin) else {
                 return JSONResponse.reply(SongList(error: "expired"))
             }
+            var reply: StationReply
             switch try await services.responder.answer(request, listener: listener) {
+            case .list(let list) where list.needsLogin:
+                reply = JSONResponse.reply(encoded: PlaylistJSON.encode(
+                    SongList(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1)))
             case .list(let list):
-                if list.needsLogin {
-                    return JSONResponse.reply(encoded: PlaylistJSON.encode(
-                        SongList(songs: [], versionMax: nil, warning: "user_is_ananymous", showQuickStart: 1)))
-                }
                 let songs = list.picks.map { appSong($0, request: request, links: links) }
-                return JSONResponse.reply(encoded: PlaylistJSON.encode(
+                reply = JSONResponse.reply(encoded: PlaylistJSON.encode(
                     SongList(songs: songs, versionMax: 100, loggedOut: list.isAnonymous)))
-            case .acknowledged: return JSONResponse.reply(Acknowledgement())
-            case .refused(let word): return JSONResponse.reply(SongList(error: word))
+            case .acknowledged: reply = JSONResponse.reply(Acknowledgement())
+            case .refused(let word): reply = JSONResponse.reply(SongList(error: word))
             }
+            if listener == .anonymous { reply.cookies.append(WebCookies.browserID(WebCookies.newBrowserID())) }
+            return reply
         }
     }
 
@@ -122,12 +126,14 @@ struct StationAPI: Sendable {
 
     // MARK: - Shared
 
-    /// The app family's listener: anonymous without `user_id` and `token` (the owner when
-    /// asked in-process), the account for a live login, nil (and a wrong token counted
-    /// against the address) for a dead one.
+    /// The app family's listener: without `user_id` and `token`, the listener of the
+    /// request's `bid` cookie, the owner when asked in-process, else the shared anonymous
+    /// one; the account for a live login; nil (and a wrong token counted against the
+    /// address) for a dead one.
     private func appListener(_ request: StationRequest, origin: RequestOrigin) async throws(StationError)
         -> PlaylistResponder.Listener? {
         guard let userID = request.nonEmptyParameter("user_id"), let token = request.nonEmptyParameter("token") else {
+            if let bid = WebCookies.browserID(cookie: origin.cookies["bid"]) { return .browser(bid) }
             return origin == .inProcess ? .owner : .anonymous
         }
         guard try await services.accounts.isValid(userID: userID, token: token) else {

@@ -71,7 +71,7 @@ struct LogoutCommand: AsyncParsableCommand {
         }
         var failure: String?
         if stored.api == .web, let url = URL(string: stored.server) {
-            let http = try RadioRuntime.makeHTTPClient(family: .web, config: config, store: store)
+            let http = try RadioRuntime.makeHTTPClient(config: config, store: store)
             if let jar = http.cookieJar {
                 let web = WebLogin(transport: StationTransport(http: http, logger: logger),
                                    endpoints: WebEndpoints(baseURL: url), jar: jar)

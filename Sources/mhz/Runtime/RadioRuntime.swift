@@ -97,7 +97,7 @@ struct RadioRuntime {
             throw .runtime("cannot create data directory \(paths.dataDirectory.path): \(error.localizedDescription)")
         }
         bootstrapLogging(paths: paths, toStderr: logToStderr)
-        let http = try makeHTTPClient(family: family, config: config, store: SessionStore(directory: paths.dataDirectory))
+        let http = try makeHTTPClient(config: config, store: SessionStore(directory: paths.dataDirectory))
         let key = sessionKey(server: server)
         if let server {
             return RadioRuntime(paths: paths, config: config, family: family, baseURL: server, sessionKey: key,
@@ -109,10 +109,12 @@ struct RadioRuntime {
                             station: station, http: http)
     }
 
-    /// A client for `family`: the web family keeps its cookies in the session store's jar.
-    static func makeHTTPClient(family: APIFamily, config: Config, store: SessionStore) throws(CLIError) -> HTTPClient {
+    /// A client whose cookies are kept in the session store's jar: the web family's
+    /// login, and for either family the `bid` a station hands an anonymous client, which
+    /// makes mhz a listener of its own there (its trashes learned) rather than the one
+    /// shared by every client without an account.
+    static func makeHTTPClient(config: Config, store: SessionStore) throws(CLIError) -> HTTPClient {
         let configuration = httpConfiguration(config)
-        guard family == .web else { return HTTPClient(configuration: configuration) }
         do {
             return HTTPClient(configuration: configuration, cookieJar: try CookieJar(storage: CookieFile(url: store.cookieFile)))
         } catch {
