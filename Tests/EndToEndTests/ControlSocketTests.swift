@@ -199,8 +199,12 @@ struct ControlSocketTests {
             #expect(try await one.line() == #"{"command":"volume 55","ok":true}"#)
             #expect(try await two.line() == #"{"command":"skip","ok":true}"#)
 
-            // The follower got the same lines headless stdout printed for the skip.
-            let followed = try await follower.lines(until: "playing")
+            // The follower got the same lines headless stdout printed for the skip. The song
+            // playing before may reach the follower after it followed (stdout and the control
+            // socket are told apart, and a busy machine lets stdout run ahead), so the lines
+            // are read to the skip's own event, then to the next song's.
+            var followed = try await follower.lines(until: "skipped")
+            followed += try await follower.lines(until: "playing")
             let skipped = try await mhz.waitFor("skipped", after: first.index)
             let playing = try await mhz.waitFor("playing", after: skipped.index)
             let stdout = mhz.lines

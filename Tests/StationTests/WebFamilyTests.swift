@@ -196,34 +196,13 @@ struct WebFamilyTests {
     func visitorsOwnTrash() async throws {
         try await StationFixtures.withDemoStation { _, base in
             let port = try #require(base.port)
-            func sids(_ answer: LoopbackExchange) throws -> [String] {
-                try #require((try json(answer)["song"] as? [[String: Any]])?.compactMap { $0["sid"] as? String })
-            }
-            let web = "/j/mine/playlist?from=mainsite&channel=0&kbps=64&h=&sid="
-            let app = "/j/app/radio/people?app_name=radio_android&version=100&channel=0&kbps=64"
-            // A visitor without cookies gets a list and a bid of its own.
-            let first = try await get(port, web + "&type=n")
-            let cookie = try #require(first.values("set-cookie").first { $0.hasPrefix("bid=\"") })
-            let bid = String(cookie.dropFirst("bid=".count).prefix { $0 != ";" })
-            #expect(cookie == "bid=\(bid); Path=/; Max-Age=31536000" && bid.count == 13, "\(cookie)")
-            let trashed = try #require(try sids(first).first)
-            let answer = try await get(port, "/j/mine/playlist?from=mainsite&channel=0&kbps=64&h=&type=b&sid=\(trashed)",
-                                       cookie: "bid=\(bid)")
-            #expect(answer.values("set-cookie").isEmpty)
-            var own = try sids(answer)
-            for _ in 0..<20 { own += try sids(try await get(port, web + "&type=n", cookie: "bid=\(bid)")) }
-            #expect(own.count == 21 * 5 && !own.contains(trashed))
-            // Every anonymous app client still hears it: nine songs, five a list.
-            var heard = 0
-            for _ in 0..<100 where try sids(try await get(port, app + "&type=n")).contains(trashed) { heard += 1 }
-            #expect(heard > 0, "the visitor's trash reached \(100 - heard) of 100 anonymous lists")
-
+            let trashed = try await ownTrash(port, list: "/j/mine/playlist?from=mainsite&channel=0&kbps=64&h=")
             // A trash without cookie or token leaves the song out of its own answer only.
-            let other = try #require(try sids(try await get(port, app + "&type=n")).first { $0 != trashed })
-            let alone = try sids(try await get(port, app + "&type=b&sid=\(other)"))
+            let other = try #require(try sids(try await get(port, Self.app + "&type=n")).first { $0 != trashed })
+            let alone = try sids(try await get(port, Self.app + "&type=b&sid=\(other)"))
             #expect(alone.count == 5 && !alone.contains(other))
             var after = 0
-            for _ in 0..<100 where try sids(try await get(port, app + "&type=n")).contains(other) { after += 1 }
+            for _ in 0..<100 where try sids(try await get(port, Self.app + "&type=n")).contains(other) { after += 1 }
             #expect(after > 0, "an anonymous trash reached \(100 - after) of 100 anonymous lists")
         }
     }
@@ -232,28 +211,47 @@ struct WebFamilyTests {
     func appClientsOwnBid() async throws {
         try await StationFixtures.withDemoStation { _, base in
             let port = try #require(base.port)
-            func sids(_ answer: LoopbackExchange) throws -> [String] {
-                try #require((try json(answer)["song"] as? [[String: Any]])?.compactMap { $0["sid"] as? String })
-            }
-            let app = "/j/app/radio/people?app_name=radio_android&version=100&channel=0&kbps=64"
-            let first = try await get(port, app + "&type=n")
-            let cookie = try #require(first.values("set-cookie").first { $0.hasPrefix("bid=\"") })
-            let bid = String(cookie.dropFirst("bid=".count).prefix { $0 != ";" })
-            #expect(cookie == "bid=\(bid); Path=/; Max-Age=31536000" && bid.count == 13, "\(cookie)")
-            let trashed = try #require(try sids(first).first)
-            let answer = try await get(port, app + "&type=b&sid=\(trashed)", cookie: "bid=\(bid)")
-            #expect(answer.values("set-cookie").isEmpty)
-            var own = try sids(answer)
-            for _ in 0..<20 { own += try sids(try await get(port, app + "&type=n", cookie: "bid=\(bid)")) }
-            #expect(own.count == 21 * 5 && !own.contains(trashed))
-            var heard = 0
-            for _ in 0..<100 where try sids(try await get(port, app + "&type=n")).contains(trashed) { heard += 1 }
-            #expect(heard > 0, "the app client's trash reached \(100 - heard) of 100 anonymous lists")
+            let (_, bid) = try await handedBid(port, Self.app)
+            _ = try await ownTrash(port, list: Self.app)
             // Its red heart still asks for a login: a bid is no account.
             let liked = try json(try await get(port, "/j/app/radio/liked_songs?app_name=radio_android&version=100",
                                                 cookie: "bid=\(bid)"))
             #expect(liked["err"] as? String == "need_login")
         }
+    }
+
+    /// An app-family playlist request without credentials.
+    static let app = "/j/app/radio/people?app_name=radio_android&version=100&channel=0&kbps=64"
+
+    /// The sids of a playlist answer.
+    private func sids(_ answer: LoopbackExchange) throws -> [String] {
+        try #require((try json(answer)["song"] as? [[String: Any]])?.compactMap { $0["sid"] as? String })
+    }
+
+    /// Asks `list` without cookies: its answer and the `bid` it hands out, checked.
+    private func handedBid(_ port: Int, _ list: String) async throws -> (LoopbackExchange, String) {
+        let first = try await get(port, list + "&type=n")
+        let cookie = try #require(first.values("set-cookie").first { $0.hasPrefix("bid=\"") })
+        let bid = String(cookie.dropFirst("bid=".count).prefix { $0 != ";" })
+        #expect(cookie == "bid=\(bid); Path=/; Max-Age=31536000" && bid.count == 13, "\(cookie)")
+        return (first, bid)
+    }
+
+    /// A client without an account that keeps the `bid` `list` hands it trashes its first
+    /// song: none of its next 20 lists has it, and anonymous app clients still hear it
+    /// (nine songs, five a list). Returns the song trashed.
+    private func ownTrash(_ port: Int, list: String) async throws -> String {
+        let (first, bid) = try await handedBid(port, list)
+        let trashed = try #require(try sids(first).first)
+        let answer = try await get(port, list + "&type=b&sid=\(trashed)", cookie: "bid=\(bid)")
+        #expect(answer.values("set-cookie").isEmpty)
+        var own = try sids(answer)
+        for _ in 0..<20 { own += try sids(try await get(port, list + "&type=n", cookie: "bid=\(bid)")) }
+        #expect(own.count == 21 * 5 && !own.contains(trashed))
+        var heard = 0
+        for _ in 0..<100 where try sids(try await get(port, Self.app + "&type=n")).contains(trashed) { heard += 1 }
+        #expect(heard > 0, "one listener's trash reached \(100 - heard) of 100 anonymous lists")
+        return trashed
     }
 
     @Test("a trash ends a like: the song leaves the red heart, liked_songs and the login's play_record.liked")
