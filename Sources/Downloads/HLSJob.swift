@@ -156,7 +156,15 @@ struct HLSJob {
                 inflight[ahead] = Task { await pieces.fetch(piece) }
             }
             let task = inflight.removeValue(forKey: index)!
-            let result = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+            let result: Result<Int64, DownloadError>
+            switch await awaitSegment(task, live: media.isLive) {
+            case .fetched(let fetched): result = fetched
+            case .finishing:
+                // A segment still on its way (a server gone silent) does not hold up the
+                // finish: what is appended is the recording.
+                await drain(inflight.merging([index: task]) { kept, _ in kept })
+                return .finishing
+            }
             if Task.isCancelled {
                 await drain(inflight)
                 return .stopped
@@ -209,6 +217,42 @@ struct HLSJob {
             }
         }
         return .done
+    }
+
+    /// What became of a segment's fetch as the job waited for it.
+    private enum Awaited: Sendable {
+        /// The fetch ended, well or not.
+        case fetched(Result<Int64, DownloadError>)
+        /// The user asked the live recording to finish first.
+        case finishing
+    }
+
+    /// Waits for a segment's fetch; for a live recording, also for the user's asking it to
+    /// finish (looked at every 100 ms), whichever comes first, so one Ctrl-C finishes a
+    /// recording at once even while a segment hangs.
+    private func awaitSegment(_ task: Task<Result<Int64, DownloadError>, Never>, live: Bool) async -> Awaited {
+        guard live else {
+            return .fetched(await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() })
+        }
+        let fetcher = self.fetcher, id = self.id
+        return await withTaskGroup(of: Awaited?.self) { group in
+            group.addTask {
+                .fetched(await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() })
+            }
+            group.addTask {
+                while !fetcher.isFinishing(id) {
+                    do { try await Task.sleep(for: .milliseconds(100)) } catch { return nil }
+                }
+                return .finishing
+            }
+            // The watcher answers nil only once cancelled; the fetch always answers.
+            while let next = await group.next() {
+                guard let next else { continue }
+                group.cancelAll()
+                return next
+            }
+            return .fetched(await task.value)
+        }
     }
 
     /// Stops the fetches still on their way and waits for them to let go of their files.

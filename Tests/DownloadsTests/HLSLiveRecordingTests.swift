@@ -101,4 +101,25 @@ struct HLSLiveRecordingTests {
         #expect(FileManager.default.contents(atPath: ended.record.path) == all)
         await manager.shutdown()
     }
+
+    /// One Ctrl-C finishes a recording at once, also while a segment hangs (a server silent
+    /// after its head): the segments appended are the recording, the hanging one is let go.
+    @Test func finishingARecordingDoesNotWaitForAHangingSegment() async throws {
+        try publish(first: 0)
+        server.script("/live/s1.ts") { _, _ in .silentAfterHead }
+        let database = try MhzDatabase(path: folder.path("mhz.sqlite"))
+        let manager = TestDownloads.manager(database, directory: folder.path("songs"), segmentConcurrency: 1)
+        try await manager.start()
+        let task = try await manager.add(DownloadRequest(url: server.url("live/index.m3u8"), title: "Hanging"))
+        let expected = try segment(0)
+        try await waitUntil("segment 0 recorded and segment 1 asked for") {
+            await (manager.task(task.id)?.bytes ?? 0) >= Int64(expected.count) && !server.requests(to: "/live/s1.ts").isEmpty
+        }
+        #expect(await manager.finishRecordings() == [task.id])
+        await manager.waitUntilSettled([task.id])
+        let settled = try #require(await manager.task(task.id))
+        await manager.shutdown()
+        #expect(settled.state == .completed, "\(settled.state) \(settled.record.reason ?? "")")
+        #expect(FileManager.default.contents(atPath: settled.record.path) == expected)
+    }
 }
