@@ -36,6 +36,15 @@ struct LinkZoneTests {
         return nil
     }()
 
+    @Test("the root URL of any host the system resolved builds: wildcards as loopback, IPv6 bracketed with its zone, a name a URL cannot hold escaped")
+    func rootOfAnyHost() {
+        #expect(Station.rootURL(host: "0.0.0.0", port: 7650).absoluteString == "http://127.0.0.1:7650")
+        #expect(Station.rootURL(host: "::", port: 7650, secure: true).absoluteString == "https://[::1]:7650")
+        #expect(Station.rootURL(host: "fe80::1%eth0", port: 6000).absoluteString == "http://[fe80::1%25eth0]:6000")
+        #expect(Station.rootURL(host: "radio.lan", port: 80).absoluteString == "http://radio.lan:80")
+        #expect(Station.rootURL(host: "my radio", port: 80).absoluteString == "http://my%20radio:80")
+    }
+
     @Test("a station bound to a link-local address with its zone hands out song and cover links without the zone",
           .enabled(if: LinkZoneTests.linkLocal != nil, "needs a link-local IPv6 address"))
     func songLinksOverHTTP() async throws {
