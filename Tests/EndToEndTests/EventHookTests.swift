@@ -130,12 +130,8 @@ struct EventHookTests {
 
     /// The live members of `group` once there are none, or those left after `limit`.
     static func liveMembers(ofGroup group: pid_t, within limit: Duration) async -> [String] {
-        let deadline = ContinuousClock.now + limit
-        while true {
-            let alive = liveMembers(ofGroup: group)
-            if alive.isEmpty || ContinuousClock.now >= deadline { return alive }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+        _ = await eventually(within: limit) { liveMembers(ofGroup: group).isEmpty }
+        return liveMembers(ofGroup: group)
     }
 
     /// The pids in process group `group` that are not zombies, from /proc/PID/stat

@@ -54,10 +54,8 @@ struct RangeRuleTests {
     /// waits for that, not for time).
     static func finished(_ station: Station, _ name: String) async throws -> Data {
         let file = station.configuration.dataDirectory.appendingPathComponent("transcoded/\(name)")
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !FileManager.default.fileExists(atPath: file.path) {
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("\(name) was never finished") }
-            try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil("\(name) was never finished", within: .seconds(60)) {
+            FileManager.default.fileExists(atPath: file.path)
         }
         return try Data(contentsOf: file)
     }

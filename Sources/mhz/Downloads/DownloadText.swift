@@ -54,7 +54,7 @@ enum DownloadText {
             return "cannot write to \(path) (read-only or no permission): set [downloads] dir in config.toml, then retry"
         case .fileSystem(let path, let detail): return "cannot write \(path) (\(detail)): check the disk, then retry"
         case .network(let detail): return "network failure (\(detail)): mhz retries when it can"
-        case .stalled(let seconds): return "the server sent nothing for \(Int(seconds)) s: mhz retries later"
+        case .stalled(let seconds): return "the server sent nothing for \(wholeSeconds(seconds)) s: mhz retries later"
         case .rangeMismatch(let range):
             return "the server could not continue the file (Content-Range \(range)): it starts again from the beginning"
         case .invalidURL(let url): return "\(url) is not a URL mhz can download (http, https or file)"
@@ -126,7 +126,7 @@ enum DownloadText {
             return "segment \(sequence) was refused (HTTP \(status)) even after the playlist was fetched again: "
                 + "the stream's links have expired; " + (again ?? "get a new link to the stream")
         case .stalled(let seconds):
-            return "segment \(sequence) sent nothing for \(Int(seconds)) s each time it was asked: "
+            return "segment \(sequence) sent nothing for \(wholeSeconds(seconds)) s each time it was asked: "
                 + "the segments before it are kept; resume the download to try it again"
         case .network(let detail):
             return "segment \(sequence) failed each time it was asked (network failure: \(detail)): "
@@ -154,6 +154,13 @@ enum DownloadText {
     private static func playlistRule(_ reason: String) -> String {
         guard let rule = PlaylistError.Reason(rawValue: reason) else { return "a rule mhz does not know" }
         return PlaylistText.rule(rule)
+    }
+
+    /// Whole seconds of a stall, as a task's stored reason holds them: the configuration
+    /// keeps them within 1–600, but a row read back may hold any number, which `Int(_:)`
+    /// would trap on.
+    private static func wholeSeconds(_ seconds: Double) -> String {
+        Int(exactly: seconds.rounded(.towardZero)).map(String.init) ?? String(format: "%.0f", seconds)
     }
 
     /// `1.2 MB`, `340 kB`, `12 B`.
