@@ -66,6 +66,8 @@ let package = Package(
         // MARK: Layers
         // One retry schedule (delays, cap, jitter) for everything that retries.
         .target(name: "Backoff"),
+        // The one loop around write(2) (short writes, EINTR) for every target that writes files.
+        .target(name: "POSIXFile"),
         .target(name: "HTTP", dependencies: ["CCurl", "Backoff"]),
         .target(name: "RadioAPI"),
         .target(name: "Playback", dependencies: ["CMpv", "Backoff"]),
@@ -94,7 +96,7 @@ let package = Package(
         .target(name: "DemoLibrary", dependencies: ["MusicLibrary", "StationStorage", "SeededRandom", "Transcoder"]),
         // Any song of the library as a stream of MP3 bytes at the bit rate asked, produced as
         // it is encoded (FFmpeg: decode, resample, libmp3lame, the mp3 muxer into memory).
-        .target(name: "Transcoder", dependencies: ["CFFmpeg"]),
+        .target(name: "Transcoder", dependencies: ["CFFmpeg", "POSIXFile"]),
         // The station hears: each track's sound measured once from its decoded audio (aubio,
         // samples through Transcoder), kept in the station database by file, in the
         // background on every core, published as the library's SoundTable as it goes.
@@ -106,7 +108,7 @@ let package = Package(
         .target(
             name: "Station",
             dependencies: [
-                "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary", "Transcoder",
+                "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary", "Transcoder", "POSIXFile",
                 "SoundFeatures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPS for `mhz serve --tls-cert/--tls-key`: Hummingbird's TLS child channel,
@@ -135,7 +137,7 @@ let package = Package(
         // with MusicLibrary's TagLib door.
         .target(
             name: "Downloads",
-            dependencies: ["HTTP", "HLSPlaylist", "Store", "Backoff", "COpenSSL",
+            dependencies: ["HTTP", "HLSPlaylist", "Store", "Backoff", "COpenSSL", "POSIXFile",
                            .product(name: "Logging", package: "swift-log")]),
         .target(name: "TerminalUI", dependencies: ["Radio", "CNcurses"]),
         // The radio on the desktop's bus, a front end beside the terminal: MPRIS (media keys,
