@@ -41,6 +41,24 @@ struct SleepMachineTests {
         #expect(m.state == .quit)
     }
 
+    @Test func theFadeBeginsFromTheVolumeHeardWhenItBeginsAsOnALiveChannel() throws {
+        var m = playingMachine()
+        _ = m.handle(.playerVolume(80))
+        let first = try #require(waits(m.handle(.command(.sleep(30)))).first)
+        // The listener turns it down while the timer waits.
+        _ = m.handle(.playerVolume(50))
+        var next = try #require(waits(m.handle(.sleepTimer(token: first.1))).first)
+        var volumes: [Int] = []
+        var last: [RadioEffect] = []
+        for _ in 1...10 {
+            last = m.handle(.sleepTimer(token: next.1))
+            for case .emit(.fading(let volume)) in last { volumes.append(volume) }
+            if let wait = waits(last).first { next = wait }
+        }
+        #expect(volumes == [45, 40, 35, 30, 25, 20, 15, 10, 5, 0])
+        #expect(Array(last.suffix(2)) == [.setVolume(50), .quit], "the volume the fade began from goes back")
+    }
+
     @Test func aShortTimerFadesOverItsWholeLengthAndOffPutsTheVolumeBack() throws {
         var m = playingMachine()
         _ = m.handle(.playerVolume(50))
@@ -53,7 +71,7 @@ struct SleepMachineTests {
         // Off midway: the volume goes back, and the pending wait does nothing.
         #expect(m.handle(.command(.sleep(nil))) == [.setVolume(50), .emit(.sleep(seconds: nil))])
         #expect(m.handle(.sleepTimer(token: waits(step).first!.1)).isEmpty)
-        #expect(m.sleepTimer == nil)
+        #expect(m.sleepTimer.stage == .off)
     }
 
     @Test func settingItAgainReplacesTheTimerAndTheSnapshotShowsTheEnd() throws {

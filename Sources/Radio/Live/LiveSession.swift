@@ -17,9 +17,10 @@ import RadioAPI
 /// <id>` of another channel the station lists live (``RadioEvent/goingLive(_:)``), and, when
 /// the radio handed over to it, `radio` or a channel chosen (``RadioEvent/goingRadio(_:)``);
 /// the composition root opens what comes next. The radio's own commands (downloads,
-/// lyrics, the history, logging in) are refused as not applying here. The sleep timer works
-/// as the radio's does (``SleepTimer``): it fades the broadcast to silence and quits; the
-/// composition root carries the time it has left from the radio and back.
+/// lyrics, the history, logging in) are refused as not applying here. The sleep timer is
+/// the radio's (``SleepTimer``), its waits tasks of this session: it fades the broadcast to
+/// silence and quits; the composition root carries the time it has left from the radio and
+/// back.
 public actor LiveSession: RadioControl {
     private let channel: ChannelInfo
     /// The station's channels, as the channel list shows them here.
@@ -43,8 +44,10 @@ public actor LiveSession: RadioControl {
     /// The listener's vote on the song heard, as the station last counted it.
     private var vote: LiveTally?
     private var problem: RadioError?
-    /// The sleep timer, when one is set.
-    private var sleepTimer: LiveSleep?
+    /// The sleep timer.
+    private var sleepTimer = SleepTimer()
+    /// The sleep timer's wait under way (cancelled when the timer is set again or the session ends).
+    private var sleepWait: Task<Void, Never>?
     private var playerTask: Task<Void, Never>?
     private var quitWaiters: [CheckedContinuation<Void, Never>] = []
     private let eventContinuation: AsyncStream<RadioEvent>.Continuation
@@ -98,7 +101,7 @@ public actor LiveSession: RadioControl {
             snapshot.duration = (Double(song.end) - Double(song.start)) / 1000
         }
         snapshot.live = LiveStatus(behind: behind ?? 0, vote: vote, returnsToRadio: returnsToRadio)
-        snapshot.sleepEnds = sleepTimer?.ends
+        snapshot.sleepEnds = sleepTimer.ends
         return snapshot
     }
 
@@ -136,7 +139,10 @@ public actor LiveSession: RadioControl {
         case .unlike: await feedback(.unrate)
         case .skip: await feedback(.skip)
         case .trash: await feedback(.ban)
-        case .sleep(let seconds): setSleep(seconds)
+        case .sleep(let seconds):
+            sleepWait?.cancel()
+            sleep(sleepTimer.set(seconds, volume: volume))
+            publish()
         case .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .pastSong:
             fail(.notOnLive(command.word, returnsToRadio: returnsToRadio))
         }
@@ -145,7 +151,7 @@ public actor LiveSession: RadioControl {
     /// Stops the player and ends the events: `quit`, or the listening handed on.
     private func end() {
         state = .quit
-        sleepTimer?.task.cancel()
+        sleepWait?.cancel()
         generation += 1
         player.stop()
         eventContinuation.finish()
@@ -155,53 +161,31 @@ public actor LiveSession: RadioControl {
 
     // MARK: - Sleep timer
 
-    /// A sleep timer under way: when it ends, its waiting and fading task, and the volume
-    /// the fade started from once it has begun.
-    private struct LiveSleep {
-        var ends: Date
-        var task: Task<Void, Never>
-        var fadingFrom: Int?
-    }
-
-    /// `sleep DURATION` (re)sets the timer to run out in `seconds`; `sleep off` (nil) takes
-    /// it away, and the volume back where it was if the fade had begun.
-    private func setSleep(_ seconds: Double?) {
-        if let timer = sleepTimer {
-            timer.task.cancel()
-            if let from = timer.fadingFrom { player.setVolume(from) }
-        }
-        sleepTimer = nil
-        eventContinuation.yield(.sleep(seconds: seconds))
-        if let seconds {
-            let task = Task { [weak self] in
-                guard let self else { return }
-                await self.runSleep(seconds)
+    /// Does what the sleep timer asks: each wait a task that hands the timer its token back.
+    private func sleep(_ steps: [SleepTimer.Step]) {
+        for step in steps {
+            switch step {
+            case .setVolume(let level): player.setVolume(level)
+            case .emit(let event): eventContinuation.yield(event)
+            case .wait(let seconds, let token, let endsIn):
+                sleepTimer.scheduled(ends: Date().addingTimeInterval(endsIn))
+                sleepWait = Task { [weak self] in
+                    do { try await Task.sleep(for: .seconds(seconds)) } catch { return }
+                    await self?.sleepFired(token)
+                }
+            case .runOut(let volume):
+                // Put back before the end: what the next listening starts at.
+                player.setVolume(volume)
+                self.volume = volume
+                end()
             }
-            sleepTimer = LiveSleep(ends: Date().addingTimeInterval(seconds), task: task)
         }
-        publish()
     }
 
-    /// Waits, then fades over the last min(10 s, `seconds`) in ``SleepTimer/fadeSteps``
-    /// steps of a tenth each, puts the volume back (what the next listening starts at) and
-    /// quits. A timer set again or taken away cancels this task.
-    private func runSleep(_ seconds: Double) async {
-        let (fadeBegins, interval) = SleepTimer.timing(of: seconds)
-        do { try await Task.sleep(for: .seconds(fadeBegins)) } catch { return }
-        guard !Task.isCancelled, state != .quit else { return }
-        let from = volume
-        sleepTimer?.fadingFrom = from
-        for step in 1...SleepTimer.fadeSteps {
-            do { try await Task.sleep(for: .seconds(interval)) } catch { return }
-            guard !Task.isCancelled, state != .quit else { return }
-            let level = SleepTimer.level(from: from, step: step)
-            player.setVolume(level)
-            eventContinuation.yield(.fading(volume: level))
-        }
-        player.setVolume(from)
-        volume = from
-        sleepTimer = nil
-        end()
+    /// A wait of the sleep timer is over.
+    private func sleepFired(_ token: Int) {
+        guard state != .quit else { return }
+        sleep(sleepTimer.fired(token: token, volume: volume))
     }
 
     // MARK: - Feedback

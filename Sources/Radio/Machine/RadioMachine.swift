@@ -109,12 +109,8 @@ public struct RadioMachine: Sendable {
     var listening: Listening?
     /// The key the next history row gets.
     var nextListenID = 1
-    /// The sleep timer, when one is set.
-    public internal(set) var sleepTimer: SleepTimer?
-    /// The token the next sleep timer's wait gets.
-    var nextSleepToken = 1
-    /// When the sleep timer runs out, as the session last told.
-    var sleepEnds: Date?
+    /// The sleep timer.
+    public internal(set) var sleepTimer = SleepTimer()
     /// The history's newest songs, as the session last told.
     var recentListens: [ListenEntry] = []
     /// Reports about songs of the history that are not playing: their answers (a list for
@@ -194,7 +190,7 @@ public struct RadioMachine: Sendable {
         case .sleepTimer(let token):
             return sleepFired(token)
         case .sleepScheduled(let date):
-            sleepEnds = sleepTimer == nil ? nil : date
+            sleepTimer.scheduled(ends: date)
             return []
         }
     }
@@ -243,7 +239,7 @@ public struct RadioMachine: Sendable {
                              channels: channels, problem: problem, loading: silent,
                              pendingReports: pendingReports, nextRetry: nextRetry, reconnecting: reconnecting,
                              source: source, downloads: downloads)
-        snapshot.sleepEnds = sleepTimer == nil ? nil : sleepEnds
+        snapshot.sleepEnds = sleepTimer.ends
         snapshot.history = recentListens
         return snapshot
     }
