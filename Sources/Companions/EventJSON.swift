@@ -14,51 +14,48 @@ public enum EventJSON {
     /// `id name`, and on `status` and `error`. Its words (a `status_text`, an error's
     /// `message`) are `words`'s: user-facing text is made by the front end.
     public static func line(_ event: RadioEvent, words: EventWords) -> String {
+        let name = EventName(event)
         var object: [String: EventValue]
         switch event {
         case .playing(let track, let channel):
-            object = trackFields("playing", track)
+            object = trackFields(track)
             object["channel"] = .string(channel.id)
             object["like"] = .bool(track.liked)
             object["length"] = .number(track.length)
             if let reason = track.reason { object["reason"] = .string(reason) }
         case .livePlaying(let track, let channel, let behind):
             // The same line as the radio's `playing`, marked live, with how far behind.
-            object = trackFields("playing", track)
+            object = trackFields(track)
             object["channel"] = .string(channel.id)
             object["like"] = .bool(track.liked)
             object["length"] = .number(track.length)
             object["live"] = .bool(true)
             object["behind"] = .number((behind * 10).rounded() / 10)
         case .voted(let track, let type, let tally):
-            object = trackFields("voted", track)
+            object = trackFields(track)
             object["type"] = .string(type.rawValue)
             object["on_air"] = .bool(tally.onAir)
             object["votes"] = .number(Double(tally.votes))
             object["listeners"] = .number(Double(tally.listeners))
             object["ending"] = .bool(tally.ending)
             if tally.ended { object["ended"] = .bool(true) }
-        case .paused(let track): object = track.map { trackFields("paused", $0) } ?? ["event": .string("paused")]
-        case .resumed(let track): object = track.map { trackFields("resumed", $0) } ?? ["event": .string("resumed")]
-        case .ended(let track): object = trackFields("ended", track)
-        case .skipped(let track): object = trackFields("skipped", track)
-        case .liked(let track): object = trackFields("liked", track)
-        case .unliked(let track): object = trackFields("unliked", track)
-        case .trashed(let track): object = trackFields("trashed", track)
+        case .paused(let track), .resumed(let track): object = track.map { trackFields($0) } ?? [:]
+        case .ended(let track), .skipped(let track), .liked(let track), .unliked(let track), .trashed(let track),
+             .reconnected(let track):
+            object = trackFields(track)
         case .reconnecting(let track, let attempt, let most):
-            object = trackFields("reconnecting", track)
+            object = trackFields(track)
             object["attempt"] = .number(Double(attempt))
             object["of"] = .number(Double(most))
-        case .reconnected(let track): object = trackFields("reconnected", track)
         case .channel(let channel):
-            object = ["event": .string("channel"), "id": .string(channel.id), "name": .string(channel.name)]
+            object = ["id": .string(channel.id), "name": .string(channel.name)]
         case .goingLive(let channel):
-            object = ["event": .string("going_live"), "id": .string(channel.id), "name": .string(channel.name)]
+            object = ["id": .string(channel.id), "name": .string(channel.name)]
         case .goingRadio(let id):
-            object = ["event": .string("going_radio")]
+            object = [:]
             if let id { object["id"] = .string(id) }
         case .status(let status):
-            object = ["event": .string("status"), "position": .number((status.position * 10).rounded() / 10),
+            object = ["position": .number((status.position * 10).rounded() / 10),
                       "volume": .number(Double(status.volume)), "paused": .bool(status.paused),
                       "queue": .number(Double(status.queueLength))]
             if let channel = status.channel {
@@ -83,33 +80,35 @@ public enum EventJSON {
             if !words.isEmpty { object["status_text"] = .string(words) }
         case .source(let source):
             switch source {
-            case .station: object = ["event": .string("source"), "source": .string("station")]
-            case .downloads: object = ["event": .string("source"), "source": .string("offline")]
+            case .station: object = ["source": .string("station")]
+            case .downloads: object = ["source": .string("offline")]
             case .fallback(let channel):
-                object = ["event": .string("source"), "source": .string("fallback"), "channel": .string(channel.id)]
+                object = ["source": .string("fallback"), "channel": .string(channel.id)]
             }
             let words = words.source(source)
             if !words.isEmpty { object["status_text"] = .string(words) }
         case .error(let error):
-            object = ["event": .string("error"), "message": .string(words.error(error))]
+            object = ["message": .string(words.error(error))]
         case .sleep(let seconds):
-            object = ["event": .string("sleep"), "seconds": seconds.map { .number($0) } ?? .null]
+            object = ["seconds": seconds.map { .number($0) } ?? .null]
         case .fading(let volume):
-            object = ["event": .string("fading"), "volume": .number(Double(volume))]
+            object = ["volume": .number(Double(volume))]
         case .history(let entries):
-            object = ["event": .string("history"), "songs": .array(entries.map { .object(songFields($0)) })]
+            object = ["songs": .array(entries.map { .object(songFields($0)) })]
         }
+        object["event"] = .string(name.rawValue)
         return serialize(object)
     }
 
     /// An `{"event":"error","message":…}` line for a failure outside the radio (a command
     /// line that was not understood).
     public static func error(_ message: String) -> String {
-        serialize(["event": .string("error"), "message": .string(message)])
+        serialize(["event": .string(EventName.error.rawValue), "message": .string(message)])
     }
 
-    private static func trackFields(_ name: String, _ track: Track) -> [String: EventValue] {
-        ["event": .string(name), "sid": .string(track.sid), "title": .string(track.title),
+    /// The fields every line about a song has (its `event` is set by ``line(_:words:)``).
+    private static func trackFields(_ track: Track) -> [String: EventValue] {
+        ["sid": .string(track.sid), "title": .string(track.title),
          "artist": .string(track.artist), "album": .string(track.album)]
     }
 

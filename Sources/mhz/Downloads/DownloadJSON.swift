@@ -9,7 +9,7 @@ enum DownloadJSON {
     static func line(_ task: DownloadTask) -> String {
         let record = task.record
         let object: [String: EventValue] = [
-            "event": .string("download"),
+            "event": .string(EventName.download.rawValue),
             "id": .number(Double(task.id)),
             "state": .string(task.state.name),
             "bytes": .number(Double(task.bytes)),

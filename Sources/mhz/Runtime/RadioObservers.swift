@@ -31,7 +31,7 @@ struct RadioObservers: Sendable {
         control?.broadcast(line)
         guard let hooks, !event.isProgress else { return }
         switch event.task.state {
-        case .completed, .failed: hooks.run(event: "download", json: line)
+        case .completed, .failed: hooks.run(event: EventName.download.rawValue, json: line)
         default: break
         }
     }
@@ -43,28 +43,10 @@ struct RadioObservers: Sendable {
         hooks?.stop()
     }
 
-    /// The hook's argument: the event's own name, as its JSON line's `event` says.
+    /// The hook's argument: the event's own name, as its JSON line's `event` says; nil for
+    /// a line that answers one asker.
     static func hookName(_ event: RadioEvent) -> String? {
-        switch event {
-        case .status, .history: nil
-        case .playing, .livePlaying: "playing"
-        case .voted: "voted"
-        case .paused: "paused"
-        case .resumed: "resumed"
-        case .ended: "ended"
-        case .skipped: "skipped"
-        case .liked: "liked"
-        case .unliked: "unliked"
-        case .trashed: "trashed"
-        case .reconnecting: "reconnecting"
-        case .reconnected: "reconnected"
-        case .sleep: "sleep"
-        case .fading: "fading"
-        case .channel: "channel"
-        case .goingLive: "going_live"
-        case .goingRadio: "going_radio"
-        case .source: "source"
-        case .error: "error"
-        }
+        let name = EventName(event)
+        return name.answersAsker ? nil : name.rawValue
     }
 }
