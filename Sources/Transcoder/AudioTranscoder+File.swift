@@ -1,4 +1,5 @@
 import Foundation
+import POSIXFile
 
 extension AudioTranscoder {
     /// Transcodes `input` into the MP3 file `output` in one call (the demo library is
@@ -21,7 +22,7 @@ extension AudioTranscoder {
             }
         }
         while let chunk = try transcoder.nextChunk() {
-            let failure = chunk.withUnsafeBytes { writeAll($0, to: descriptor) }
+            let failure = DescriptorWriter.writeAll(chunk, to: descriptor)
             if failure != 0 { throw .cannotWrite(path: output.path, reason: String(cString: strerror(failure))) }
         }
         closed = true
@@ -30,20 +31,5 @@ extension AudioTranscoder {
             unlink(part)
             throw .cannotWrite(path: output.path, reason: reason)
         }
-    }
-
-    /// Writes all of `bytes` to `descriptor`, past short writes and signals; returns 0 or
-    /// the `errno` of the failure.
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return 0
     }
 }

@@ -88,10 +88,7 @@ public final class AudioTranscoder {
         decoder = try AudioDecoder(path: input.path)
         encoder = try MP3Encoder(inputRate: decoder.sampleRate, inputChannels: decoder.channels, kbps: kbps)
         converter = try SampleConverter(output: encoder.format)
-        guard let codec = encoder.codecContext else {
-            throw .failed(stage: .setup, reason: FFmpegStatus.describe(cffmpeg_error_from_errno(ENOMEM)))
-        }
-        muxer = try MP3Muxer(encoder: codec, tags: decoder.tags(MP3Muxer.copiedTags))
+        muxer = try MP3Muxer(encoder: encoder.codec, tags: decoder.tags(MP3Muxer.copiedTags))
         self.chunkSize = max(1, chunkSize)
         let seconds: Double
         if let declared = decoder.declaredDuration {

@@ -39,7 +39,7 @@ public final class LiveEncoder {
 
     private let source: LiveAudioSource
     private let converter: SampleConverter
-    private let encoders: [AACEncoder]
+    private let encoders: [EncoderContext]
     /// Per variant: the segment being filled, and the last one finished (for counters).
     private var open: [TSSegmentMuxer?]
     private var previous: [[UInt8]]
@@ -64,8 +64,8 @@ public final class LiveEncoder {
         nextSample = firstSample
         converter = try SampleConverter(output: OutputFormat(sampleRate: Self.sampleRate, channels: 2,
                                                              sampleFormat: AV_SAMPLE_FMT_FLTP))
-        var encoders: [AACEncoder] = []
-        for kbps in bitrates { encoders.append(try AACEncoder(kbps: kbps)) }
+        var encoders: [EncoderContext] = []
+        for kbps in bitrates { encoders.append(try AACEncoder.open(kbps: kbps)) }
         self.encoders = encoders
         open = Array(repeating: nil, count: bitrates.count)
         previous = Array(repeating: [], count: bitrates.count)

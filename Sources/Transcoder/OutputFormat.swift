@@ -41,7 +41,7 @@ struct OutputFormat {
     }
 
     /// The elements of a C array terminated by `end` (FFmpeg's lists of what a codec supports).
-    private static func list<Element: Equatable>(_ pointer: UnsafePointer<Element>?, end: Element) -> [Element] {
+    static func list<Element: Equatable>(_ pointer: UnsafePointer<Element>?, end: Element) -> [Element] {
         guard var pointer else { return [] }
         var elements: [Element] = []
         while pointer.pointee != end {

@@ -1,5 +1,6 @@
 import CFFmpeg
 import Foundation
+import POSIXFile
 
 /// Makes one stream that decodes end to end out of a file whose periods (byte ranges that
 /// were made apart: an HLS stream's runs of segments between discontinuities, an ad break
@@ -85,7 +86,7 @@ public enum PeriodJoiner {
         // The stream takes the encoder's parameters when any period is re-encoded (MPEG-TS
         // needs AAC's extradata to frame raw packets), else the first period's.
         let reencode = summaries[first...].contains { !$0.sameCodec(as: summaries[0]) }
-        var encoder: PeriodEncoder? = reencode ? try PeriodEncoder(like: target) : nil
+        var encoder: EncoderContext? = reencode ? try PeriodEncoder.open(like: target) : nil
         let muxer = try PeriodMuxer(name: muxerName, descriptor: written, pid: reference.stream.pointee.id,
                                     program: reference.program, continuity: continuity) { (parameters) throws(TranscodeError) in
             if let encoder {
@@ -108,8 +109,8 @@ public enum PeriodJoiner {
             } else {
                 // The first re-encoded period takes the encoder made for the stream's
                 // parameters; each later one a new one (a flushed encoder takes no more).
-                let periodEncoder: PeriodEncoder
-                if let made = encoder { periodEncoder = made } else { periodEncoder = try PeriodEncoder(like: target) }
+                let periodEncoder: EncoderContext
+                if let made = encoder { periodEncoder = made } else { periodEncoder = try PeriodEncoder.open(like: target) }
                 encoder = nil
                 let converter = try SampleConverter(output: periodEncoder.format)
                 let deliver = { (packet: UnsafeMutablePointer<AVPacket>) throws(TranscodeError) in
@@ -118,10 +119,10 @@ public enum PeriodJoiner {
                 }
                 try source.decode { (frame) throws(TranscodeError) in
                     try converter.push(frame)
-                    try periodEncoder.encode(from: converter, final: false, deliver: deliver)
+                    try PeriodEncoder.encode(periodEncoder, from: converter, final: false, deliver: deliver)
                 }
                 try converter.flush()
-                try periodEncoder.encode(from: converter, final: true, deliver: deliver)
+                try PeriodEncoder.encode(periodEncoder, from: converter, final: true, deliver: deliver)
                 report.reencoded += 1
             }
             next = shift.end
@@ -150,26 +151,12 @@ public enum PeriodJoiner {
                 if continuity != nil {
                     if TSContinuity.isTransportStream(bytes) { continuity!.observe(bytes) } else { continuity = nil }
                 }
-                return writeAll(bytes, to: output)
+                return DescriptorWriter.writeAll(bytes, to: output)
             }
             if failure != 0 { throw .cannotWrite(path: path, reason: String(cString: strerror(failure))) }
             offset += Int64(count)
         }
         return continuity
-    }
-
-    /// Writes all of `bytes`; 0 or the `errno`.
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += written
-        }
-        return 0
     }
 }
 
