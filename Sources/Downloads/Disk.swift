@@ -13,22 +13,6 @@ enum Disk {
         return 0
     }
 
-    /// Writes all of `bytes` to `descriptor`: `write(2)` may take part of them ("the number
-    /// of bytes written may be less than count") or be interrupted by a signal (`EINTR`).
-    /// Returns nil, or the `errno` that stopped it.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var done = 0
-        while done < bytes.count {
-            let n = write(descriptor, bytes.baseAddress! + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            done += n
-        }
-        return nil
-    }
-
     /// The length of the file at `path`, or nil when there is none.
     static func size(of path: String) -> Int64? {
         var info = stat()

@@ -1,6 +1,7 @@
 import Foundation
 import HLSPlaylist
 import HTTP
+import POSIXFile
 
 /// Appends fetched segments to an HLS task's partial file in playlist order: the init
 /// segment (fragmented MP4) before the first segment that needs it and again whenever it
@@ -91,6 +92,7 @@ final class SegmentWriter {
     }
 
     private func write(_ bytes: [UInt8]) throws(DownloadError) {
-        if let code = bytes.withUnsafeBytes({ Disk.writeAll(descriptor, $0) }) { throw Disk.error(errno: code, path: path) }
+        let code = DescriptorWriter.writeAll(bytes, to: descriptor)
+        if code != 0 { throw Disk.error(errno: code, path: path) }
     }
 }

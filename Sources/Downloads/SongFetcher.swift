@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Logging
+import POSIXFile
 import Store
 
 /// Fetches a song over HTTP into `PATH.part`, continuing after the bytes already there,
@@ -138,7 +139,8 @@ public struct SongFetcher: DownloadFetcher {
             let n = read(source, buffer, block)
             if n < 0 { if errno == EINTR { continue }; return .failed(Disk.error(errno: errno, path: url.path), bytes: copied) }
             if n == 0 { break }
-            if let code = Disk.writeAll(fd, UnsafeRawBufferPointer(start: buffer, count: n)) {
+            let code = DescriptorWriter.writeAll(UnsafeRawBufferPointer(start: buffer, count: n), to: fd)
+            if code != 0 {
                 return .failed(Disk.error(errno: code, path: files.part), bytes: copied)
             }
             copied += Int64(n)

@@ -1,4 +1,5 @@
 import Foundation
+import POSIXFile
 import Synchronization
 import Transcoder
 
@@ -131,7 +132,7 @@ final class TranscodeJob: Sendable {
         loop: while true {
             do throws(TranscodeError) {
                 guard let chunk = try transcoder.nextChunk() else { break loop }
-                guard Self.writeAll(chunk, to: descriptor) else {
+                guard DescriptorWriter.writeAll(chunk, to: descriptor) == 0 else {
                     writeFailed = true
                     break loop
                 }
@@ -149,17 +150,6 @@ final class TranscodeJob: Sendable {
             unlink(partFile.path)
             progress.withLock { $0 = .failed(written, failure) }
         }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        var done = 0
-        while done < bytes.count {
-            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + done, bytes.count - done) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { return false }
-            done += result
-        }
-        return true
     }
 
     private static func pread(_ file: URL, offset: Int, count: Int) -> [UInt8]? {
