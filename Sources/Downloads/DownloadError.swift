@@ -1,3 +1,4 @@
+import Backoff
 import Store
 
 /// Why a download failed or waits: the downloads layer's one error type. Each case is one
@@ -76,14 +77,16 @@ public enum DownloadError: Error, Sendable, Equatable, Codable {
     case liveWindowPassed(missed: Int)
 
     /// Whether trying again later may succeed without anyone doing anything: a network that
-    /// comes back, a server that recovers, a body cut short. The task then waits and retries
+    /// comes back, a server that recovers (a status that `Backoff`'s one rule says may pass,
+    /// ``StatusVerdict/mayPassLater``: "not now" or a server error), a body cut short. The
+    /// task then waits and retries
     /// with backoff; every other failure stops it until the user retries. A segment's
     /// failure is never passing: it comes after the segment's own tries (``SegmentFetcher``),
     /// so the task fails naming it, its segments before it kept for a resume.
     public var isTransient: Bool {
         switch self {
         case .network, .stalled, .shortBody, .rangeMismatch, .heldElsewhere: true
-        case .httpStatus(let status), .keyUnavailable(_, let status): status == 408 || status == 429 || status >= 500
+        case .httpStatus(let status), .keyUnavailable(_, let status): StatusVerdict(status: status).mayPassLater
         case .segment: false
         case .playlist(_, let reason), .key(_, let reason): reason.isTransient
         default: false

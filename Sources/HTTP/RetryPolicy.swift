@@ -1,8 +1,9 @@
 import Backoff
 import Foundation
 
-/// When and how often a failed request is tried again: the one place that decides which
-/// failures are transient (pianobar's `temporaryCurlError`, ncspot's `api_with_retry`).
+/// When and how often a failed request is tried again (pianobar's `temporaryCurlError`,
+/// ncspot's `api_with_retry`): which statuses say "not now" is `Backoff`'s one rule
+/// (``StatusVerdict``), which transport failures pass is libcurl's (``CurlCode/isTransient``).
 ///
 /// Only idempotent requests are retried (a login never is: a retried login can count as
 /// two failures or lock an account, and pianobar guards its retry loop the same way).
@@ -25,23 +26,13 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Never retry.
     public static let never = RetryPolicy(maxRetries: 0)
 
-    /// Statuses that say "not now" rather than "no": request timeout, too many requests,
-    /// and the gateway/availability errors of proxies and overloaded servers. 500 is not
-    /// among them: an internal error usually repeats.
-    ///
-    /// This is mhz's only list of "not now" statuses. The composition root's seam
-    /// (StationTransport) hands exactly these to the radio as `ServiceFailure.busy` and
-    /// any other as `httpStatus`; what the radio does about either is decided by the
-    /// radio's own classification of its failures (`ServiceFailure`, in `Radio`).
-    public static func isTransient(status: Int) -> Bool {
-        [408, 429, 502, 503, 504].contains(status)
-    }
-
-    /// Whether an outcome is worth another attempt: a transient status, or a transport
-    /// failure libcurl classifies as transient (``CurlCode/isTransient``).
+    /// Whether an outcome is worth another attempt at once: a status the one rule of
+    /// "not now" (``StatusVerdict/isNotNow``) names, or a transport failure libcurl
+    /// classifies as transient (``CurlCode/isTransient``). A server error is not tried
+    /// again here: an internal error usually repeats.
     public static func isTransient(_ outcome: Result<HTTPResponse, HTTPError>) -> Bool {
         switch outcome {
-        case .success(let response): isTransient(status: response.status)
+        case .success(let response): StatusVerdict(status: response.status).isNotNow
         case .failure(let error): error.isTransient
         }
     }

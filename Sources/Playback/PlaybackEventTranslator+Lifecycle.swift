@@ -1,3 +1,4 @@
+import Backoff
 import CMpv
 
 /// An entry's life: START_FILE, PLAYBACK_RESTART, property changes, log lines, END_FILE.
@@ -107,7 +108,7 @@ extension PlaybackEventTranslator {
                 finish(id, .audioOutputFailed)
             } else if isReload {
                 attemptFailed(httpStatus: status, position: ended?.lastPosition, at: now)
-            } else if let ended, ended.started, ended.troubled || isBroken(ended), status.map(Self.isTransient) ?? true,
+            } else if let ended, ended.started, ended.troubled || isBroken(ended), status.map { StatusVerdict(status: $0).mayPassLater } ?? true,
                       policy.maxAttempts > 0, recovery == nil {
                 beginRecovery(from: ended, stalled: false, at: now)
             } else if let status {
@@ -154,10 +155,6 @@ extension PlaybackEventTranslator {
         guard let url = urls[id], MediaURLProbing.canProbe(url) else { return nil }
         return url
     }
-
-    /// HTTP statuses worth retrying: timeouts, rate limits and server errors. Every other
-    /// 4xx says the URL itself is no good.
-    static func isTransient(_ status: Int) -> Bool { status == 408 || status == 429 || status >= 500 }
 
     /// An observed property changed: position, duration, pause, volume, mute, cache stall,
     /// tags. Each is reported only when it differs from what was last sent.

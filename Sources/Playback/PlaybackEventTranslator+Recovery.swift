@@ -1,3 +1,5 @@
+import Backoff
+
 /// Recovery decisions (see `RecoveryPolicy` for the rules and `RecoveryIncident` for the state).
 extension PlaybackEventTranslator {
     /// The entry `broken` broke (ended early, or stalled past the timeout): report the first
@@ -16,7 +18,8 @@ extension PlaybackEventTranslator {
     }
 
     /// The running attempt failed (the reload ended early or with an error, or stalled). A
-    /// 4xx status ends the item as unavailable; otherwise the next attempt is scheduled, or
+    /// status that will not pass (``StatusVerdict/mayPassLater``: a 4xx other than 408 and
+    /// 429) ends the item as unavailable; otherwise the next attempt is scheduled, or
     /// the player gives up once `maxAttempts` are spent.
     mutating func attemptFailed(httpStatus: Int?, position: Double?, at now: ContinuousClock.Instant) {
         guard var incident = recovery else { return }
@@ -30,7 +33,7 @@ extension PlaybackEventTranslator {
         incident.reloadEntry = nil
         incident.stalledEntry = nil
         incident.playing = false
-        if let httpStatus, !Self.isTransient(httpStatus) {
+        if let httpStatus, !StatusVerdict(status: httpStatus).mayPassLater {
             endRecovery()
             return finish(incident.item, .mediaUnavailable(status: httpStatus))
         }

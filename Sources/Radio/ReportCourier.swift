@@ -10,11 +10,11 @@ import RadioAPI
 /// Each report is written to the outbox before it is sent (by the session, before the radio
 /// tells anyone of the like or trash it carries) and removed when the station answers. A
 /// report that could not be written (a full disk) is kept in memory, sent all the same, and
-/// written at the courier's next try while it still waits. A failure that keeps the report
-/// (``ServiceFailure/keepsReport``: no answer, or "not now": 429, 502, 503…) stops the line
-/// and retries later with backoff, or at once when ``kick()`` says the station answered
-/// something else; any other (the station answered this report and would again) drops that
-/// report and goes on.
+/// written at the courier's next try while it still waits. What it does with a failure is
+/// the report rule (docs/ARCHITECTURE.md §2, ``ServiceFailure/keepsReport``): no answer,
+/// or "not now", stops the line and retries later with backoff, or at once when ``kick()``
+/// says the station answered something else; any other answer (the station's word on this
+/// report, which it would give again) drops that report and goes on.
 ///
 /// Delivery is at least once, and once wherever the courier can know: a report the station
 /// answered is never sent again. Two cases send one report twice, since a request carries

@@ -79,7 +79,7 @@ public struct LastFM: ScrobbleEndpoint {
     }
 
     /// What an answer means: a body with `error` is Last.fm's error code (also under a
-    /// 200); 429 and 5xx without one are not now.
+    /// 200); without one, a status that may pass (408, 429, 5xx) is not now, another refused.
     public func check(_ reply: ScrobbleReply) throws(ScrobbleFailure) {
         let object = try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any]
         if let code = (object?["error"] as? NSNumber)?.intValue {
@@ -89,8 +89,7 @@ public struct LastFM: ScrobbleEndpoint {
         switch reply.status {
         case 200..<300:
             guard object != nil else { throw .badAnswer("Last.fm's answer is not JSON") }
-        case 429, 500...: throw .busy(status: reply.status, message: "")
-        default: throw .refused(status: reply.status, message: "")
+        default: throw ScrobbleFailure(status: reply.status, message: "")
         }
     }
 

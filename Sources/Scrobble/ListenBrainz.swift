@@ -45,15 +45,15 @@ public struct ListenBrainz: ScrobbleEndpoint {
                         headers: [.init("Authorization", "Token \(token)")], label: "validate-token")
     }
 
-    /// What an answer to a submission means: 200 is taken; 401 a bad token; 429 and 5xx
-    /// not now; another 4xx refuses that listen (ListenBrainz says why in `error`).
+    /// What an answer to a submission means: 2xx is taken; 401 and 403 a bad token; a
+    /// status that may pass (408, 429, 5xx) not now; another 4xx refuses that listen
+    /// (ListenBrainz says why in `error`).
     public func check(_ reply: ScrobbleReply) throws(ScrobbleFailure) {
         let message = Self.errorText(reply.body)
         switch reply.status {
         case 200..<300: return
         case 401, 403: throw .credentials(status: reply.status, message: message)
-        case 429, 500...: throw .busy(status: reply.status, message: message)
-        default: throw .refused(status: reply.status, message: message)
+        default: throw ScrobbleFailure(status: reply.status, message: message)
         }
     }
 
@@ -61,9 +61,7 @@ public struct ListenBrainz: ScrobbleEndpoint {
     /// token is not valid.
     public static func validatedUser(_ reply: ScrobbleReply) throws(ScrobbleFailure) -> String? {
         guard reply.status == 200 || reply.status == 401 || reply.status == 400 else {
-            throw reply.status == 429 || reply.status >= 500
-                ? .busy(status: reply.status, message: errorText(reply.body))
-                : .refused(status: reply.status, message: errorText(reply.body))
+            throw ScrobbleFailure(status: reply.status, message: errorText(reply.body))
         }
         guard let object = try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any] else {
             throw .badAnswer("the answer to validate-token is not JSON")

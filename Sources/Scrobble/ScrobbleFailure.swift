@@ -1,10 +1,13 @@
+import Backoff
+
 /// Why a scrobble did not reach its service, in the courier's terms: is it kept and tried
 /// again, dropped, or does the service refuse everything until the listener acts.
 public enum ScrobbleFailure: Error, Sendable, Equatable {
     /// No answer (no connection, timeout, TLS): kept, tried again later.
     case unreachable(String)
-    /// The service is there but not now (429, 5xx, Last.fm's errors 8, 11, 16, 29):
-    /// kept, tried again later.
+    /// The service is there but not now (a status that may pass by `Backoff`'s one rule,
+    /// ``StatusVerdict/mayPassLater``: 408, 429, 5xx; Last.fm's errors 8, 11, 16, 29): kept,
+    /// tried again later.
     case busy(status: Int, message: String)
     /// The service refuses who is asking (ListenBrainz 401, Last.fm's errors 4, 9, 10, 13,
     /// 14, 15, 26: a bad token, key, signature or session): kept, and the line waits for
@@ -18,6 +21,13 @@ public enum ScrobbleFailure: Error, Sendable, Equatable {
     /// The outbox could not be read or written (SQLite's words); `diskFull` when there was
     /// no room, which passes.
     case storage(String, diskFull: Bool)
+
+    /// A service's error status with nothing more to go on: ``busy(status:message:)`` when
+    /// it may pass (``StatusVerdict/mayPassLater``), else ``refused(status:message:)``.
+    public init(status: Int, message: String) {
+        self = StatusVerdict(status: status).mayPassLater
+            ? .busy(status: status, message: message) : .refused(status: status, message: message)
+    }
 
     /// Whether the scrobble stays in the outbox to be tried again.
     public var keepsScrobble: Bool {

@@ -45,14 +45,10 @@ public struct StationTransport: APITransport {
         return response.body
     }
 
-    /// The radio's name for a non-2xx status: what the HTTP layer calls transient
-    /// (``RetryPolicy/isTransient(status:)``, mhz's one list of "not now" statuses) becomes
-    /// ``ServiceFailure/busy(_:)``, anything else ``ServiceFailure/httpStatus(_:)``. What
-    /// the radio then does about each (fall back to downloads, keep a report) is decided
-    /// in one place, `ServiceFailure`'s classification in `Radio`.
-    public static func failure(status: Int) -> ServiceFailure {
-        RetryPolicy.isTransient(status: status) ? .busy(status) : .httpStatus(status)
-    }
+    /// The radio's name for a non-2xx status (``ServiceFailure/init(status:)``: "not now"
+    /// is ``ServiceFailure/busy(_:)``, anything else ``ServiceFailure/httpStatus(_:)``),
+    /// beside ``failure(_:)``, its name for no answer.
+    public static func failure(status: Int) -> ServiceFailure { ServiceFailure(status: status) }
 
     /// The radio's name for a transport failure. Every failure in which no answer came is
     /// ``ServiceFailure/unreachable(_:)`` (a certificate that did not verify,

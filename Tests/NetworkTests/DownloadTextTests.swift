@@ -74,6 +74,25 @@ struct DownloadTextTests {
         }
     }
 
+    /// The words say "mhz retries later" exactly when the task does wait and retry
+    /// (`DownloadError.isTransient`, by `Backoff`'s one rule): a file's, a key's and a
+    /// playlist's status alike, 408 (a "not now") among them.
+    @Test func theWordsPromiseARetryExactlyWhenOneComes() {
+        for status in Array(400...431) + [451, 499, 500, 501, 502, 503, 504, 505, 507, 599] {
+            for error: DownloadError in [.httpStatus(status), .keyUnavailable(uri: Self.key, status: status),
+                                         .playlist(url: Self.playlist, reason: .httpStatus(status))] {
+                for origin: DownloadText.Origin in [.station, .link] {
+                    #expect(DownloadText.describe(error, origin: origin).hasSuffix(": mhz retries later") == error.isTransient,
+                            "\(error) from \(origin): \(DownloadText.describe(error, origin: origin))")
+                }
+            }
+        }
+        #expect(DownloadText.describe(.httpStatus(408))
+            == "the server timed out waiting for the request (HTTP 408): mhz retries later")
+        #expect(DownloadText.describe(.keyUnavailable(uri: Self.key, status: 408))
+            == "the stream's key \(Self.key) answered HTTP 408: mhz retries later")
+    }
+
     /// Served for real and read by the planner: a master playlist whose variant is another
     /// master, and a media playlist whose sequence number is too large to count segments
     /// from. Their lines name the playlist and the tag at fault in words, not the parser's

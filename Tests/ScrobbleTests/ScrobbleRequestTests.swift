@@ -93,4 +93,24 @@ struct ScrobbleRequestTests {
         let session = try fm.session(ScrobbleReply(status: 200, body: Data(#"{"session":{"name":"rj","key":"d580d57f","subscriber":0}}"#.utf8)))
         #expect(session.name == "rj" && session.key == "d580d57f")
     }
+
+    /// A status with nothing more to go on is "not now" exactly as `Backoff`'s one rule
+    /// says a status may pass: 408 (the service timed out waiting for the request, which it
+    /// never took) keeps the scrobble like 429 and 5xx; another 4xx drops it.
+    @Test func aStatusAloneIsSortedByTheOneRule() throws {
+        let lb = ListenBrainz(token: "t", client: ScrobbleClient(name: "mhz", version: "1"))
+        let fm = LastFM(apiKey: "k", secret: "s", sessionKey: "x")
+        for status in [408, 429, 500, 502, 503, 504, 599] {
+            #expect(throws: ScrobbleFailure.busy(status: status, message: "")) { try lb.check(ScrobbleReply(status: status, body: Data())) }
+            #expect(throws: ScrobbleFailure.busy(status: status, message: "")) { try fm.check(ScrobbleReply(status: status, body: Data())) }
+            #expect(throws: ScrobbleFailure.busy(status: status, message: "")) {
+                try ListenBrainz.validatedUser(ScrobbleReply(status: status, body: Data()))
+            }
+        }
+        for status in [404, 409, 410, 413] {
+            #expect(throws: ScrobbleFailure.refused(status: status, message: "")) { try lb.check(ScrobbleReply(status: status, body: Data())) }
+            #expect(throws: ScrobbleFailure.refused(status: status, message: "")) { try fm.check(ScrobbleReply(status: status, body: Data())) }
+        }
+        #expect(ScrobbleFailure.busy(status: 408, message: "").keepsScrobble)
+    }
 }

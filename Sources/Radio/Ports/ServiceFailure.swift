@@ -1,8 +1,9 @@
+import Backoff
+
 /// Why a call to the radio service failed, as the core needs to distinguish it.
 ///
-/// The composition root names the case (`StationTransport` in `mhz`: a status the HTTP
-/// layer calls transient, `RetryPolicy.isTransient(status:)`, is ``busy(_:)``, any other is
-/// ``httpStatus(_:)``); what the radio does about a case is decided only here, below, by
+/// The transports name the case (`StationLink`'s `StationTransport`; a status by
+/// ``init(status:)``); what the radio does about a case is decided only here, below, by
 /// the two questions the radio asks of a failure.
 public enum ServiceFailure: Error, Sendable, Equatable {
     /// No answer: connection refused, DNS, timeout, reset. Carries the transport's words.
@@ -10,8 +11,9 @@ public enum ServiceFailure: Error, Sendable, Equatable {
     /// The server answered with an HTTP error status that will not go away by waiting
     /// (4xx, 500, 501…).
     case httpStatus(Int)
-    /// The server answered "not now" (408, 429, 502, 503, 504: the HTTP layer's transient
-    /// statuses, already retried there with backoff); the same request may succeed later.
+    /// The server answered "not now" (a status `Backoff`'s one rule calls
+    /// ``StatusVerdict/notNow``: 408, 429, 502, 503, 504; the HTTP layer already retried an
+    /// idempotent request with backoff); the same request may succeed later.
     case busy(Int)
     /// The connection was made but the server's TLS certificate did not verify (self-signed,
     /// expired, another host's). Carries the transport's words.
@@ -25,6 +27,12 @@ public enum ServiceFailure: Error, Sendable, Equatable {
     /// The channel plays only for a logged-in listener (the red-heart channel, `-3`:
     /// docs/PROTOCOL.md §7) and there is no login. Carries the channel id.
     case needsLogin(channel: String)
+
+    /// The radio's name for a status other than 2xx: ``busy(_:)`` when it says "not now"
+    /// (``StatusVerdict/isNotNow``), else ``httpStatus(_:)``.
+    public init(status: Int) {
+        self = StatusVerdict(status: status).isNotNow ? .busy(status) : .httpStatus(status)
+    }
 }
 
 /// The radio's two questions about a failure, side by side. They are two questions, so
@@ -51,10 +59,10 @@ extension ServiceFailure {
     /// error. A list fetch that fails so, with nothing queued and songs downloaded, turns
     /// the radio to its downloads until the station answers again
     /// (``RadioMachine`` falls back; see docs/ARCHITECTURE.md §4).
-    var isStationDown: Bool {
+    public var isStationDown: Bool {
         switch self {
         case .unreachable, .busy: true
-        case .httpStatus(let status): status >= 500
+        case .httpStatus(let status): StatusVerdict(status: status).mayPassLater
         case .untrusted, .malformed, .rejected, .expired, .needsLogin: false
         }
     }
@@ -62,7 +70,8 @@ extension ServiceFailure {
     /// Whether a feedback report (`e r u s b`) that failed so stays first in the outbox's
     /// line and is tried again later (``ReportCourier``), rather than dropped: only when
     /// the station did not answer it, or answered "not now". Any other answer was the
-    /// station's word on this report, and it would say the same again.
+    /// station's word on this report, and it would say the same again: a report the
+    /// station answered is never sent again (the report rule, docs/ARCHITECTURE.md §2).
     var keepsReport: Bool {
         switch self {
         case .unreachable, .untrusted, .busy: true

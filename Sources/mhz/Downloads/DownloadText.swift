@@ -35,8 +35,7 @@ enum DownloadText {
         case .httpStatus(let status) where status == 401 || status == 403:
             return "the server refused the file (HTTP \(status)): the link may have expired"
                 + (again.map { "; \($0)" } ?? " or need a login; get a new link")
-        case .httpStatus(429): return "the server is limiting requests (HTTP 429): mhz retries later"
-        case .httpStatus(let status) where status >= 500: return "the server failed (HTTP \(status)): mhz retries later"
+        case .httpStatus(let status) where error.isTransient: return "\(passing(status)): mhz retries later"
         case .httpStatus(let status): return "the server answered HTTP \(status): \(again ?? "check the URL")"
         case .notMedia(let type) where type.lowercased().contains("mpegurl"):
             return "the server sent an HLS playlist (\(type)), not a file: `mhz download --hls URL` downloads the stream"
@@ -74,7 +73,7 @@ enum DownloadText {
             let drm = format.map { " with key format \($0)" } ?? ""
             return "the stream is encrypted with \(method)\(drm), which mhz cannot decrypt (DRM): it cannot be downloaded"
         case .keyUnavailable(let uri, let status):
-            let next = status >= 500 || status == 429 ? "mhz retries later"
+            let next = error.isTransient ? "mhz retries later"
                 : "the stream cannot be decrypted without it; " + (again ?? "get a new link to the stream")
             return "the stream's key \(uri) answered HTTP \(status): \(next)"
         case .key(let uri, let reason):
@@ -138,6 +137,16 @@ enum DownloadText {
             return "segment \(sequence) ended early each time it was asked (\(got) of \(expected) bytes last): "
                 + "the segments before it are kept; resume the download to try it again"
         default: return "segment \(sequence): \(describe(reason, origin: origin))"
+        }
+    }
+
+    /// What a status that may pass (the task waits and retries, ``DownloadError/isTransient``)
+    /// says of the server.
+    private static func passing(_ status: Int) -> String {
+        switch status {
+        case 429: "the server is limiting requests (HTTP 429)"
+        case 408: "the server timed out waiting for the request (HTTP 408)"
+        default: "the server failed (HTTP \(status))"
         }
     }
 
