@@ -146,7 +146,9 @@ struct CommandWordTests {
         #expect(throws: CommandParseError.unexpectedArgument(word: "volume", argument: "2")) {
             try RadioCommand.parse("volume 1 2")
         }
-        for bad in ["0s", "-5m", "soon", "1d", "m", "nan", "inf"] {
+        // Past a year: no clock holds a wait of 10^20 seconds.
+        #expect((try? RadioCommand.parse("sleep 8760h")) == .sleep(SleepTimer.longest))
+        for bad in ["0s", "-5m", "soon", "1d", "m", "nan", "inf", "8761h", "99999999999999999h"] {
             #expect(throws: CommandParseError.invalidArgument(word: "sleep", argument: bad)) { try RadioCommand.parse("sleep \(bad)") }
         }
         #expect(throws: CommandParseError.missingArgument(word: "sleep")) { try RadioCommand.parse("sleep") }

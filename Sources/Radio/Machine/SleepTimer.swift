@@ -15,6 +15,9 @@ public struct SleepTimer: Sendable, Equatable {
     public static let fadeSteps = 10
     /// The longest fade.
     public static let longestFade = 10.0
+    /// The longest timer, a year: a clock's wait is kept in whole milliseconds or
+    /// attoseconds, which a time of 10^20 seconds would overflow.
+    public static let longest = 365 * 86_400.0
 
     /// Where a sleep timer is.
     public enum Stage: Sendable, Equatable {
@@ -123,14 +126,14 @@ public struct SleepTimer: Sendable, Equatable {
     }
 
     /// Reads `90s`, `30m`, `1h` or a plain number of seconds (fractions allowed) into
-    /// seconds; nil for anything else, or for no time at all.
+    /// seconds; nil for anything else, for no time at all, or past ``longest``.
     public static func seconds(_ text: String) -> Double? {
         let lowered = text.lowercased()
         let units: [(String, Double)] = [("s", 1), ("m", 60), ("h", 3600)]
         let (digits, scale) = units.first { lowered.hasSuffix($0.0) }.map { (String(lowered.dropLast()), $0.1) }
             ?? (lowered, 1)
         guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(digits),
-              value.isFinite, value > 0 else { return nil }
+              value.isFinite, value > 0, value * scale <= longest else { return nil }
         return value * scale
     }
 
