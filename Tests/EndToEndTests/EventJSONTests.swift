@@ -24,12 +24,12 @@ struct EventJSONTests {
         // Back to the radio: on the channel it played, or on the one chosen.
         #expect(EventJSON.line(.goingRadio(nil)) == #"{"event":"going_radio"}"#)
         #expect(EventJSON.line(.goingRadio("-3")) == #"{"event":"going_radio","id":"-3"}"#)
-        let ended = LiveTally(onAir: false, votes: 0, listeners: 0, ending: false, ended: true)
+        let ended = LiveTally(sid: "7", type: .skip, onAir: false, votes: 0, listeners: 0, ending: false, ended: true)
         #expect(EventJSON.line(.voted(track, type: .skip, ended))
             == #"{"album":"Album 7","artist":"Artist 7","ended":true,"ending":false,"event":"voted","listeners":0,"#
             + #""on_air":false,"sid":"7","title":"Song 7","type":"s","votes":0}"#)
-        #expect(!EventJSON.line(.voted(track, type: .skip, LiveTally(onAir: true, votes: 1, listeners: 2, ending: false)))
-            .contains("ended"))
+        let counted = LiveTally(sid: "7", type: .skip, onAir: true, votes: 1, listeners: 2, ending: false)
+        #expect(!EventJSON.line(.voted(track, type: .skip, counted)).contains("ended"))
     }
 
     @Test func statusCarriesTheReconnectionAndTheStatusLine() {

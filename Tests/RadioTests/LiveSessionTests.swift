@@ -38,13 +38,13 @@ struct LiveSessionTests {
 
         func feedback(channel: String, type: ReportType, sid: String) async throws(ServiceFailure) -> LiveTally {
             state.withLock { $0.asked.append("feedback \(channel) \(type.rawValue) \(sid)") }
-            return LiveTally(onAir: true, votes: 1, listeners: 2, ending: false)
+            return LiveTally(sid: sid, type: type, onAir: true, votes: 1, listeners: 2, ending: false)
         }
     }
 
     static let songs = [
-        AiredSong(sid: "2", title: "B", artist: "b", start: 105_000, end: 112_000, url: "u2"),
-        AiredSong(sid: "1", title: "A", artist: "a", start: 94_000, end: 105_000, url: "u1"),
+        AiredSong(sid: "2", title: "B", artist: "b", start: 105_000, end: 112_000, url: "u2", onAir: true),
+        AiredSong(sid: "1", title: "A", artist: "a", start: 94_000, end: 105_000, url: "u1", onAir: false),
     ]
 
     @Test(.timeLimit(.minutes(1))) func opensAtTheJoiningSegmentNamesTheSongHeardMovesBackAndVotes() async throws {
@@ -104,7 +104,7 @@ struct LiveSessionTests {
         station.state.withLock {
             $0.live = LiveWindow(firstStart: 90_000, joinStart: 100_000, newestEnd: 106_000)
             $0.from = LiveWindow(firstStart: .min, joinStart: .min, newestEnd: .max)
-            $0.aired = [AiredSong(sid: "1", title: "A", artist: "a", start: .min, end: .max, url: "u1")]
+            $0.aired = [AiredSong(sid: "1", title: "A", artist: "a", start: .min, end: .max, url: "u1", onAir: true)]
         }
         let player = FakePlayer()
         let session = LiveSession(channel: ChannelInfo(id: "4", name: "Jazz"), station: station, player: player,

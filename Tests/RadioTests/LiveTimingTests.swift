@@ -1,3 +1,4 @@
+import RadioAPI
 import Testing
 @testable import Radio
 
@@ -5,10 +6,10 @@ import Testing
 /// far behind the live edge a moment is as the clock runs on from the playlist read.
 struct LiveTimingTests {
     static let songs = [
-        AiredSong(sid: "3", title: "C", artist: "c", start: 20_000, end: 26_000, url: "u3"),
-        AiredSong(sid: "2", title: "B", artist: "b", start: 14_500, end: 20_000, url: "u2"),
+        AiredSong(sid: "3", title: "C", artist: "c", start: 20_000, end: 26_000, url: "u3", onAir: true),
+        AiredSong(sid: "2", title: "B", artist: "b", start: 14_500, end: 20_000, url: "u2", onAir: false),
         // Declared longer than it aired: its end overlaps the next song's start.
-        AiredSong(sid: "1", title: "A", artist: "a", start: 10_000, end: 15_000, url: "u1"),
+        AiredSong(sid: "1", title: "A", artist: "a", start: 10_000, end: 15_000, url: "u1", onAir: false),
     ]
 
     @Test func theSongHeardIsTheLatestToStartThatHoldsTheMoment() {
@@ -48,7 +49,7 @@ struct LiveTimingTests {
         #expect(LiveTiming.milliseconds(1e300) == .max && LiveTiming.milliseconds(-.infinity) == .min)
         #expect(LiveTiming.milliseconds(.nan) == 0 && LiveTiming.milliseconds(1.5) == 1_500)
         #expect(LiveTiming.sum(.max, 1) == .max && LiveTiming.sum(.min, -1) == .min && LiveTiming.sum(2, -3) == -1)
-        #expect(AiredSong(sid: "1", title: "A", artist: "a", start: .min, end: .max, url: "u").track(channel: "4").length
+        #expect(AiredSong(sid: "1", title: "A", artist: "a", start: .min, end: .max, url: "u", onAir: false).track(channel: "4").length
                 == (Double(Int64.max) - Double(Int64.min)) / 1000)
     }
 }

@@ -163,7 +163,7 @@ struct LiveFeedbackTests {
             // within two segments of the change, which a busy machine's HTTP round trips can
             // outlast.
             let broadcast = try #require(station.liveHub.broadcast(channel))
-            var next: AiredSong?
+            var next: AiredRecord?
             let deadline = ContinuousClock.now + .seconds(30)
             while next == nil {
                 next = broadcast.snapshot.aired.last { $0.start > start }

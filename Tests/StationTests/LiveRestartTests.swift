@@ -182,7 +182,7 @@ struct LiveRestartTests {
     /// the prefill's time) has a discontinuity and airs the rest of the song anew from its
     /// start.
     private static func expectContinued(_ station: URL, _ channel: String, after last: LiveSegment,
-                                        aired: [AiredSong]) throws {
+                                        aired: [AiredRecord]) throws {
         let cue = try #require(last.cue)
         let next = try #require(segments(station, channel).first { $0.sequence == last.sequence + 1 })
         let nextCue = try #require(next.cue)
@@ -235,7 +235,7 @@ struct LiveRestartTests {
     }
 
     /// The songs the channel's archive lists as aired, oldest first.
-    private static func aired(_ station: URL, _ channel: String) throws -> [AiredSong] {
+    private static func aired(_ station: URL, _ channel: String) throws -> [AiredRecord] {
         try lines(station.appendingPathComponent("live/\(channel)/aired.jsonl"))
     }
 

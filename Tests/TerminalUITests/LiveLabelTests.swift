@@ -25,13 +25,13 @@ import Testing
 
     @Test func theVoteStandsOnTheVolumeLine() {
         var snapshot = Self.live(behind: 0)
-        snapshot.live?.vote = LiveTally(onAir: true, votes: 1, listeners: 3, ending: false)
+        snapshot.live?.vote = LiveTally(sid: "1", type: .skip, onAir: true, votes: 1, listeners: 3, ending: false)
         #expect(NowPlayingView.render(snapshot, width: 40, height: 12)[7] == "  vol 80%  ·  skip: 1 of 3 voted        ")
-        snapshot.live?.vote = LiveTally(onAir: true, votes: 2, listeners: 3, ending: true)
+        snapshot.live?.vote = LiveTally(sid: "1", type: .skip, onAir: true, votes: 2, listeners: 3, ending: true)
         #expect(NowPlayingView.render(snapshot, width: 40, height: 12)[7] == "  vol 80%  ·  ending: 2 of 3 voted      ")
-        snapshot.live?.vote = LiveTally(onAir: false, votes: 0, listeners: 0, ending: false)
+        snapshot.live?.vote = LiveTally(sid: "1", type: .skip, onAir: false, votes: 0, listeners: 0, ending: false)
         #expect(NowPlayingView.voteText(snapshot.live!.vote!) == "this song has left the air: no vote")
-        snapshot.live?.vote = LiveTally(onAir: false, votes: 0, listeners: 0, ending: false, ended: true)
+        snapshot.live?.vote = LiveTally(sid: "1", type: .skip, onAir: false, votes: 0, listeners: 0, ending: false, ended: true)
         #expect(NowPlayingView.render(snapshot, width: 50, height: 12)[7]
             == "  vol 80%  ·  over on the air: it ends here in se…")
     }

@@ -337,9 +337,9 @@ public actor LiveSession: RadioControl {
         state = .playing(tuning, moment: moment, song: previous)
         var heard = AiredSong.heard(at: moment, in: aired)
         // The song on the air when the programme was read may have ended since (its `end`
-        // was only expected): read again, at most once a second, while the audio is in it.
-        let onAir = heard != nil && heard == aired.first
-        if heard == nil || onAir, airedReadAt.map({ ContinuousClock.now - $0 >= .seconds(1) }) ?? true {
+        // moves on): read again, at most once a second, while the audio is in it or past
+        // every song read.
+        if heard?.onAir ?? true, airedReadAt.map({ ContinuousClock.now - $0 >= .seconds(1) }) ?? true {
             await readProgramme()
             heard = AiredSong.heard(at: moment, in: aired)
         }

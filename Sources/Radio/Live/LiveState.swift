@@ -1,3 +1,5 @@
+import RadioAPI
+
 /// Where a live channel's listening is (``LiveSession``): one value, not a set of flags.
 enum LiveState: Sendable, Equatable {
     /// Nothing plays: not started yet, or waiting to tune in again after a failure.

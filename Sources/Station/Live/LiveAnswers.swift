@@ -99,7 +99,8 @@ struct LiveAnswers: Sendable {
         switch broadcast.admit(voter, address: origin.address) {
         case .admitted: break
         case .unknown: return JSONResponse.error("unknown_listener", status: 403)
-        case .limited(let wait): return JSONResponse.reply(RateLimited(retryAfter: (wait + 999) / 1000), status: 429)
+        case .limited(let wait):
+            return JSONResponse.reply(LiveRefusal(err: "rate_limited", retryAfter: (wait + 999) / 1000), status: 429)
         }
         // The vote first: a trash refused as a vote teaches nothing either.
         let vote = type == .skip || type == .ban
@@ -115,25 +116,10 @@ struct LiveAnswers: Sendable {
             return JSONResponse.error("invalid_sid", status: 400)
         }
         let onAir = tally != nil || broadcast.songOnAir?.sid == sid
-        return JSONResponse.reply(FeedbackAnswer(sid: sid, type: word, onAir: onAir,
-                                                 votes: tally?.votes ?? 0, listeners: tally?.listeners ?? 0,
-                                                 ending: tally?.ending ?? false,
-                                                 ended: vote && !onAir && broadcast.justLeft(sid)))
-    }
-
-    /// The refusal of a listener sending too fast: `{"r":1,"err":"rate_limited","retry_after":<s>}`.
-    struct RateLimited: Encodable {
-        /// Always 1: refused.
-        let r = 1
-        /// What refused it.
-        let err = "rate_limited"
-        /// Seconds until a word is taken again.
-        let retryAfter: Int64
-
-        enum CodingKeys: String, CodingKey {
-            case r, err
-            case retryAfter = "retry_after"
-        }
+        return JSONResponse.reply(LiveFeedbackAnswer(sid: sid, type: type, onAir: onAir,
+                                                     votes: tally?.votes ?? 0, listeners: tally?.listeners ?? 0,
+                                                     ending: tally?.ending ?? false,
+                                                     ended: vote && !onAir && broadcast.justLeft(sid)))
     }
 
     /// The master playlist's query for its variants: the request's `begintime` and
@@ -145,32 +131,6 @@ struct LiveAnswers: Sendable {
         }.map(String.init)
         if let id { items.append("listener=\(id)") }
         return items.isEmpty ? nil : items.joined(separator: "&")
-    }
-
-    /// The answer of a feedback: `{"r":0,"sid","type","on_air","votes","listeners","ending","ended"}`.
-    struct FeedbackAnswer: Encodable {
-        /// Always 0: taken.
-        let r = 0
-        /// The song it was about.
-        let sid: String
-        /// Its type, as sent.
-        let type: String
-        /// Whether the song is the one on the air.
-        let onAir: Bool
-        /// Listeners who voted to skip it.
-        let votes: Int
-        /// Listeners counted.
-        let listeners: Int
-        /// Whether the vote ends it.
-        let ending: Bool
-        /// For a skip or trash: whether the song has just left the air, its end still ahead
-        /// of listeners at the live edge (no vote: it ends for them without one).
-        let ended: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case r, sid, type, votes, listeners, ending, ended
-            case onAir = "on_air"
-        }
     }
 
     /// A variant's playlist: the live window, or the range the query asks.
@@ -240,38 +200,11 @@ struct LiveAnswers: Sendable {
         return end.map { .between(begin, $0) } ?? .from(begin)
     }
 
-    /// The songs aired, newest first, each with a VOD playlist of it (the one on the air:
-    /// a live playlist from its start).
+    /// `aired.json`: the songs aired, newest first (``LiveProgramme/entries(_:segments:broadcasting:channel:base:)``).
     private func aired(_ broadcast: LiveBroadcast, base: String) -> StationReply {
         let (segments, songs, onAir) = broadcast.snapshot
-        guard let first = segments.first else { return JSONResponse.reply(AiredList(songs: [])) }
-        let channel = broadcast.channel
-        var entries: [AiredList.Entry] = []
-        for (index, song) in songs.enumerated() {
-            let start = max(song.start, first.start)
-            // A song ends where the next starts, or where its run of segments broke off.
-            let runEnd = Self.runEnd(after: song.start, in: segments)
-            let next = index + 1 < songs.count ? songs[index + 1].start : nil
-            let playing = next == nil && onAir && runEnd == segments.last?.end
-            let end = playing ? song.start + song.length : min(next ?? runEnd, runEnd)
-            guard end > start else { continue }
-            let query = playing ? "begintime=\(start)" : "begintime=\(start)&endtime=\(end)"
-            entries.append(AiredList.Entry(sid: song.sid, title: song.title, artist: song.artist, start: song.start,
-                                           end: end, url: "\(base)/live/\(channel).m3u8?\(query)", onAir: playing))
-        }
-        return JSONResponse.reply(AiredList(songs: entries.reversed()))
-    }
-
-    /// The end of the last segment of the run that holds `moment`: the segment before the
-    /// next discontinuity, or the last.
-    private static func runEnd(after moment: Int64, in segments: [LiveSegment]) -> Int64 {
-        var end = segments.last?.end ?? moment
-        let from = segments.firstIndex { $0.end > moment } ?? segments.endIndex
-        for index in segments.indices where index > from && segments[index].discontinuity {
-            end = segments[index - 1].end
-            break
-        }
-        return end
+        return JSONResponse.reply(AiredList(songs: LiveProgramme.entries(songs, segments: segments, broadcasting: onAir,
+                                                                         channel: broadcast.channel, base: base)))
     }
 
     private static let notFound = JSONResponse.error("not_found", status: 404)
@@ -285,51 +218,9 @@ struct LiveAnswers: Sendable {
     }
 
     private static func error(_ word: String, status: Int, _ message: String, _ segments: [LiveSegment]) -> StationReply {
-        let available = segments.first.map { AvailableRange(begintime: $0.start, endtime: segments.last!.end) }
-        return JSONResponse.reply(RangeError(err: word, message: message, available: available), status: status)
-    }
-
-    /// A look-back refused: `{"r":1,"err":…,"message":…,"available":{"begintime":…,"endtime":…}}`.
-    private struct RangeError: Encodable {
-        /// Always 1: refused.
-        let r = 1
-        let err: String
-        let message: String
-        let available: AvailableRange?
-    }
-
-    /// What is kept, in milliseconds since the epoch.
-    private struct AvailableRange: Encodable {
-        let begintime: Int64
-        let endtime: Int64
-    }
-
-    /// `aired.json`.
-    struct AiredList: Encodable {
-        /// One song aired.
-        struct Entry: Encodable {
-            /// The song's id.
-            let sid: String
-            /// Its title.
-            let title: String
-            /// Its artist.
-            let artist: String
-            /// When it started on the air (ms since the epoch).
-            let start: Int64
-            /// When it ended, or will (ms since the epoch).
-            let end: Int64
-            /// The master playlist of its segments.
-            let url: String
-            /// Whether it is on the air now.
-            let onAir: Bool
-
-            enum CodingKeys: String, CodingKey {
-                case sid, title, artist, start, end, url
-                case onAir = "on_air"
-            }
+        let available = segments.first.flatMap { first in
+            segments.last.map { LiveRefusal.Range(begintime: first.start, endtime: $0.end) }
         }
-
-        /// Newest first.
-        let songs: [Entry]
+        return JSONResponse.reply(LiveRefusal(err: word, message: message, available: available), status: status)
     }
 }

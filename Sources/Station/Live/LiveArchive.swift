@@ -27,7 +27,7 @@ struct LiveArchive {
 
     /// What the folder holds: the segments whose files are all there, and the songs
     /// aired, oldest first.
-    func load() -> (segments: [LiveSegment], aired: [AiredSong]) {
+    func load() -> (segments: [LiveSegment], aired: [AiredRecord]) {
         let segments: [LiveSegment] = Self.read(segmentList).filter { segment in
             bitrates.allSatisfy { FileManager.default.fileExists(atPath: file(kbps: $0, sequence: segment.sequence).path) }
         }
@@ -45,14 +45,14 @@ struct LiveArchive {
     }
 
     /// Adds a song to the songs aired.
-    func append(_ song: AiredSong) throws {
+    func append(_ song: AiredRecord) throws {
         try Self.appendLine(song, to: airedList)
     }
 
     /// Drops the segments that ended before `cutoff` (ms since the epoch) and the songs
     /// that started before the first segment kept; returns what is kept.
-    func trim(_ segments: [LiveSegment], _ aired: [AiredSong], before cutoff: Int64) throws
-        -> (segments: [LiveSegment], aired: [AiredSong]) {
+    func trim(_ segments: [LiveSegment], _ aired: [AiredRecord], before cutoff: Int64) throws
+        -> (segments: [LiveSegment], aired: [AiredRecord]) {
         let dropped = segments.prefix { $0.end < cutoff }
         guard !dropped.isEmpty else { return (segments, aired) }
         let kept = Array(segments.dropFirst(dropped.count))

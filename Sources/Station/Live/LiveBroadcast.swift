@@ -35,7 +35,7 @@ final class LiveBroadcast: Sendable {
     private struct State {
         var phase = Phase.offAir
         var segments: [LiveSegment]
-        var aired: [AiredSong]
+        var aired: [AiredRecord]
         /// When the channel was last asked for (ms since the epoch).
         var lastRequest: Int64 = 0
         /// Requests waiting for the run's first segments.
@@ -48,6 +48,12 @@ final class LiveBroadcast: Sendable {
         var endRequested: String?
         /// The window's playlists and the newest segments' bytes, shared by every request.
         var edge = LiveEdge()
+
+        /// The song on the air (``LiveProgramme/onAir(_:segments:broadcasting:)``).
+        var songOnAir: AiredRecord? {
+            guard case .onAir = phase else { return nil }
+            return LiveProgramme.onAir(aired, segments: segments, broadcasting: true).map { aired[$0] }
+        }
     }
 
     /// What a vote to skip made of the song on the air.
@@ -109,7 +115,7 @@ final class LiveBroadcast: Sendable {
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     /// The segments kept, oldest first, and the songs aired, oldest first.
-    var snapshot: (segments: [LiveSegment], aired: [AiredSong], onAir: Bool) {
+    var snapshot: (segments: [LiveSegment], aired: [AiredRecord], onAir: Bool) {
         state.withLock { state in
             if case .onAir = state.phase { return (state.segments, state.aired, true) }
             return (state.segments, state.aired, false)
@@ -249,12 +255,9 @@ final class LiveBroadcast: Sendable {
         return state.withLock { state in state.audience.admit(voter, address: address, now: now) }
     }
 
-    /// The song on the air: the last one aired, while the broadcast is on.
-    var songOnAir: AiredSong? {
-        state.withLock { state in
-            if case .onAir = state.phase { return state.aired.last }
-            return nil
-        }
+    /// The song on the air (``LiveProgramme/onAir(_:segments:broadcasting:)``).
+    var songOnAir: AiredRecord? {
+        state.withLock { $0.songOnAir }
     }
 
     /// Counts `voter`'s vote to skip `sid`, the song on the air: once per voter, and only
@@ -263,7 +266,7 @@ final class LiveBroadcast: Sendable {
     func voteToSkip(_ sid: String, by voter: LiveAudience.Voter) -> Vote {
         let now = Self.now()
         return state.withLock { state -> Vote in
-            guard case .onAir = state.phase, state.aired.last?.sid == sid else { return .notOnAir }
+            guard state.songOnAir?.sid == sid else { return .notOnAir }
             guard case .counted(let votes, let listeners) = state.audience.vote(sid, by: voter, now: now) else {
                 return .notListening
             }
@@ -359,7 +362,7 @@ final class LiveBroadcast: Sendable {
             }
             guard isRunning else { return }
             let started = feed.started(before: audio.end).map { song in
-                AiredSong(sid: song.track.sid, title: song.track.title, artist: song.track.artist,
+                AiredRecord(sid: song.track.sid, title: song.track.title, artist: song.track.artist,
                           start: wall(song.sample),
                           length: (LiveRunStart.milliseconds(of: song.track) ?? 0) - song.offset)
             }
@@ -388,7 +391,7 @@ final class LiveBroadcast: Sendable {
 
     /// Writes a segment (with its cue) and the songs that started in it, lists them, and
     /// trims what aged past the look-back; `afterBreak` puts a discontinuity before it.
-    private func publish(_ audio: LiveEncoder.Segment, start: Int64, title: String, songs: [AiredSong], cue: LiveCue,
+    private func publish(_ audio: LiveEncoder.Segment, start: Int64, title: String, songs: [AiredRecord], cue: LiveCue,
                          afterBreak: Bool) throws {
         let (sequence, discontinuity, era) = state.withLock { state in
             let discontinuity = afterBreak && !state.segments.isEmpty

@@ -36,20 +36,3 @@ struct LiveCue: Codable, Sendable, Equatable {
     /// How far into that song the moment is, in milliseconds.
     var offset: Int64
 }
-
-/// A song the channel aired: `aired.json`'s entries.
-struct AiredSong: Codable, Sendable, Equatable {
-    /// The song's id.
-    var sid: String
-    /// Its title.
-    var title: String
-    /// Its artist.
-    var artist: String
-    /// When it started on the air, in milliseconds since the epoch.
-    var start: Int64
-    /// Its declared length in milliseconds: where it will end while it is on the air.
-    var length: Int64
-
-    /// "artist - title", a segment's title.
-    var label: String { artist.isEmpty ? title : "\(artist) - \(title)" }
-}

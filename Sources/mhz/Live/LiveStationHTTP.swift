@@ -51,9 +51,7 @@ struct LiveStationHTTP: LiveStation {
     func aired(channel: String) async throws(ServiceFailure) -> [AiredSong] {
         let url = address("live/\(channel)/aired.json", begin: nil)
         let body = try await get(url)
-        return try Self.decoded(AiredList.self, from: body, at: url).songs.map {
-            AiredSong(sid: $0.sid, title: $0.title, artist: $0.artist, start: $0.start, end: $0.end, url: $0.url)
-        }
+        return try Self.decoded(AiredList.self, from: body, at: url).songs
     }
 
     func streamURL(channel: String, from begin: Int64) -> String {
@@ -66,7 +64,7 @@ struct LiveStationHTTP: LiveStation {
         // A station restarted since it handed out the id knows it no more: a new id is read,
         // named in a poll of the window (so the station sees it listening), and the word
         // sent once more (a refused word was not counted).
-        if response.status == 403, (try? JSONDecoder().decode(Refusal.self, from: response.body))?.err == "unknown_listener" {
+        if response.status == 403, (try? JSONDecoder().decode(LiveRefusal.self, from: response.body))?.err == "unknown_listener" {
             listeners.forget(channel)
             await tuneIn(channel)
             if let id = listeners.id(of: channel) {
@@ -75,9 +73,7 @@ struct LiveStationHTTP: LiveStation {
             }
         }
         guard response.status == 200 else { throw StationTransport.failure(status: response.status) }
-        let answer = try Self.decoded(Tally.self, from: response.body, at: url)
-        return LiveTally(onAir: answer.on_air, votes: answer.votes, listeners: answer.listeners, ending: answer.ending,
-                         ended: answer.ended ?? false)
+        return try Self.decoded(LiveFeedbackAnswer.self, from: response.body, at: url)
     }
 
     /// An answer of the station's read by the Douban answers' rules, what is wrong with it
@@ -157,33 +153,5 @@ struct LiveStationHTTP: LiveStation {
         func keep(_ id: String, for channel: String) { ids.withLock { $0[channel] = id } }
 
         func forget(_ channel: String) { ids.withLock { $0[channel] = nil } }
-    }
-
-    /// A refusal as the station writes it: `{"r":1,"err":…}`.
-    private struct Refusal: Decodable {
-        var err: String
-    }
-
-    /// The feedback's answer as the station writes it.
-    private struct Tally: Decodable {
-        var on_air: Bool
-        var votes: Int
-        var listeners: Int
-        var ending: Bool
-        /// Absent from a station before it was sent.
-        var ended: Bool?
-    }
-
-    /// `aired.json` as the station writes it.
-    private struct AiredList: Decodable {
-        struct Song: Decodable {
-            var sid: String
-            var title: String
-            var artist: String
-            var start: Int64
-            var end: Int64
-            var url: String
-        }
-        var songs: [Song]
     }
 }
