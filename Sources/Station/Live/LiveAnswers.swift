@@ -86,10 +86,10 @@ struct LiveAnswers: Sendable {
     private func feedback(_ broadcast: LiveBroadcast, form: StationRequest, origin: RequestOrigin) async -> StationReply {
         guard let word = form.nonEmptyParameter("type"), let type = ReportType(rawValue: word),
               [.rate, .unrate, .skip, .ban].contains(type)
-        else { return JSONResponse.error("invalid_type", status: 400) }
-        guard let sid = form.nonEmptyParameter("sid") else { return JSONResponse.error("missing_sid", status: 400) }
+        else { return Self.refused("invalid_type", status: 400) }
+        guard let sid = form.nonEmptyParameter("sid") else { return Self.refused("missing_sid", status: 400) }
         // Feedback must name a song of the library, a skip as much as the rest.
-        guard hub.hasSong(sid) else { return JSONResponse.error("invalid_sid", status: 400) }
+        guard hub.hasSong(sid) else { return Self.refused("invalid_sid", status: 400) }
         let voter: LiveAudience.Voter?
         if let key = await account(form, origin) {
             voter = .account(key)
@@ -98,7 +98,7 @@ struct LiveAnswers: Sendable {
         }
         switch broadcast.admit(voter, address: origin.address) {
         case .admitted: break
-        case .unknown: return JSONResponse.error("unknown_listener", status: 403)
+        case .unknown: return Self.refused("unknown_listener", status: 403)
         case .limited(let wait):
             return JSONResponse.reply(LiveRefusal(err: "rate_limited", retryAfter: (wait + 999) / 1000), status: 429)
         }
@@ -109,11 +109,11 @@ struct LiveAnswers: Sendable {
             switch broadcast.voteToSkip(sid, by: voter) {
             case .counted(let counted): tally = counted
             case .notOnAir: break
-            case .notListening: return JSONResponse.error("not_listening", status: 403)
+            case .notListening: return Self.refused("not_listening", status: 403)
             }
         }
         if type != .skip, !(await hub.teach(type, sid: sid, channel: broadcast.channel)) {
-            return JSONResponse.error("invalid_sid", status: 400)
+            return Self.refused("invalid_sid", status: 400)
         }
         let onAir = tally != nil || broadcast.songOnAir?.sid == sid
         return JSONResponse.reply(LiveFeedbackAnswer(sid: sid, type: type, onAir: onAir,
@@ -207,7 +207,12 @@ struct LiveAnswers: Sendable {
                                                                          channel: broadcast.channel, base: base)))
     }
 
-    private static let notFound = JSONResponse.error("not_found", status: 404)
+    private static let notFound = Self.refused("not_found", status: 404)
+
+    /// A refusal with nothing but its word: `{"r":1,"err":word}`.
+    private static func refused(_ word: String, status: Int) -> StationReply {
+        JSONResponse.reply(LiveRefusal(err: word), status: status)
+    }
 
     private static func playlist(_ text: String) -> StationReply {
         playlist(Data(text.utf8))
