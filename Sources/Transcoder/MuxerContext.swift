@@ -8,9 +8,10 @@ import CFFmpeg
 ///
 /// The bytes go to a ``Sink``, a Swift closure the AVIOContext's write callback calls;
 /// there is no seek callback, so a muxer never goes back over what it wrote. A sink that
-/// refuses bytes sets the AVIOContext's sticky `error`, which is checked after the header,
-/// after every packet and after the trailer, and after every flush, so a refused write is
-/// a `.failed(.mux, …)` from the call that met it.
+/// refuses bytes sets the AVIOContext's sticky `error` (and the AVIOContext writes nothing
+/// more), which is checked after the header, every packet and the trailer, each time after
+/// the flush that may have met it, so a refused write is a `.failed(.mux, …)` from the
+/// call that met it: avformat_write_header flushes after its own check of that error.
 final class MuxerContext {
     /// Where the written bytes go: returns 0, or the `errno` that kept them from going.
     typealias Sink = (UnsafeRawBufferPointer) -> Int32
@@ -21,7 +22,9 @@ final class MuxerContext {
     /// The sink, reached from the write callback through the opaque pointer.
     private let box: SinkBox
     /// Each packet is pushed through to the sink as soon as it is written (a stream handed
-    /// out as it is made), rather than when the AVIOContext's buffer fills.
+    /// out as it is made). libavformat does so itself by default (`flush_packets` -1 marks
+    /// a flush point after every packet, and a custom AVIOContext's minimum packet size is
+    /// 0); a streamed output flushes again so that it does not depend on that default.
     private let flushesEachPacket: Bool
     /// The trailer is written: nothing more goes out (av_write_trailer "may only be called
     /// after a successful call to avformat_write_header", once).
