@@ -150,11 +150,7 @@ extension PlayCommand {
         // is no song chosen to play.
         let control = handed ?? Self.liveControl(runtime.paths, logger: logger)
         let desktop = DesktopLink(mpris: runtime.config.mpris, notify: runtime.config.notify)
-        let hooks = runtime.config.hooks.event.map {
-            HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
-                       logFile: runtime.paths.logFile)
-        }
-        let observers = RadioObservers(control: control, hooks: hooks)
+        let observers = RadioObservers(control: control, hooks: RadioObservers.hooks(runtime))
         let session = LiveSession(channel: channel, station: station, player: player, volume: playerOptions.initialVolume,
                                   channels: channels, returnsToRadio: returnsToRadio, onSnapshot: { snapshot in
                                       frontEnd.show(snapshot)

@@ -13,6 +13,14 @@ struct RadioObservers: Sendable {
     /// `[scrobble]`, when a service is configured.
     var scrobbler: Scrobbler? = nil
 
+    /// The event hook `[hooks]` configures, if any, logging to mhz's log file.
+    static func hooks(_ runtime: RadioRuntime) -> HookRunner? {
+        runtime.config.hooks.event.map {
+            HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
+                       logFile: runtime.paths.logFile)
+        }
+    }
+
     /// An event: broadcast to followers; run through the hook unless it is a `status` or
     /// `history`, which answer one asker rather than telling of something that happened.
     func narrate(_ event: RadioEvent) {

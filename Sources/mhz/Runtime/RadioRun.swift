@@ -90,15 +90,11 @@ struct RadioRun: Sendable {
             frontEnd.clearAlert()
             Task { await session.sessionChanged() }
         }
-        let hooks = runtime.config.hooks.event.map {
-            HookRunner(command: $0, timeout: .milliseconds(Int(runtime.config.hooks.timeout * 1000)),
-                       logFile: runtime.paths.logFile)
-        }
         // Scrobbling, when [scrobble] configures a service: what earlier runs left goes first.
         let scrobbler = Scrobbler(settings: runtime.config.scrobble, database: database,
                                   http: RadioRuntime.httpConfiguration(runtime.config))
         await scrobbler?.start()
-        let observers = RadioObservers(control: control, hooks: hooks, scrobbler: scrobbler)
+        let observers = RadioObservers(control: control, hooks: RadioObservers.hooks(runtime), scrobbler: scrobbler)
         let likedDownloads = runtime.config.downloads.liked
         let narration = Task { () -> ChannelInfo? in
             var goingLive: ChannelInfo?
