@@ -3,7 +3,8 @@
 // (script/check-architecture holds every target to that table): network (HTTP, RadioAPI)
 // and playback (Playback) never import each other, and only the `mhz` executable (the
 // composition root) sees everything. Sources/ holds the product alone; benchmarks live in
-// Benchmarks/, test helpers in Tests/, libFuzzer harnesses in Fuzz/ (script/fuzz, not built here).
+// Benchmarks/, test helpers in Tests/, libFuzzer harnesses in Fuzz/ (script/fuzz, not built here),
+// the build's own tools in Tools/ and Plugins/.
 import Foundation
 import PackageDescription
 
@@ -129,7 +130,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The web player's files (HTML, CSS, JavaScript, and the script checker's
+            // tsconfig.json) are not sources: EmbedWebPage builds them into the module.
+            exclude: ["Web/Page"],
+            plugins: ["EmbedWebPage"]
         ),
         // Offline listening: the download manager (a pure machine and the actor that runs
         // it), files and HLS streams fetched through HTTP, verified (and decrypted with
@@ -199,6 +204,14 @@ let package = Package(
                               "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
             ]
         ),
+
+        // MARK: Build tools. The web player's files (Sources/Station/Web/Page) become Swift
+        // string constants of the Station module: EmbedWebPage lists them as a build command's
+        // inputs (an edit builds Station again), and EmbedFiles, run on the build machine,
+        // writes them out. A bundle of resources would not do: `script/install` copies the
+        // lone binary, and Bundle.module traps without its bundle.
+        .executableTarget(name: "EmbedFiles", path: "Tools/EmbedFiles"),
+        .plugin(name: "EmbedWebPage", capability: .buildTool(), dependencies: ["EmbedFiles"], path: "Plugins/EmbedWebPage"),
 
         // MARK: Benchmarks (not tests). BenchKit is what they share: the mpv command line
         // and its IPC socket, percentiles, the HTTP load client (its socket from

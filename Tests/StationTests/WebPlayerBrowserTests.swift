@@ -34,6 +34,21 @@ struct WebPlayerBrowserTests {
         try await page.open(URL(string: "about:blank")!)
     }
 
+    /// Runs `body` with `script` run in every document the suite's browser loads, before the
+    /// page's own script (``WebDriverSession/runBeforeEachDocument(_:)``), and forgets it
+    /// after, also when `body` throws.
+    func withScriptBeforePage(_ script: String, _ body: () async throws -> Void) async throws {
+        let page = try #require(SharedChromium.current, "the suite's browser").session
+        let identifier = try await page.runBeforeEachDocument(script)
+        do {
+            try await body()
+        } catch {
+            try? await page.forgetScript(identifier)
+            throw error
+        }
+        try await page.forgetScript(identifier)
+    }
+
     /// The `/j/v2/playlist` reports of one type the station received, as (sid, channel).
     private func reports(_ log: RequestLog, _ type: String) -> [(sid: String, channel: String)] {
         log.all.filter { $0.path == "/j/v2/playlist" && $0.parameter("type") == type }

@@ -161,8 +161,7 @@ extension WebPlayerBrowserTests {
             // mhz's station broadcasts every public channel; channel 1 as another station
             // would list it: without the mark.
             #expect(marked.contains("1") && !marked.contains("0"), "\(listed)")
-            let page = try #require(SharedChromium.current, "the suite's browser").session
-            let unmarked = try await page.runBeforeEachDocument("""
+            try await withScriptBeforePage("""
                 const fetched = window.fetch;
                 window.fetch = async (url, options) => {
                   const answer = await fetched(url, options);
@@ -171,8 +170,7 @@ extension WebPlayerBrowserTests {
                   for (const c of list.channels) if (String(c.channel_id) === "1") delete c.live;
                   return new Response(JSON.stringify(list), { headers: { "Content-Type": "application/json" } });
                 };
-                """)
-            do {
+                """) {
                 try await withPage(base) { page in
                     let live = try await page.value("[...document.querySelectorAll('[data-live]')].map((b) => b.dataset.live)") as? [String]
                     #expect(live == marked.filter { $0 != "1" }, "\(live ?? [])")
@@ -183,11 +181,7 @@ extension WebPlayerBrowserTests {
                     #expect(!log.all.contains { $0.path.hasPrefix("/live/") })
                     #expect(try await page.value("document.querySelector('#live-controls').hidden") as? Bool == true)
                 }
-            } catch {
-                try? await page.forgetScript(unmarked)
-                throw error
             }
-            try await page.forgetScript(unmarked)
         }
     }
 

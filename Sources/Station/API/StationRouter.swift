@@ -14,8 +14,9 @@ import Transcoder
 /// `/media/<sid>.<ext>` and `/cover/<name>` when no route matched. A live channel's `GET`
 /// skips the lookup and the chain when none of them acts on it (``StationResponder``).
 ///
-/// Routes (each answered by ``StationAPI``, but `/`):
-/// - `GET|HEAD /` → the web player, with its ETag (``WebPlayerRoute``, ``WebPlayerPage``)
+/// Routes (each answered by ``StationAPI``, but the web player's):
+/// - `GET|HEAD /`, `/web/player.css`, `/web/player.js` → the web player's files, each with
+///   its type and ETag (``WebPlayerRoute``, ``WebPlayerPage``)
 /// - `GET /j/app/radio/channels` → `{"channels":[…]}`
 /// - `GET|POST /j/app/radio/people` → the app family's playlist answers (see ``PlaylistResponder``)
 /// - `GET /j/app/radio/liked_songs` → the listener's red-heart songs
@@ -137,8 +138,7 @@ enum StationRouter {
             guard let job else { throw HTTPError(.notFound) }
             return await TranscodeStreaming.response(to: request, from: job, rangeWait: rangeWait)
         }
-        router.get("/", use: WebPlayerRoute.respond)
-        router.head("/", use: WebPlayerRoute.respond)
+        WebPlayerRoute.add(to: router)
         router.get("\(mediaPrefix)/:name", use: stream)
         router.head("\(mediaPrefix)/:name", use: stream)
         var liveRoute: (@Sendable (Request, StationContext) async throws -> Response)?
