@@ -8,8 +8,8 @@ import Radio
 /// keys compare with a locale-aware collator: loading ICU's collation data for that cost
 /// about 5 MiB of memory and a few milliseconds before the first event of every run.
 public enum EventJSON {
-    /// The JSON line for a radio event (without the newline): `event` names it, the rest
-    /// are its fields. Scripts rely on `playing`'s `sid title artist album channel like
+    /// The JSON line for a radio event (without the newline): `event` names it (its
+    /// ``EventName``), the rest are its fields. Scripts rely on `playing`'s `sid title artist album channel like
     /// length` (and `reason`, why the station chose the song, when it said), on `channel`'s
     /// `id name`, and on `status` and `error`. Its words (a `status_text`, an error's
     /// `message`) are `words`'s: user-facing text is made by the front end.
