@@ -2,7 +2,8 @@ import Radio
 
 /// The one place where errors become words. The status line of the terminal UI and the
 /// headless CLI's `{"event":"error"}` both call `describe`, so the same failure reads the
-/// same everywhere.
+/// same everywhere; a failure talking to the station is worded once, for every front end
+/// and the command line (`ErrorText+Service`).
 ///
 /// Every text is one line — what happened, a dash, what to do — with any text carried
 /// by the error (a transport message, mpv's words) flattened onto that line, because a
@@ -17,7 +18,7 @@ public enum ErrorText {
     public static func describe(_ error: RadioError, loginKey: String? = nil) -> String {
         switch error {
         case .service(let failure):
-            return describe(failure, loginKey: loginKey)
+            return describe(failure, for: .radio(loginKey: loginKey))
         case .player(.loadFailed(let reason)):
             return "Could not play this song\(detail(reason)) — skip to the next one; "
                 + "if every song fails, check the station's media files."
@@ -46,16 +47,7 @@ public enum ErrorText {
             return "This station does not broadcast channel \(quoted(id)) live — the channel list marks "
                 + "the ones it does (`mhz channels` says “(live)”)."
         case .liveRefused(let id, let failure):
-            let reason = switch failure {
-            case .httpStatus(404): "it does not broadcast it"
-            case .httpStatus(let status), .busy(let status): "HTTP \(status)"
-            case .unreachable(let why): labelled("unreachable", why)
-            case .untrusted(let why): labelled("its certificate is not trusted", why)
-            case .malformed(let why): labelled("an answer mhz cannot read", why)
-            case .rejected(let why): labelled("refused", why)
-            case .expired, .needsLogin: "it asks for a login"
-            }
-            return "The station refused channel \(quoted(id))'s live broadcast (\(reason)) — "
+            return "No live broadcast of channel \(quoted(id)): \(liveRefusal(failure)) — "
                 + "what played before plays on; `mhz channels` marks the channels on the air."
         case .nothingPlaying:
             return "Nothing is playing yet — wait for a song to start, or choose a channel."
@@ -84,49 +76,6 @@ public enum ErrorText {
         case .notInHistory(let sid):
             return "Song \(quoted(sid)) is not among the songs this station played lately — "
                 + "`mhz history` lists them with their sids."
-        }
-    }
-
-    /// One line for a failure talking to the station; `loginKey` as for `RadioError`.
-    public static func describe(_ failure: ServiceFailure, loginKey: String? = nil) -> String {
-        let logIn = loginKey.map { "press \($0) to log in again" } ?? "log in again with `mhz login`"
-        switch failure {
-        case .unreachable(let reason):
-            return "Station unreachable\(detail(reason)) — check --server or your network; retrying."
-        case .untrusted(let reason):
-            return "Station's TLS certificate is not trusted\(detail(reason)) — check --server; set "
-                + "verify_tls = false in the config only if you trust this server."
-        case .busy(429):
-            return "Station is limiting requests (HTTP 429) — mhz waits and tries again; nothing to do."
-        case .busy(408):
-            return "Station timed out waiting for the request (HTTP 408) — retrying; "
-                + "check your network if it keeps happening."
-        case .busy(let status):
-            return "Station error (HTTP \(status)) — the server is having trouble; retrying."
-        case .httpStatus(401):
-            return "Station refused access (HTTP 401) — \(logIn)."
-        case .httpStatus(403):
-            // Douban answers 403 both to a lapsed login and to a client it is rate limiting.
-            return "Station refused access (HTTP 403) — \(logIn); if you are logged in, "
-                + "it may be limiting requests: wait a few minutes."
-        case .httpStatus(let status) where status >= 500:
-            return "Station error (HTTP \(status)) — the server is having trouble; retrying."
-        case .httpStatus(let status):
-            return "Station answered HTTP \(status) — check --server and --api (app or web)."
-        case .malformed(let reason):
-            return "Station sent an answer mhz cannot read\(detail(reason)) — "
-                + "check that --server and --api (app or web) match the station."
-        case .rejected(let reason):
-            return "Station refused the request\(detail(reason)) — try another channel, or \(logIn)."
-        case .expired:
-            return "Login session expired — playing on anonymously; "
-                + (loginKey.map { "press \($0) to log in again." } ?? "`mhz login` signs you in again.")
-        case .needsLogin(let channel):
-            // -3 is the red-heart channel (docs/PROTOCOL.md §7); RadioAPI's constant is
-            // out of this layer's reach.
-            let name = channel == "-3" ? "The red-heart channel" : "Channel \(quoted(channel))"
-            return "\(name) needs a login — "
-                + (loginKey.map { "press \($0) to log in" } ?? "run `mhz login`") + ", or pick another channel."
         }
     }
 
@@ -171,12 +120,6 @@ public enum ErrorText {
 
     // MARK: - Formatting carried text
 
-    /// "what: reason", the reason flattened to one line; just "what" when it is empty.
-    static func labelled(_ what: String, _ reason: String) -> String {
-        let flat = oneLine(reason)
-        return flat.isEmpty ? what : "\(what): \(flat)"
-    }
-
     /// ` (reason)` for a non-empty reason, flattened to one line; nothing otherwise.
     static func detail(_ reason: String) -> String {
         let flat = oneLine(reason)
@@ -184,7 +127,7 @@ public enum ErrorText {
     }
 
     /// A name in curly quotes, flattened to one line.
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         "“\(oneLine(text))”"
     }
 

@@ -40,7 +40,7 @@ struct CommandLineTests {
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
-        #expect(lines.first?.hasPrefix("mhz: cannot reach http://127.0.0.1:9") == true, "\(result.stderr)")
+        #expect(lines.first?.hasPrefix("mhz: http://127.0.0.1:9 unreachable") == true, "\(result.stderr)")
         #expect(lines.first?.contains("check --server") == true)
     }
 

@@ -66,7 +66,7 @@ struct LiveSwitchTests {
             await station.stop()
             mhz.send("live \(channel)")
             let going = try await mhz.waitFor("going_live", after: radio.index)
-            let prefix = "The station refused channel “\(channel)”'s live broadcast (unreachable"
+            let prefix = "No live broadcast of channel “\(channel)”: Station unreachable"
             let refused = try await mhz.waitFor("error", after: going.index) { $0["message"]?.hasPrefix(prefix) == true }
             #expect(refused.event["message"]?.hasSuffix(") — what played before plays on; `mhz channels` marks the "
                         + "channels on the air.") == true, "\(refused.event.fields)")

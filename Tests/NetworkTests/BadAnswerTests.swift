@@ -40,17 +40,17 @@ struct BadAnswerTests {
         Case(name: "429", answers: Array(repeating: .status(429), count: 3), failure: .busy(429),
              words: "Station is limiting requests (HTTP 429) — mhz waits and tries again; nothing to do."),
         Case(name: "500", answers: [.status(500, body: "Internal Server Error")], failure: .httpStatus(500),
-             words: "Station error (HTTP 500) — the server is having trouble; retrying."),
+             words: "Station failed (HTTP 500) — the server is having trouble; retrying."),
         Case(name: "502", answers: Array(repeating: .status(502), count: 3), failure: .busy(502),
-             words: "Station error (HTTP 502) — the server is having trouble; retrying."),
+             words: "Station is busy (HTTP 502) — the server is having trouble; retrying."),
         Case(name: "502 with an HTML page",
              answers: Array(repeating: .status(502, body: "<html><head><title>502 Bad Gateway</title></head><body>"
                  + "<center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>",
                  headers: ["Content-Type": "text/html"]), count: 3),
              failure: .busy(502),
-             words: "Station error (HTTP 502) — the server is having trouble; retrying."),
+             words: "Station is busy (HTTP 502) — the server is having trouble; retrying."),
         Case(name: "503", answers: Array(repeating: .status(503), count: 3), failure: .busy(503),
-             words: "Station error (HTTP 503) — the server is having trouble; retrying."),
+             words: "Station is busy (HTTP 503) — the server is having trouble; retrying."),
         Case(name: "in-band error", answers: [.bytes(Data(#"{"r":1,"err":"wrong_version"}"#.utf8))],
              failure: .rejected("wrong_version"),
              words: "Station refused the request (wrong_version) — try another channel, or log in again with `mhz login`."),
@@ -142,17 +142,49 @@ struct BadAnswerTests {
 
     @Test func theCommandLineWordsTheSameFailures() {
         let server = "http://127.0.0.1:9"
-        #expect(ServiceText.describe(.malformed("empty answer"), server: server) ==
-            "http://127.0.0.1:9 sent an answer mhz does not understand (empty answer): is --server a radio station?")
-        #expect(ServiceText.describe(.httpStatus(503), server: server) ==
-            "http://127.0.0.1:9 answered HTTP 503: try again later or check --server")
-        #expect(ServiceText.describe(.expired, server: server) == "your login expired: run `mhz login` again")
-        #expect(ServiceText.describe(.busy(429), server: server) ==
+        let command = StationAsker.command(server: server)
+        #expect(ErrorText.describe(.malformed("empty answer"), for: command) ==
+            "http://127.0.0.1:9 sent an answer mhz cannot read (empty answer): check that --server and --api (app or web) match the station")
+        #expect(ErrorText.describe(.httpStatus(500), for: command) ==
+            "http://127.0.0.1:9 failed (HTTP 500): try again later")
+        #expect(ErrorText.describe(.httpStatus(404), for: command) ==
+            "http://127.0.0.1:9 answered HTTP 404: check --server and --api (app or web)")
+        #expect(ErrorText.describe(.busy(503), for: command) == "http://127.0.0.1:9 is busy (HTTP 503): wait a moment, then try again")
+        #expect(ErrorText.describe(.expired, for: command) == "login session expired: log in again with `mhz login`")
+        #expect(ErrorText.describe(.busy(429), for: command) ==
             "http://127.0.0.1:9 is limiting requests (HTTP 429): wait a minute, then try again")
-        #expect(ServiceText.describe(.httpStatus(403), server: server) ==
-            "http://127.0.0.1:9 refused access (HTTP 403): run `mhz login`, or wait a few minutes if you are logged in")
-        #expect(ServiceText.describe(.rejected("wrong_version"), server: server) ==
-            "http://127.0.0.1:9 refused the request (wrong_version): check --server and --api (app or web), or run `mhz login`")
+        #expect(ErrorText.describe(.httpStatus(403), for: command) ==
+            "http://127.0.0.1:9 refused access (HTTP 403): log in again with `mhz login`; if you are logged in, "
+            + "it may be limiting requests: wait a few minutes")
+        #expect(ErrorText.describe(.rejected("wrong_version"), for: command) ==
+            "http://127.0.0.1:9 refused the request (wrong_version): check --server and --api (app or web), "
+            + "or log in again with `mhz login`")
+        #expect(ErrorText.describe(.unreachable("Connection refused"), for: command) ==
+            "http://127.0.0.1:9 unreachable (Connection refused): check --server and your network, then try again")
+    }
+
+    /// A failure talking to the station is worded once: what happened reads the same on
+    /// the command line (named by its URL), on the radio's status line and in the login
+    /// dialog (named "Station"); only the advice follows who tries again.
+    @Test func aStationFailureReadsTheSameWhoeverAsked() throws {
+        let server = "http://fm.example"
+        let failures: [ServiceFailure] = [.unreachable("Connection refused"), .untrusted("self-signed certificate"),
+                                          .busy(408), .busy(429), .busy(503), .httpStatus(401), .httpStatus(403),
+                                          .httpStatus(404), .httpStatus(500), .malformed("not JSON"), .rejected("wrong_version")]
+        for failure in failures {
+            let radio = ErrorText.describe(failure, for: .radio(loginKey: nil))
+            let what = try #require(radio.components(separatedBy: " — ").first)
+            #expect(what.hasPrefix("Station "), "\(radio)")
+            let command = ErrorText.describe(failure, for: .command(server: server))
+            #expect(command.hasPrefix(server + what.dropFirst("Station".count) + ": "), "\(command) / \(radio)")
+        }
+        for failure: ServiceFailure in [.unreachable("Connection refused"), .untrusted("self-signed certificate"),
+                                        .busy(408), .busy(429), .busy(503), .malformed("not JSON")] {
+            let radio = ErrorText.describe(failure, for: .radio(loginKey: nil))
+            let dialog = ErrorText.describe(login: .service(failure))
+            #expect(dialog.components(separatedBy: " — ").first == radio.components(separatedBy: " — ").first,
+                    "\(dialog) / \(radio)")
+        }
     }
 
     @Test func forbiddenMayMeanALapsedLoginOrRateLimiting() {

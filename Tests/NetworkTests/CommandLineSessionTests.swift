@@ -184,7 +184,7 @@ struct CommandLineSessionTests {
         let none = try await setup.run(["channels", "--server", "http://radio.invalid", "--config", config.path],
                                        environment: ["http_proxy": setup.url])
         #expect(none.status == 1)
-        #expect(none.stderr.hasPrefix("mhz: cannot reach http://radio.invalid ("), "\(none.stderr)")
+        #expect(none.stderr.hasPrefix("mhz: http://radio.invalid unreachable ("), "\(none.stderr)")
         #expect(setup.server.calls(to: "/j/app/radio/channels").count == 2)
     }
 

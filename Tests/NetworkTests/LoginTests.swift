@@ -98,7 +98,7 @@ struct LoginTests {
         }
         seam.server.script("/j/app/login", [.status(503), .status(503)])
         await #expect(throws: CLIError.runtime(
-            "\(seam.server.baseURL.absoluteString) answered HTTP 503: try again later or check --server")) {
+            "\(seam.server.baseURL.absoluteString) is busy (HTTP 503): wait a moment, then try again")) {
             try await seam.logIn(.app)
         }
         #expect(seam.server.calls(to: "/j/app/login").count == 3, "one request per attempt, none retried")
@@ -166,7 +166,7 @@ struct LoginTests {
         seam.server.script("/partner/logout", [.status(502), .status(502), .status(502)])
         let outcome = try await LogoutCommand.logOut(store: SessionStore(directory: seam.data.url), config: Config())
         #expect(outcome == .forgottenOnly(server: seam.server.baseURL.absoluteString,
-                                          reason: "\(seam.server.baseURL.absoluteString) answered HTTP 502: try again later or check --server"))
+                                          reason: "\(seam.server.baseURL.absoluteString) is busy (HTTP 502): wait a moment, then try again"))
         #expect(!seam.exists("session.json") && !seam.exists("cookies.txt"))
     }
 

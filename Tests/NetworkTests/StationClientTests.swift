@@ -129,8 +129,8 @@ struct StationClientTests {
             "The red-heart channel needs a login — run `mhz login`, or pick another channel.")
         #expect(ErrorText.describe(.service(.needsLogin(channel: "-3")), loginKey: "L") ==
             "The red-heart channel needs a login — press L to log in, or pick another channel.")
-        #expect(ServiceText.describe(.needsLogin(channel: "-3"), server: seam.server.baseURL.absoluteString) ==
-            "the red-heart channel (-3) needs a login: run `mhz login`, or pick another channel (`mhz channels` lists them)")
+        #expect(ErrorText.describe(.needsLogin(channel: "-3"), for: .command(server: seam.server.baseURL.absoluteString)) ==
+            "the red-heart channel needs a login: run `mhz login`, or pick another channel (`mhz channels` lists them)")
         try await seam.logIn(.app)
         let hearts = try await seam.client(.app).send(Report(type: .new, channel: "-3", history: []))
         #expect(hearts.map(\.sid) == ["201", "202", "203"])

@@ -37,9 +37,9 @@ struct TLSStationTests {
         }
         let detail = "SSL certificate problem: self-signed certificate"
         #expect(caught == .untrusted(detail))
-        #expect(ErrorText.describe(.service(.untrusted(detail))) == "Station's TLS certificate is not trusted "
+        #expect(ErrorText.describe(.service(.untrusted(detail))) == "Station has a TLS certificate that is not trusted "
             + "(\(detail)) — check --server; set verify_tls = false in the config only if you trust this server.")
-        #expect(ServiceText.describe(.untrusted(detail), server: station.baseURL.absoluteString)
+        #expect(ErrorText.describe(.untrusted(detail), for: .command(server: station.baseURL.absoluteString))
             == "\(station.baseURL.absoluteString) has a TLS certificate that is not trusted (\(detail)): check "
             + "--server; set verify_tls = false in the config only if you trust this server")
 

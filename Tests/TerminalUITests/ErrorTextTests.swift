@@ -57,7 +57,7 @@ import Testing
             == "Station refused access (HTTP 403) — log in again with `mhz login`; if you are logged in, "
             + "it may be limiting requests: wait a few minutes.")
         #expect(ErrorText.describe(.service(.httpStatus(503)))
-            == "Station error (HTTP 503) — the server is having trouble; retrying.")
+            == "Station failed (HTTP 503) — the server is having trouble; retrying.")
         #expect(ErrorText.describe(.service(.httpStatus(404)))
             == "Station answered HTTP 404 — check --server and --api (app or web).")
         #expect(ErrorText.describe(.service(.expired))
@@ -75,10 +75,10 @@ import Testing
             == "The red-heart channel has no liked songs yet — like songs on other channels first; "
             + "retrying meanwhile.")
         #expect(ErrorText.describe(.liveRefused("5", .httpStatus(404)))
-            == "The station refused channel “5”'s live broadcast (it does not broadcast it) — "
+            == "No live broadcast of channel “5”: Station does not broadcast it — "
             + "what played before plays on; `mhz channels` marks the channels on the air.")
         #expect(ErrorText.describe(.liveRefused("5", .unreachable("Couldn't connect to server")))
-            == "The station refused channel “5”'s live broadcast (unreachable: Couldn't connect to server) — "
+            == "No live broadcast of channel “5”: Station unreachable (Couldn't connect to server) — "
             + "what played before plays on; `mhz channels` marks the channels on the air.")
         #expect(ErrorText.describe(.nothingPlaying)
             == "Nothing is playing yet — wait for a song to start, or choose a channel.")

@@ -9,6 +9,7 @@ import Radio
 import RadioAPI
 import StationLink
 import Store
+import TerminalUI
 
 /// `mhz download [--current] [--liked] [--channel ID --count N] [--quality KBPS|best|worst]
 /// [--audio-language LANG] [--duration SECONDS] [--hls] [--plan] [--json] [URL…]`: downloads songs
@@ -201,7 +202,7 @@ struct DownloadCommand: AsyncParsableCommand {
             }
         } catch {
             await runtime.shutdown()
-            throw .runtime(ServiceText.describe(error, server: runtime.serverName))
+            throw .runtime(ErrorText.describe(error, for: .command(server: runtime.serverName)))
         }
         await runtime.shutdown()
         return requests

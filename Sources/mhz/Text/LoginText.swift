@@ -1,5 +1,6 @@
 import Settings
 import StationLink
+import TerminalUI
 
 /// One line per login failure, for the command line: what happened and what to do.
 public enum LoginText {
@@ -7,7 +8,7 @@ public enum LoginText {
     static func describe(_ failure: LoginFailure, account: String, server: String) -> String {
         switch failure {
         case .service(let failure):
-            return ServiceText.describe(failure, server: server)
+            return ErrorText.describe(failure, for: .command(server: server))
         case .refused(let word):
             switch word {
             case "wrong_password":
