@@ -87,7 +87,7 @@ public enum PeriodJoiner {
         // needs AAC's extradata to frame raw packets), else the first period's.
         let reencode = summaries[first...].contains { !$0.sameCodec(as: summaries[0]) }
         var encoder: EncoderContext? = reencode ? try PeriodEncoder.open(like: target) : nil
-        let muxer = try PeriodMuxer(name: muxerName, descriptor: written, pid: reference.stream.pointee.id,
+        let muxer = try PeriodMuxer(name: muxerName, descriptor: written, path: output, pid: reference.stream.pointee.id,
                                     program: reference.program, continuity: continuity) { (parameters) throws(TranscodeError) in
             if let encoder {
                 try encoder.copyParameters(to: parameters)

@@ -32,8 +32,9 @@ public enum TranscodeError: Error, Sendable, Equatable {
     case encoderUnavailable(String)
     /// The bit rate asked (kbit/s) is not one of `AudioTranscoder.supportedBitrates`.
     case unsupportedBitrate(kbps: Int)
-    /// The output file of `AudioTranscoder.transcode(input:to:kbps:)` cannot be written;
-    /// `reason` is the system's words (`strerror`).
+    /// The output file of `AudioTranscoder.transcode(input:to:kbps:)` or of
+    /// ``PeriodJoiner/join(input:periodStarts:output:)`` cannot be written (whichever
+    /// bytes it refused); `reason` is the system's words (`strerror`).
     case cannotWrite(path: String, reason: String)
     /// A step of the pipeline failed on the way.
     case failed(stage: Stage, reason: String)
