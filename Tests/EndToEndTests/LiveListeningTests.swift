@@ -1,4 +1,5 @@
 import Foundation
+import RadioAPI
 @testable import Station
 import TestSupport
 import Testing
@@ -85,16 +86,9 @@ struct LiveListeningTests {
         return String(id)
     }
 
-    /// `aired.json`'s rows: sid, title, start, end.
-    static func aired(_ base: URL, _ channel: String) throws -> [(sid: String, title: String, start: Int64, end: Int64)] {
-        let object = try JSONSerialization.jsonObject(with: get(base.absoluteString + "/live/\(channel)/aired.json"))
-        let songs = (object as? [String: Any])?["songs"] as? [[String: Any]] ?? []
-        return songs.compactMap { song in
-            guard let sid = song["sid"] as? String, let title = song["title"] as? String,
-                  let start = (song["start"] as? NSNumber)?.int64Value, let end = (song["end"] as? NSNumber)?.int64Value
-            else { return nil }
-            return (sid, title, start, end)
-        }
+    /// `aired.json`'s rows, read with the model mhz reads them with.
+    static func aired(_ base: URL, _ channel: String) throws -> [AiredSong] {
+        try JSONDecoder().decode(AiredList.self, from: get(base.absoluteString + "/live/\(channel)/aired.json")).songs
     }
 
     /// The broadcast's newest end and the start of its third segment from the end (where a
