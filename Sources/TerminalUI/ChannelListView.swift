@@ -16,26 +16,19 @@ import Radio
 /// The value holds only what the user did (filter, selected id); the channels come from
 /// each snapshot, so a list refreshed by the station never leaves a stale selection.
 public struct ChannelListView: Sendable, Equatable {
-    /// What a key press asks of the caller.
-    public enum Outcome: Sendable, Equatable {
-        /// Nothing beyond redrawing the list.
-        case stay
-        /// Close the list.
-        case close
-        /// Close the list and send this command (a channel switch).
-        case send(RadioCommand)
-    }
-
     /// The text typed so far.
     public private(set) var filter = ""
     /// Whether printable keys go into the filter rather than to bindings.
     public private(set) var isFiltering = false
+    /// The selection among the visible channels, by id; none selects the first.
+    private var list: ScrollingList<String>
+
     /// The id of the selected channel; nil selects the first visible one.
-    public private(set) var selectedID: String?
+    public var selectedID: String? { list.selectedID }
 
     /// Opens the list with `id` (usually the current channel) selected.
     public init(selecting id: String?) {
-        selectedID = id
+        list = ScrollingList(selecting: id)
     }
 
     /// The channels the filter lets through, in the station's order.
@@ -47,13 +40,11 @@ public struct ChannelListView: Sendable, Equatable {
 
     /// Where the selection is within `visibleChannels`, or nil when nothing is visible.
     public func selectedIndex(_ channels: [ChannelInfo]) -> Int? {
-        let visible = visibleChannels(channels)
-        guard !visible.isEmpty else { return nil }
-        return visible.firstIndex { $0.id == selectedID } ?? 0
+        list.selectedIndex(in: visibleChannels(channels).map(\.id))
     }
 
-    /// Applies one key press to the list of `channels`.
-    public mutating func handle(_ key: Key, channels: [ChannelInfo], keymap: Keymap) -> Outcome {
+    /// Applies one key press to the list of `channels`; choosing a channel closes the list.
+    public mutating func handle(_ key: Key, channels: [ChannelInfo], keymap: Keymap) -> ViewOutcome<RadioCommand> {
         let action = keymap.action(for: key, in: [.channelList])
         if case .character(let character) = key, isFiltering || action == nil {
             filter.append(character)
@@ -68,27 +59,25 @@ public struct ChannelListView: Sendable, Equatable {
             return .stay
         }
         switch action {
-        case .moveSelection(let step):
-            let visible = visibleChannels(channels)
-            if let index = selectedIndex(channels) {
-                selectedID = visible[min(visible.count - 1, max(0, index + step))].id
-            }
-            return .stay
-        case .choose:
-            guard let index = selectedIndex(channels) else { return .stay }
-            return .send(.channel(visibleChannels(channels)[index].id))
-        case .chooseLive:
-            // Sent for an unmarked channel too: the radio says why it cannot (not broadcast).
-            guard let index = selectedIndex(channels) else { return .stay }
-            return .send(.liveChannel(visibleChannels(channels)[index].id))
         case .startFilter:
             isFiltering = true
             return .stay
-        case .close:
-            guard isFiltering else { return .close }
+        case .close where isFiltering:
             filter = ""
             isFiltering = false
             return .stay
+        default:
+            break
+        }
+        let visible = visibleChannels(channels)
+        if let outcome = list.handle(action, ids: visible.map(\.id)) { return outcome }
+        guard let index = selectedIndex(channels) else { return .stay }
+        switch action {
+        case .choose:
+            return .chose(.channel(visible[index].id))
+        case .chooseLive:
+            // Sent for an unmarked channel too: the radio says why it cannot (not broadcast).
+            return .chose(.liveChannel(visible[index].id))
         default:
             return .stay
         }
@@ -97,7 +86,7 @@ public struct ChannelListView: Sendable, Equatable {
     /// Keeps the selection on a visible channel after the filter changed.
     private mutating func reselect(_ channels: [ChannelInfo]) {
         let visible = visibleChannels(channels)
-        if !visible.contains(where: { $0.id == selectedID }) { selectedID = visible.first?.id }
+        if !visible.contains(where: { $0.id == selectedID }) { list.select(visible.first?.id) }
     }
 
     // MARK: - Rendering
@@ -109,45 +98,20 @@ public struct ChannelListView: Sendable, Equatable {
 
     /// The list with a style per line; the selected row is `.selected`.
     public func frame(_ snapshot: RadioSnapshot, width: Int, height: Int, keymap: Keymap = .standard) -> Frame {
-        let margin = Frame.margin(width: width)
-        let indent = String(repeating: " ", count: margin)
-        let inner = max(0, width - 2 * margin)
         let visible = visibleChannels(snapshot.channels)
         let count = filter.isEmpty ? "\(snapshot.channels.count)" : "\(visible.count) of \(snapshot.channels.count)"
-
-        var chrome = (header: height >= 3, filter: height >= 4, hints: height >= 5)
-        if isFiltering && !chrome.filter && height >= 2 { chrome = (false, true, false) }
-        var frame = Frame(width: width)
-        if chrome.header {
-            frame.append(DisplayWidth.spread(" Channels", count + " ", to: width), style: .header)
+        let prompt = isFiltering ? ListScreen.Prompt("Filter: \(filter)▏", style: .plain, insistent: true)
+            : ListScreen.Prompt("Type to filter by name or id", style: .dim, insistent: false)
+        let screen = ListScreen(title: "Channels", summary: count, hints: .channelList, prompt: prompt)
+        let empty = snapshot.channels.isEmpty ? "No channels yet." : "No channel matches “\(filter)”."
+        return list.frame(visible.map(\.id), screen: screen, empty: empty, width: width, height: height,
+                          keymap: keymap) { index, mark, width in
+            let channel = visible[index]
+            let playing = channel.id == snapshot.channel?.id ? " ♪" : ""
+            // The mark beside the id: it stays when a narrow screen cuts the name.
+            let row = DisplayWidth.spread(mark + channel.name + playing, channel.live ? "live \(channel.id)" : channel.id,
+                                          to: width)
+            return (row, .plain)
         }
-        if chrome.filter {
-            let prompt = isFiltering ? "Filter: \(filter)▏" : "Type to filter by name or id"
-            frame.append(indent + prompt, style: isFiltering ? .plain : .dim)
-        }
-        let rows = max(0, height - frame.lines.count - (chrome.hints ? 1 : 0))
-        if visible.isEmpty {
-            let empty = snapshot.channels.isEmpty ? "No channels yet." : "No channel matches “\(filter)”."
-            if rows > 0 { frame.append(indent + empty, style: .dim) }
-        } else {
-            let selected = selectedIndex(snapshot.channels) ?? 0
-            // Keep the selection in the middle third once the list scrolls; derived from
-            // the selection alone so rendering stays a pure function.
-            let first = Frame.firstRow(centring: selected, rows: rows, count: visible.count)
-            for index in first..<min(visible.count, first + rows) {
-                let channel = visible[index]
-                let playing = channel.id == snapshot.channel?.id ? " ♪" : ""
-                // The mark beside the id: it stays when a narrow screen cuts the name.
-                let row = DisplayWidth.spread((index == selected ? "> " : "  ") + channel.name + playing,
-                                              channel.live ? "live \(channel.id)" : channel.id, to: inner)
-                frame.append(indent + row, style: index == selected ? .selected : .plain)
-            }
-        }
-        if chrome.hints {
-            while frame.lines.count < height - 1 { frame.appendBlank() }
-            frame.append(indent + keymap.hintLine(for: [.channelList], columns: inner), style: .dim)
-        }
-        frame.fit(height: height)
-        return frame
     }
 }

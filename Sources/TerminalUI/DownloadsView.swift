@@ -6,38 +6,29 @@ import Radio
 /// The value holds only the selection; the downloads come from each snapshot, so the view
 /// follows them as they move without a stale row.
 public struct DownloadsView: Sendable, Equatable {
-    /// What a key press asks of the caller.
-    public enum Outcome: Sendable, Equatable {
-        /// Nothing beyond redrawing.
-        case stay
-        /// Close the view.
-        case close
-        /// Send this command (about the selected download); the view stays open.
-        case send(RadioCommand)
-    }
+    /// The selection, by download id; none selects the first.
+    private var list: ScrollingList<Int64>
 
     /// The selected download's id; nil selects the first.
-    public private(set) var selectedID: Int64?
+    public var selectedID: Int64? { list.selectedID }
 
     /// Opens the view with `id` selected.
-    public init(selecting id: Int64?) { selectedID = id }
+    public init(selecting id: Int64?) { list = ScrollingList(selecting: id) }
 
     /// Where the selection is in `items`, or nil when there are none.
     public func selectedIndex(_ items: [DownloadItem]) -> Int? {
-        guard !items.isEmpty else { return nil }
-        return items.firstIndex { $0.id == selectedID } ?? 0
+        list.selectedIndex(in: items.map(\.id))
     }
 
-    /// Applies one key press to the view of `items`.
-    public mutating func handle(_ key: Key, items: [DownloadItem], keymap: Keymap) -> Outcome {
+    /// Applies one key press to the view of `items`; a command is about the selected
+    /// download, and the view stays open.
+    public mutating func handle(_ key: Key, items: [DownloadItem], keymap: Keymap) -> ViewOutcome<RadioCommand> {
         let action = keymap.action(for: key, in: [.downloads])
-        if action == .close { return .close }
-        guard let index = selectedIndex(items) else { return .stay }
+        let ids = items.map(\.id)
+        if let outcome = list.handle(action, ids: ids) { return outcome }
+        guard let index = list.selectedIndex(in: ids) else { return .stay }
         let item = items[index]
         switch action {
-        case .moveSelection(let step):
-            selectedID = items[min(items.count - 1, max(0, index + step))].id
-            return .stay
         case .pauseDownload:
             switch item.state {
             case .paused: return .send(.downloadControl(.resume, id: item.id))
@@ -65,40 +56,19 @@ public struct DownloadsView: Sendable, Equatable {
 
     /// The view with a style per line; the selected row is `.selected`, failed rows alert.
     public func frame(_ snapshot: RadioSnapshot, width: Int, height: Int, keymap: Keymap = .standard) -> Frame {
-        let margin = Frame.margin(width: width)
-        let indent = String(repeating: " ", count: margin)
-        let inner = max(0, width - 2 * margin)
         let items = snapshot.downloads.items
         let active = snapshot.downloads.active.count
-        var frame = Frame(width: width)
-        let showHints = height >= 4
-        if height >= 3 {
-            frame.append(DisplayWidth.spread(" Downloads", (active > 0 ? "\(active) active, " : "") + "\(items.count) ",
-                                             to: width), style: .header)
+        let screen = ListScreen(title: "Downloads", summary: (active > 0 ? "\(active) active, " : "") + "\(items.count)",
+                                hints: .downloads)
+        return list.frame(items.map(\.id), screen: screen, empty: "No downloads yet: press d while a song plays.",
+                          width: width, height: height, keymap: keymap) { index, mark, width in
+            (Self.row(items[index], mark: mark, width: width), items[index].state == .failed ? .alert : .plain)
         }
-        let rows = max(0, height - frame.lines.count - (showHints ? 1 : 0))
-        if items.isEmpty {
-            if rows > 0 { frame.append(indent + "No downloads yet: press d while a song plays.", style: .dim) }
-        } else {
-            let selected = selectedIndex(items) ?? 0
-            let first = Frame.firstRow(centring: selected, rows: rows, count: items.count)
-            for index in first..<min(items.count, first + rows) {
-                let item = items[index]
-                let style: Frame.Style = index == selected ? .selected : (item.state == .failed ? .alert : .plain)
-                frame.append(indent + Self.row(item, selected: index == selected, width: inner), style: style)
-            }
-        }
-        if showHints {
-            while frame.lines.count < height - 1 { frame.appendBlank() }
-            frame.append(indent + keymap.hintLine(for: [.downloads], columns: inner), style: .dim)
-        }
-        frame.fit(height: height)
-        return frame
     }
 
     /// `> Artist - Title            running [#####.....] 48% 320 kB/s`, the reason after a
     /// failed or waiting one.
-    static func row(_ item: DownloadItem, selected: Bool, width: Int) -> String {
+    static func row(_ item: DownloadItem, mark: String, width: Int) -> String {
         var right = item.state.rawValue
         if let total = item.total, total > 0, item.state != .completed {
             let fraction = min(1, Double(item.bytes) / Double(total))
@@ -107,7 +77,7 @@ public struct DownloadsView: Sendable, Equatable {
             right += " \(Int(fraction * 100))%"
         }
         if item.state == .running, item.rate > 0 { right += " " + Self.rate(item.rate) }
-        var left = (selected ? "> " : "  ") + (item.artist.isEmpty ? item.title : "\(item.artist) - \(item.title)")
+        var left = mark + (item.artist.isEmpty ? item.title : "\(item.artist) - \(item.title)")
         if let reason = item.reason, item.state == .failed || item.state == .waiting { left += " — " + reason }
         return DisplayWidth.spread(left, right, to: width)
     }

@@ -62,12 +62,6 @@ public struct Frame: Sendable, Equatable {
     public static func margin(width: Int) -> Int {
         width >= 40 ? 2 : (width >= 4 ? 1 : 0)
     }
-
-    /// The first of `rows` rows shown from a list of `count`, so that row `selected` sits in
-    /// the middle where it can and the list never scrolls past its end.
-    public static func firstRow(centring selected: Int, rows: Int, count: Int) -> Int {
-        min(max(0, selected - rows / 2), max(0, count - rows))
-    }
 }
 
 /// A frame line before layout: its text, style and how much it matters when the screen

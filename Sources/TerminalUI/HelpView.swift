@@ -39,7 +39,7 @@ public enum HelpView {
             let bottom = [FrameLine(text: indent + "Press any key to close.", style: .dim, priority: 5)]
             return Frame.layout(top: top + body, bottom: bottom, width: width, height: height)
         }
-        let start = min(max(0, first), body.count - visible)
+        let start = ListScreen.top(first, rows: visible, count: body.count)
         let shown = Array(body[start..<(start + visible)])
         let footer = indent + "↑ ↓ PgUp PgDn scroll, any other key closes (\(start + 1)–\(start + visible) of \(body.count))"
         return Frame.layout(top: top + shown, bottom: [FrameLine(text: footer, style: .dim, priority: 5)],

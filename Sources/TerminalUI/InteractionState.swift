@@ -89,69 +89,47 @@ struct InteractionState {
             }
             return Response()
         case .channels(var list):
-            switch list.handle(key, channels: snapshot.channels, keymap: keymap) {
-            case .stay:
-                mode = .channels(list)
-                return Response()
-            case .close:
-                mode = .nowPlaying
-                return Response()
-            case .send(let command):
-                mode = .nowPlaying
-                return Response(commands: [command])
-            }
+            let outcome = list.handle(key, channels: snapshot.channels, keymap: keymap)
+            return apply(outcome, keeping: .channels(list), now: now) { Response(commands: [$0]) }
         case .downloads(var view):
-            switch view.handle(key, items: snapshot.downloads.items, keymap: keymap) {
-            case .stay:
-                mode = .downloads(view)
-                return Response()
-            case .close:
-                mode = .nowPlaying
-                return Response()
-            case .send(let command):
-                mode = .downloads(view)
-                return Response(commands: [command])
-            }
+            let outcome = view.handle(key, items: snapshot.downloads.items, keymap: keymap)
+            return apply(outcome, keeping: .downloads(view), now: now) { Response(commands: [$0]) }
         case .lyrics(var view):
-            switch view.handle(key, lyrics: snapshot.lyrics, height: height, keymap: keymap) {
-            case .stay:
-                mode = .lyrics(view)
-                return Response()
-            case .close:
-                mode = .nowPlaying
-                return Response()
-            case .send(let command):
-                mode = .lyrics(view)
-                return Response(commands: [command])
-            }
+            let outcome = view.handle(key, lyrics: snapshot.lyrics, height: height, keymap: keymap)
+            return apply(outcome, keeping: .lyrics(view), now: now) { Response(commands: [$0]) }
         case .history(var view):
             let outcome = view.handle(key, entries: snapshot.history, keymap: keymap)
-            mode = .history(view)
-            switch outcome {
-            case .stay: return Response()
-            case .close:
-                mode = .nowPlaying
-                return Response()
-            case .send(let command): return Response(commands: [command])
-            case .refused:
-                notice = (.unsupported("a report about another station's song"), now + Self.noticeDuration)
-                return Response()
-            }
+            return apply(outcome, keeping: .history(view), now: now) { Response(commands: [$0]) }
         case .login(var form):
-            switch form.handle(key) {
-            case .stay:
-                mode = .login(form)
-                return Response()
-            case .close:
-                mode = .nowPlaying
-                return Response(loginClosed: true)
-            case .request(let request):
-                mode = .login(form)
-                return Response(login: request)
-            }
+            let outcome = form.handle(key)
+            return apply(outcome, keeping: .login(form), now: now) { Response(login: $0) }
         case .nowPlaying:
             return handleNowPlaying(key, snapshot: snapshot, now: now)
         }
+    }
+
+    /// Carries out what a key asked of the view in front: `open` is that view as the key
+    /// left it, kept in front unless the outcome closes it; `request` makes the response
+    /// that carries out a request. Closing the login dialog tells its service.
+    private mutating func apply<Request>(_ outcome: ViewOutcome<Request>, keeping open: Mode,
+                                         now: ContinuousClock.Instant, _ request: (Request) -> Response) -> Response {
+        let wasLogin = isLoginOpen
+        var response = Response()
+        switch outcome {
+        case .stay: mode = open
+        case .close: mode = .nowPlaying
+        case .send(let asked):
+            mode = open
+            response = request(asked)
+        case .chose(let asked):
+            mode = .nowPlaying
+            response = request(asked)
+        case .refused(let error):
+            mode = open
+            notice = (error, now + Self.noticeDuration)
+        }
+        response.loginClosed = wasLogin && !isLoginOpen
+        return response
     }
 
     /// Applies the login service's answer to the dialog of `generation`; answers for a

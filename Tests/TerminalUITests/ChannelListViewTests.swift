@@ -47,7 +47,7 @@ import Testing
         #expect(list.handle(.character("j"), channels: Self.channels, keymap: Self.keymap) == .stay)
         #expect(list.selectedID == "7")
         #expect(list.handle(.character("k"), channels: Self.channels, keymap: Self.keymap) == .stay)
-        #expect(list.handle(.enter, channels: Self.channels, keymap: Self.keymap) == .send(.channel("2")))
+        #expect(list.handle(.enter, channels: Self.channels, keymap: Self.keymap) == .chose(.channel("2")))
     }
 
     @Test func movementStopsAtTheEnds() {
@@ -62,7 +62,7 @@ import Testing
         var list = ChannelListView(selecting: "1")
         Self.type("fm", into: &list)
         #expect(list.selectedID == "7")
-        #expect(list.handle(.enter, channels: Self.channels, keymap: Self.keymap) == .send(.channel("7")))
+        #expect(list.handle(.enter, channels: Self.channels, keymap: Self.keymap) == .chose(.channel("7")))
     }
 
     @Test func boundLettersTypeOnceFilteringStarted() {
@@ -130,9 +130,9 @@ import Testing
             | enter choose  esc close      |
             """))
         #expect(list.render(snapshot, width: 20, height: 6)[4] == "   Chiptun… live 12 ")
-        #expect(list.handle(.character("L"), channels: channels, keymap: Self.keymap) == .send(.liveChannel("1")))
+        #expect(list.handle(.character("L"), channels: channels, keymap: Self.keymap) == .chose(.liveChannel("1")))
         var first = ChannelListView(selecting: "0")
-        #expect(first.handle(.character("L"), channels: channels, keymap: Self.keymap) == .send(.liveChannel("0")))
+        #expect(first.handle(.character("L"), channels: channels, keymap: Self.keymap) == .chose(.liveChannel("0")))
     }
 
     @Test func rendersFilterAndScrollsToTheSelection() {

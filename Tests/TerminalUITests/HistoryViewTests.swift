@@ -49,7 +49,8 @@ struct HistoryViewTests {
         let grown = [entry("4", "Four", ago: 1)] + entries
         #expect(view.handle(.character("d"), entries: grown, keymap: keymap) == .send(.pastSong(.download, sid: "2")))
         #expect(view.handle(.down, entries: grown, keymap: keymap) == .stay)
-        #expect(view.handle(.character("l"), entries: grown, keymap: keymap) == .refused(grown[3]),
+        #expect(view.handle(.character("l"), entries: grown, keymap: keymap)
+                == .refused(.unsupported("a report about another station's song")),
                 "another station's song cannot be reported")
         #expect(view.handle(.character("H"), entries: grown, keymap: keymap) == .close)
     }

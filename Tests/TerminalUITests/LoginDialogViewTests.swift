@@ -52,7 +52,7 @@ import Testing
         for character in "mon" { _ = form.handle(.character(character)) }
         form.captchaArrived(.picture(["x"]))
         for character in "mon" { _ = form.handle(.character(character)) }
-        #expect(form.handle(.enter) == .request(.submit(LoginAnswers(account: "listener", password: Self.password,
+        #expect(form.handle(.enter) == .send(.submit(LoginAnswers(account: "listener", password: Self.password,
                                                                      captcha: "mon"))))
         #expect(form.loginFailed(.wrongCaptcha("验证码不正确")) == .captcha)
         form.captchaArrived(.picture(["█▀▀ ▄▄█ ▀█▀", "▀▀█ █▄▄  █ "]))

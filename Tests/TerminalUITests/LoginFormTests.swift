@@ -47,7 +47,7 @@ import Testing
         #expect(form.handle(.enter) == .stay)
         #expect(form.focus == .password)
         Self.type(" pass word ", into: &form)
-        #expect(form.handle(.enter) == .request(.submit(
+        #expect(form.handle(.enter) == .send(.submit(
             LoginAnswers(account: "listener@example.com", password: " pass word ", captcha: nil))),
             "the account is trimmed, the password is not")
         #expect(form.phase == .submitting)
@@ -81,7 +81,7 @@ import Testing
         #expect(form.phase == .editing)
         #expect(form.captchaAnswer == "", "a new captcha gets a fresh answer")
         Self.type(" moon ", into: &form)
-        #expect(form.handle(.enter) == .request(.submit(LoginAnswers(account: "listener", password: "pw",
+        #expect(form.handle(.enter) == .send(.submit(LoginAnswers(account: "listener", password: "pw",
                                                                      captcha: "moon"))))
     }
 
@@ -90,7 +90,7 @@ import Testing
         form.captchaFailed(.service(.unreachable("refused")))
         #expect(form.phase == .editing)
         #expect(form.problem == .service(.unreachable("refused")))
-        #expect(form.handle(.enter) == .request(.captcha))
+        #expect(form.handle(.enter) == .send(.captcha))
         #expect(form.phase == .fetchingCaptcha && form.problem == nil)
         #expect(form.handle(.enter) == .stay, "one fetch at a time")
     }
@@ -106,7 +106,7 @@ import Testing
         #expect(form.account == "listener")
         #expect(form.problem == .wrongPassword)
         Self.type("again", into: &form)
-        #expect(form.handle(.enter) == .request(.submit(LoginAnswers(account: "listener", password: "again"))))
+        #expect(form.handle(.enter) == .send(.submit(LoginAnswers(account: "listener", password: "again"))))
         #expect(form.problem == nil, "a new attempt clears the old failure")
     }
 
@@ -128,7 +128,7 @@ import Testing
         Self.type("pw", into: &form)
         _ = form.handle(.tab)
         Self.type("mon", into: &form)
-        #expect(form.handle(.enter) == .request(.submit(LoginAnswers(account: "listener", password: "pw",
+        #expect(form.handle(.enter) == .send(.submit(LoginAnswers(account: "listener", password: "pw",
                                                                      captcha: "mon"))))
         #expect(form.loginFailed(.wrongCaptcha("验证码不正确")) == .captcha)
         #expect(form.phase == .fetchingCaptcha && form.captcha == nil && form.captchaAnswer == "")

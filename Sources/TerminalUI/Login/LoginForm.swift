@@ -27,16 +27,6 @@ public struct LoginForm: Sendable, Equatable {
         case submitting
     }
 
-    /// What the caller must do after a key press.
-    public enum Outcome: Sendable, Equatable {
-        /// Nothing beyond redrawing.
-        case stay
-        /// Close the dialog.
-        case close
-        /// Ask the ``LoginService`` for this.
-        case request(LoginRequest)
-    }
-
     /// Where the login goes (shown in the title).
     public let destination: String
     /// Whether the form has a captcha field.
@@ -75,8 +65,8 @@ public struct LoginForm: Sendable, Equatable {
         }
     }
 
-    /// Applies one key press.
-    public mutating func handle(_ key: Key) -> Outcome {
+    /// Applies one key press; a request is for the ``LoginService``, with the dialog kept open.
+    public mutating func handle(_ key: Key) -> ViewOutcome<LoginRequest> {
         if key == .escape { return .close }
         if phase == .submitting { return .stay }
         switch key {
@@ -155,13 +145,13 @@ public struct LoginForm: Sendable, Equatable {
         focus = order[(index + step + order.count) % order.count]
     }
 
-    private mutating func enter() -> Outcome {
+    private mutating func enter() -> ViewOutcome<LoginRequest> {
         if needsCaptcha && captcha == nil {
             // The fetch failed: Enter asks again (while one runs, it waits).
             guard phase == .editing else { return .stay }
             phase = .fetchingCaptcha
             problem = nil
-            return .request(.captcha)
+            return .send(.captcha)
         }
         // Spaces count in a password, not around an account or a captcha answer.
         let empty = fields.first { field in
@@ -176,7 +166,7 @@ public struct LoginForm: Sendable, Equatable {
         problem = nil
         let answers = LoginAnswers(account: Self.trimmed(account), password: password,
                                    captcha: needsCaptcha ? Self.trimmed(captchaAnswer) : nil)
-        return .request(.submit(answers))
+        return .send(.submit(answers))
     }
 
     private static func trimmed(_ text: String) -> String {
