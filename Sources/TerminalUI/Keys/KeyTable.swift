@@ -87,16 +87,8 @@ extension KeyBinding {
         }
     }
 
-    /// The rows of the channel list, the downloads view and the lyrics view.
-    private static let lists: [KeyBinding] = [
-        KeyBinding(action: "list-up", keys: [.up, .character("k")], context: .channelList,
-                   effect: .moveSelection(-1), help: "move up", hintRank: 2),
-        KeyBinding(action: "list-down", keys: [.down, .character("j")], context: .channelList,
-                   effect: .moveSelection(1), help: "move down", hintRank: 3),
-        KeyBinding(action: "list-page-up", keys: [.pageUp], context: .channelList,
-                   effect: .moveSelection(-10), help: "move up ten rows"),
-        KeyBinding(action: "list-page-down", keys: [.pageDown], context: .channelList,
-                   effect: .moveSelection(10), help: "move down ten rows"),
+    /// The rows of the list views: the channel list, the downloads, the lyrics and the history.
+    private static let lists: [KeyBinding] = movement("list", in: .channelList, hints: (2, 3)) + [
         KeyBinding(action: "list-choose", keys: [.enter], context: .channelList,
                    effect: .choose, help: "play the selected channel", hintRank: 0),
         KeyBinding(action: "list-live", keys: [.character("L")], context: .channelList,
@@ -107,10 +99,7 @@ extension KeyBinding {
                    help: "clear the filter, or close the list", hintRank: 1),
         KeyBinding(action: "list-filter", keys: [.character("/")], context: .channelList,
                    effect: .startFilter, help: "type a filter even if it starts with j, k, q or c"),
-        KeyBinding(action: "downloads-up", keys: [.up, .character("k")], context: .downloads,
-                   effect: .moveSelection(-1), help: "move up"),
-        KeyBinding(action: "downloads-down", keys: [.down, .character("j")], context: .downloads,
-                   effect: .moveSelection(1), help: "move down"),
+    ] + movement("downloads", in: .downloads, paging: false) + [
         KeyBinding(action: "downloads-pause", keys: [.character("p")], context: .downloads,
                    effect: .pauseDownload, help: "pause the selected download, or resume it", hintRank: 0),
         KeyBinding(action: "downloads-cancel", keys: [.character("x")], context: .downloads,
@@ -119,24 +108,10 @@ extension KeyBinding {
                    effect: .retryDownload, help: "retry the selected download", hintRank: 2),
         KeyBinding(action: "downloads-close", keys: [.escape, .character("q"), .character("D")], context: .downloads,
                    effect: .close, help: "close the downloads", hintRank: 3),
-        KeyBinding(action: "lyrics-up", keys: [.up, .character("k")], context: .lyrics,
-                   effect: .moveSelection(-1), help: "scroll up a line", hintRank: 1),
-        KeyBinding(action: "lyrics-down", keys: [.down, .character("j")], context: .lyrics,
-                   effect: .moveSelection(1), help: "scroll down a line", hintRank: 2),
-        KeyBinding(action: "lyrics-page-up", keys: [.pageUp], context: .lyrics,
-                   effect: .moveSelection(-10), help: "scroll up ten lines"),
-        KeyBinding(action: "lyrics-page-down", keys: [.pageDown], context: .lyrics,
-                   effect: .moveSelection(10), help: "scroll down ten lines"),
+    ] + movement("lyrics", in: .lyrics, scrolling: true, hints: (1, 2)) + [
         KeyBinding(action: "lyrics-close", keys: [.escape, .character("q"), .character("y")], context: .lyrics,
                    effect: .close, help: "close the lyrics", hintRank: 0),
-        KeyBinding(action: "history-up", keys: [.up, .character("k")], context: .history,
-                   effect: .moveSelection(-1), help: "move up"),
-        KeyBinding(action: "history-down", keys: [.down, .character("j")], context: .history,
-                   effect: .moveSelection(1), help: "move down"),
-        KeyBinding(action: "history-page-up", keys: [.pageUp], context: .history,
-                   effect: .moveSelection(-10), help: "move up ten rows"),
-        KeyBinding(action: "history-page-down", keys: [.pageDown], context: .history,
-                   effect: .moveSelection(10), help: "move down ten rows"),
+    ] + movement("history", in: .history) + [
         KeyBinding(action: "history-like", keys: [.character("l")], context: .history,
                    effect: .likePast, help: "like the selected song, or unlike it if liked (♥)", hintRank: 0),
         KeyBinding(action: "history-trash", keys: [.character("b")], context: .history,
@@ -146,4 +121,28 @@ extension KeyBinding {
         KeyBinding(action: "history-close", keys: [.escape, .character("q"), .character("H")], context: .history,
                    effect: .close, help: "close the history", hintRank: 3),
     ]
+
+    /// The movement keys of a list view, named `<prefix>-up`, `-down`, `-page-up` and
+    /// `-page-down`: ↑ k and ↓ j move one row (or scroll one line, in a view without a
+    /// selection), PgUp and PgDn ten. `hints` ranks the first two in the hint line.
+    private static func movement(_ prefix: String, in context: KeyContext, scrolling: Bool = false,
+                                 paging: Bool = true, hints: (up: Int?, down: Int?) = (nil, nil)) -> [KeyBinding] {
+        let (verb, one, ten) = scrolling ? ("scroll", " a line", "ten lines") : ("move", "", "ten rows")
+        let rows = [
+            KeyBinding(action: prefix + "-up", keys: [.up, .character("k")], context: context,
+                       effect: .moveSelection(-1), help: "\(verb) up\(one)", hintRank: hints.up),
+            KeyBinding(action: prefix + "-down", keys: [.down, .character("j")], context: context,
+                       effect: .moveSelection(1), help: "\(verb) down\(one)", hintRank: hints.down),
+        ]
+        guard paging else { return rows }
+        return rows + [
+            KeyBinding(action: prefix + "-page-up", keys: [.pageUp], context: context,
+                       effect: .moveSelection(-pageRows), help: "\(verb) up \(ten)"),
+            KeyBinding(action: prefix + "-page-down", keys: [.pageDown], context: context,
+                       effect: .moveSelection(pageRows), help: "\(verb) down \(ten)"),
+        ]
+    }
+
+    /// How many rows PgUp and PgDn move a list's selection (or scroll it) by.
+    static let pageRows = 10
 }
