@@ -35,7 +35,7 @@ struct WebPlayerRouteTests {
                          "data-field=\"title\"", "data-field=\"artist\"", "data-field=\"album\"", "aria-pressed=\"false\""] {
                 #expect(page.contains(hook), "\(hook)")
             }
-            let script = WebPlayerPage.script.text
+            let script = WebPlayerPage.script.text + WebPlayerPage.liveScript.text
             for hook in ["b.dataset.channel = id", "b.dataset.live = id", "navigator.mediaSession"] {
                 #expect(script.contains(hook), "\(hook)")
             }
@@ -73,10 +73,11 @@ struct WebPlayerRouteTests {
         #expect(page.matches(of: /\s(?:style|on[a-z]+)\s*=/).isEmpty)
         #expect(!page.contains("javascript:"))
         // Each file: from its link in the document, with its own type.
-        let types = ["/web/player.css": "text/css; charset=utf-8", "/web/player.js": "text/javascript; charset=utf-8"]
+        let types = ["/web/player.css": "text/css; charset=utf-8", "/web/player.js": "text/javascript; charset=utf-8",
+                     "/web/player-live.js": "text/javascript; charset=utf-8"]
         #expect(Self.linked(page).sorted() == types.keys.sorted())
         #expect(page.contains("<link rel=\"stylesheet\" href=\"/web/player.css\">"))
-        #expect(page.contains("<script src=\"/web/player.js\" defer></script>"))
+        #expect(page.contains("<script src=\"/web/player-live.js\" defer></script>\n<script src=\"/web/player.js\" defer></script>"))
         try await StationFixtures.withDemoStation { _, base in
             let port = try #require(base.port)
             for path in Self.linked(page) {
@@ -98,7 +99,8 @@ struct WebPlayerRouteTests {
             // The files are the ones in the repository, byte for byte.
             let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("Sources/Station/Web/Page")
-            for (asset, file) in [(WebPlayerPage.document, "player.html"), (WebPlayerPage.style, "player.css"), (WebPlayerPage.script, "player.js")] {
+            for (asset, file) in [(WebPlayerPage.document, "player.html"), (WebPlayerPage.style, "player.css"),
+                                  (WebPlayerPage.script, "player.js"), (WebPlayerPage.liveScript, "player-live.js")] {
                 #expect(try Data(contentsOf: folder.appendingPathComponent(file)) == asset.body, "\(file)")
             }
             let missing = try await get(port, "/web/nothing.js")

@@ -15,8 +15,8 @@ import Transcoder
 /// skips the lookup and the chain when none of them acts on it (``StationResponder``).
 ///
 /// Routes (each answered by ``StationAPI``, but the web player's):
-/// - `GET|HEAD /`, `/web/player.css`, `/web/player.js` → the web player's files, each with
-///   its type and ETag (``WebPlayerRoute``, ``WebPlayerPage``)
+/// - `GET|HEAD /`, `/web/player.css`, `/web/player.js`, `/web/player-live.js` → the web
+///   player's files, each with its type and ETag (``WebPlayerRoute``, ``WebPlayerPage``)
 /// - `GET /j/app/radio/channels` → `{"channels":[…]}`
 /// - `GET|POST /j/app/radio/people` → the app family's playlist answers (see ``PlaylistResponder``)
 /// - `GET /j/app/radio/liked_songs` → the listener's red-heart songs

@@ -1,6 +1,7 @@
-/// The web player: `GET /` answers its HTML, which links its stylesheet and its script, each
+/// The web player: `GET /` answers its HTML, which links its stylesheet and its scripts, each
 /// a file of its own under `/web/` (Sources/Station/Web/Page: player.html, player.css,
-/// player.js, built into the binary by the EmbedWebPage plugin as ``WebPageFiles``); its icon
+/// player.js and player-live.js, its live channels' part, built into the binary by the
+/// EmbedWebPage plugin as ``WebPageFiles``); its icon
 /// is a 32×32 PNG data URI in the HTML, so a browser asks for no `/favicon.ico`. Nothing is
 /// fetched from another host, and nothing is written into the files as they are served: what
 /// the script needs from the station it asks for as JSON. It speaks the web family the
@@ -21,7 +22,10 @@ enum WebPlayerPage {
     static let style = WebAsset(path: "/web/player.css", contentType: "text/css; charset=utf-8", text: WebPageFiles.playerCss)
     /// Its script.
     static let script = WebAsset(path: "/web/player.js", contentType: "text/javascript; charset=utf-8", text: WebPageFiles.playerJs)
+    /// Its script's live channels (loaded before ``script``, it only declares).
+    static let liveScript = WebAsset(path: "/web/player-live.js", contentType: "text/javascript; charset=utf-8",
+                                     text: WebPageFiles.playerLiveJs)
 
     /// Every file of the page, each at its path.
-    static let assets: [WebAsset] = [document, style, script]
+    static let assets: [WebAsset] = [document, style, liveScript, script]
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import NIOCore
 
 /// `GET|HEAD` of the web player's files (``WebPlayerPage/assets``: `/`, `/web/player.css`,
-/// `/web/player.js`), each with its type and ETag. A request whose `If-None-Match` names that
+/// `/web/player.js`, `/web/player-live.js`), each with its type and ETag. A request whose `If-None-Match` names that
 /// tag (or `*`) gets a 304 without the body; the browser revalidates every time
 /// (`Cache-Control: no-cache`), so a station upgraded to a new page is seen at the next load.
 /// The Content-Security-Policy lets the page load nothing from another host, and run no
