@@ -151,7 +151,8 @@ async function aired(live) {
 /** The song of `songs` whose audio holds `moment` (ms since the epoch): `start` ≤ `moment` <
  * `end`, whether or not it is on the air (the song on the air's `end` holds the live edge);
  * when songs overlap, the latest to start; none past every song's end (audio newer than the
- * copy read). The rule of docs/PROTOCOL.md §11, which mhz's live client follows too.
+ * copy read). The rule of docs/PROTOCOL.md §11 (the song a moment belongs to: by `start` and
+ * `end` alone, never by `on_air` nor by place in the list), which mhz's live client follows.
  * @param {number} moment @param {AiredSong[]} songs */
 function heardAt(moment, songs) {
   /** @type {AiredSong | undefined} */
