@@ -69,9 +69,9 @@ public struct ChannelListView: Sendable, Equatable {
         default:
             break
         }
-        let visible = visibleChannels(channels)
-        if let outcome = list.handle(action, ids: visible.map(\.id)) { return outcome }
-        guard let index = selectedIndex(channels) else { return .stay }
+        let visible = visibleChannels(channels), ids = visible.map(\.id)
+        if let outcome = list.handle(action, ids: ids) { return outcome }
+        guard let index = list.selectedIndex(in: ids) else { return .stay }
         switch action {
         case .choose:
             return .chose(.channel(visible[index].id))

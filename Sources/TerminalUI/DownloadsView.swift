@@ -15,11 +15,6 @@ public struct DownloadsView: Sendable, Equatable {
     /// Opens the view with `id` selected.
     public init(selecting id: Int64?) { list = ScrollingList(selecting: id) }
 
-    /// Where the selection is in `items`, or nil when there are none.
-    public func selectedIndex(_ items: [DownloadItem]) -> Int? {
-        list.selectedIndex(in: items.map(\.id))
-    }
-
     /// Applies one key press to the view of `items`; a command is about the selected
     /// download, and the view stays open.
     public mutating func handle(_ key: Key, items: [DownloadItem], keymap: Keymap) -> ViewOutcome<RadioCommand> {

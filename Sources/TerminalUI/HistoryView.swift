@@ -32,11 +32,6 @@ public struct HistoryView: Sendable, Equatable {
         entries.map { Selection(sid: $0.sid, startedAt: $0.startedAt) }
     }
 
-    /// Where the selection is in `entries`, or nil when there are none.
-    public func selectedIndex(_ entries: [ListenEntry]) -> Int? {
-        list.selectedIndex(in: Self.ids(entries))
-    }
-
     /// Applies one key press to the view of `entries`; a command is about the selected
     /// song, and the view stays open.
     public mutating func handle(_ key: Key, entries: [ListenEntry], keymap: Keymap) -> ViewOutcome<RadioCommand> {
