@@ -52,6 +52,19 @@ struct ServiceFailureClassificationTests {
         #expect(row.failure.keepsReport == row.keepsReport)
     }
 
+    /// The report rule, for any status the station may answer: a report is kept exactly
+    /// when the status says "not now" (408, 429, 502, 503, 504), and any other status is
+    /// the station's word on it; the station is down for "not now" and every 5xx.
+    @Test func aStatusIsNamedByTheOneRuleOfNotNow() {
+        for status in 100...999 {
+            let failure = ServiceFailure(status: status)
+            let notNow = [408, 429, 502, 503, 504].contains(status)
+            #expect(failure == (notNow ? .busy(status) : .httpStatus(status)), "\(status)")
+            #expect(failure.keepsReport == notNow, "\(status)")
+            #expect(failure.isStationDown == (notNow || (500...599).contains(status)), "\(status)")
+        }
+    }
+
     @Test func everyCaseIsInTheTable() {
         #expect(Set(Self.table.map { Self.name($0.failure) })
                 == ["unreachable", "httpStatus", "busy", "untrusted", "malformed", "rejected", "expired", "needsLogin"])
