@@ -145,7 +145,7 @@ final class EncoderContext {
                 let before = packetsTaken
                 try receive(deliver)
                 if packetsTaken == before {
-                    throw .failed(stage: .encode, reason: "the encoder takes no input with every frame owed taken")
+                    throw .failed(stage: .encode, reason: "the encoder takes no input and gives no packet it may give")
                 }
                 continue
             }

@@ -10,9 +10,9 @@ public enum TranscodeError: Error, Sendable, Equatable {
         case decode
         /// Converting samples to the encoder's format, rate and channels (libswresample).
         case resample
-        /// Encoding MP3 frames (`avcodec_send_frame` / `avcodec_receive_packet`).
+        /// Encoding (`avcodec_send_frame` / `avcodec_receive_packet`).
         case encode
-        /// Writing the MP3 stream: header, packets, trailer (libavformat's mp3 muxer).
+        /// Writing the output: header, packets, trailer (libavformat's muxers).
         case mux
         /// Allocating FFmpeg's structures (out of memory, as a rule).
         case setup
