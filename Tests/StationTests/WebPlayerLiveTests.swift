@@ -185,6 +185,27 @@ extension WebPlayerBrowserTests {
         }
     }
 
+    @Test("the song heard is the aired entry whose start and end hold the moment (the latest to start when two do), by start and end alone: none past every end, on the air or not")
+    func songOfAMoment() async throws {
+        try await StationFixtures.withDemoStation { _, base in
+            try await withPage(base) { page in
+                // Newest first, as aired.json lists them: the song on the air expected to end at
+                // 3000 though the next started at 2000 (a copy read before it ended early).
+                let heard = try await page.value("""
+                    (() => {
+                      const songs = [{ sid: "c", start: 2000, end: 2600, on_air: true },
+                                     { sid: "b", start: 1000, end: 3000, on_air: false },
+                                     { sid: "a", start: 0, end: 1000, on_air: false }];
+                      return [0, 999, 1000, 1999, 2000, 2599, 2600, 2999, 3000].map((t) => (heardAt(t, songs) || { sid: "" }).sid);
+                    })()
+                    """) as? [String]
+                #expect(heard == ["a", "a", "b", "b", "c", "c", "b", "b", ""])
+                let onAir = try await page.value("(heardAt(5000, [{ sid: 'x', start: 0, end: 4000, on_air: true }]) || null)")
+                #expect(onAir == nil || onAir is NSNull)
+            }
+        }
+    }
+
     @Test("a browser without native HLS: a live entry plays the channel's songs and the page says so in one line")
     func noNativeHLS() async throws {
         let log = RequestLog()
