@@ -79,11 +79,9 @@ import TestSupport
     @Test("An output that refuses the appended periods is the output's failure, .cannotWrite with its path, as when it refuses the kept bytes")
     func refusedAppendedPeriods() throws {
         let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
-        try MediaTools.tone(at: directory.path("a.ts"), seconds: 1)
-        // A period to re-encode, far longer than a pipe holds (64 KiB).
-        try MediaTools.tone(at: directory.path("b.ts"), seconds: 8, rate: 48000)
-        let input = directory.path("joined.ts")
-        let kept = try PeriodJoinerTests.concatenate(directory.path("a.ts"), directory.path("b.ts"), into: input)
+        // The second period is re-encoded, and far longer than a pipe holds (64 KiB).
+        let (input, kept) = try PeriodJoinerTests.twoPeriods("a.ts", "b.ts", joined: "joined.ts", seconds: (1, 8),
+                                                             in: directory)
         let output = directory.path("out.ts").path
         let reader = try HangingUpReader(fifo: output, wanted: Int(kept))
         let outcome = Self.withoutSIGPIPE { () -> TranscodeError? in

@@ -14,6 +14,17 @@ import TestSupport
         return Int64(head.count)
     }
 
+    /// Two tones in `directory`, the first at 44.1 kHz and the second at 48 kHz (so it does
+    /// not continue the first), of `seconds` each, one after the other in `joined`: its
+    /// path and where the second starts.
+    static func twoPeriods(_ first: String, _ second: String, joined: String, seconds: (Double, Double),
+                           in directory: TemporaryDirectory) throws -> (url: URL, start: Int64) {
+        try MediaTools.tone(at: directory.path(first), seconds: seconds.0)
+        try MediaTools.tone(at: directory.path(second), seconds: seconds.1, rate: 48000)
+        let url = directory.path(joined)
+        return (url, try concatenate(directory.path(first), directory.path(second), into: url))
+    }
+
     @Test("Periods that continue one another need nothing: no output is written")
     func continuous() throws {
         let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
@@ -29,10 +40,7 @@ import TestSupport
     @Test("An MP4 cannot have a period appended; the output is not left behind")
     func mp4() throws {
         let directory = try TemporaryDirectory(prefix: "mhz-transcoder")
-        try MediaTools.tone(at: directory.path("a.m4a"), seconds: 1)
-        try MediaTools.tone(at: directory.path("b.m4a"), seconds: 1, rate: 48000)
-        let joined = directory.path("joined.m4a")
-        let start = try Self.concatenate(directory.path("a.m4a"), directory.path("b.m4a"), into: joined)
+        let (joined, start) = try Self.twoPeriods("a.m4a", "b.m4a", joined: "joined.m4a", seconds: (1, 1), in: directory)
         #expect(throws: TranscodeError.unjoinable(.container("mov,mp4,m4a,3gp,3g2,mj2"))) {
             try PeriodJoiner.join(input: joined.path, periodStarts: [start], output: directory.path("out.m4a").path)
         }
