@@ -34,7 +34,7 @@ struct CommandTableTests {
         #expect(!manual.contains("Cm \\&trash"))
         let ctl = CtlCommand.discussion(Self.changed)
         #expect(ctl.hasPrefix("Commands are those of headless stdin: pause, resume, toggle, skip, like, unlike, "
-            + "channel <id>, seek <±s|s>, live [id], radio, volume <0-100>, status, download, downloads <pause|resume|cancel|retry> <id>, "
+            + "channel <id>, seek <±s|s>, live [id], radio, volume <0-100>, mute, status, download, downloads <pause|resume|cancel|retry> <id>, "
             + "lyrics-earlier, lyrics-later, history [n], past <like|unlike|trash|download> <sid>, sleep <90s|30m|1h|off>, quit, now. Each prints one JSON line;"))
         #expect(CtlCommand.configuration.discussion == CtlCommand.discussion(CommandWord.table))
         #expect(CtlCommand.configuration.discussion.contains(" trash, "))

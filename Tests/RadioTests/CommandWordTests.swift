@@ -19,7 +19,7 @@ struct CommandWordTests {
             "sleep 90s": .sleep(90), "sleep 30m": .sleep(1800), "sleep 1H": .sleep(3600), "sleep 45": .sleep(45),
             "sleep off": .sleep(nil), "sleep 2.5s": .sleep(2.5),
             "past like 41": .pastSong(.like, sid: "41"), "past TRASH abc": .pastSong(.trash, sid: "abc"),
-            "live": .live, "LIVE": .live, "radio": .radio, "Radio": .radio,
+            "live": .live, "LIVE": .live, "radio": .radio, "Radio": .radio, "mute": .mute, "MUTE": .mute,
         ]
         for (line, command) in expected { #expect(try RadioCommand.parse(line) == command, "\(line)") }
         let spelled = Set(CommandWord.table.flatMap { [$0.word] + $0.aliases })
@@ -29,7 +29,7 @@ struct CommandWordTests {
 
     @Test func theWordListAndUsageComeFromTheTable() {
         #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
-                                       "seek", "live", "radio", "volume", "status", "login", "logout", "download", "downloads",
+                                       "seek", "live", "radio", "volume", "mute", "status", "login", "logout", "download", "downloads",
                                        "lyrics-earlier", "lyrics-later", "history", "past", "sleep", "quit"])
         #expect(CommandWord.table.map(\.usage).filter { $0.contains("<") }
                 == ["channel <id>", "seek <±s|s>", "volume <0-100>", "downloads <pause|resume|cancel|retry> <id>",
@@ -41,7 +41,7 @@ struct CommandWordTests {
     @Test func everyCommandWritesALineThatParsesBackToIt() throws {
         let commands: [RadioCommand] = [.pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel("-3"),
                                         .seek(.absolute(30)), .seek(.relative(-10)), .seek(.relative(2.5)),
-                                        .volume(90), .status, .login, .logout, .live, .quit, .download,
+                                        .volume(90), .mute, .status, .login, .logout, .live, .quit, .download,
                                         .downloadControl(.cancel, id: 7), .history(limit: nil), .history(limit: 3),
                                         .sleep(90), .sleep(1800), .sleep(7200), .sleep(2.5), .sleep(nil)]
         for command in commands {

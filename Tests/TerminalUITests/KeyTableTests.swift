@@ -42,6 +42,8 @@ import Testing
         ("list-live", .chooseLive, [.channelList]),
         // Added with the way back from a live channel to the radio.
         ("radio", .command(.radio), main),
+        // Added with mute.
+        ("mute", .command(.mute), main),
     ]
 
     @Test func everyActionNameConfigFilesUsedStillBindsWhatItDid() throws {
@@ -107,6 +109,9 @@ import Testing
                        effect: .volumeStep(5), help: "volume up 5"),
             KeyBinding(action: "volume-down", keys: [.character("-")], context: .global,
                        effect: .volumeStep(-5), help: "volume down 5"),
+            // Added with mute.
+            KeyBinding(action: "mute", keys: [.character("m")], context: .global,
+                       effect: .command(.mute), help: "turn the volume to 0, or back to where it was"),
             // The variety dial's keys, added with the dial (not in the hand-written table).
             KeyBinding(action: "variety-up", keys: [.character("]")], context: .global,
                        effect: .varietyStep(0.1), help: "more new songs in the next lists (variety +0.1)"),
@@ -161,7 +166,7 @@ import Testing
             #expect(CommandWord(parsing: row.action) == nil, "the UI's own \(row.action) is no command word")
         }
         #expect(fromTable == ["toggle", "skip", "like", "trash", "seek-forward", "seek-back", "live", "radio",
-                              "volume-up", "volume-down", "login", "download", "lyrics-earlier", "lyrics-later", "quit"])
+                              "volume-up", "volume-down", "mute", "login", "download", "lyrics-earlier", "lyrics-later", "quit"])
     }
 
     /// A word added to the command table with a key gets a row in the key table, the

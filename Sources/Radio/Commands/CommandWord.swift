@@ -91,6 +91,7 @@ public struct CommandWord: Sendable, Equatable {
         CommandWord("volume", .percent, summary: "set the volume",
                     steps: [DefaultKey("volume-up", ["+", "="], step: 5, help: "volume up 5"),
                             DefaultKey("volume-down", ["-"], step: -5, help: "volume down 5")]),
+        CommandWord("mute", .bare(.mute), summary: "turn the volume to 0, or back to where it was", keys: ["m"]),
         CommandWord("status", .bare(.status),
                     summary: "tell the state: the song and where it is, paused or not, the volume, the channel"),
         CommandWord("login", .bare(.login), interactiveOnly: true,

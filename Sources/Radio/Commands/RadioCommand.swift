@@ -22,6 +22,8 @@ public enum RadioCommand: Sendable, Equatable {
     case seek(Seek)
     /// Set the volume, 0–100.
     case volume(Int)
+    /// Turn the volume to 0, or back to where it was (``MuteSwitch``).
+    case mute
     /// Ask for a status event.
     case status
     /// Log in (interactive front ends only).
@@ -71,7 +73,7 @@ public enum RadioCommand: Sendable, Equatable {
         switch self {
         case .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .pastSong, .login, .logout:
             true
-        case .pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel, .seek, .volume, .status, .live,
+        case .pause, .resume, .toggle, .skip, .like, .unlike, .trash, .channel, .seek, .volume, .mute, .status, .live,
              .liveChannel, .radio, .sleep, .quit:
             false
         }

@@ -46,6 +46,8 @@ public actor LiveSession: RadioControl {
     private var problem: RadioError?
     /// The sleep timer.
     private var sleepTimer = SleepTimer()
+    /// Where `mute` goes back to.
+    private var mute = MuteSwitch()
     /// The sleep timer's wait under way (cancelled when the timer is set again or the session ends).
     private var sleepWait: Task<Void, Never>?
     private var playerTask: Task<Void, Never>?
@@ -114,7 +116,10 @@ public actor LiveSession: RadioControl {
         case .pause: player.pause()
         case .resume: player.resume()
         case .toggle: paused ? player.resume() : player.pause()
-        case .volume(let percent): player.setVolume(min(100, max(0, percent)))
+        case .volume(let percent):
+            mute.volumeSet()
+            player.setVolume(min(100, max(0, percent)))
+        case .mute: player.setVolume(mute.toggle(volume: volume))
         case .status: eventContinuation.yield(.status(snapshot()))
         case .live: await tune(to: nil)
         case .liveChannel(let id) where id == channel.id: await tune(to: nil)

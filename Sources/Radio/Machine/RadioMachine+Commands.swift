@@ -50,7 +50,10 @@ extension RadioMachine {
         case .seek(let target):
             return current == nil ? nothingPlaying() : [.seek(target)]
         case .volume(let percent):
+            mute.volumeSet()
             return [.setVolume(min(100, max(0, percent)))]
+        case .mute:
+            return [.setVolume(mute.toggle(volume: volume))]
         case .status:
             return [.emit(.status(snapshot))]
         case .login, .logout, .live:

@@ -111,6 +111,8 @@ public struct RadioMachine: Sendable {
     var nextListenID = 1
     /// The sleep timer.
     public internal(set) var sleepTimer = SleepTimer()
+    /// Where `mute` goes back to.
+    public internal(set) var mute = MuteSwitch()
     /// The history's newest songs, as the session last told.
     var recentListens: [ListenEntry] = []
     /// Reports about songs of the history that are not playing: their answers (a list for

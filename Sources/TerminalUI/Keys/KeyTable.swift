@@ -39,6 +39,7 @@ extension KeyBinding {
                         help: "show the song's lyrics, the line being sung highlighted")),
         .word("login"),
         .word("volume"),
+        .word("mute"),
         // The variety dial is the terminal's own: it changes what the next lists ask for
         // (`variety=`), not the radio's state, so it is no command word.
         .own(KeyBinding(action: "variety-up", keys: [.character("]")], context: .global,
