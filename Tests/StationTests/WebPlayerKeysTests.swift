@@ -13,7 +13,7 @@ extension WebPlayerBrowserTests {
         log.all.filter { $0.path == "/j/v2/playlist" && $0.parameter("type") == type }.map { $0.parameter("sid") ?? "" }
     }
 
-    @Test("space and Enter press the focused button; space pauses only with no control focused; Esc closes the login form and gives the focus back; the page's icon shows under its CSP")
+    @Test("space and Enter press the focused button; space pauses only with no control focused; m mutes and unmutes; Esc closes the login form and gives the focus back; the page's icon shows under its CSP")
     func keys() async throws {
         let log = RequestLog()
         try await StationFixtures.withDemoStation(onRequest: log.hook) { _, base in
@@ -42,6 +42,12 @@ extension WebPlayerBrowserTests {
                 try await page.press(" ")
                 try await page.waitFor("the sound again", Self.playing)
                 #expect(sids(log, "s").count == 1)
+
+                // m mutes the page's audio and gives the sound back, playing on.
+                try await page.press("m")
+                try await page.waitFor("the mute", "document.querySelector('audio').muted")
+                try await page.press("m")
+                try await page.waitFor("the sound back", "!document.querySelector('audio').muted && \(Self.playing)")
 
                 // Esc closes the login form, from inside it, and the focus goes back to Log in.
                 try await page.click("#login-open")

@@ -452,12 +452,15 @@ const actions = {
   rewind: () => mode().shift(-30),
   forward: () => mode().shift(30),
   golive: () => mode().goLive(),
+  // The page's own audio, in every mode: mhz's `mute` for the browser, which keeps the
+  // volume the listener set and gives it back.
+  mute: () => { audio.muted = !audio.muted; },
 };
 /** The keys every mode knows, each the action it does; the mode's own (`keys`, live's arrows)
  * are added to them. Space is in `unfocused`: it does its action only when no control has the
  * focus, for space (as Enter) presses the focused button.
  * @type {Object<string, string>} */
-const keys = { " ": "toggle", n: "skip", l: "like", b: "trash" };
+const keys = { " ": "toggle", n: "skip", l: "like", b: "trash", m: "mute" };
 const unfocused = [" "];
 
 for (const b of actionButtons()) b.addEventListener("click", () => { const act = actions[b.dataset.action || ""]; if (act) act(); });
