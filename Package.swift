@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "Backoff"),
         // The one loop around write(2) (short writes, EINTR) for every target that writes files.
         .target(name: "POSIXFile"),
-        .target(name: "HTTP", dependencies: ["CCurl", "Backoff"]),
+        .target(name: "HTTP", dependencies: ["CCurl", "Backoff", "POSIXFile"]),
         .target(name: "RadioAPI"),
         .target(name: "Playback", dependencies: ["CMpv", "Backoff"]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -159,7 +159,7 @@ let package = Package(
         // RadioService, the login kept between runs and in force while mhz runs, the logins.
         .target(
             name: "StationLink",
-            dependencies: ["HTTP", "Radio", "RadioAPI", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["HTTP", "Radio", "RadioAPI", "POSIXFile", .product(name: "Logging", package: "swift-log")]),
         // The composition root's adapters: the layers' ports made real over the layers that
         // can fill them (the player, the database, downloads' tagging and repair, scrobbling's
         // transport and outbox, the media probe). No words of their own: those are handed in.

@@ -1,4 +1,5 @@
 import Foundation
+import POSIXFile
 import Synchronization
 
 /// Where a download's body goes: a file descriptor the caller opened, written from
@@ -136,18 +137,10 @@ final class FileBody: Sendable {
         defer { s.pending.removeAll(keepingCapacity: true) }
         let ok = s.pending.withUnsafeBytes { raw -> Bool in
             var done = 0
-            while done < raw.count {
-                let n = write(descriptor, raw.baseAddress! + done, raw.count - done)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    s.writeErrno = errno
-                    s.written += Int64(done)
-                    return false
-                }
-                done += n
-            }
-            s.written += Int64(raw.count)
-            return true
+            let failure = DescriptorWriter.writeAll(raw, to: descriptor, written: &done)
+            s.written += Int64(done)
+            if failure != 0 { s.writeErrno = failure }
+            return failure == 0
         }
         if !ok { s.mode = .stopped }
         return ok

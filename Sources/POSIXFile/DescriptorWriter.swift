@@ -11,8 +11,16 @@ public enum DescriptorWriter {
     /// Writes all of `bytes` to `descriptor`; returns 0, or the `errno` that stopped it
     /// (the bytes before it are written).
     public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
-        guard let base = bytes.baseAddress else { return 0 }
         var done = 0
+        return writeAll(bytes, to: descriptor, written: &done)
+    }
+
+    /// Writes all of `bytes` to `descriptor`, counting in `written` the bytes that reached
+    /// it (all of them on success, those before the failure otherwise); returns 0, or the
+    /// `errno` that stopped it.
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, written done: inout Int) -> Int32 {
+        done = 0
+        guard let base = bytes.baseAddress else { return 0 }
         while done < bytes.count {
             let written = write(descriptor, base + done, bytes.count - done)
             if written < 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import POSIXFile
 
 /// Writes files that hold secrets (the session file, the cookie jar, a captcha image that
 /// belongs to a login): readable by the owner only, and replaced atomically so a crash or
@@ -35,17 +36,9 @@ public enum PrivateFile {
         var failure: String?
         // The umask can only narrow the mode given to open; fchmod makes it exact.
         if fchmod(fd, 0o600) != 0 { failure = "chmod: \(Self.reason())" }
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while failure == nil, offset < raw.count {
-                let written = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = "write: \(Self.reason())"
-                } else {
-                    offset += written
-                }
-            }
+        if failure == nil {
+            let status = data.withUnsafeBytes { DescriptorWriter.writeAll($0, to: fd) }
+            if status != 0 { failure = "write: \(String(cString: strerror(status)))" }
         }
         if failure == nil, fsync(fd) != 0 { failure = "fsync: \(Self.reason())" }
         close(fd)
