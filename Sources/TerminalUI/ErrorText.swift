@@ -87,8 +87,7 @@ public enum ErrorText {
             return "\(quoted(action)) in [keys] is neither an action nor a key — use an action ("
                 + Keymap.actionNames.joined(separator: ", ") + ") = keys, or a key = a command line."
         case .invalidCommand(let key, let line, let error):
-            return "\(quoted(line)) (bound to \(key)) is not a command: \(describe(error)) — commands are: "
-                + CommandWord.table.map(\.usage).joined(separator: ", ") + "."
+            return "\(quoted(line)) (bound to \(key)) is not a command: \(describe(error, for: .keys))."
         case .invalidKey(let action, let key):
             return "\(quoted(key)) is not a key (for \(quoted(action))) — use one character, "
                 + "a name such as space, enter, esc, left, pgdn, F5, or ctrl+l; \"none\" unbinds."
@@ -99,23 +98,6 @@ public enum ErrorText {
             return "\(quoted(name)) in [keys] is the former name of \(quoted(current)), which [keys] also binds — "
                 + "keep only \(quoted(current))."
         }
-    }
-
-    /// What is wrong with a command line, in a few words (an example when it helps).
-    public static func describe(_ error: CommandParseError) -> String {
-        switch error {
-        case .empty: "it is empty"
-        case .unknownWord(let word): "there is no command \(quoted(word))"
-        case .missingArgument(let word): "\(quoted(word)) needs an argument, e.g. \(example(word))"
-        case .unexpectedArgument(let word, let argument):
-            "\(quoted(word)) does not take \(quoted(argument)), e.g. \(example(word))"
-        case .invalidArgument(let word, let argument):
-            "\(quoted(argument)) is not valid for \(quoted(word)), e.g. \(example(word))"
-        }
-    }
-
-    private static func example(_ word: String) -> String {
-        CommandWord(parsing: word)?.example ?? word
     }
 
     // MARK: - Formatting carried text

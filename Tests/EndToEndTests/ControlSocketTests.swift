@@ -106,7 +106,8 @@ struct ControlSocketTests {
             let bad = try await running.ctl(["rewind"])
             #expect(bad.status == 1)
             #expect(bad.stdout.isEmpty)
-            #expect(bad.stderr.hasPrefix("mhz: unknown command \"rewind\"; commands are: pause resume toggle skip"))
+            #expect(bad.stderr.hasPrefix("mhz: there is no command “rewind” — commands are: pause, resume, toggle, skip,"))
+            #expect(bad.stderr.hasSuffix(", sleep <90s|30m|1h|off>, quit, follow\n"))
             #expect(bad.stderr.filter { $0 == "\n" }.count == 1)
 
             // quit through ctl: answered, mhz exits 0 and its socket is gone.
@@ -186,7 +187,7 @@ struct ControlSocketTests {
             try garbage.write([0xFF, 0xFE, 0x00, 0x41, 0x0A])
             let notUTF8 = try await garbage.object()
             #expect(notUTF8["ok"] as? Bool == false)
-            #expect((notUTF8["error"] as? String)?.hasPrefix("unknown command") == true)
+            #expect((notUTF8["error"] as? String)?.hasPrefix("there is no command") == true)
             try garbage.write(Array(repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0A])
             #expect(try await garbage.line() == #"{"error":"line longer than 4096 bytes: ignored","ok":false}"#)
             try garbage.send("status")

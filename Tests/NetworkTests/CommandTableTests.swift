@@ -1,4 +1,7 @@
+import Companions
+import Foundation
 @testable import Radio
+import TerminalUI
 import Testing
 @testable import mhz
 
@@ -40,10 +43,47 @@ struct CommandTableTests {
         #expect(CtlCommand.configuration.discussion.contains(" trash, "))
     }
 
-    @Test func headlessStdinNamesEveryWordOfTheTable() {
-        let text = CommandText.describe(.unknownWord("rewind"), line: "rewind")
-        #expect(text == "unknown command \"rewind\"; commands are: " + CommandWord.table.map(\.word).joined(separator: " "))
-        #expect(CommandText.describe(.missingArgument(word: "downloads"), line: "downloads")
-                == "\"downloads\" needs an argument, e.g. downloads pause 3")
+    @Test func aReaderOffersTheWordsItCarriesOutAndItsOwn() {
+        let offered = CommandWord.table.filter { !$0.interactiveOnly }.map(\.usage).joined(separator: ", ")
+        #expect(ErrorText.describe(.unknownWord("rewind"), for: .reader(also: []))
+                == "there is no command “rewind” — commands are: " + offered)
+        #expect(Self.socketError("rewind") == "there is no command “rewind” — commands are: " + offered + ", follow")
+        #expect(offered.hasPrefix("pause, resume, toggle, skip, like, unlike, trash, channel <id>, "))
+        #expect(!offered.contains("login"))
+        #expect(Self.socketError("downloads") == "“downloads” needs an argument, e.g. downloads pause 3")
+    }
+
+    /// A radio that is never asked anything: a line that is not a command never reaches it.
+    struct Unasked: RadioControl, AnsweringSession {
+        func send(_ command: RadioCommand) async {}
+        func currentSnapshot() async -> RadioSnapshot { RadioSnapshot() }
+        func history(limit: Int?) async -> [ListenEntry] { [] }
+    }
+
+    /// The control socket's error for `line`.
+    static func socketError(_ line: String) -> String? {
+        let answers = ControlAnswers(pump: CommandPump(session: Unasked()), session: Unasked())
+        guard case .answer(let json) = answers.reply(to: line),
+              let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
+        return object["error"] as? String
+    }
+
+    @Test func theControlSocketSaysWhatAKeysLineSaysOfTheSameLine() throws {
+        for line in ["rewind", "volume 900", "channel", "skip now", "downloads stop 3"] {
+            let error = try #require(Self.parseError(line))
+            let keys = ErrorText.describe(KeymapError.invalidCommand(key: "x", line: line, error))
+            let socket = try #require(Self.socketError(line))
+            #expect(socket.hasPrefix(ErrorText.describe(error)), "\(line): \(socket)")
+            #expect(keys.contains("is not a command: " + ErrorText.describe(error)), "\(line): \(keys)")
+        }
+    }
+
+    static func parseError(_ line: String) -> CommandParseError? {
+        do throws(CommandParseError) {
+            _ = try RadioCommand.parse(line)
+            return nil
+        } catch {
+            return error
+        }
     }
 }

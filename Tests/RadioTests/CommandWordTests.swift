@@ -28,7 +28,7 @@ struct CommandWordTests {
     }
 
     @Test func theWordListAndUsageComeFromTheTable() {
-        #expect(RadioCommand.words == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
+        #expect(CommandWord.table.map(\.word) == ["pause", "resume", "toggle", "skip", "like", "unlike", "trash", "channel",
                                        "seek", "live", "radio", "volume", "mute", "status", "login", "logout", "download", "downloads",
                                        "lyrics-earlier", "lyrics-later", "history", "past", "sleep", "quit"])
         #expect(CommandWord.table.map(\.usage).filter { $0.contains("<") }

@@ -73,10 +73,12 @@ import Testing
     @Test func theErrorsReadAsOneLineEach() {
         let bad = ErrorText.describe(KeymapError.invalidCommand(key: "9", line: "volume 900",
                                                                  .invalidArgument(word: "volume", argument: "900")))
-        #expect(bad == "“volume 900” (bound to 9) is not a command: “900” is not valid for “volume”, e.g. volume 60 (0–100)"
+        #expect(bad == "“volume 900” (bound to 9) is not a command: “900” is not valid for “volume”, e.g. volume 60 (0–100).")
+        let dance = ErrorText.describe(KeymapError.invalidCommand(key: "x", line: "dance", .unknownWord("dance")))
+        #expect(dance == "“dance” (bound to x) is not a command: there is no command “dance”"
             + " — commands are: pause, resume, toggle, skip, like, unlike, trash, channel <id>, seek <±s|s>,"
-            + " live [id], radio, volume <0-100>, status, login, logout, download, downloads <pause|resume|cancel|retry> <id>, lyrics-earlier, lyrics-later,"
-            + " history [n], past <like|unlike|trash|download> <sid>, sleep <90s|30m|1h|off>, quit.")
+            + " live [id], radio, volume <0-100>, mute, status, login, logout, download, downloads <pause|resume|cancel|retry> <id>,"
+            + " lyrics-earlier, lyrics-later, history [n], past <like|unlike|trash|download> <sid>, sleep <90s|30m|1h|off>, quit.")
         let unknown = ErrorText.describe(KeymapError.unknownAction("jump"))
         #expect(unknown.hasPrefix("“jump” in [keys] is neither an action nor a key"))
     }

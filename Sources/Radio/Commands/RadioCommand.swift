@@ -79,9 +79,6 @@ public enum RadioCommand: Sendable, Equatable {
         }
     }
 
-    /// Every command word, in the table's order.
-    public static let words = CommandWord.table.map(\.word)
-
     /// The command's word (its first token on a command line).
     public var word: String { commandWord.word }
 

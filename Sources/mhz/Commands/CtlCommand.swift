@@ -73,7 +73,7 @@ struct CtlCommand: ParsableCommand {
         }
         // Following first, then the command: its answer, and everything it causes, come
         // after the subscription, in the order mhz sends them.
-        _ = try exchange("follow", fd: fd, reader: reader, socket: socket)
+        _ = try exchange(ControlAnswers.follow, fd: fd, reader: reader, socket: socket)
         if !command.isEmpty, !UnixSocket.send(fd, Array((line + "\n").utf8)) {
             throw CLIError.runtime(ControlText.describe(.noAnswer(socket: socket), dataDirectory: dataDirectory)).exit()
         }

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Radio
 import Synchronization
+import TerminalUI
 
 /// How a playing mhz answers its control socket: the headless stdin vocabulary, through the
 /// same command pump as keys and stdin (so commands from everywhere keep one order), one
@@ -13,6 +14,8 @@ struct ControlAnswers: Sendable {
     /// Asked directly for `status`, which answers the client that asked rather than every
     /// listener of the event stream: the radio's session or a live channel's.
     let session: any AnsweringSession
+    /// The socket's own word, beside the commands: the connection becomes the event stream.
+    static let follow = "follow"
     /// How long a client's line may wait for the radio before it is told so.
     static let patience = DispatchTimeInterval.seconds(10)
 
@@ -24,12 +27,12 @@ struct ControlAnswers: Sendable {
     func reply(to line: String) -> ControlReply {
         let text = line.trimmingCharacters(in: .whitespaces)
         if text.isEmpty { return .none }
-        if text.lowercased() == "follow" { return .follow(Self.ok("follow")) }
+        if text.lowercased() == Self.follow { return .follow(Self.ok(Self.follow)) }
         let command: RadioCommand
         do throws(CommandParseError) {
             command = try RadioCommand.parse(text)
         } catch {
-            return .failure(CommandText.describe(error, line: text) + " (and follow)")
+            return .failure(ErrorText.describe(error, for: .reader(also: [Self.follow])))
         }
         let session = self.session
         if command == .status {

@@ -48,7 +48,7 @@ final class HeadlessFrontEnd: FrontEnd {
                 do throws(CommandParseError) {
                     commands.send(try RadioCommand.parse(line))
                 } catch {
-                    output.write(Data((EventJSON.error(CommandText.describe(error, line: line)) + "\n").utf8))
+                    output.write(Data((EventJSON.error(ErrorText.describe(error, for: .reader(also: []))) + "\n").utf8))
                 }
             }
         }
@@ -218,26 +218,5 @@ final class TerminalFrontEnd: FrontEnd {
             redirect?.restore()
             redirect = nil
         }
-    }
-}
-
-/// Words for command lines that were not understood (headless stdin's error events).
-enum CommandText {
-    /// One line: what was not understood, and an example or the list of commands.
-    static func describe(_ error: CommandParseError, line: String) -> String {
-        let words = RadioCommand.words.joined(separator: " ")
-        switch error {
-        case .empty: return "empty command; commands are: \(words)"
-        case .unknownWord(let word): return "unknown command \"\(word)\"; commands are: \(words)"
-        case .missingArgument(let word): return "\"\(word)\" needs an argument, e.g. \(example(word))"
-        case .unexpectedArgument(let word, let argument):
-            return "\"\(word)\" does not take \"\(argument)\"; e.g. \(example(word))"
-        case .invalidArgument(let word, let argument):
-            return "\"\(argument)\" is not valid for \"\(word)\"; e.g. \(example(word))"
-        }
-    }
-
-    private static func example(_ word: String) -> String {
-        CommandWord(parsing: word)?.example ?? word
     }
 }
