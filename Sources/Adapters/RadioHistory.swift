@@ -18,9 +18,8 @@ public struct RadioHistory: ListeningLog {
 
     /// Inserts the song's row, reading as `quit` until it leaves.
     public func began(_ track: Track, channel: String, at date: Date) throws(StorageFailure) -> Int64 {
-        let record = ListenRecord(station: station, channel: channel, sid: track.sid, title: track.title,
-                                  artist: track.artist, album: track.album, startedAt: date, liked: track.liked,
-                                  url: track.url, year: track.year, picture: track.picture, sha256: track.sha256)
+        let record = ListenRecord(station: station, channel: channel, sid: track.sid, startedAt: date,
+                                  liked: track.liked, song: Self.song(track))
         return try Self.translated { () throws(StoreError) in try database.insertListen(record) }
     }
 
@@ -43,11 +42,22 @@ public struct RadioHistory: ListeningLog {
 
     /// The entry a row holds; an outcome this mhz does not know reads as `quit`.
     public func entry(_ record: ListenRecord) -> ListenEntry {
-        ListenEntry(sid: record.sid, title: record.title, artist: record.artist, album: record.album,
-                    channel: record.channel, startedAt: record.startedAt, listened: record.listened,
-                    outcome: ListenOutcome(rawValue: record.outcome) ?? .quit, liked: record.liked, url: record.url,
-                    year: record.year, picture: record.picture, sha256: record.sha256,
-                    otherStation: record.station != station)
+        ListenEntry(track: Self.track(sid: record.sid, liked: record.liked, record.song), channel: record.channel,
+                    startedAt: record.startedAt, listened: record.listened,
+                    outcome: ListenOutcome(rawValue: record.outcome) ?? .quit, otherStation: record.station != station)
+    }
+
+    /// What the history keeps of a song: the one place a field of `Track` is mapped to the
+    /// stored song, and ``track(sid:liked:_:)`` the one place it is mapped back.
+    private static func song(_ track: Track) -> ListenSong {
+        ListenSong(title: track.title, artist: track.artist, album: track.album, year: track.year, url: track.url,
+                   picture: track.picture, sha256: track.sha256)
+    }
+
+    /// The song a row keeps, as a track (the fields not kept read as `Track`'s defaults).
+    private static func track(sid: String, liked: Bool, _ song: ListenSong) -> Track {
+        Track(sid: sid, title: song.title, artist: song.artist, album: song.album, year: song.year, liked: liked,
+              url: song.url, picture: song.picture, sha256: song.sha256)
     }
 
     /// A database call's failure in the radio's terms.

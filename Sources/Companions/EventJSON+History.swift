@@ -3,13 +3,17 @@ import Radio
 
 extension EventJSON {
     /// The JSON fields of one song of the history (the `history` event's `songs`, `mhz
-    /// history --json`, `mhz ctl history`): `sid title artist album channel started_at
-    /// listened outcome liked`, `started_at` in RFC 3339 (UTC), `listened` in whole seconds.
+    /// history --json`, `mhz ctl history`): the song's fields as every line about a song has
+    /// them (``trackFields(_:)``: `sid title artist album`), then `channel started_at listened
+    /// outcome liked`, `started_at` in RFC 3339 (UTC), `listened` in whole seconds.
     public static func songFields(_ entry: ListenEntry) -> [String: EventValue] {
-        ["sid": .string(entry.sid), "title": .string(entry.title), "artist": .string(entry.artist),
-         "album": .string(entry.album), "channel": .string(entry.channel),
-         "started_at": .string(rfc3339(entry.startedAt)), "listened": .number(entry.listened.rounded()),
-         "outcome": .string(entry.outcome.rawValue), "liked": .bool(entry.liked)]
+        var fields = trackFields(entry.track)
+        fields["channel"] = .string(entry.channel)
+        fields["started_at"] = .string(rfc3339(entry.startedAt))
+        fields["listened"] = .number(entry.listened.rounded())
+        fields["outcome"] = .string(entry.outcome.rawValue)
+        fields["liked"] = .bool(entry.track.liked)
+        return fields
     }
 
     /// One song of the history as a JSON line (without the newline).

@@ -106,8 +106,9 @@ public enum EventJSON {
         serialize(["event": .string(EventName.error.rawValue), "message": .string(message)])
     }
 
-    /// The fields every line about a song has (its `event` is set by ``line(_:words:)``).
-    private static func trackFields(_ track: Track) -> [String: EventValue] {
+    /// The fields every line about a song has (its `event` is set by ``line(_:words:)``),
+    /// the history's songs' lines too.
+    static func trackFields(_ track: Track) -> [String: EventValue] {
         ["sid": .string(track.sid), "title": .string(track.title),
          "artist": .string(track.artist), "album": .string(track.album)]
     }

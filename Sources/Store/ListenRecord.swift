@@ -4,7 +4,8 @@ import GRDB
 /// A row of `listen`: one song the radio started, on which station and channel, when, how
 /// long it was listened to, how it left (`ended`, `skipped`, `trashed`, `quit`) and whether
 /// it was liked then. Written when the song starts (as `quit`, which is what a song still
-/// open after a crash was) and brought up to date when it leaves.
+/// open after a crash was) and brought up to date when it leaves. The song's own fields are
+/// one JSON column (``ListenSong``), so keeping one more of them needs no new column.
 public struct ListenRecord: Codable, Sendable, Equatable, TimestampedRecord, FetchableRecord, MutablePersistableRecord {
     /// The row id, once inserted.
     public var id: Int64?
@@ -12,14 +13,8 @@ public struct ListenRecord: Codable, Sendable, Equatable, TimestampedRecord, Fet
     public var station: String
     /// The channel it played on.
     public var channel: String
-    /// The station's song id.
+    /// The station's song id (a column of its own: the rows of a song are liked by it).
     public var sid: String
-    /// Title.
-    public var title: String
-    /// Artist.
-    public var artist: String
-    /// Album.
-    public var album: String
     /// When its first audio played.
     public var startedAt: Date
     /// Seconds listened.
@@ -28,34 +23,21 @@ public struct ListenRecord: Codable, Sendable, Equatable, TimestampedRecord, Fet
     public var outcome: String
     /// Whether it was liked when it left (or as the history view last liked or unliked it).
     public var liked: Bool
-    /// Where its audio was; empty when unknown.
-    public var url: String
-    /// Release year, when known.
-    public var year: String
-    /// Cover art URL, or empty.
-    public var picture: String
-    /// SHA-256 of the audio file, when the station gave one.
-    public var sha256: String?
+    /// The rest of what is kept of the song: title, artist, album, ….
+    public var song: ListenSong
 
     /// Creates a row.
-    public init(id: Int64? = nil, station: String, channel: String, sid: String, title: String, artist: String,
-                album: String, startedAt: Date, listened: Double = 0, outcome: String = "quit", liked: Bool = false,
-                url: String = "", year: String = "", picture: String = "", sha256: String? = nil) {
+    public init(id: Int64? = nil, station: String, channel: String, sid: String, startedAt: Date,
+                listened: Double = 0, outcome: String = "quit", liked: Bool = false, song: ListenSong) {
         self.id = id
         self.station = station
         self.channel = channel
         self.sid = sid
-        self.title = title
-        self.artist = artist
-        self.album = album
         self.startedAt = startedAt
         self.listened = listened
         self.outcome = outcome
         self.liked = liked
-        self.url = url
-        self.year = year
-        self.picture = picture
-        self.sha256 = sha256
+        self.song = song
     }
 
     /// The table.
@@ -63,7 +45,38 @@ public struct ListenRecord: Codable, Sendable, Equatable, TimestampedRecord, Fet
 
     /// The table's column names, in snake case.
     enum CodingKeys: String, CodingKey {
-        case id, station, channel, sid, title, artist, album, startedAt = "started_at", listened, outcome, liked, url, year, picture, sha256
+        case id, station, channel, sid, startedAt = "started_at", listened, outcome, liked, song
+    }
+
+    /// Moves a `listen` table of a column per song field (as `v9-history` made it) to one
+    /// whose song fields are the JSON `song` column, every row kept as it was: its id, its
+    /// station and outcome (whichever they are), and each song field under the key
+    /// ``ListenSong`` reads it by. The table is rebuilt, as SQLite changes a table's columns.
+    static func keepSongAsJSON(_ db: Database) throws {
+        try db.create(table: "listen_song") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("station", .text).notNull()
+            t.column("channel", .text).notNull()
+            t.column("sid", .text).notNull()
+            t.column("started_at", .datetime).notNull()
+            t.column("listened", .double).notNull()
+            t.column("outcome", .text).notNull()
+            t.column("liked", .boolean).notNull()
+            t.column("song", .text).notNull()
+        }
+        // CAST: json_object refuses a BLOB, which a hand-edited row might hold.
+        try db.execute(sql: """
+            INSERT INTO listen_song (id, station, channel, sid, started_at, listened, outcome, liked, song)
+            SELECT id, station, channel, sid, started_at, listened, outcome, liked,
+                   json_object('title', CAST(title AS TEXT), 'artist', CAST(artist AS TEXT),
+                               'album', CAST(album AS TEXT), 'year', CAST(year AS TEXT),
+                               'url', CAST(url AS TEXT), 'picture', CAST(picture AS TEXT),
+                               'sha256', CAST(sha256 AS TEXT))
+            FROM listen;
+            DROP TABLE listen;
+            ALTER TABLE listen_song RENAME TO listen;
+            CREATE INDEX index_listen_on_started_at ON listen(started_at)
+            """)
     }
 
     /// Takes the id SQLite assigned.

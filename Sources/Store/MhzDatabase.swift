@@ -236,6 +236,10 @@ public final class MhzDatabase: Sendable {
                 t.column("sha256", .text)
             }
         }
+        migrator.registerMigration("v12-listen-song") { db in
+            // A song's fields (title, artist, …) become one JSON column: see ListenRecord.
+            try ListenRecord.keepSongAsJSON(db)
+        }
         do {
             let pending = try writer.read { db in try !migrator.hasCompletedMigrations(db) }
             try migrator.migrate(writer)

@@ -29,7 +29,7 @@ public struct HistoryView: Sendable, Equatable {
 
     /// The identities of `entries`' rows.
     private static func ids(_ entries: [ListenEntry]) -> [Selection] {
-        entries.map { Selection(sid: $0.sid, startedAt: $0.startedAt) }
+        entries.map { Selection(sid: $0.track.sid, startedAt: $0.startedAt) }
     }
 
     /// Applies one key press to the view of `entries`; a command is about the selected
@@ -42,14 +42,14 @@ public struct HistoryView: Sendable, Equatable {
         let entry = entries[index]
         let pastAction: PastSongAction
         switch action {
-        case .likePast: pastAction = entry.liked ? .unlike : .like
+        case .likePast: pastAction = entry.track.liked ? .unlike : .like
         case .trashPast: pastAction = .trash
         case .downloadPast: pastAction = .download
         default: return .stay
         }
         list.select(ids[index])
         guard !entry.otherStation else { return .refused(.unsupported("a report about another station's song")) }
-        return .send(.pastSong(pastAction, sid: entry.sid))
+        return .send(.pastSong(pastAction, sid: entry.track.sid))
     }
 
     // MARK: - Rendering
@@ -76,8 +76,9 @@ public struct HistoryView: Sendable, Equatable {
     /// by display width (CJK characters take two).
     static func row(_ entry: ListenEntry, mark: String, now: Date, width: Int) -> String {
         let right = "\(entry.outcome.rawValue)  \(age(of: entry.startedAt, now: now))"
-        let name = entry.artist.isEmpty ? entry.title : "\(entry.artist) - \(entry.title)"
-        let left = mark + (entry.liked ? "♥ " : "  ") + DisplayWidth.sanitize(name)
+        let song = entry.track
+        let name = song.artist.isEmpty ? song.title : "\(song.artist) - \(song.title)"
+        let left = mark + (song.liked ? "♥ " : "  ") + DisplayWidth.sanitize(name)
         return DisplayWidth.spread(left, right, to: width)
     }
 

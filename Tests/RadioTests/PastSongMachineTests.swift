@@ -9,9 +9,10 @@ import Testing
 struct PastSongMachineTests {
     /// A song of the history: sid 9 played on channel 1 earlier.
     private func entry(_ sid: String = "9", channel: String = "1", otherStation: Bool = false) -> ListenEntry {
-        ListenEntry(sid: sid, title: "Song \(sid)", artist: "Artist \(sid)", album: "Album \(sid)", channel: channel,
-                    startedAt: Date(timeIntervalSince1970: 1000), listened: 12, outcome: .skipped, liked: false,
-                    url: "http://station/media/\(sid).wav", year: "1999", otherStation: otherStation)
+        ListenEntry(track: Track(sid: sid, title: "Song \(sid)", artist: "Artist \(sid)", album: "Album \(sid)",
+                                 year: "1999", liked: false, url: "http://station/media/\(sid).wav"),
+                    channel: channel, startedAt: Date(timeIntervalSince1970: 1000), listened: 12, outcome: .skipped,
+                    otherStation: otherStation)
     }
 
     /// Song 1 plays with 2, 3, 4 queued; the history holds `entries`.

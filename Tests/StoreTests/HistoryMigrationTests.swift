@@ -20,10 +20,11 @@ struct HistoryMigrationTests {
         do {
             let old = try DatabaseQueue(path: path.path)
             try old.write { db in
-                // The lyric nudges' v10 came later than v11 too: gone as well.
+                // The lyric nudges' v10 came later than v11 too, and v12 remade the history's
+                // table: gone as well.
                 try db.execute(sql: """
                     DROP TABLE listen; DROP TABLE lyric_offset;
-                    DELETE FROM grdb_migrations WHERE identifier IN ('v9-history', 'v10-lyric-offsets')
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v9-history', 'v10-lyric-offsets', 'v12-listen-song')
                     """)
             }
             let applied = try old.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
@@ -32,11 +33,12 @@ struct HistoryMigrationTests {
         }
         let database = try MhzDatabase(path: path)
         #expect(try database.setting("channel") == "-3")
-        let id = try database.insertListen(ListenRecord(station: "embedded", channel: "-3", sid: "41", title: "T",
-                                                       artist: "A", album: "", startedAt: Date(timeIntervalSince1970: 1000)))
+        let id = try database.insertListen(ListenRecord(station: "embedded", channel: "-3", sid: "41",
+                                                       startedAt: Date(timeIntervalSince1970: 1000),
+                                                       song: ListenSong(title: "T", artist: "A")))
         #expect(try database.listens(limit: nil).map(\.id) == [id])
         let check = try DatabaseQueue(path: path.path)
         let applied = try check.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(Set(applied).isSuperset(of: ["v9-history", "v10-lyric-offsets", "v11-scrobble-outbox"]))
+        #expect(Set(applied).isSuperset(of: ["v9-history", "v10-lyric-offsets", "v11-scrobble-outbox", "v12-listen-song"]))
     }
 }

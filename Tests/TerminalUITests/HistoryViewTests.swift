@@ -10,9 +10,8 @@ struct HistoryViewTests {
 
     private func entry(_ sid: String, _ title: String, ago: Double, outcome: ListenOutcome = .ended,
                        liked: Bool = false, otherStation: Bool = false) -> ListenEntry {
-        ListenEntry(sid: sid, title: title, artist: "A", album: "", channel: "0",
-                    startedAt: now.addingTimeInterval(-ago), listened: 30, outcome: outcome, liked: liked,
-                    otherStation: otherStation)
+        ListenEntry(track: Track(sid: sid, title: title, artist: "A", liked: liked, url: ""), channel: "0",
+                    startedAt: now.addingTimeInterval(-ago), listened: 30, outcome: outcome, otherStation: otherStation)
     }
 
     private var entries: [ListenEntry] {

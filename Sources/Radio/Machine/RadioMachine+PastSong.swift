@@ -17,7 +17,7 @@ extension RadioMachine {
             case .download: return handle(.download)
             }
         }
-        guard let entry = recentListens.first(where: { $0.sid == sid && !$0.otherStation }) else {
+        guard let entry = recentListens.first(where: { $0.track.sid == sid && !$0.otherStation }) else {
             return fail(.notInHistory(sid))
         }
         var track = entry.track
@@ -44,9 +44,9 @@ extension RadioMachine {
     /// Feedback about a past song, on the channel it played on; its answer is not the list
     /// under way (see ``answered(_:_:saved:)``).
     private mutating func deliverPast(_ type: ReportType, about entry: ListenEntry) -> RadioEffect {
-        let (id, report) = makeReport(type, sid: entry.sid)
+        let (id, report) = makeReport(type, sid: entry.track.sid)
         pastReports.insert(id)
-        let past = Report(type: report.type, channel: entry.channel, sid: entry.sid, history: report.history,
+        let past = Report(type: report.type, channel: entry.channel, sid: entry.track.sid, history: report.history,
                           playedTime: report.playedTime)
         return .deliver(requestID: id, past)
     }

@@ -12,63 +12,37 @@ public enum ListenOutcome: String, Sendable, Equatable, CaseIterable {
     case quit
 }
 
-/// One song of the history, as front ends show it.
+/// One song of the history, as front ends show it: the song as the radio knew it, and what
+/// only the history knows of it.
 public struct ListenEntry: Sendable, Equatable {
-    /// The station's song id.
-    public var sid: String
-    /// Title.
-    public var title: String
-    /// Artist.
-    public var artist: String
-    /// Album.
-    public var album: String
-    /// The channel it played on.
-    public var channel: String
+    /// The song: what the history keeps of it (every field the history does not keep reads
+    /// as `Track`'s default). Its `liked` is whether it is liked as it left, or as the
+    /// history view last liked or unliked it; its `channel` is the channel it played on, so
+    /// it can be reported, narrated or downloaded as it is.
+    public var track: Track
     /// When its first audio played.
     public var startedAt: Date
     /// Seconds listened.
     public var listened: Double
     /// How it left.
     public var outcome: ListenOutcome
-    /// Whether it is liked: as it left, or as the history view last liked or unliked it.
-    public var liked: Bool
-    /// Where its audio was (what a download of it fetches); empty when not kept.
-    public var url: String
-    /// Release year, when known.
-    public var year: String
-    /// Cover art URL, or empty.
-    public var picture: String
-    /// SHA-256 of the audio file, when the station gave one.
-    public var sha256: String?
     /// Whether it played from another station than the radio's now: its sid means nothing
     /// to this one, so no report can be made about it.
     public var otherStation: Bool
 
-    /// Creates an entry.
-    public init(sid: String, title: String, artist: String, album: String, channel: String, startedAt: Date,
-                listened: Double, outcome: ListenOutcome, liked: Bool, url: String = "", year: String = "",
-                picture: String = "", sha256: String? = nil, otherStation: Bool = false) {
-        self.sid = sid
-        self.title = title
-        self.artist = artist
-        self.album = album
-        self.channel = channel
+    /// Creates an entry of `track`, which played on `channel`.
+    public init(track: Track, channel: String, startedAt: Date, listened: Double, outcome: ListenOutcome,
+                otherStation: Bool = false) {
+        self.track = track
+        self.track.channel = channel
         self.startedAt = startedAt
         self.listened = listened
         self.outcome = outcome
-        self.liked = liked
-        self.url = url
-        self.year = year
-        self.picture = picture
-        self.sha256 = sha256
         self.otherStation = otherStation
     }
 
-    /// The song as a track, to report, narrate or download it (it plays on `channel`).
-    public var track: Track {
-        Track(sid: sid, title: title, artist: artist, album: album, year: year, liked: liked, url: url,
-              picture: picture, sha256: sha256, channel: channel)
-    }
+    /// The channel it played on.
+    public var channel: String { track.channel ?? "" }
 }
 
 /// Where the history of songs started is kept. The real one is mhz's database, through the

@@ -10,10 +10,11 @@ enum HistoryText {
     static func line(_ entry: ListenEntry) -> String {
         let listened = Int(entry.listened.rounded())
         let length = "\(listened / 60):" + (listened % 60 < 10 ? "0" : "") + "\(listened % 60)"
-        let heart = entry.liked ? "♥" : " "
+        let heart = entry.track.liked ? "♥" : " "
         let outcome = entry.outcome.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
-        var words = "\(entry.title) — \(entry.artist)"
-        if !entry.album.isEmpty { words += " (\(entry.album))" }
+        let song = entry.track
+        var words = "\(song.title) — \(song.artist)"
+        if !song.album.isEmpty { words += " (\(song.album))" }
         let padded = String(repeating: " ", count: max(0, 6 - length.count)) + length
         return "\(local(entry.startedAt))  \(padded)  \(outcome) \(heart) \(words)"
     }
