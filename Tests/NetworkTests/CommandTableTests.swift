@@ -53,6 +53,20 @@ struct CommandTableTests {
         #expect(Self.socketError("downloads") == "“downloads” needs an argument, e.g. downloads pause 3")
     }
 
+    /// `sleep`'s summary, `mhz --sleep`'s help and its refusal give the times a sleep timer
+    /// takes in the same words, with the limit ``SleepTimer/seconds(_:)`` holds them to.
+    @Test func theSleepTimesAreWordedOnceWithTheirLimit() {
+        let times = "90s, 30m or 1h, at most 8760h"
+        #expect(SleepTimer.seconds("8760h") != nil && SleepTimer.seconds("8761h") == nil)
+        #expect(CommandWord.row(for: .duration).summary
+                == "fade out and quit after this long (\(times)), saving where you were; off cancels")
+        let help = PlayCommand.helpMessage(columns: 1000)
+        #expect(help.contains("Fade out and quit after this long (\(times)), saving where you were."), "\(help)")
+        var refusal = ""
+        do { _ = try PlayCommand.parse(["--sleep", "9000h"]) } catch { refusal = PlayCommand.message(for: error) }
+        #expect(refusal == "--sleep takes a time like \(times), not \"9000h\"")
+    }
+
     /// A radio that is never asked anything: a line that is not a command never reaches it.
     struct Unasked: RadioControl, AnsweringSession {
         func send(_ command: RadioCommand) async {}

@@ -107,8 +107,7 @@ public struct CommandWord: Sendable, Equatable {
         CommandWord("history", .count, summary: "list the songs played, newest first (the last 20, or this many)"),
         CommandWord("past", .pastSong,
                     summary: "like, unlike, trash or download a song of the history by its sid (`history` lists them)"),
-        CommandWord("sleep", .duration,
-                    summary: "fade out and quit after this long (90s, 30m, 1h), saving where you were; off cancels"),
+        CommandWord("sleep", .duration, summary: sleepEffect + "; off cancels"),
         CommandWord("quit", .bare(.quit), aliases: ["exit"], summary: "quit, saving where you were", keys: ["q"]),
     ]
 
@@ -142,7 +141,7 @@ public struct CommandWord: Sendable, Equatable {
         case .percent: "\(word) <0-100>"
         case .downloadAction: "\(word) <pause|resume|cancel|retry> <id>"
         case .count: "\(word) [n]"
-        case .duration: "\(word) <90s|30m|1h|off>"
+        case .duration: "\(word) <\(Self.sleepForms.joined(separator: "|"))|off>"
         case .pastSong: "\(word) <like|unlike|trash|download> <sid>"
         case .liveTarget: "\(word) [id]"
         }
@@ -221,4 +220,18 @@ public struct CommandWord: Sendable, Equatable {
         guard arguments.count == 1 else { throw .unexpectedArgument(word: word, argument: arguments[1]) }
         return first
     }
+}
+
+extension CommandWord {
+    /// A sleep time in each form ``SleepTimer/seconds(_:)`` reads, for every word that
+    /// shows them: `sleep`'s usage and summary, `mhz --sleep`'s help and its refusal.
+    static let sleepForms = ["90s", "30m", "1h"]
+
+    /// The times a sleep timer takes, in words: the forms and the limit, ``SleepTimer/longest``,
+    /// in the largest unit they take (`90s, 30m or 1h, at most 8760h`).
+    public static let sleepTimes = sleepForms.dropLast().joined(separator: ", ") + " or " + (sleepForms.last ?? "")
+        + ", at most " + SleepTimer.text(SleepTimer.longest)
+
+    /// What a sleep timer does, for `sleep`'s summary and `mhz --sleep`'s help.
+    public static let sleepEffect = "fade out and quit after this long (\(sleepTimes)), saving where you were"
 }

@@ -43,7 +43,7 @@ struct PlayCommand: AsyncParsableCommand {
     var library: String?
 
     /// The sleep timer to start with: `90s`, `30m`, `1h`.
-    @Option(help: "Fade out and quit after this long (90s, 30m, 1h), saving where you were.")
+    @Option(help: ArgumentHelp(CommandWord.sleepEffect.prefix(1).uppercased() + CommandWord.sleepEffect.dropFirst() + "."))
     var sleep: String?
 
     /// Refuses a sleep time that is not one.
@@ -52,7 +52,7 @@ struct PlayCommand: AsyncParsableCommand {
             throw ValidationError("--live names the channel to listen to: give --live or --channel, not both")
         }
         if let sleep, SleepTimer.seconds(sleep) == nil {
-            throw ValidationError("--sleep takes a time like 90s, 30m or 1h, not \"\(sleep)\"")
+            throw ValidationError("--sleep takes a time like \(CommandWord.sleepTimes), not \"\(sleep)\"")
         }
     }
 
