@@ -110,6 +110,8 @@ public actor LiveSession: RadioControl {
     /// Handles a command of the radio's language.
     public func send(_ command: RadioCommand) async {
         guard state != .quit else { return }
+        // The radio's own commands are told by ``RadioCommand/isRadioOnly`` alone.
+        guard !command.isRadioOnly else { return fail(.notOnLive(command.word, returnsToRadio: returnsToRadio)) }
         switch command {
         case .quit:
             end()
@@ -149,7 +151,9 @@ public actor LiveSession: RadioControl {
             sleep(sleepTimer.set(seconds, volume: volume))
             publish()
         case .login, .logout, .download, .downloadControl, .lyricsEarlier, .lyricsLater, .history, .pastSong:
-            fail(.notOnLive(command.word, returnsToRadio: returnsToRadio))
+            // Refused above (isRadioOnly): named here only so that the compiler makes every
+            // other command, and any new one, be handled above.
+            break
         }
     }
 
