@@ -53,6 +53,27 @@ struct CommandTableTests {
         #expect(Self.socketError("downloads") == "“downloads” needs an argument, e.g. downloads pause 3")
     }
 
+    /// The README's list of the commands headless stdin reads, in its order, as the words
+    /// between its backticks.
+    static func readmeCommands() throws -> String {
+        let text = try String(contentsOf: EventNameTests.readme, encoding: .utf8)
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let start = try #require(text.range(of: "`--headless` reads commands from stdin, one per line — `"),
+                                 "the README lists headless stdin's commands")
+        return String(text[start.upperBound...].prefix { $0 != "`" })
+    }
+
+    @Test func theReadmeListsTheCommandsHeadlessStdinCarriesOutAsTheTableHasThem() throws {
+        #expect(try Self.readmeCommands()
+                == CommandWord.table.filter { !$0.interactiveOnly }.map(\.usage).joined(separator: " "))
+    }
+
+    /// The default history limit shows in `history`'s summary as the session applies it.
+    @Test func historySaysItsDefaultLimit() {
+        #expect(CommandWord.row(for: .count).summary
+                == "list the songs played, newest first (the last \(RadioSession.defaultHistoryLimit), or this many)")
+    }
+
     /// `sleep`'s summary, `mhz --sleep`'s help and its refusal give the times a sleep timer
     /// takes in the same words, with the limit ``SleepTimer/seconds(_:)`` holds them to.
     @Test func theSleepTimesAreWordedOnceWithTheirLimit() {
