@@ -11,7 +11,8 @@ public enum StationAsker: Sendable, Equatable {
     case radio(loginKey: String?)
     /// A login from the terminal UI's dialog, which stays open to try again.
     case loginDialog
-    /// One command of the command line (`mhz channels`, `mhz download`, `mhz login`); the
+    /// One command of the command line (`mhz channels`, `mhz download`, `mhz login`, and
+    /// `mhz --live`, which stops when its station refuses the channel at the start); the
     /// station is named by `server`, its URL as the listener gave it.
     case command(server: String)
 }

@@ -55,7 +55,7 @@ extension PlayCommand {
             case .success(let target): first = target
             case .failure(let refusal):
                 (try? await startingPlayer.value)?.shutdown()
-                throw .runtime(Self.refusalText(channelID, refusal, runtime: runtime))
+                throw .runtime(Self.refusalText(channelID, refusal, server: runtime.serverName))
             }
             // `live <other id>` hands on to that broadcast; without a radio behind it,
             // `radio` is refused by the session, so nothing else comes next. A broadcast the
@@ -251,11 +251,14 @@ extension PlayCommand {
                                    channels: channels))
     }
 
-    /// The one line `mhz --live` stops with when the station refuses the channel.
-    private static func refusalText(_ id: String, _ refusal: ServiceFailure, runtime: RadioRuntime) -> String {
-        let reason = refusal == .httpStatus(404)
-            ? "it broadcasts its public channels only (`mhz channels` lists them; not 0 nor -3)"
-            : ErrorText.describe(.service(refusal))
-        return "\(runtime.serverName) has no live broadcast of channel \(id): \(reason)"
+    /// The one line `mhz --live` stops with when the station (`server`, as the listener named
+    /// it) refuses the channel. mhz exits then, so a failing station is worded as for one
+    /// command of the command line, which the listener runs again, not as for the radio.
+    static func refusalText(_ id: String, _ refusal: ServiceFailure, server: String) -> String {
+        if refusal == .httpStatus(404) {
+            return "\(server) has no live broadcast of channel \(id): it broadcasts its public channels only "
+                + "(`mhz channels` lists them; not 0 nor -3)"
+        }
+        return "cannot listen to channel \(id) live: " + ErrorText.describe(refusal, for: .command(server: server))
     }
 }
