@@ -50,14 +50,15 @@ public struct RadioHistory: ListeningLog {
     /// What the history keeps of a song: the one place a field of `Track` is mapped to the
     /// stored song, and ``track(sid:liked:_:)`` the one place it is mapped back.
     private static func song(_ track: Track) -> ListenSong {
+        // JSON holds no infinity or NaN: a length announced as one is not known.
         ListenSong(title: track.title, artist: track.artist, album: track.album, year: track.year, url: track.url,
-                   picture: track.picture, sha256: track.sha256)
+                   picture: track.picture, sha256: track.sha256, length: track.length.isFinite ? track.length : 0)
     }
 
     /// The song a row keeps, as a track (the fields not kept read as `Track`'s defaults).
     private static func track(sid: String, liked: Bool, _ song: ListenSong) -> Track {
-        Track(sid: sid, title: song.title, artist: song.artist, album: song.album, year: song.year, liked: liked,
-              url: song.url, picture: song.picture, sha256: song.sha256)
+        Track(sid: sid, title: song.title, artist: song.artist, album: song.album, year: song.year,
+              length: song.length, liked: liked, url: song.url, picture: song.picture, sha256: song.sha256)
     }
 
     /// A database call's failure in the radio's terms.

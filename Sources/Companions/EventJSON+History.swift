@@ -4,10 +4,12 @@ import Radio
 extension EventJSON {
     /// The JSON fields of one song of the history (the `history` event's `songs`, `mhz
     /// history --json`, `mhz ctl history`): the song's fields as every line about a song has
-    /// them (``trackFields(_:)``: `sid title artist album`), then `channel started_at listened
-    /// outcome liked`, `started_at` in RFC 3339 (UTC), `listened` in whole seconds.
+    /// them (``trackFields(_:)``: `sid title artist album`), then `length` (seconds, as the
+    /// `playing` line has it; 0 when not known) and `channel started_at listened outcome
+    /// liked`, `started_at` in RFC 3339 (UTC), `listened` in whole seconds.
     public static func songFields(_ entry: ListenEntry) -> [String: EventValue] {
         var fields = trackFields(entry.track)
+        fields["length"] = .number(entry.track.length)
         fields["channel"] = .string(entry.channel)
         fields["started_at"] = .string(rfc3339(entry.startedAt))
         fields["listened"] = .number(entry.listened.rounded())

@@ -20,10 +20,12 @@ public struct ListenSong: Codable, Sendable, Equatable {
     public var picture: String
     /// SHA-256 of the audio file, when the station gave one.
     public var sha256: String?
+    /// Its length in seconds as the station announced it (0 when unknown).
+    public var length: Double
 
     /// Creates a song's fields.
     public init(title: String, artist: String, album: String = "", year: String = "", url: String = "",
-                picture: String = "", sha256: String? = nil) {
+                picture: String = "", sha256: String? = nil, length: Double = 0) {
         self.title = title
         self.artist = artist
         self.album = album
@@ -31,10 +33,11 @@ public struct ListenSong: Codable, Sendable, Equatable {
         self.url = url
         self.picture = picture
         self.sha256 = sha256
+        self.length = length
     }
 
     /// Reads the fields a row has; a key it lacks (written before the field was kept) reads
-    /// as the field's default, as ``init(title:artist:album:year:url:picture:sha256:)`` has it.
+    /// as the field's default, as ``init(title:artist:album:year:url:picture:sha256:length:)`` has it.
     public init(from decoder: any Decoder) throws {
         let row = try decoder.container(keyedBy: CodingKeys.self)
         self.init(title: try row.decodeIfPresent(String.self, forKey: .title) ?? "",
@@ -44,5 +47,6 @@ public struct ListenSong: Codable, Sendable, Equatable {
         url = try row.decodeIfPresent(String.self, forKey: .url) ?? url
         picture = try row.decodeIfPresent(String.self, forKey: .picture) ?? picture
         sha256 = try row.decodeIfPresent(String.self, forKey: .sha256) ?? sha256
+        length = try row.decodeIfPresent(Double.self, forKey: .length) ?? length
     }
 }

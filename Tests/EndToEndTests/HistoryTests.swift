@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+@testable import mhz
 
 /// The history, kept by a real headless session against the test station: the songs it
 /// started, newest first, with how each left, as `mhz ctl history` tells them while it
@@ -70,13 +71,16 @@ struct HistoryTests {
             #expect(rows.map { $0["liked"] as? Bool } == [false, true, true])
             #expect(rows.map { $0["channel"] as? String } == ["0", "0", "0"])
             for row in rows {
-                #expect(Set(row.keys) == ["sid", "title", "artist", "album", "channel", "started_at", "listened",
-                                          "outcome", "liked"])
+                #expect(Set(row.keys) == ["sid", "title", "artist", "album", "length", "channel", "started_at",
+                                          "listened", "outcome", "liked"])
                 let stamp = try #require(row["started_at"] as? String)
                 #expect(stamp.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/) != nil, "\(stamp)")
             }
             #expect((rows[2]["listened"] as? Double ?? 0) >= 1, "the first song was skipped after 1.5 s")
             #expect(rows[0]["title"] as? String == third.event["title"])
+            // Each song's length as its `playing` line told it.
+            #expect(rows.map { $0["length"] as? Double } == [third, second, first].map { $0.event.number("length") })
+            #expect(rows.allSatisfy { ($0["length"] as? Double ?? 0) > 0 }, "\(rows)")
             let stamps = rows.compactMap { $0["started_at"] as? String }
             #expect(stamps == stamps.sorted(by: >))
 
@@ -85,6 +89,7 @@ struct HistoryTests {
             let lines = text.stdout.split(separator: "\n")
             #expect(lines.count == 2)
             #expect(lines[1].contains("trashed ♥ \(second.event["title"] ?? "?")"), "\(text.stdout)")
+            #expect(lines[1].contains(" of \(HistoryText.minutes(second.event.number("length") ?? 0))  trashed"), "\(text.stdout)")
             let bad = try await BuiltMhz.run(["history", "--limit", "0", "--data-dir", running.dataDirectory],
                                              environment: running.environment)
             #expect(bad.status == 2)
