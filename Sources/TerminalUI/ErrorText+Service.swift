@@ -69,13 +69,13 @@ extension ErrorText {
             return ("\(station) has a TLS certificate that is not trusted\(detail(reason))",
                     "check --server; set verify_tls = false in the config only if you trust this server")
         case .busy(429):
-            return ("\(station) is limiting requests (HTTP 429)",
+            return ("\(station) \(answered(status: 429))",
                     retrying ? "mhz waits and tries again; nothing to do" : "wait a minute, then try again")
         case .busy(408):
-            return ("\(station) timed out waiting for the request (HTTP 408)",
+            return ("\(station) \(answered(status: 408))",
                     retrying ? "retrying; check your network if it keeps happening" : "wait a moment, then try again")
         case .busy(let status):
-            return ("\(station) is busy (HTTP \(status))",
+            return ("\(station) \(answered(status: status))",
                     retrying ? "the server is having trouble; retrying" : "wait a moment, then try again")
         case .httpStatus(let status) where dialog:
             return ("\(station) answered the login with HTTP \(status)", "check --server and --api (app or web)")
@@ -112,6 +112,20 @@ extension ErrorText {
             let login = if case .radio(let key?) = asker { "press \(key) to log in" } else { "run `mhz login`" }
             return ("\(name) needs a login",
                     "\(login), or pick another channel" + (retrying ? "" : " (`mhz channels` lists them)"))
+        }
+    }
+}
+
+extension ErrorText {
+    /// What a server did when it answered `status` and the request may pass later, after
+    /// the server's name: the one wording of a "not now" or a server error, which the
+    /// radio's lines above and the downloads' lines (`mhz download`) both say.
+    public static func answered(status: Int) -> String {
+        switch status {
+        case 429: "is limiting requests (HTTP 429)"
+        case 408: "timed out waiting for the request (HTTP 408)"
+        default:
+            if case .busy = ServiceFailure(status: status) { "is busy (HTTP \(status))" } else { "failed (HTTP \(status))" }
         }
     }
 }

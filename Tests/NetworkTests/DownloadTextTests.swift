@@ -41,7 +41,7 @@ struct DownloadTextTests {
         #expect(DownloadText.describe(.playlist(url: playlist, reason: .httpStatus(403)))
             == "the playlist \(playlist) was refused (HTTP 403): the link may have expired or need a login; get a new link to the stream")
         #expect(DownloadText.describe(.playlist(url: playlist, reason: .httpStatus(503)))
-            == "the playlist \(playlist) could not be fetched: the server failed (HTTP 503): mhz retries later")
+            == "the playlist \(playlist) could not be fetched: the server is busy (HTTP 503): mhz retries later")
         #expect(DownloadText.describe(.playlist(url: playlist, reason: .notAPlaylist(firstLine: "<!DOCTYPE html>")))
             == "\(playlist) is not an HLS playlist (it starts \"<!DOCTYPE html>\"): check the URL, or get a new link to the stream")
         #expect(DownloadText.describe(.playlist(url: playlist, reason: .malformedPlaylist(line: 3, text: "#EXT-X-KEY:IV=0x1", reason: "badIV")))

@@ -2,6 +2,7 @@ import Downloads
 import Foundation
 import HLSPlaylist
 import Store
+import TerminalUI
 
 /// Words for downloads, for the command line, headless events and the terminal UI: one
 /// line per reason, saying what happened and what to do.
@@ -141,13 +142,9 @@ enum DownloadText {
     }
 
     /// What a status that may pass (the task waits and retries, ``DownloadError/isTransient``)
-    /// says of the server.
+    /// says of the server: the radio's words for it (``ErrorText/answered(status:)``).
     private static func passing(_ status: Int) -> String {
-        switch status {
-        case 429: "the server is limiting requests (HTTP 429)"
-        case 408: "the server timed out waiting for the request (HTTP 408)"
-        default: "the server failed (HTTP \(status))"
-        }
+        "the server \(ErrorText.answered(status: status))"
     }
 
     /// What a master playlist where a media playlist belongs is, after "the playlist".
