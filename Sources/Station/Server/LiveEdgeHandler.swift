@@ -20,9 +20,10 @@ import NIOHTTPTypes
 /// writer waits for it, and reads no further request meanwhile, where this handler would
 /// queue answers without end.
 ///
-/// It sits after Hummingbird's `HTTPConnectionStateHandler` (``StationHTTP1Channel``), so
-/// its requests and answers restart the connection's idle timer and count for a graceful
-/// shutdown as the router's do.
+/// It is the last of the station's handlers, which Hummingbird's `HTTP1Channel` puts before
+/// its own `HTTPConnectionStateHandler`: the requests it answers never reach that handler,
+/// so the idle timeout is the station's (``IdleTimeoutHandler``, before this one, which
+/// sees them and restarts its timer for them as for the router's), and Hummingbird's is off.
 final class LiveEdgeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests: the ones taken stop here, the rest pass on.
     typealias InboundIn = HTTPRequestPart

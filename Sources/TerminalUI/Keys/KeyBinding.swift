@@ -1,8 +1,8 @@
 import Radio
 
 /// Where a binding applies. The now-playing screen answers `global` and `song` keys
-/// (the two share one keyboard, so their keys must not collide); the channel list
-/// answers only its own.
+/// (the two share one keyboard, so their keys must not collide); each view over it (the
+/// channel list, the downloads, the lyrics and the history) answers only its own.
 public enum KeyContext: String, Sendable, CaseIterable {
     /// Always available on the now-playing screen.
     case global
@@ -24,7 +24,7 @@ public enum KeyContext: String, Sendable, CaseIterable {
     }
 
     /// The screen that reads the context's keys: now-playing (global and song keys), the
-    /// channel list, the downloads view, the lyrics view.
+    /// channel list, the downloads view, the lyrics view, the history view.
     private var screen: Int {
         switch self {
         case .global, .song: 0

@@ -2,7 +2,7 @@ import Radio
 
 /// The default key table: the keys of command words, taken from ``CommandWord/table``
 /// with their names and help, placed among the UI's own actions (the channel list, the
-/// downloads view, the lyrics view, help) in the order the help screen lists them.
+/// downloads, lyrics and history views, help) in the order the help screen lists them.
 extension KeyBinding {
     /// The default table, in the order the help screen lists it.
     public static let defaults = table(commands: CommandWord.table)
@@ -56,7 +56,7 @@ extension KeyBinding {
     ]
 
     /// The key table for the command words `commands`: their default keys, then the
-    /// channel list's, the downloads view's and the lyrics view's own rows.
+    /// channel list's, the downloads view's, the lyrics view's and the history view's own rows.
     static func table(commands: [CommandWord]) -> [KeyBinding] {
         var rows: [KeyBinding] = []
         var placed: Set<String> = []
