@@ -1,6 +1,6 @@
 /// The one table mhz-bench prints: a row per measure with mhz, the reference measured in
 /// the same run, their ratio, and where the target stands. Markdown, so a run can
-/// be pasted into BENCHMARKS.md as it is.
+/// be read as it is; BENCHMARKS.md's table takes its rows, each naming the run it came from.
 struct ResultTable {
     /// One measure.
     struct Row {
