@@ -53,18 +53,18 @@ struct CommandTableTests {
         #expect(Self.socketError("downloads") == "“downloads” needs an argument, e.g. downloads pause 3")
     }
 
-    /// The README's list of the commands headless stdin reads, in its order, as the words
-    /// between its backticks.
-    static func readmeCommands() throws -> String {
-        let text = try String(contentsOf: EventNameTests.readme, encoding: .utf8)
+    /// The desktop guide's list of the commands headless stdin reads, in its order, as the
+    /// words between its backticks.
+    static func guideCommands() throws -> String {
+        let text = try String(contentsOf: EventNameTests.desktopGuide, encoding: .utf8)
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
         let start = try #require(text.range(of: "`--headless` reads commands from stdin, one per line — `"),
-                                 "the README lists headless stdin's commands")
+                                 "the desktop guide lists headless stdin's commands")
         return String(text[start.upperBound...].prefix { $0 != "`" })
     }
 
-    @Test func theReadmeListsTheCommandsHeadlessStdinCarriesOutAsTheTableHasThem() throws {
-        #expect(try Self.readmeCommands()
+    @Test func theDesktopGuideListsTheCommandsHeadlessStdinCarriesOutAsTheTableHasThem() throws {
+        #expect(try Self.guideCommands()
                 == CommandWord.table.filter { !$0.interactiveOnly }.map(\.usage).joined(separator: " "))
     }
 

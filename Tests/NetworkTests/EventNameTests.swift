@@ -8,17 +8,18 @@ import Testing
 @testable import mhz
 
 /// The JSON event lines' names are one table, `EventName`: every line and the hook's
-/// argument take their name from it, and the README lists exactly its names.
+/// argument take their name from it, and the desktop guide lists exactly its names.
 struct EventNameTests {
-    /// The README, beside the package.
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+    /// The guide to mhz in the desktop and in scripts, `docs/guide/desktop.md` beside the
+    /// package, which documents headless stdin's commands and the event lines.
+    static let desktopGuide = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/guide/desktop.md")
 
-    /// The names the README's sentence lists, in its order.
+    /// The names the desktop guide's sentence lists, in its order.
     static func listed() throws -> [String] {
-        let text = try String(contentsOf: readme, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        let text = try String(contentsOf: desktopGuide, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
         let start = try #require(text.range(of: "Each line names its event in `event`, one of "),
-                                 "the README lists the event lines' names")
+                                 "the desktop guide lists the event lines' names")
         let sentence = text[start.upperBound...].prefix { $0 != "." }
         return sentence.split(separator: "`", omittingEmptySubsequences: false).enumerated()
             .filter { $0.offset % 2 == 1 }.map { String($0.element) }
@@ -29,7 +30,7 @@ struct EventNameTests {
         try (JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
     }
 
-    @Test func theReadmeListsEveryNameOnceAsTheTableHasThem() throws {
+    @Test func theDesktopGuideListsEveryNameOnceAsTheTableHasThem() throws {
         let names = EventName.allCases.map(\.rawValue)
         #expect(Set(names).count == names.count)
         #expect(try Self.listed() == names)
