@@ -1,7 +1,7 @@
 import Foundation
 import Radio
 
-/// Headless output: one JSON object per line per event (the README's `--headless`). Keys
+/// Headless output: one JSON object per line per event (`--headless`, docs/guide/desktop.md). Keys
 /// are sorted so lines are stable for scripts and tests.
 ///
 /// The line is written here rather than by Foundation's `JSONSerialization`, whose sorted

@@ -2,7 +2,7 @@ import Radio
 
 /// The names of the JSON event lines, each written once: a line's `event` field and the
 /// event hook's argument. Headless stdout, the control socket's followers, the hook,
-/// `mhz download --json` and the README's list of events all take them from here.
+/// `mhz download --json` and the desktop guide's list of events all take them from here.
 public enum EventName: String, CaseIterable, Sendable {
     /// The channel tuned to (`id`, `name`).
     case channel

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import CMalloc
 
-/// `mhz`: the command line the README documents. Playing is the default subcommand, so
+/// `mhz`: the command line `man mhz` and docs/guide document. Playing is the default subcommand, so
 /// `mhz --channel 1` plays channel 1.
 @main
 struct Mhz: AsyncParsableCommand {
@@ -28,7 +28,7 @@ struct Mhz: AsyncParsableCommand {
         defaultSubcommand: PlayCommand.self
     )
 
-    /// mhz promises 2 for usage errors (README); ArgumentParser's default is 64 (EX_USAGE).
+    /// mhz promises 2 for usage errors (man mhz, EXIT STATUS); ArgumentParser's default is 64 (EX_USAGE).
     static let usageExitCode = ExitCode(2)
 
     /// Parses and runs like ArgumentParser's own `main`, but with mhz's exit codes (0 ok, 2 usage, 1 runtime).

@@ -3,7 +3,7 @@ import Station
 import TestSupport
 import Testing
 
-/// The command line's promises (the README's): exit 0 ok, 2 usage error, 1 runtime error with
+/// The command line's promises (man mhz's EXIT STATUS): exit 0 ok, 2 usage error, 1 runtime error with
 /// one line on stderr saying what and what to do; `channels` lists the station's channels.
 struct CommandLineTests {
     /// Runs `mhz` to completion with a private data and config directory.

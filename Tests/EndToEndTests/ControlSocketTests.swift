@@ -35,7 +35,7 @@ struct ControlSocketTests {
             return Running(station: station, home: home, mhz: mhz)
         }
 
-        /// The socket the README names: `$XDG_RUNTIME_DIR/mhz/`, one per data directory.
+        /// The socket the desktop guide names: `$XDG_RUNTIME_DIR/mhz/`, one per data directory.
         func socketPath() throws -> String {
             let directory = home.path("run/mhz")
             let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)

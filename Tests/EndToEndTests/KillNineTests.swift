@@ -9,7 +9,7 @@ import Testing
 /// every kill the database opens and holds every report mhz had narrated that the station
 /// does not have yet; in the end every narrated report reached the station, and none went
 /// more often than asked but for one per kill: the report answered by the station but not
-/// yet struck from the outbox when the kill came, the one repeat the README admits.
+/// yet struck from the outbox when the kill came, the one repeat the radio guide admits.
 struct KillNineTests {
     /// A report as the station's log and mhz's narration both name it: `type sid`.
     typealias Key = String

@@ -264,7 +264,7 @@ struct WebPlayerBrowserTests {
                     #expect(hidden == 0)
                     let png = try await page.screenshot()
                     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-                    // `MHZ_WEB_SCREENSHOTS=docs` writes the README's pictures (a run by hand).
+                    // `MHZ_WEB_SCREENSHOTS=docs` writes the web guide's pictures, docs/web-player-*.png (a run by hand).
                     if let folder {
                         try png.write(to: URL(fileURLWithPath: folder).appendingPathComponent("web-player-\(width).png"))
                     }

@@ -42,7 +42,7 @@ final class HeadlessFrontEnd: FrontEnd {
     func start(commands: CommandPump) {
         let output = self.output
         let reader = Thread {
-            // EOF on stdin does not stop playback (the README promises it): the reader just ends.
+            // EOF on stdin does not stop playback (the radio guide promises it): the reader just ends.
             while let line = readLine(strippingNewline: true) {
                 if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
                 do throws(CommandParseError) {

@@ -1,6 +1,6 @@
 import Settings
 /// Failures of the command line itself, each with the one line the user reads and the
-/// exit status the README promises (2 usage, 1 runtime).
+/// exit status mhz promises (man mhz, EXIT STATUS: 2 usage, 1 runtime).
 enum CLIError: Error, Equatable, CustomStringConvertible {
     case configUnreadable(String)
     case configInvalid(String, line: Int?, String)
