@@ -1,9 +1,10 @@
 // swift-tools-version: 6.1
-// config.toml's parser as a libFuzzer target, apart from the mhz package: its files are
-// linked in from Sources/Settings (Config, ConfigError, DownloadSettings, HookSettings,
-// RadioSettings, StationSettings, Paths) and Sources/HLSPlaylist, and TOMLKit wraps toml++ (C++), which swiftc alone
-// cannot build. `script/fuzz config` builds this with -sanitize=fuzzer,address into
-// .build-fuzz and links the static library with libFuzzer's main.
+// config.toml's parser as a libFuzzer target, apart from the mhz package: its targets are
+// mhz's own folders linked in whole (Sources/Settings and what it imports: HLSPlaylist,
+// Scrobble, Backoff, COpenSSL), so a file the settings gain is fuzzed without a change here,
+// and TOMLKit wraps toml++ (C++), which swiftc alone cannot build. `script/fuzz config`
+// builds this with -sanitize=fuzzer,address into .build-fuzz and links the static library
+// with libFuzzer's main.
 import PackageDescription
 
 let package = Package(
@@ -13,18 +14,14 @@ let package = Package(
         .library(name: "ConfigFuzz", type: .static, targets: ["ConfigFuzz"])
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto"),
+        .target(name: "Backoff"),
         .target(name: "HLSPlaylist"),
-        .target(
-            name: "ConfigFuzz",
-            dependencies: [
-                "HLSPlaylist",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
-            ]
-        ),
+        .target(name: "Scrobble", dependencies: ["Backoff", "COpenSSL"]),
+        .target(name: "Settings", dependencies: ["HLSPlaylist", "Scrobble", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "ConfigFuzz", dependencies: ["Settings"]),
     ]
 )

@@ -1,7 +1,8 @@
 // libFuzzer entry point for config.toml's parser (not part of `swift build` or `swift
-// test`): `script/fuzz config` builds it with the mhz files beside it and TOMLKit. Any
-// file may be refused with a ConfigError; none may crash, hang or leak.
+// test`): `script/fuzz config` builds it over mhz's Settings target and TOMLKit. Any
+// file may be refused with a ConfigError; none may crash or hang.
 import Foundation
+import Settings
 
 /// libFuzzer calls this with each input: the bytes of one config.toml.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,6 +13,7 @@ public func fuzzConfig(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     _ = config.downloads.folder(paths: paths, home: URL(fileURLWithPath: "/home/fuzz"))
     _ = config.downloads.quality.map(DownloadSettings.stationQuality)
     _ = config.station.quality.text
+    _ = config.scrobble.endpoints
     return 0
 }
 

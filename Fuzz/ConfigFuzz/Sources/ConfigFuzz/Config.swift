@@ -1,1 +1,0 @@
-../../../../Sources/Settings/Config.swift

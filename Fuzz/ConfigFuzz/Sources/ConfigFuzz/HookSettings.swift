@@ -1,1 +1,0 @@
-../../../../Sources/Settings/HookSettings.swift
