@@ -68,15 +68,13 @@ extension ErrorText {
         case .untrusted(let reason):
             return ("\(station) has a TLS certificate that is not trusted\(detail(reason))",
                     "check --server; set verify_tls = false in the config only if you trust this server")
-        case .busy(429):
-            return ("\(station) \(answered(status: 429))",
-                    retrying ? "mhz waits and tries again; nothing to do" : "wait a minute, then try again")
-        case .busy(408):
-            return ("\(station) \(answered(status: 408))",
-                    retrying ? "retrying; check your network if it keeps happening" : "wait a moment, then try again")
         case .busy(let status):
-            return ("\(station) \(answered(status: status))",
-                    retrying ? "the server is having trouble; retrying" : "wait a moment, then try again")
+            let advice = switch status {
+            case 429: retrying ? "mhz waits and tries again; nothing to do" : "wait a minute, then try again"
+            case 408: retrying ? "retrying; check your network if it keeps happening" : "wait a moment, then try again"
+            default: retrying ? "the server is having trouble; retrying" : "wait a moment, then try again"
+            }
+            return ("\(station) \(answered(status: status))", advice)
         case .httpStatus(let status) where dialog:
             return ("\(station) answered the login with HTTP \(status)", "check --server and --api (app or web)")
         case .httpStatus(401):
