@@ -74,23 +74,17 @@ struct OfflineListeningTests {
         #expect(try await get.exit(timeout: 60) == 0, "\(get.stderr)")
         server.stop()
         // Port 9 on loopback: nothing listens, every request is refused.
-        let command = "env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' XDG_CONFIG_HOME='\(home.url.path)/config' "
-            + "LANG=C.UTF-8 TERM=xterm-256color '\(BuiltMhz.executable.path)' --audio-output null "
-            + "--server http://127.0.0.1:9 --data-dir '\(data.path)'; sleep 30"
-        let tmux = try TmuxDriver(command: command, columns: 100, rows: 24)
-        let offline = try await tmux.waitForScreen(containing: "Offline: the station is unreachable", seconds: 60)
-        let first = try tmux.capture()
-        #expect(offline, "\(first.joined(separator: "\n"))")
+        let terminal = try TerminalMhz(["--audio-output", "null", "--server", "http://127.0.0.1:9", "--data-dir", data.path],
+                                       home: home.url, columns: 100)
+        try await terminal.waitForScreen(containing: "Offline: the station is unreachable", within: .seconds(60))
         // The status line can come a moment before the song's title is drawn.
-        let title = try await tmux.waitForScreen(containing: "tone", seconds: 30)
-        var screen = try tmux.capture()
-        #expect(title, "the downloaded song is on screen: \(screen.joined(separator: "\n"))")
-        try tmux.send("D")
-        #expect(try await tmux.waitForScreen(containing: "Downloads"))
-        screen = try tmux.capture()
+        try await terminal.waitForScreen(containing: "tone")
+        try terminal.send("D")
+        try await terminal.waitForScreen(containing: "Downloads")
+        let screen = try terminal.capture()
         #expect(screen.contains { $0.contains("> tone") && $0.contains("completed") }, "\(screen.joined(separator: "\n"))")
-        try tmux.send("q")
-        try tmux.send("q")
+        try terminal.send("q", "q")
+        #expect(try await terminal.exitStatus() == 0, "\(terminal.screen)")
     }
 
     @Test func withDownloadsLikedALikeDownloadsTheSongAndDDownloadsItTooHeadless() async throws {

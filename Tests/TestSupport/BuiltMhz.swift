@@ -218,6 +218,14 @@ public final class BuiltMhz: Sendable {
         return process.terminationStatus
     }
 
+    /// Runs `body` with this process and then kills it (SIGKILL, reaped) however `body`
+    /// ended; nothing to kill when it had exited. A test's mhz is ended here, not by a
+    /// `kill()` in a `catch` of its own.
+    public func whileRunning<T>(_ body: (BuiltMhz) async throws -> T) async throws -> T {
+        defer { kill() }
+        return try await body(self)
+    }
+
     /// Whether the process is still running.
     public var isRunning: Bool { process.isRunning }
 

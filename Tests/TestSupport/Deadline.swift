@@ -39,8 +39,40 @@ public func eventually(within limit: Duration = .seconds(15), _ condition: () as
 
 /// Waits until `condition` holds, polling as ``eventually(within:_:)`` does; throws
 /// ``TestSupportError/timeout(_:)`` naming `what` when it has not within `limit`: for a
-/// test that cannot go on without it.
-public func waitUntil(_ what: String, within limit: Duration = .seconds(30), _ condition: () async -> Bool)
+/// test that cannot go on without it. An error `condition` throws ends the wait with it.
+public func waitUntil(_ what: String, within limit: Duration = .seconds(30), _ condition: () async throws -> Bool)
     async throws {
-    guard await eventually(within: limit, condition) else { throw TestSupportError.timeout(what) }
+    _ = try await waitForValue(what, within: limit) { try await condition() ? true : nil }
+}
+
+/// Polls `produce` every 10 ms until it gives a value, and returns it; throws
+/// ``TestSupportError/timeout(_:)`` naming `what` when it has given none within `limit`.
+/// An error `produce` throws ends the wait with it: a poll that may fail while the thing
+/// is not there yet returns nil (`try?`) instead.
+///
+/// The one polling loop of the tests: 30 s by default, since only a failure waits that long
+/// and a whole-suite run on two busy cores has starved single tasks for seconds.
+public func waitForValue<T>(_ what: String, within limit: Duration = .seconds(30),
+                            every interval: Duration = .milliseconds(10),
+                            _ produce: () async throws -> T?) async throws -> T {
+    let deadline = ContinuousClock.now + limit
+    while true {
+        if let value = try await produce() { return value }
+        guard ContinuousClock.now < deadline else { throw TestSupportError.timeout(what) }
+        try await Task.sleep(for: interval)
+    }
+}
+
+/// Runs `body`, then `cleanup` however `body` ended (returned or threw): for what must be
+/// ended in order (the mhz before the station it plays from), where `defer` cannot await.
+public func withCleanup<T>(_ body: () async throws -> T, cleanup: () async -> Void) async throws -> T {
+    let result: T
+    do {
+        result = try await body()
+    } catch {
+        await cleanup()
+        throw error
+    }
+    await cleanup()
+    return result
 }

@@ -23,9 +23,15 @@ public final class TmuxDriver {
         try tmux(["set-option", "-t", session, "remain-on-exit", "on"])
     }
 
-    deinit {
-        // kill-session hangs up the pane (SIGHUP to the program); the server then exits
-        // by itself once it has no sessions left.
+    private var closed = false
+
+    deinit { close() }
+
+    /// Closes the window and ends its tmux server; nothing once done. kill-session hangs
+    /// up the pane (SIGHUP to the program in it).
+    public func close() {
+        guard !closed else { return }
+        closed = true
         _ = try? tmux(["kill-session", "-t", session])
         _ = try? tmux(["kill-server"])
     }
@@ -48,6 +54,11 @@ public final class TmuxDriver {
 
     /// Sends keys in tmux's notation (`"l"`, `"Down"`, `"Enter"`, `"Escape"`, `"Space"`).
     public func send(_ keys: String...) throws {
+        try send(keys)
+    }
+
+    /// Sends keys in tmux's notation, as ``send(_:)-(String...)`` does.
+    public func send(_ keys: [String]) throws {
         try tmux(["send-keys", "-t", session] + keys)
     }
 
@@ -133,8 +144,8 @@ public final class TmuxDriver {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, Self.executable ?? "/usr/bin/tmux", &actions, &attributes,
                                   &cArguments, &cEnvironment)
-        close(pipeFDs[1])
-        defer { close(pipeFDs[0]) }
+        Glibc.close(pipeFDs[1])
+        defer { Glibc.close(pipeFDs[0]) }
         guard spawned == 0 else { throw TmuxError.spawn(spawned) }
 
         var output: [UInt8] = []
