@@ -142,8 +142,9 @@ public final class BuiltMhz: Sendable {
     @discardableResult
     public func waitFor(_ name: String, after from: Int = 0, timeout: Double = 30,
                         where match: (Event) -> Bool = { _ in true }) async throws -> (index: Int, event: Event) {
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while ContinuousClock.now < deadline {
+        let noEvent = { "no \"\(name)\" event; got: \(self.lines.suffix(12).joined(separator: "\n")) stderr: \(self.stderr)" }
+        return try await waitForValue(noEvent(), within: .seconds(timeout), every: .milliseconds(20)) {
+            () throws -> (index: Int, event: Event)? in
             let running = process.isRunning
             let snapshot = events
             if snapshot.count > from {
@@ -152,10 +153,9 @@ public final class BuiltMhz: Sendable {
                 }
             }
             // Its last lines are read after its exit is seen: one more look once both ended.
-            if !running, output.withLock({ $0.ended }) == 2 { break }
-            try await Task.sleep(for: .milliseconds(20))
+            if !running, output.withLock({ $0.ended }) == 2 { throw TestSupportError.timeout(noEvent()) }
+            return nil
         }
-        throw TestSupportError.timeout("no \"\(name)\" event; got: \(lines.suffix(12).joined(separator: "\n")) stderr: \(stderr)")
     }
 
     /// Asks `status` until `match` holds for an answer at index `from` or later (at most
@@ -164,17 +164,15 @@ public final class BuiltMhz: Sendable {
     @discardableResult
     public func status(after from: Int = 0, within limit: Duration = .seconds(20),
                        until match: (Event) -> Bool) async throws -> (index: Int, event: Event) {
-        let deadline = ContinuousClock.now + limit
         var from = from
-        while true {
+        var last: Event?
+        return try await waitForValue("status never matched; last: \(last?.fields ?? [:])", within: limit,
+                                      every: .milliseconds(100)) {
             send("status")
             let answer = try await waitFor("status", after: from)
-            if match(answer.event) { return answer }
+            last = answer.event
             from = answer.index + 1
-            guard ContinuousClock.now < deadline else {
-                throw TestSupportError.timeout("status never matched; last: \(answer.event.fields)")
-            }
-            try await Task.sleep(for: .milliseconds(100))
+            return match(answer.event) ? answer : nil
         }
     }
 
@@ -187,15 +185,15 @@ public final class BuiltMhz: Sendable {
     /// The URL `mhz serve` announces on stderr (`mhz: serving N songs from DIR on URL`),
     /// once it has.
     public func servedURL(within limit: Duration = .seconds(120)) async throws -> URL {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline, process.isRunning {
+        let silent = { "mhz serve did not announce its URL; stderr: \(self.stderr)" }
+        return try await waitForValue(silent(), within: limit, every: .milliseconds(50)) { () throws -> URL? in
             if let line = stderr.split(separator: "\n").first(where: { $0.hasPrefix("mhz: serving ") }),
                let range = line.range(of: " on "), let url = URL(string: String(line[range.upperBound...])) {
                 return url
             }
-            try await Task.sleep(for: .milliseconds(50))
+            guard process.isRunning else { throw TestSupportError.timeout(silent()) }
+            return nil
         }
-        throw TestSupportError.timeout("mhz serve did not announce its URL; stderr: \(stderr)")
     }
 
     /// Waits for the process to end and for both pipes to be read to their end (so
@@ -203,18 +201,15 @@ public final class BuiltMhz: Sendable {
     /// `timeout` seconds is killed.
     public func exit(timeout: Double = 60) async throws -> Int32 {
         let deadline = ContinuousClock.now + .seconds(timeout)
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else {
-                kill()
-                throw TestSupportError.timeout("mhz did not exit; stderr: \(stderr)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
+        do {
+            try await waitUntil("mhz to exit", within: .seconds(timeout), every: .milliseconds(20)) { !process.isRunning }
+        } catch TestSupportError.timeout {
+            kill()
+            throw TestSupportError.timeout("mhz did not exit; stderr: \(stderr)")
         }
         // A child it left may hold the pipes open past the deadline: then what it wrote
         // last may be missing.
-        while output.withLock({ $0.ended }) < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        _ = await eventually(within: deadline - ContinuousClock.now) { output.withLock { $0.ended } == 2 }
         return process.terminationStatus
     }
 
@@ -240,8 +235,6 @@ public final class BuiltMhz: Sendable {
 
     /// Ends the process for sure (SIGKILL) and reaps it; nothing once it has ended.
     public func kill() {
-        guard process.isRunning else { return }
-        signal(SIGKILL)
-        process.waitUntilExit()
+        process.killAndReap()
     }
 }

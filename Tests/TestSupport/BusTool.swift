@@ -41,13 +41,7 @@ public final class BusTool: Sendable {
     /// Waits until its output satisfies `condition`, at most `timeout`; throws with what it
     /// said otherwise.
     public func waitFor(_ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(text) {
-            guard ContinuousClock.now < deadline else {
-                throw TestSupportError.toolFailed("\(command): no \(what) in \(timeout): \(text) \(errorText)")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil("\(command): \(what) in \(timeout): \(text) \(errorText)", within: timeout) { condition(text) }
     }
 
     /// Ends it (SIGKILL, see `PrivateBus.end`) and waits until it is gone.
@@ -68,13 +62,9 @@ public final class BusTool: Sendable {
                          timeout: Duration = .seconds(20)) async throws -> (output: String, errors: String, status: Int32) {
         let tool = try BusTool(executable, arguments, bus: bus)
         defer { tool.stop() }
-        let deadline = ContinuousClock.now + timeout
         // Both pipes at their end: the child closed them (it ended), and every byte is in.
-        while tool.process.isRunning || tool.ended.value < 2 {
-            guard ContinuousClock.now < deadline else {
-                throw TestSupportError.toolFailed("\(tool.command) did not end in \(timeout): \(tool.text) \(tool.errorText)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
+        try await waitUntil("\(tool.command) to end in \(timeout): \(tool.text) \(tool.errorText)", within: timeout) {
+            !tool.process.isRunning && tool.ended.value == 2
         }
         tool.process.waitUntilExit()
         return (tool.text.trimmingCharacters(in: .whitespacesAndNewlines), tool.errorText,

@@ -29,38 +29,46 @@ public func eventually(within limit: Duration = .seconds(15), _ condition: () ->
 
 /// ``eventually(within:_:)`` for a condition that may ask an actor.
 public func eventually(within limit: Duration = .seconds(15), _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
+    (try? await waitForValue("", within: limit) { await condition() ? true : nil }) != nil
 }
 
 /// Waits until `condition` holds, polling as ``eventually(within:_:)`` does; throws
 /// ``TestSupportError/timeout(_:)`` naming `what` when it has not within `limit`: for a
 /// test that cannot go on without it. An error `condition` throws ends the wait with it.
-public func waitUntil(_ what: String, within limit: Duration = .seconds(30), _ condition: () async throws -> Bool)
-    async throws {
-    _ = try await waitForValue(what, within: limit) { try await condition() ? true : nil }
+public func waitUntil(_ what: @autoclosure () -> String, within limit: Duration = .seconds(30),
+                      every interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool) async throws {
+    _ = try await waitForValue(what(), within: limit, every: interval) { try await condition() ? true : nil }
 }
 
 /// Polls `produce` every 10 ms until it gives a value, and returns it; throws
 /// ``TestSupportError/timeout(_:)`` naming `what` when it has given none within `limit`.
 /// An error `produce` throws ends the wait with it: a poll that may fail while the thing
-/// is not there yet returns nil (`try?`) instead.
+/// is not there yet returns nil (`try?`) instead. `what` is worked out only on a timeout,
+/// so it may describe the state at that moment (the last lines a process wrote).
 ///
 /// The one polling loop of the tests: 30 s by default, since only a failure waits that long
 /// and a whole-suite run on two busy cores has starved single tasks for seconds.
-public func waitForValue<T>(_ what: String, within limit: Duration = .seconds(30),
+public func waitForValue<T>(_ what: @autoclosure () -> String, within limit: Duration = .seconds(30),
                             every interval: Duration = .milliseconds(10),
                             _ produce: () async throws -> T?) async throws -> T {
     let deadline = ContinuousClock.now + limit
     while true {
         if let value = try await produce() { return value }
-        guard ContinuousClock.now < deadline else { throw TestSupportError.timeout(what) }
+        guard ContinuousClock.now < deadline else { throw TestSupportError.timeout(what()) }
         try await Task.sleep(for: interval)
     }
+}
+
+/// ``eventually(within:_:)`` for a thread that may not suspend (a `deinit`, a `stop()` that
+/// is not async): blocks it between polls. Whether `condition` held within `limit`.
+public func blockingEventually(within limit: Duration = .seconds(10), every interval: Duration = .milliseconds(5),
+                               _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+    }
+    return true
 }
 
 /// Runs `body`, then `cleanup` however `body` ended (returned or threw): for what must be

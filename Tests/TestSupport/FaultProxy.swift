@@ -100,8 +100,7 @@ public final class FaultProxy: Sendable {
             if !state.listenerClosed { shutdown(listener, Int32(SHUT_RDWR)) }
             for socket in state.sockets { shutdown(socket, Int32(SHUT_RDWR)) }
         }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while state.value.threads > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        _ = blockingEventually(within: .seconds(5)) { state.value.threads == 0 }
     }
 
     /// Runs `body` on a thread of its own, counted until it returns.

@@ -46,14 +46,13 @@ public final class HeadlessChromium: Sendable {
         PipeReader.drain(output.fileHandleForReading, name: "chromedriver") { chunk in
             printed.withLock { $0.append(chunk) }
         }
-        var port: Int?
-        let deadline = ContinuousClock.now + .seconds(30)
-        while port == nil, ContinuousClock.now < deadline, driver.isRunning {
+        let port = try? await waitForValue("chromedriver's port", within: .seconds(30)) { [driver] () throws -> Int? in
             let text = String(decoding: printed.value, as: UTF8.self)
             if let range = text.range(of: "started successfully on port ") {
-                port = Int(text[range.upperBound...].prefix { $0.isNumber })
+                return Int(text[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
             }
-            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
+            guard driver.isRunning else { throw WebDriverError.notStarted(text) }
+            return nil
         }
         guard let port else {
             Self.end(driver)
@@ -86,12 +85,7 @@ public final class HeadlessChromium: Sendable {
     /// SIGKILL, and waits (at most ten seconds) until it has been reaped: a child of the
     /// test process starts with the spawning thread's signal mask, in which SIGTERM is
     /// blocked (see ``PrivateBus/end(_:)``).
-    static func end(_ process: Process) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { usleep(2000) }
-    }
+    static func end(_ process: Process) { process.killAndReap() }
 
     /// Kills every process whose command line names the data folder (Chromium and its
     /// helpers, should a session's end not have quit them), and waits until they are gone.
@@ -107,12 +101,10 @@ public final class HeadlessChromium: Sendable {
                 return pid
             }
         }
-        let deadline = ContinuousClock.now + .seconds(10)
-        var left = holders()
-        while !left.isEmpty, ContinuousClock.now < deadline {
+        _ = blockingEventually(within: .seconds(10), every: .milliseconds(20)) {
+            let left = holders()
             for pid in left { kill(pid, SIGKILL) }
-            usleep(20_000)
-            left = holders()
+            return left.isEmpty
         }
     }
 }

@@ -68,11 +68,10 @@ public final class HeadlessMpv: Sendable {
     /// or time ran out, with the log's end.
     public func waitUntil(_ what: String, within limit: Duration = .seconds(60),
                           _ condition: (HeadlessMpv) -> Bool) async throws {
-        let deadline = ContinuousClock.now + limit
-        while !condition(self) {
+        try await TestSupport.waitUntil("\(what): \(tail)", within: limit) {
+            if condition(self) { return true }
             guard process.isRunning else { throw TestSupportError.timeout("mpv ended before \(what): \(tail)") }
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("\(what): \(tail)") }
-            try await Task.sleep(for: .milliseconds(50))
+            return false
         }
     }
 
@@ -80,20 +79,15 @@ public final class HeadlessMpv: Sendable {
     /// nothing once it has ended.
     public func stop() async {
         if process.isRunning { Glibc.kill(process.processIdentifier, SIGTERM) }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        _ = await eventually(within: .seconds(10)) { !process.isRunning }
         kill()
-        while !ended.withLock({ $0 }), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        _ = await eventually(within: .seconds(10)) { ended.withLock { $0 } }
     }
 
     /// Ends mpv for sure (SIGKILL) and reaps it, for a test's `defer`; nothing once it has
     /// ended.
     public func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        // Reaped by Foundation's own monitor: a SIGKILL ends it within moments.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        process.killAndReap()
     }
 
     /// The log's last lines, for a failure's message.

@@ -42,12 +42,11 @@ public final class PrivateBus: Sendable {
         PipeReader.drain(output.fileHandleForReading, name: "dbus-daemon") { chunk in
             printed.withLock { $0.append(chunk) }
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        var line: String?
-        while line == nil, ContinuousClock.now < deadline, process.isRunning {
+        let line = try? await waitForValue("dbus-daemon's address", within: .seconds(30)) { [process] () throws -> String? in
             let text = String(decoding: printed.value, as: UTF8.self)
-            if let end = text.firstIndex(of: "\n") { line = String(text[..<end]) }
-            if line == nil { try await Task.sleep(for: .milliseconds(10)) }
+            if let end = text.firstIndex(of: "\n") { return String(text[..<end]) }
+            guard process.isRunning else { throw TestSupportError.toolFailed(text) }
+            return nil
         }
         guard let line, line.hasPrefix("unix:") else {
             Self.end(process)
@@ -68,15 +67,7 @@ public final class PrivateBus: Sendable {
 
     deinit { stop() }
 
-    /// SIGKILL, and waits (at most ten seconds) until it has been reaped.
-    ///
-    /// Not SIGTERM: a child of the test process starts with the signal mask of the thread
-    /// that spawned it, and there SIGTERM is blocked (dbus-daemon's `SigBlk` in
-    /// /proc/PID/status shows it), so a terminate() is never delivered.
-    public static func end(_ process: Process) {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { usleep(2000) }
-    }
+    /// Ends a child on the bus for sure (``Foundation/Process/killAndReap()``: SIGKILL,
+    /// since SIGTERM is blocked in a test-runner thread's children).
+    public static func end(_ process: Process) { process.killAndReap() }
 }

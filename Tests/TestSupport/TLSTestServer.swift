@@ -46,14 +46,13 @@ public final class TLSTestServer: Sendable {
             said.withLock { $0.append(chunk) }
         }
         // Generous: the port is printed at once on an idle machine, later on a busy one.
-        let deadline = ContinuousClock.now + .seconds(60)
-        var port: Int?
-        while port == nil, ContinuousClock.now < deadline, process.isRunning {
-            port = Self.port(in: String(decoding: said.value, as: UTF8.self))
-            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
+        let port = try? await waitForValue("s_server's port", within: .seconds(60)) { [process] () throws -> Int? in
+            if let port = Self.port(in: String(decoding: said.value, as: UTF8.self)) { return port }
+            guard process.isRunning else { throw TestSupportError.serverDidNotStart }
+            return nil
         }
         guard let port else {
-            kill(process.processIdentifier, SIGKILL)
+            process.killAndReap()
             throw TestSupportError.timeout("openssl s_server named no port: \(String(decoding: said.value, as: UTF8.self))")
         }
         baseURL = URL(string: "https://127.0.0.1:\(port)")!
@@ -63,10 +62,7 @@ public final class TLSTestServer: Sendable {
     /// `-WWW` mode, never reads its stdin, so only SIGKILL ends it.
     public func stop() {
         try? input.fileHandleForWriting.close()
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+        process.killAndReap()
     }
 
     deinit { stop() }

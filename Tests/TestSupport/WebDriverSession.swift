@@ -48,11 +48,10 @@ public struct WebDriverSession: Sendable {
     public func waitFor(_ what: String, _ expression: String, within limit: Duration = .seconds(20),
                         show: String = "document.querySelector('#status') && document.querySelector('#status').textContent")
         async throws {
-        let deadline = ContinuousClock.now + limit
-        while ContinuousClock.now < deadline {
-            if try await value(expression) as? Bool == true { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        do {
+            try await waitUntil(what, within: limit, every: .milliseconds(50)) { try await value(expression) as? Bool == true }
+            return
+        } catch TestSupportError.timeout {}
         let shown = (try? await value(show)).map { String(describing: $0 ?? "nil") } ?? "?"
         throw WebDriverError.timedOut("\(what) (the page shows: \(shown))")
     }
