@@ -15,13 +15,11 @@ struct LiveBroadcastTests {
         defer { data.remove() }
         let station = try await LiveFixtures.station(data: data.url)
         let base = try await station.start()
-        do {
+        try await withCleanup {
             try await body(station, base, try await LiveFixtures.channel(base))
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
     }
 
     /// Whether AAC packets' timestamps (90 kHz) follow one another a frame apart: 1024
@@ -307,7 +305,7 @@ struct LiveBroadcastTests {
 
         let second = try await LiveFixtures.station(data: data.url) { $0.live.idleTimeout = .milliseconds(1500) }
         let again = try await second.start()
-        do {
+        try await withCleanup {
             let after = try await LiveFixtures.waitFor(again, channel, "the next run") { list in
                 list.entries.contains { $0.sequence > stored.sequence }
             }
@@ -338,11 +336,7 @@ struct LiveBroadcastTests {
 
             // Nobody asks for 1.5 s: the broadcast ends by itself.
             let broadcast = try #require(second.liveHub.broadcast(channel))
-            let deadline = ContinuousClock.now + .seconds(30)
-            while broadcast.snapshot.onAir {
-                guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("the channel stayed on the air") }
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            try await waitUntil("the channel to go off the air by itself", within: .seconds(60)) { !broadcast.snapshot.onAir }
             let idleLast = try #require(broadcast.snapshot.segments.last)
             // Asked for again once more time went by than a run's first segments are dated
             // back: a break in time, after a discontinuity.
@@ -357,11 +351,9 @@ struct LiveBroadcastTests {
             let interruptions = broadcast.snapshot.segments.filter(\.discontinuity).count
             #expect(interruptions >= 1)
             #expect(revived.discontinuities == interruptions, "\(revived)")
-        } catch {
+        } cleanup: {
             await second.stop()
-            throw error
         }
-        await second.stop()
     }
 }
 
@@ -375,9 +367,10 @@ struct LiveTrimTests {
         defer { data.remove() }
         let station = try await LiveFixtures.station(data: data.url) { $0.live.lookback = .seconds(4) }
         let base = try await station.start()
-        let channel: String
-        do {
-            channel = try await LiveFixtures.channel(base)
+        // Stopped however the checks end: then the broadcast's thread has ended, and the
+        // folder holds what it left.
+        let channel = try await withCleanup {
+            let channel = try await LiveFixtures.channel(base)
             let window = try await LiveFixtures.waitFor(base, channel, "segment 9") { ($0.entries.last?.sequence ?? 0) >= 9 }
             let gone = try await HTTPFetch.get(base, "/live/\(channel)/128/0.ts")
             #expect(gone.status == 404)
@@ -386,12 +379,10 @@ struct LiveTrimTests {
             #expect(early.status == 404)
             let available = try #require(try early.jsonObject()["available"] as? [String: Any])
             #expect(((available["begintime"] as? NSNumber)?.int64Value ?? 0) > start - 20_000)
-        } catch {
+            return channel
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        // Stopped: the broadcast's thread has ended, the folder holds what it left.
-        await station.stop()
         let folder = data.url.appendingPathComponent("live/\(channel)")
         let index = try String(contentsOf: folder.appendingPathComponent("segments.jsonl"), encoding: .utf8)
         let listed = index.split(separator: "\n").compactMap { line -> Int? in

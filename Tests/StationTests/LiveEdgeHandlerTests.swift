@@ -156,7 +156,7 @@ struct LiveEdgeHandlerTests {
         let idle: Duration = .seconds(2)
         let station = try await LiveFixtures.station(data: data.url) { $0.idleTimeout = idle }
         let base = try await station.start()
-        do {
+        try await withCleanup {
             let channel = try await LiveFixtures.channel(base)
             _ = try await LiveFixtures.waitFor(base, channel, "three segments") { $0.entries.count >= 3 }
             let port = try #require(base.port)
@@ -191,6 +191,8 @@ struct LiveEdgeHandlerTests {
                     answer = exchange
                     answered = ContinuousClock.now
                     polls += 1
+                    // A clock: a listener's pace between polls, which must outlast the
+                    // station's idle timer (itself a real clock) only taken together.
                     try await Task.sleep(for: .milliseconds(250))
                 }
                 if !starved { break }
@@ -215,11 +217,9 @@ struct LiveEdgeHandlerTests {
             let fd = socket
             let closed = await eventually(within: .seconds(15)) { LoopbackSocket.isClosedByPeer(fd) }
             #expect(closed)
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
     }
 
     /// Sends `GET target` on the kept-alive `socket` and reads its answer to the end of its body.

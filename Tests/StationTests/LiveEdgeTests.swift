@@ -86,15 +86,15 @@ struct LiveEdgeTests {
         defer { data.remove() }
         let station = try await LiveFixtures.station(data: data.url)
         let base = try await station.start()
-        do {
+        try await withCleanup {
             let channel = try await LiveFixtures.channel(base)
             let first = try await LiveFixtures.waitFor(base, channel, "three segments") { $0.entries.count >= 3 }
             let last = try #require(first.entries.last?.sequence)
             // The first playlist after a new segment is published.
-            var served = try await HTTPFetch.get(base, "/live/\(channel)/128.m3u8")
-            while LiveMediaPlaylist(served.text).entries.last?.sequence == last {
-                try await Task.sleep(for: .milliseconds(50))
-                served = try await HTTPFetch.get(base, "/live/\(channel)/128.m3u8")
+            let served = try await waitForValue("a playlist after segment \(last)", within: .seconds(60),
+                                                every: .milliseconds(50)) {
+                let served = try await HTTPFetch.get(base, "/live/\(channel)/128.m3u8")
+                return LiveMediaPlaylist(served.text).entries.last?.sequence == last ? nil : served
             }
             #expect(served.status == 200)
             #expect(served.headers["content-type"] == "application/vnd.apple.mpegurl")
@@ -125,10 +125,8 @@ struct LiveEdgeTests {
                 #expect(answer.status == 404, "\(target)")
                 #expect(answer.text == #"{"err":"not_found","r":1}"#, "\(target): \(answer.text)")
             }
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
     }
 }

@@ -163,14 +163,10 @@ struct LiveFeedbackTests {
             // within two segments of the change, which a busy machine's HTTP round trips can
             // outlast.
             let broadcast = try #require(station.liveHub.broadcast(channel))
-            var next: AiredRecord?
-            let deadline = ContinuousClock.now + .seconds(30)
-            while next == nil {
-                next = broadcast.snapshot.aired.last { $0.start > start }
-                guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("the song was not ended") }
-                if next == nil { try await Task.sleep(for: .milliseconds(20)) }
+            let next = try await waitForValue("the song to be ended", within: .seconds(60)) {
+                broadcast.snapshot.aired.last { $0.start > start }
             }
-            let nextStart = try #require(next?.start)
+            let nextStart = next.start
             let votedAt = Int64(Date().timeIntervalSince1970 * 1000)
             // A skip of the song that has just left the air, which a listener at the live edge
             // (three segments behind) still hears, is no vote: it says the song is over.

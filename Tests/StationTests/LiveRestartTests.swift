@@ -54,10 +54,14 @@ struct LiveRestartTests {
         // station says it serves again: every one answered, none refused or reset.
         let port = try #require(base.port)
         var statuses: [Int] = []
-        let deadline = ContinuousClock.now + .seconds(60)
-        while Self.servingLines(server).count < 2 {
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("the station serving again: \(server.stderr)") }
-            statuses.append(try await RawHTTP.get(port: port, target: "/live/\(channel)/64.m3u8").status)
+        do {
+            try await waitUntil("the station serving again", within: .seconds(60)) {
+                guard Self.servingLines(server).count < 2 else { return true }
+                statuses.append(try await RawHTTP.get(port: port, target: "/live/\(channel)/64.m3u8").status)
+                return false
+            }
+        } catch TestSupportError.timeout(let what) {
+            throw TestSupportError.timeout("\(what): \(server.stderr)")
         }
         #expect(!statuses.isEmpty && statuses.allSatisfy { $0 == 200 }, "\(statuses)")
         // What is listed now was published before the restarted station took requests;
@@ -118,27 +122,23 @@ struct LiveRestartTests {
         let first = try await Self.station(data: data.url, segment: .seconds(4))
         let base = try await first.start()
         let channel = try await Self.channel(base)
-        do {
+        try await withCleanup {
             _ = try await LiveFixtures.waitFor(base, channel, "the first segments") { $0.entries.count >= 3 }
-        } catch {
+        } cleanup: {
             await first.stop()
-            throw error
         }
-        await first.stop()
         let station = data.url
         let last = try #require(Self.segments(station, channel).last)
         let airedBefore = try Self.aired(station, channel)
 
         let second = try await Self.station(data: data.url, segment: .seconds(4))
         let again = try await second.start()
-        do {
+        try await withCleanup {
             _ = try await LiveFixtures.waitFor(again, channel, "the next run") { list in
                 list.entries.contains { $0.sequence > last.sequence }
             }
+        } cleanup: {
             await second.stop()
-        } catch {
-            await second.stop()
-            throw error
         }
         try Self.expectContinued(station, channel, after: last, aired: airedBefore)
     }

@@ -107,19 +107,19 @@ struct RescanTests {
         let station = try await Station(configuration: StationConfiguration(
             library: music.url, dataDirectory: data.url, rescanInterval: .milliseconds(200)))
         let base = try await station.start()
-        defer { Task { await station.stop() } }
-        #expect(station.libraryInfo.trackCount == 5)
-        let copy = music.url.appendingPathComponent("Later/Album/01 Late.\((files[0].path as NSString).pathExtension)")
-        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: music.url.appendingPathComponent(files[0].path), to: copy)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while station.libraryInfo.trackCount < 6, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(100))
+        try await withCleanup {
+            #expect(station.libraryInfo.trackCount == 5)
+            let copy = music.url.appendingPathComponent("Later/Album/01 Late.\((files[0].path as NSString).pathExtension)")
+            try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: music.url.appendingPathComponent(files[0].path), to: copy)
+            try await waitUntil("a timer rescan to take the new file in") { station.libraryInfo.trackCount >= 6 }
+            #expect(station.libraryInfo.trackCount == 6)
+            let late = try #require(station.servedLibrary.tracks.first { $0.relativePath.hasPrefix("Later/") })
+            #expect(try await HTTPFetch.get(base, "/media/\(late.mediaFileName)").status == 200)
+        } cleanup: {
+            await station.stop()
         }
-        #expect(station.libraryInfo.trackCount == 6)
-        let late = try #require(station.servedLibrary.tracks.first { $0.relativePath.hasPrefix("Later/") })
-        #expect(try await HTTPFetch.get(base, "/media/\(late.mediaFileName)").status == 200)
-        await station.stop()
+        withExtendedLifetime(data) {}
     }
 
     @Test("the scan cache, pins and feedback outlive the station: a restart rereads nothing")
@@ -144,14 +144,17 @@ struct RescanTests {
         #expect(second.servedLibrary.tracks == tracks)
         #expect(second.libraryInfo.channels == channels)
         let again = try await second.start()
-        defer { Task { await second.stop() } }
-        // The token from before the restart still works, and the trash is remembered.
-        for _ in 0..<15 {
-            let list = try await HTTPFetch.get(again, query + "&channel=0&type=n&sid=").jsonObject()
-            let sids = (list["song"] as? [[String: Any]] ?? []).compactMap { $0["sid"] as? String }
-            #expect(sids.count == 5)
-            #expect(!sids.contains(trashed))
+        try await withCleanup {
+            // The token from before the restart still works, and the trash is remembered.
+            for _ in 0..<15 {
+                let list = try await HTTPFetch.get(again, query + "&channel=0&type=n&sid=").jsonObject()
+                let sids = (list["song"] as? [[String: Any]] ?? []).compactMap { $0["sid"] as? String }
+                #expect(sids.count == 5)
+                #expect(!sids.contains(trashed))
+            }
+        } cleanup: {
+            await second.stop()
         }
-        await second.stop()
+        withExtendedLifetime(data) {}
     }
 }

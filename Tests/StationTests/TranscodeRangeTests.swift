@@ -47,10 +47,8 @@ struct TranscodeRangeTests {
     /// The finished file of a transcode, once its job has renamed it into place.
     private static func finished(_ station: Station, _ name: String) async throws -> Data {
         let file = station.configuration.dataDirectory.appendingPathComponent("transcoded/\(name)")
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !FileManager.default.fileExists(atPath: file.path) {
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("\(name) was never finished") }
-            try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil("\(name) to be finished", within: .seconds(60)) {
+            FileManager.default.fileExists(atPath: file.path)
         }
         return try Data(contentsOf: file)
     }
@@ -58,13 +56,11 @@ struct TranscodeRangeTests {
     /// GETs `range` of `url`, asking again while the answer is 503 (the encoder not there
     /// yet: a busy machine encodes slower than the wait allowed).
     private static func getWaiting(_ url: URL, range: String) async throws -> Fetched {
-        var answer = try await HTTPFetch.get(url, headers: ["Range": range])
-        let deadline = ContinuousClock.now + .seconds(60)
-        while answer.status == 503, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            answer = try await HTTPFetch.get(url, headers: ["Range": range])
+        try await waitForValue("\(range) of \(url.lastPathComponent) answered other than 503", within: .seconds(60),
+                               every: .milliseconds(50)) {
+            let answer = try await HTTPFetch.get(url, headers: ["Range": range])
+            return answer.status == 503 ? nil : answer
         }
-        return answer
     }
 
     @Test("the first request of a song, with Range: bytes=100000-, is a 206 with exactly the finished file's bytes from there")

@@ -111,10 +111,8 @@ struct TranscodingTests {
             #expect(a.body.count > Self.longSeconds * 16_000 && a.body.count < Self.longSeconds * 16_000 + 16_384)
 
             // Finished: the cache holds it, and it is served as a file, with Range.
-            var waited = 0
-            while !FileManager.default.fileExists(atPath: cached.path), waited < 200 {
-                try await Task.sleep(for: .milliseconds(50))
-                waited += 1
+            try await waitUntil("the finished transcode in the cache", within: .seconds(60)) {
+                FileManager.default.fileExists(atPath: cached.path)
             }
             #expect(try Data(contentsOf: cached) == a.body)
             let range = try await HTTPFetch.get(URL(string: long.url)!, headers: ["Range": "bytes=100-199"])

@@ -111,12 +111,10 @@ enum GeneratedLibrary {
         // SQLite removes the -wal and -shm files when the last connection closes, after
         // checkpointing the WAL into the database; the release above may let that happen
         // on another thread a moment later. Copies are taken of the closed file only.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ["station.sqlite-wal", "station.sqlite-shm"].contains(where: {
-            FileManager.default.fileExists(atPath: data.appendingPathComponent($0).path)
-        }) {
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("the template database to close") }
-            try await Task.sleep(for: .milliseconds(50))
+        try await waitUntil("the template database to close", within: .seconds(60)) {
+            !["station.sqlite-wal", "station.sqlite-shm"].contains(where: {
+                FileManager.default.fileExists(atPath: data.appendingPathComponent($0).path)
+            })
         }
         return data
     }
