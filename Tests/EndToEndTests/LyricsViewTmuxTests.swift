@@ -19,46 +19,41 @@ struct LyricsViewTmuxTests {
                                   tags: ["title": "Plain"])
             try Data("plain words\n\nsecond plain line\n".utf8).write(to: library.appendingPathComponent("Plain.lrc"))
         }
-        let command = "cd '\(home.url.path)' && env -i PATH=/usr/bin:/bin HOME='\(home.url.path)' "
-            + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color "
-            + "'\(BuiltMhz.executable.path)' --audio-output null --data-dir '\(home.path("data").path)' "
-            + "--library '\(library.path)'; echo \"exit=$?\" > '\(home.url.path)/status'; sleep 30"
-        let tmux = try TmuxDriver(command: command, columns: 60, rows: 16)
-        func screen() -> String { (try? tmux.capture())?.joined(separator: "\n") ?? "" }
-        func lines() -> [String] { ((try? tmux.capture()) ?? []).map { $0.trimmingCharacters(in: .whitespaces) } }
+        let terminal = try TerminalMhz(["--audio-output", "null", "--data-dir", home.path("data").path,
+                                        "--library", library.path], home: home.url, columns: 60, rows: 16)
+        func lines() -> [String] { ((try? terminal.capture()) ?? []).map { $0.trimmingCharacters(in: .whitespaces) } }
 
+        // Each song in turn (the station's order is its own): at most four, until both were seen.
         var seen: Set<String> = []
         for _ in 0..<4 where seen.count < 2 {
-            #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen())")
-            try tmux.send("y")
+            try await terminal.waitForScreen(containing: "♡")
+            try terminal.send("y")
             // The header names the song and, once its lyrics came, whether they are synced.
-            #expect(try await tmux.wait { lines().first?.hasSuffix("synced") == true }, "\(screen())")
+            try await waitUntil("the lyrics' header; screen:\n\(terminal.screen)") { lines().first?.hasSuffix("synced") == true }
             let header = lines().first ?? ""
             if header.contains("Lyrics: Side") {
-                #expect(try await tmux.waitForScreen(containing: "> three"), "\(screen())")
+                try await terminal.waitForScreen(containing: "> three")
                 // The whole sheet, in order, the last line reached marked.
                 let shown = lines()
-                let one = try #require(shown.firstIndex(of: "one"), "\(screen())")
-                #expect(Array(shown[one...(one + 2)]) == ["one", "two 二", "> three"], "\(screen())")
-                #expect(shown[0].hasSuffix("synced") && !shown[0].hasSuffix("unsynced"), "\(screen())")
+                let one = try #require(shown.firstIndex(of: "one"), "\(terminal.screen)")
+                #expect(Array(shown[one...(one + 2)]) == ["one", "two 二", "> three"], "\(terminal.screen)")
+                #expect(shown[0].hasSuffix("synced") && !shown[0].hasSuffix("unsynced"), "\(terminal.screen)")
                 seen.insert("Side")
             } else if header.contains("Lyrics: Plain") {
-                #expect(try await tmux.waitForScreen(containing: "second plain line"), "\(screen())")
+                try await terminal.waitForScreen(containing: "second plain line")
                 let shown = lines()
-                let first = try #require(shown.firstIndex(of: "plain words"), "\(screen())")
-                #expect(Array(shown[first...(first + 2)]) == ["plain words", "", "second plain line"], "\(screen())")
-                #expect(shown[0].hasSuffix("unsynced") && !screen().contains(">"), "\(screen())")
+                let first = try #require(shown.firstIndex(of: "plain words"), "\(terminal.screen)")
+                #expect(Array(shown[first...(first + 2)]) == ["plain words", "", "second plain line"], "\(terminal.screen)")
+                #expect(shown[0].hasSuffix("unsynced") && !terminal.screen.contains(">"), "\(terminal.screen)")
                 seen.insert("Plain")
             }
             // q closes the view (mhz plays on), n skips to the other song.
-            try tmux.send("q")
-            #expect(try await tmux.waitForScreen(containing: "♡"), "\(screen())")
-            try tmux.send("n")
+            try terminal.send("q")
+            try await terminal.waitForScreen(containing: "♡")
+            try terminal.send("n")
         }
-        #expect(seen == ["Side", "Plain"], "\(screen())")
-        try tmux.send("q")
-        let status = home.path("status")
-        #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: status.path) }, "\(screen())")
-        #expect(try String(contentsOf: status, encoding: .utf8) == "exit=0\n")
+        #expect(seen == ["Side", "Plain"], "\(terminal.screen)")
+        try terminal.send("q")
+        #expect(try await terminal.exitStatus() == 0, "\(terminal.screen)")
     }
 }

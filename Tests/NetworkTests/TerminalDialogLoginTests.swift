@@ -11,52 +11,59 @@ import Testing
 struct TerminalDialogLoginTests {
     typealias Account = DoubanTestServer.Account
 
-    /// The pane, remembering every screen it was seen showing.
+    /// The terminal, remembering every screen it was seen showing.
     final class Pane: @unchecked Sendable {
-        let tmux: TmuxDriver
+        let terminal: TerminalMhz
         private let seen = Locked<[[String]]>([])
-        init(_ tmux: TmuxDriver) { self.tmux = tmux }
+        init(_ terminal: TerminalMhz) { self.terminal = terminal }
 
         /// Every screen captured so far.
         var screens: [[String]] { seen.value }
 
         /// The screen now, recorded.
         func screen() async throws -> [String] {
-            let rows = try await offPool { try self.tmux.capture() }
+            let rows = try await offPool { try self.terminal.capture() }
             seen.withLock { $0.append(rows) }
             return rows
         }
 
         /// Waits until a row contains `text`; fails with the last screen.
         @discardableResult
-        func wait(for text: String, seconds: Double = 30) async throws -> [String] {
-            let deadline = ContinuousClock.now + .seconds(seconds)
+        func wait(for text: String, within limit: Duration = .seconds(30)) async throws -> [String] {
             var last: [String] = []
-            while ContinuousClock.now < deadline {
-                last = try await screen()
-                if last.contains(where: { $0.contains(text) }) { return last }
-                try await Task.sleep(for: .milliseconds(40))
+            do {
+                return try await waitForValue("\"\(text)\" on the screen", within: limit, every: .milliseconds(40)) {
+                    last = try await screen()
+                    return last.contains(where: { $0.contains(text) }) ? last : nil
+                }
+            } catch TestSupportError.timeout {
+                throw TestSupportError.timeout("\"\(text)\" never showed; the screen:\n" + last.joined(separator: "\n"))
             }
-            throw TestSupportError.timeout("\"\(text)\" never showed; the screen:\n" + last.joined(separator: "\n"))
         }
 
-        /// Sends keys (tmux notation, or literal text), then records the screen.
+        /// Sends keys (tmux notation, or literal text) and records the screen they made: every
+        /// key these tests press changes it (a character typed, the cursor moved to another
+        /// field, the dialog opened, closed or answered, mhz gone).
         func send(_ keys: String) async throws {
-            try await offPool { try self.tmux.send(keys) }
-            try await Task.sleep(for: .milliseconds(100))
-            _ = try await screen()
+            let before = try await screen()
+            try await offPool { try self.terminal.send(keys) }
+            var last = before
+            do {
+                _ = try await waitForValue("the screen after \(keys)", within: .seconds(30), every: .milliseconds(10)) {
+                    last = try await screen()
+                    return last != before ? true : nil
+                }
+            } catch TestSupportError.timeout {
+                throw TestSupportError.timeout("“\(keys)” changed nothing on the screen:\n" + last.joined(separator: "\n"))
+            }
         }
     }
 
-    /// Runs `mhz` on the red-heart channel in an 80×24 tmux window.
+    /// Runs `mhz` on the red-heart channel in an 80×24 terminal.
     static func start(_ server: DoubanTestServer, api: String, home: TemporaryDirectory, path: String,
                       channel: String = "-3") throws -> Pane {
-        let binary = BuiltProduct.path("mhz")
-        let command = "cd '\(home.url.path)' && env -i PATH='\(path)' HOME='\(home.url.path)' "
-            + "XDG_CONFIG_HOME='\(home.url.path)/config' LANG=C.UTF-8 TERM=xterm-256color '\(binary)' "
-            + "--server \(server.baseURL.absoluteString) --api \(api) --channel \(channel) --audio-output null "
-            + "--data-dir '\(home.path("data").path)'; echo \"exit=$?\"; sleep 30"
-        return Pane(try TmuxDriver(command: command, columns: 80, rows: 24))
+        Pane(try TerminalMhz(["--server", server.baseURL.absoluteString, "--api", api, "--channel", channel,
+                              "--audio-output", "null", "--data-dir", home.path("data").path], home: home.url, path: path))
     }
 
     /// No screen ever showed the password or a word of it; neither did the log.
@@ -113,6 +120,7 @@ struct TerminalDialogLoginTests {
         #expect(after.count - withSession.count <= 1, "at most the one retry in flight went out anonymously")
         Self.expectPasswordNeverShown(pane, home: home)
         try await pane.send("q")
+        #expect(try await pane.terminal.exitStatus() == 0, "\(pane.terminal.screen)")
     }
 
     @Test func anAddressHeldOffIsToldToWaitAndTheDialogStaysOpen() async throws {
@@ -140,6 +148,7 @@ struct TerminalDialogLoginTests {
         try await pane.send("Escape")
         try await pane.wait(for: "space toggle")
         try await pane.send("q")
+        #expect(try await pane.terminal.exitStatus() == 0, "\(pane.terminal.screen)")
     }
 
     @Test func anExpiredSessionSaysWhichKeyLogsInAgain() async throws {
@@ -161,6 +170,7 @@ struct TerminalDialogLoginTests {
         try await pane.send("Escape")
         try await pane.wait(for: "space toggle")
         try await pane.send("q")
+        #expect(try await pane.terminal.exitStatus() == 0, "\(pane.terminal.screen)")
     }
 
     @Test func webLoginShowsTheCaptchaInlineAndTakesItsAnswer() async throws {
@@ -218,5 +228,6 @@ struct TerminalDialogLoginTests {
         #expect(!FileManager.default.fileExists(atPath: home.path("data/captcha.jpg").path))
         Self.expectPasswordNeverShown(pane, home: home)
         try await pane.send("q")
+        #expect(try await pane.terminal.exitStatus() == 0, "\(pane.terminal.screen)")
     }
 }
