@@ -15,26 +15,18 @@ struct LiveListenerRestartTests {
         let data = try TemporaryDirectory(prefix: "mhz-live-restart")
         defer { data.remove() }
         let first = try await LiveListeningTests.station(in: data)
-        let base: URL
-        do {
-            base = try await first.start()
-        } catch {
-            await first.stop()
-            throw error
-        }
-        let channel: String
-        let client = LiveStationHTTP(base: base, http: .init(configuration: .init(retry: .never)))
-        let sid: String
-        do {
-            channel = try LiveListeningTests.channel(base)
+        // The id the first station hands out, and a song of its programme.
+        let (base, channel, sid, client) = try await withCleanup { () async throws -> (URL, String, String, LiveStationHTTP) in
+            let base = try await first.start()
+            let client = LiveStationHTTP(base: base, http: .init(configuration: .init(retry: .never)))
+            let channel = try LiveListeningTests.channel(base)
             _ = try await client.window(channel: channel, from: nil)
-            sid = try #require(try await client.aired(channel: channel).first?.sid)
+            let sid = try #require(try await client.aired(channel: channel).first?.sid)
             _ = try await client.feedback(channel: channel, type: .rate, sid: sid)
-        } catch {
+            return (base, channel, sid, client)
+        } cleanup: {
             await first.stop()
-            throw error
         }
-        await first.stop()
 
         // The same station again, on the same port: what it records, in order.
         let asked = Locked<[String]>([])
@@ -45,7 +37,7 @@ struct LiveListenerRestartTests {
             asked.withLock { $0.append("\(request.method) \(request.path) \(request.parameter("listener") ?? "-")") }
         }
         let second = try await Station(configuration: configuration)
-        do {
+        try await withCleanup {
             #expect(try await second.start() == base)
             let tally = try await client.feedback(channel: channel, type: .rate, sid: sid)
             #expect(tally.votes == 0 && !tally.ending)
@@ -56,10 +48,8 @@ struct LiveListenerRestartTests {
             #expect(id.count == 32, "\(seen)")
             #expect(seen == ["POST /live/\(channel)/feedback -", "GET /live/\(channel).m3u8 -",
                              "GET /live/\(channel)/128.m3u8 \(id)", "POST /live/\(channel)/feedback -"], "\(seen)")
-        } catch {
+        } cleanup: {
             await second.stop()
-            throw error
         }
-        await second.stop()
     }
 }

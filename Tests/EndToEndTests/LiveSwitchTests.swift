@@ -11,18 +11,14 @@ import Testing
 struct LiveSwitchTests {
     /// Runs `body` with the test station (its data under `prefix`), its live channel and the
     /// built mhz playing the radio headless on it with `more` arguments; mhz is killed when
-    /// `body` throws.
+    /// `body` ends, however it ends.
     static func withRadio(_ prefix: String, _ more: [String] = [],
                           _ body: (_ station: Station, _ channel: String, _ mhz: BuiltMhz) async throws -> Void) async throws {
         try await LiveListeningTests.withStation(prefix) { station, base, _, home in
             let channel = try LiveListeningTests.channel(base)
-            let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
-                                    "--data-dir", home.path("data").path] + more, home: home.url)
-            do {
+            try await BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
+                                "--data-dir", home.path("data").path] + more, home: home.url).whileRunning { mhz in
                 try await body(station, channel, mhz)
-            } catch {
-                mhz.kill()
-                throw error
             }
         }
     }
@@ -89,15 +85,15 @@ struct LiveSwitchTests {
             let channel = try LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", home.path("data").path], home: home.url, environment: environment)
-            var follower: BuiltMhz?
-            do {
+            try await mhz.whileRunning { mhz in
                 let radio = try await mhz.waitFor("playing")
                 #expect(radio.event.fields["live"] == nil, "\(radio.event.fields)")
                 let sid = try #require(radio.event["sid"])
                 // Following from here: its status answer says it is.
                 let following = try BuiltMhz(["ctl", "--follow", "status", "--data-dir", home.path("data").path],
                                              home: home.url, environment: environment)
-                follower = following
+                // Killed (and reaped) however the body ends, before mhz is.
+                defer { following.kill() }
                 _ = try await following.waitFor("status")
                 // A second into the song, so that there is a position to save and resume.
                 let into = try await mhz.status(after: radio.index) { $0["sid"] == sid && ($0.number("position") ?? 0) >= 1 }
@@ -133,10 +129,6 @@ struct LiveSwitchTests {
                         "\(following.lines)")
                 #expect(seen[goingRadio...].contains { $0["event"] as? String == "playing" && $0["live"] == nil && $0["sid"] as? String == sid },
                         "\(following.lines)")
-            } catch {
-                mhz.kill()
-                follower?.kill()
-                throw error
             }
         }
     }
@@ -178,15 +170,12 @@ struct LiveSwitchTests {
             let channel = try LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--sleep", "2s",
                                     "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
-            do {
+            try await mhz.whileRunning { mhz in
                 let set = try await mhz.waitFor("sleep")
                 #expect(set.event.number("seconds") == 2)
                 #expect(try await mhz.exit(timeout: 30) == 0, "\(mhz.stderr)")
                 let fades = mhz.events[set.index...].filter { $0.name == "fading" }.compactMap { $0.number("volume") }
                 #expect(fades == [90, 80, 70, 60, 50, 40, 30, 20, 10, 0], "\(mhz.lines)")
-            } catch {
-                mhz.kill()
-                throw error
             }
         }
     }
@@ -200,7 +189,7 @@ struct LiveSwitchTests {
             let channel = try LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", dataDirectory], environment: environment)
-            do {
+            try await mhz.whileRunning { mhz in
                 let playing = try await mhz.waitFor("playing") { $0.fields["live"] as? Bool == true }
                 let ctl = { (arguments: [String]) async throws -> (Int32, [String]) in
                     let process = try BuiltMhz(["ctl", "--data-dir", dataDirectory] + arguments, environment: environment)
@@ -219,9 +208,6 @@ struct LiveSwitchTests {
                 #expect(voted.event["type"] == "s" && voted.event.number("listeners") == 1, "\(voted.event.fields)")
                 mhz.send("quit")
                 #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
-            } catch {
-                mhz.kill()
-                throw error
             }
         }
     }
@@ -238,7 +224,7 @@ struct LiveSwitchTests {
             let channel = try LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", data.path("data").path], environment: environment)
-            do {
+            try await mhz.whileRunning { mhz in
                 let playing = try await mhz.waitFor("playing") { $0.fields["live"] as? Bool == true }
                 // The title shown is the song heard at that moment, which may change meanwhile.
                 try await waitUntil("MPRIS showing a song of the broadcast", within: .seconds(20)) {
@@ -252,36 +238,31 @@ struct LiveSwitchTests {
                 _ = try await mhz.waitFor("paused", after: playing.index)
                 mhz.send("quit")
                 #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
-            } catch {
-                mhz.kill()
-                throw error
             }
         }
     }
 
     @Test("in the terminal UI, the channel list marks live channels, L goes live and r back to the radio on the same screen")
     func theChannelListGoesLive() async throws {
-        try await LiveListeningTests.withStation("mhz-live-switch-tui") { station, base, data, _ in
+        try await LiveListeningTests.withStation("mhz-live-switch-tui") { _, base, _, home in
             let channel = try LiveListeningTests.channel(base)
-            let home = data.url.path
-            let tmux = try LiveListeningTests.terminal("--channel \(channel)", base: base, home: home)
-            let screen = { (try? tmux.capture().joined(separator: "\n")) ?? "" }
-            #expect(try await tmux.waitForScreen(containing: "♡", seconds: 30), "\(screen())")
-            try tmux.send("c")
-            #expect(try await tmux.waitForScreen(containing: "live \(channel)", seconds: 10), "\(screen())")
+            let terminal = try LiveListeningTests.terminal(["--channel", channel], base: base, home: home)
+            try await terminal.waitForScreen(containing: "♡")
+            try terminal.send("c")
+            try await terminal.waitForScreen(containing: "live \(channel)")
             // The list opens on the channel playing: L listens to its broadcast.
-            try tmux.send("L")
-            #expect(try await tmux.waitForScreen(containing: "playing · LIVE", seconds: 30), "\(screen())")
+            try terminal.send("L")
+            try await terminal.waitForScreen(containing: "playing · LIVE")
             // The radio's keys say they do not apply; r goes back to the radio on the same screen.
-            try tmux.send("]")
-            #expect(try await tmux.waitForScreen(containing: "“variety-up” is the radio's", seconds: 10), "\(screen())")
-            try tmux.send("r")
-            #expect(try await tmux.wait(seconds: 30) { let shown = screen(); return shown.contains("playing") && !shown.contains("LIVE") },
-                    "\(screen())")
-            try tmux.send("q")
-            let status = data.path("status")
-            #expect(try await tmux.wait(seconds: 15) { FileManager.default.fileExists(atPath: status.path) }, "\(screen())")
-            #expect(try String(contentsOf: status, encoding: .utf8) == "exit=0\n")
+            try terminal.send("]")
+            try await terminal.waitForScreen(containing: "“variety-up” is the radio's")
+            try terminal.send("r")
+            try await waitUntil("the radio playing; screen:\n\(terminal.screen)") {
+                let shown = terminal.screen
+                return shown.contains("playing") && !shown.contains("LIVE")
+            }
+            try terminal.send("q")
+            #expect(try await terminal.exitStatus() == 0, "\(terminal.screen)")
         }
     }
 }
@@ -311,7 +292,7 @@ struct EmbeddedLiveSettingsTests {
         let data = home.path("data")
         let mhz = try BuiltMhz(["--live", "1", "--headless", "--audio-output", "null", "--library", music.path,
                                 "--data-dir", data.path, "--config", config.path], home: home.url)
-        do {
+        try await mhz.whileRunning { mhz in
             let playing = try await mhz.waitFor("playing")
             #expect(playing.event["channel"] == "1", "\(playing.event.fields)")
             // Nobody asked for channel 2: only `always` put it on the air, from the start.
@@ -320,9 +301,6 @@ struct EmbeddedLiveSettingsTests {
             #expect(files.contains("0.ts"), "channel 2's segments: \(files)")
             mhz.send("quit")
             #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
-        } catch {
-            mhz.kill()
-            throw error
         }
     }
 }
