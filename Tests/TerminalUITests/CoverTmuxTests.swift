@@ -5,17 +5,20 @@ import Testing
 
 /// Covers on the real screen: the TUIHarness in tmux (256 colours) with a red cover file
 /// generated here and drawn by the real chafa, read back with `capture-pane`, colours
-/// included. Each `TmuxDriver` ends its tmux server when it goes, failed test or not.
+/// included. Each terminal ends its tmux server when it goes, failed test or not.
 @Suite(.serialized)
 struct CoverTmuxTests {
     /// Palette red, which chafa draws a red image in.
     static let red: UInt8 = 196
 
-    /// The harness's command line; `cover` becomes its first song's cover.
-    static func command(log: String, cover: URL?, environment: String = "") -> String {
-        let coverVariable = cover.map { "MHZ_TUI_COVER='\($0.path)' " } ?? ""
-        return "exec env LANG=C.UTF-8 TERM=tmux-256color \(environment) \(coverVariable)MHZ_TUI_LOG='\(log)' "
-            + "'\(BuiltProduct.path("TUIHarness"))'"
+    /// The harness in a terminal of its own, in `home`, logging to `home/log`; `cover`
+    /// becomes its first song's cover; `path` is where it looks for chafa.
+    static func harness(in home: TemporaryDirectory, cover: URL?, path: String = "/usr/bin:/bin",
+                        columns: Int, rows: Int) throws -> TerminalMhz {
+        var environment = ["TERM": "tmux-256color", "MHZ_TUI_LOG": home.path("log").path]
+        environment["MHZ_TUI_COVER"] = cover?.path
+        return try TerminalMhz([], home: home.url, environment: environment, path: path, columns: columns, rows: rows,
+                               program: BuiltProduct.path("TUIHarness"))
     }
 
     /// A solid red PNG in `directory`.
@@ -48,71 +51,82 @@ struct CoverTmuxTests {
         })
     }
 
-    /// The harness's screen once paused (so the clock stands still), at `columns` × `rows`.
-    static func pausedScreen(cover: URL?, environment: String = "", columns: Int, rows: Int) async throws -> [String] {
-        let log = TerminalAppTmuxTests.temporaryLog()
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let tmux = try TmuxDriver(command: command(log: log, cover: cover, environment: environment),
-                                  columns: columns, rows: rows)
-        #expect(try await tmux.waitForScreen(containing: "So What ♥"))
-        try tmux.send("Space")
-        #expect(try await tmux.waitForScreen(containing: "paused"))
-        // Long enough for a cover drawing to finish and be drawn, if one were coming.
-        try await Task.sleep(for: .milliseconds(600))
-        let screen = try tmux.capture()
-        #expect(try !tmux.capture(escapes: true).joined().contains("48;5;"), "no coloured cell")
-        return screen
+    /// The harness's screen without a cover, once paused (so the clock stands still), at
+    /// `columns` × `rows`.
+    static func plainScreen(columns: Int, rows: Int) async throws -> [String] {
+        let home = try TemporaryDirectory(prefix: "mhz-cover-tui-plain")
+        let terminal = try harness(in: home, cover: nil, columns: columns, rows: rows)
+        try await terminal.waitForScreen(containing: "So What ♥")
+        try terminal.send("Space")
+        try await terminal.waitForScreen(containing: "paused")
+        return try terminal.capture()
+    }
+
+    /// Shows the harness with `cover` paused at `columns` × `rows` (chafa looked for on
+    /// `path`) and expects its screen to become `plain`, with no coloured cell.
+    ///
+    /// Where no cover fits, the first frame is already laid out without one (the area is
+    /// kept free, at once, only where a cover fits). Where one fits but cannot be drawn,
+    /// the first frames keep its area free, and the plain layout comes once the drawing
+    /// failed, for good: a file that failed is not drawn again. So the plain screen is the
+    /// last one either way, and a cover drawn instead never becomes it.
+    static func expectPlain(_ plain: [String], cover: URL, path: String = "/usr/bin:/bin",
+                            columns: Int, rows: Int) async throws {
+        let home = try TemporaryDirectory(prefix: "mhz-cover-tui")
+        let terminal = try harness(in: home, cover: cover, path: path, columns: columns, rows: rows)
+        try await terminal.waitForScreen(containing: "So What ♥")
+        try terminal.send("Space")
+        try await terminal.waitForScreen(containing: "paused")
+        try await waitUntil("the screen without a cover; it is:\n\(terminal.screen)\nnot:\n\(plain.joined(separator: "\n"))") {
+            try terminal.capture() == plain
+        }
+        #expect(try !terminal.tmux.capture(escapes: true).joined().contains("48;5;"), "no coloured cell")
     }
 
     @Test func wideTerminalDrawsTheCoverLeftOfTheSongAndASongWithoutOneTakesItDown() async throws {
-        let directory = try TemporaryDirectory(prefix: "mhz-cover-tui")
-        let log = TerminalAppTmuxTests.temporaryLog()
-        defer { try? FileManager.default.removeItem(atPath: log) }
-        let tmux = try TmuxDriver(command: Self.command(log: log, cover: try Self.redCover(in: directory)),
-                                  columns: 80, rows: 24)
+        let home = try TemporaryDirectory(prefix: "mhz-cover-tui")
+        let terminal = try Self.harness(in: home, cover: try Self.redCover(in: home), columns: 80, rows: 24)
+        let tmux = terminal.tmux
         let area = try #require(CoverArea.fitting(width: 80, height: 24))
         let title = String(repeating: " ", count: area.textColumn) + "So What ♥"
-        #expect(try await tmux.wait { try tmux.row(2) == title })
-        let drawn = try await tmux.wait { try Self.redCells(tmux) == Self.cells(of: area) }
-        #expect(drawn, "\((try? tmux.capture(escapes: true)) ?? [])")
+        try await waitUntil("the title right of the cover; screen:\n\(terminal.screen)") { try tmux.row(2) == title }
+        try await waitUntil("the cover drawn in its area; screen:\n\(((try? tmux.capture(escapes: true)) ?? []))") {
+            try Self.redCells(tmux) == Self.cells(of: area)
+        }
         #expect(try tmux.row(6).hasPrefix(String(repeating: " ", count: area.textColumn) + "━"))
 
         // Too narrow: the plain screen; wide again: the cover comes back.
         try tmux.resize(columns: 60, rows: 24)
-        #expect(try await tmux.wait { try tmux.row(2) == "  So What ♥" })
-        #expect(try await tmux.wait { try Self.redCells(tmux).isEmpty })
+        try await waitUntil("the plain title; screen:\n\(terminal.screen)") { try tmux.row(2) == "  So What ♥" }
+        try await waitUntil("no red cell") { try Self.redCells(tmux).isEmpty }
         try tmux.resize(columns: 80, rows: 24)
-        #expect(try await tmux.wait { try Self.redCells(tmux) == Self.cells(of: area) })
+        try await waitUntil("the cover again") { try Self.redCells(tmux) == Self.cells(of: area) }
 
         // The fake radio's next song has no cover.
-        try tmux.send("n")
-        #expect(try await tmux.wait { try tmux.row(2) == "  晴天 ♡" })
+        try terminal.send("n")
+        try await waitUntil("the next song; screen:\n\(terminal.screen)") { try tmux.row(2) == "  晴天 ♡" }
         #expect(try Self.redCells(tmux).isEmpty)
 
-        try tmux.send("q")
-        #expect(try await tmux.wait { try tmux.paneIsDead() })
-        #expect(TerminalAppTmuxTests.logLines(log) == ["skip", "quit", "returned"])
+        try terminal.send("q")
+        #expect(try await terminal.exitStatus() == 0, "\(terminal.screen)")
+        #expect(TerminalAppTmuxTests.logLines(in: home) == ["skip", "quit", "returned"])
     }
 
     @Test func narrowTerminalShowsTheScreenWithoutCover() async throws {
         let directory = try TemporaryDirectory(prefix: "mhz-cover-tui")
         let cover = try Self.redCover(in: directory)
-        let plain = try await Self.pausedScreen(cover: nil, columns: 60, rows: 24)
-        let withCover = try await Self.pausedScreen(cover: cover, columns: 60, rows: 24)
-        #expect(withCover == plain)
-        #expect(withCover[2] == "  So What ♥")
+        let plain = try await Self.plainScreen(columns: 60, rows: 24)
+        #expect(plain[2] == "  So What ♥")
+        try await Self.expectPlain(plain, cover: cover, columns: 60, rows: 24)
         // Wide but too short is the same.
-        #expect(try await Self.pausedScreen(cover: cover, columns: 100, rows: 13)
-            == Self.pausedScreen(cover: nil, columns: 100, rows: 13))
+        try await Self.expectPlain(try await Self.plainScreen(columns: 100, rows: 13), cover: cover, columns: 100, rows: 13)
     }
 
     @Test func withoutChafaThereIsNoCoverAndNoError() async throws {
         let directory = try TemporaryDirectory(prefix: "mhz-cover-tui")
         let cover = try Self.redCover(in: directory)
-        let plain = try await Self.pausedScreen(cover: nil, columns: 80, rows: 24)
-        let withoutChafa = try await Self.pausedScreen(cover: cover, environment: "PATH=/nonexistent",
-                                                       columns: 80, rows: 24)
-        #expect(withoutChafa == plain)
-        #expect(withoutChafa[2] == "  So What ♥")
+        let plain = try await Self.plainScreen(columns: 80, rows: 24)
+        #expect(plain[2] == "  So What ♥")
+        try await Self.expectPlain(plain, cover: cover, path: "/nonexistent", columns: 80, rows: 24)
     }
 }
