@@ -48,7 +48,7 @@ struct HeadRouteTests {
         defer { data.remove() }
         let station = try await LiveFixtures.station(data: data.url)
         let base = try await station.start()
-        do {
+        try await withCleanup {
             let port = try #require(base.port)
             let channel = try await LiveFixtures.channel(base)
             let list = try await LiveFixtures.waitFor(base, channel, "a segment") { !$0.entries.isEmpty }
@@ -61,10 +61,8 @@ struct HeadRouteTests {
                 try await Self.expectHeadMatchesGet(port: port, target, sameBody: false)
             }
             try await Self.expectHeadMatchesGet(port: port, "/live/\(channel)/999.m3u8")
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
     }
 }

@@ -55,7 +55,7 @@ struct LinkZoneTests {
         configuration.analysesSound = false
         let station = try await Station(configuration: configuration)
         let root = try await station.start()
-        do {
+        try await withCleanup {
             let port = try #require(root.port)
             // The station's own root keeps the zone: on its host, the zone is meaningful.
             #expect(root.absoluteString == "http://[\(address)%25\(interface)]:\(port)")
@@ -69,11 +69,9 @@ struct LinkZoneTests {
                 #expect(song.url.hasPrefix("http://[\(address)]:\(port)/media/"), "\(song.url)")
                 #expect(song.picture.hasPrefix("http://[\(address)]:\(port)/cover/"), "\(song.picture)")
             }
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
         withExtendedLifetime(data) {}
     }
 }

@@ -51,15 +51,13 @@ struct LiveFeedbackTests {
         configuration.live.segmentDuration = .seconds(2)
         let station = try await Station(configuration: configuration)
         let base = try await station.start()
-        do {
+        try await withCleanup {
             let channels = try await HTTPFetch.get(base, "/j/app/radio/channels").jsonObject()["channels"] as? [[String: Any]] ?? []
             let channel = String(try #require(channels.first { $0["name"] as? String == "Skiptest" }?["channel_id"] as? Int))
             try await body(station, base, channel)
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
     }
 
     @Test("four POSTs with invented logins or ids are refused and end nothing; a listener flooding is limited; an account's vote counts")

@@ -38,7 +38,7 @@ struct LiveServeTests {
         defer { data.remove() }
         let station = try await LiveFixtures.station(data: data.path("station"))
         let base = try await station.start()
-        do {
+        try await withCleanup {
             let channel = try await LiveFixtures.channel(base)
             _ = try await LiveFixtures.waitFor(base, channel, "two songs") { Set($0.entries.map(\.title)).count >= 2 }
             let songs = try await HTTPFetch.get(base, "/live/\(channel)/aired.json").jsonObject()["songs"] as? [[String: Any]] ?? []
@@ -58,11 +58,9 @@ struct LiveServeTests {
             // Whole segments: the song's seconds, and at most a segment more on each side.
             let duration = Double(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             #expect(duration >= seconds - 0.05 && duration <= seconds + 2.1, "\(duration) for \(seconds)")
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
     }
 
     @Test("lookback = \"forever\" is refused with one line naming the key and what it takes")

@@ -25,7 +25,7 @@ struct StationTLSTests {
             library: nil, dataDirectory: data.url, tls: StationTLS(certificate: cert, key: key), seed: 7,
             rescanInterval: nil))
         let base = try await station.start()
-        do {
+        try await withCleanup {
             #expect(base.scheme == "https")
             let people = try await Self.insecure.perform(HTTPRequest(url: URL(string: base.absoluteString
                 + "/j/app/radio/people?app_name=radio_android&version=100&channel=0&type=n&sid=")!))
@@ -49,11 +49,9 @@ struct StationTLSTests {
             await #expect(throws: HTTPError.self) {
                 _ = try await Self.verifying.perform(HTTPRequest(url: URL(string: base.absoluteString + "/j/app/radio/channels")!))
             }
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
     }
 
     @Test("a key that is not the certificate's, a missing file and a file that is no PEM fail at creation")

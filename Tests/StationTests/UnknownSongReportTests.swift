@@ -47,7 +47,7 @@ struct UnknownSongReportTests {
         defer { data.remove() }
         let station = try await LiveFixtures.station(data: data.url)
         let base = try await station.start()
-        do {
+        try await withCleanup {
             let channel = try await LiveFixtures.channel(base)
             for type in ["s", "r", "u", "b"] {
                 let body = try await HTTPFetch.post(base, "/live/\(channel)/feedback", form: "type=\(type)&sid=\(Self.unknown)")
@@ -56,10 +56,8 @@ struct UnknownSongReportTests {
                 let query = try await HTTPFetch.post(base, "/live/\(channel)/feedback?type=\(type)&sid=\(Self.unknown)", form: "")
                 #expect(query.status == 400 && query.text == #"{"err":"invalid_sid","r":1}"#, "\(type) by query: \(query.text)")
             }
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
     }
 }

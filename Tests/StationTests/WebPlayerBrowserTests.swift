@@ -288,12 +288,10 @@ struct SharedChromium: SuiteTrait, TestScoping {
     func provideScope(for test: Test, testCase: Test.Case?,
                       performing function: @Sendable () async throws -> Void) async throws {
         let browser = try await HeadlessChromium()
-        do {
+        try await withCleanup {
             try await Self.$current.withValue(browser) { try await function() }
-        } catch {
+        } cleanup: {
             await browser.close()
-            throw error
         }
-        await browser.close()
     }
 }

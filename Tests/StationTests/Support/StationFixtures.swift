@@ -98,13 +98,11 @@ enum StationFixtures {
         adjust(&configuration)
         let station = try await Station(configuration: configuration)
         let url = try await station.start()
-        do {
+        try await withCleanup {
             try await body(station, url)
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
         withExtendedLifetime(data) {}
     }
 
