@@ -38,14 +38,14 @@ import TestSupport
 
         /// Waits until `count` commands have arrived; returns them.
         func waitForCommands(_ count: Int) async throws -> [RadioCommand] {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while commands.value.count < count {
-                guard ContinuousClock.now < deadline else {
-                    throw TestSupportError.timeout("\(commands.value.count) of \(count) commands: \(commands.value)")
+            do {
+                return try await waitForValue("\(count) commands", within: .seconds(20)) {
+                    let received = commands.value
+                    return received.count >= count ? received : nil
                 }
-                try await Task.sleep(for: .milliseconds(10))
+            } catch TestSupportError.timeout {
+                throw TestSupportError.timeout("\(commands.value.count) of \(count) commands: \(commands.value)")
             }
-            return commands.value
         }
     }
 

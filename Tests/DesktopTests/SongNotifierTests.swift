@@ -76,11 +76,7 @@ import TestSupport
 
     /// Waits until no Notify of `notifier` awaits its reply.
     static func settle(_ notifier: SongNotifier) async throws {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while notifier.isWaitingForReply {
-            guard ContinuousClock.now < deadline else { throw TestSupportError.timeout("a Notify got no reply in 20 s") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await waitUntil("a Notify's reply", within: .seconds(20)) { !notifier.isWaitingForReply }
     }
 
     @Test func withoutANotificationServerNothingHangsAndLaterOnesStillGo() async throws {

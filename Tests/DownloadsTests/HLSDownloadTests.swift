@@ -323,10 +323,7 @@ struct HLSDownloadTests {
         let first = manager(database, concurrency: 1)
         try await first.start()
         let id = try await first.add(DownloadRequest(url: server.url("aes-key-rotation/index.m3u8"), title: "Rotation")).id
-        let deadline = ContinuousClock.now + .seconds(30)
-        while (try database.hlsProgress(downloadID: id)?.segmentsDone ?? 0) < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil("two segments done") { (try database.hlsProgress(downloadID: id)?.segmentsDone ?? 0) >= 2 }
         await first.shutdown()
         let row = try #require(try database.hlsProgress(downloadID: id))
         #expect(row.segmentsDone >= 2 && row.segmentsDone < 6, "\(row)")

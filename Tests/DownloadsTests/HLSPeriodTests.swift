@@ -118,10 +118,7 @@ struct HLSPeriodTests {
         let first = manager(database, repair: repair, concurrency: 1)
         try await first.start()
         let id = try await first.add(DownloadRequest(url: server.url("periods/index.m3u8"), title: "Periods")).id
-        let deadline = ContinuousClock.now + .seconds(30)
-        while (try database.hlsProgress(downloadID: id)?.segmentsDone ?? 0) < 3, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil("three segments done") { (try database.hlsProgress(downloadID: id)?.segmentsDone ?? 0) >= 3 }
         await first.shutdown()
         let row = try #require(try database.hlsProgress(downloadID: id))
         let firstStart = try offsets([2])

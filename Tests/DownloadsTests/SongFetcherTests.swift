@@ -81,10 +81,7 @@ struct SongFetcherTests {
         guard case .completed = second else { Issue.record("\(second)"); return }
         // The server records a request when its answer ends: the cut one may be recorded
         // after the second, so they are compared in the order they were asked.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while server.requests(to: "/song.mp3").count < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil("both requests recorded") { server.requests(to: "/song.mp3").count >= 2 }
         let requests = server.requests(to: "/song.mp3").sorted { ($0.rangeStart ?? -1) < ($1.rangeStart ?? -1) }
         #expect(requests.map(\.rangeStart) == [nil, cut])
         #expect(requests.map(\.status) == [200, 206])

@@ -17,12 +17,7 @@ struct LivePositionTests {
         #expect(await eventually { player.loads.count == 1 })
         player.emit(.started(player.lastItem, duration: 30))
         player.emit(.progress(player.lastItem, position: 2))
-        var position = 0.0
-        for _ in 0..<500 where position != 2 {
-            position = await session.snapshot().position
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(position == 2)
+        try await waitUntil("the position 2 in the snapshot") { await session.snapshot().position == 2 }
         return (session, player)
     }
 

@@ -23,9 +23,9 @@ struct LyricFollowerTests {
         RadioSnapshot(track: Track(sid: sid, title: "T", artist: "A", url: "file:///x.mp3"), position: position)
     }
 
-    /// The lines heard, once `count` came (or after 10 s).
+    /// The lines heard, once `count` came (or after 15 s, for the caller's comparison to show).
     static func heard(_ lines: Locked<[String]>, count: Int) async throws -> [String] {
-        for _ in 0..<500 where lines.withLock({ $0.count }) < count { try await Task.sleep(for: .milliseconds(20)) }
+        _ = await eventually { lines.withLock({ $0.count }) >= count }
         return lines.withLock { $0 }
     }
 

@@ -55,18 +55,12 @@ struct RadioSessionQueueTests {
         #expect(await eventually { player.loads.count == 1 })
         player.emit(.started(player.lastItem, duration: 30))
         player.emit(.recovering(player.lastItem, attempt: 2, of: 4))
-        var reconnecting: Reconnection?
-        for _ in 0..<500 where reconnecting == nil {
-            reconnecting = await session.snapshot().reconnecting
-            try await Task.sleep(for: .milliseconds(10))
+        let reconnecting = try await waitForValue("a reconnection in the snapshot") {
+            await session.snapshot().reconnecting
         }
         #expect(reconnecting == Reconnection(attempt: 2, maxAttempts: 4))
         player.emit(.recovered(player.lastItem))
-        for _ in 0..<500 where reconnecting != nil {
-            reconnecting = await session.snapshot().reconnecting
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(reconnecting == nil)
+        try await waitUntil("the reconnection gone from the snapshot") { await session.snapshot().reconnecting == nil }
         #expect(await session.snapshot().track?.sid == "1")
     }
 

@@ -28,12 +28,7 @@ struct RadioSessionTests {
         #expect(await eventually { service.reports.last?.type == .skip }, "the report goes out beside the skip")
         #expect(await session.snapshot().queueLength == 1, "only 3 is queued until the station answers")
         service.release(.skip)
-        var queue = 0
-        for _ in 0..<500 where queue != 2 {
-            queue = await session.snapshot().queueLength
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(queue == 2, "the answer replaced the queue with 8 and 9")
+        #expect(await eventually { await session.snapshot().queueLength == 2 }, "the answer replaced the queue with 8 and 9")
         #expect(await session.snapshot().track?.sid == "2", "the song already playing stays")
     }
 
@@ -71,11 +66,7 @@ struct RadioSessionTests {
         player.emit(.started(player.lastItem, duration: 30))
         player.emit(.progress(player.lastItem, position: 3.5))
         #expect(await eventually { (try? database.setting(RadioSettingKey.lastChannel)) == "0" })
-        var position = 0.0
-        for _ in 0..<500 where position != 3.5 {
-            position = await session.snapshot().position
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil("the position 3.5 in the snapshot") { await session.snapshot().position == 3.5 }
         await session.send(.quit)
         try await within(.seconds(30), "the session quitting") { await session.waitUntilQuit() }
         let saved = try #require(try database.lastPosition())

@@ -43,14 +43,14 @@ final class NotificationResponder: Sendable {
 
     /// Waits until `count` calls have come, at most `timeout`.
     func waitForCalls(_ count: Int, timeout: Duration = .seconds(20)) async throws -> [[BusValue]] {
-        let deadline = ContinuousClock.now + timeout
-        while calls.count < count {
-            guard ContinuousClock.now < deadline else {
-                throw TestSupportError.timeout("\(calls.count) of \(count) Notify calls in \(timeout): \(calls)")
+        do {
+            return try await waitForValue("\(count) Notify calls", within: timeout) {
+                let calls = calls
+                return calls.count >= count ? calls : nil
             }
-            try await Task.sleep(for: .milliseconds(10))
+        } catch TestSupportError.timeout {
+            throw TestSupportError.timeout("\(calls.count) of \(count) Notify calls in \(timeout): \(calls)")
         }
-        return calls
     }
 
     /// Holds back the answer to the next `Notify` (and the calls queued behind it) until

@@ -50,21 +50,19 @@ final class EventCollector: Sendable {
     @discardableResult
     func next(_ what: String, timeout: Duration = .seconds(30),
               where match: @Sendable (PlaybackEvent) -> Bool) async throws -> PlaybackEvent {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let found: PlaybackEvent? = state.withLock { state in
-                // The cursor may point past what has arrived yet (a seek's mark counts events
-                // the player sent that this collector has not received).
-                guard state.cursor <= state.events.count,
-                      let index = state.events[state.cursor...].firstIndex(where: match) else { return nil }
-                state.cursor = index + 1
-                return state.events[index]
+        do {
+            return try await waitForValue(what, within: timeout) {
+                state.withLock { state in
+                    // The cursor may point past what has arrived yet (a seek's mark counts events
+                    // the player sent that this collector has not received).
+                    guard state.cursor <= state.events.count,
+                          let index = state.events[state.cursor...].firstIndex(where: match) else { return nil }
+                    state.cursor = index + 1
+                    return state.events[index]
+                }
             }
-            if let found { return found }
-            if ContinuousClock.now >= deadline {
-                throw TestSupportError.timeout("\(what) within \(timeout); events: \(all)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        } catch TestSupportError.timeout {
+            throw TestSupportError.timeout("\(what) within \(timeout); events: \(all)")
         }
     }
 
@@ -105,12 +103,10 @@ final class EventCollector: Sendable {
 
     /// Waits until the stream has finished.
     func waitForStreamEnd(timeout: Duration = .seconds(30)) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !streamEnded {
-            if ContinuousClock.now >= deadline {
-                throw TestSupportError.timeout("end of event stream within \(timeout); events: \(all)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        do {
+            try await waitUntil("end of event stream", within: timeout) { streamEnded }
+        } catch TestSupportError.timeout {
+            throw TestSupportError.timeout("end of event stream within \(timeout); events: \(all)")
         }
     }
 }
