@@ -62,13 +62,7 @@ struct ScrobblingTests {
 
     @Test func aListenAndALikeMadeWhileTheServicesAreDownSurviveAKillAndReachBothAfterTheRestart() async throws {
         let setup = try await Setup()
-        do {
-            try await run(setup)
-        } catch {
-            await setup.stop()
-            throw error
-        }
-        await setup.stop()
+        try await withCleanup({ try await run(setup) }, cleanup: { await setup.stop() })
     }
 
     private func run(_ setup: Setup) async throws {
@@ -151,7 +145,7 @@ struct ScrobblingTests {
 
     @Test func loginWritesTheListenBrainzTokenAndTheLastFMSessionIntoAPrivateConfig() async throws {
         let setup = try await Setup()
-        do {
+        try await withCleanup({
             try setup.writeConfig(session: false, token: false)
             // A wrong token: one line, nothing written.
             let wrong = try await setup.run(["scrobble", "login", "listenbrainz"], stdin: "not-the-token\n")
@@ -191,16 +185,12 @@ struct ScrobblingTests {
                 """)
             let log = try String(contentsOf: setup.data.appendingPathComponent("mhz.log"), encoding: .utf8)
             for secret in [Self.token, Self.secret, Self.sessionKey] { #expect(!log.contains(secret)) }
-        } catch {
-            await setup.stop()
-            throw error
-        }
-        await setup.stop()
+        }, cleanup: { await setup.stop() })
     }
 
     @Test func refusedCredentialsAreOneLineEachAndAreNotAskedAgainThisRun() async throws {
         let setup = try await Setup()
-        do {
+        try await withCleanup({
             try """
                 [scrobble]
                 listenbrainz_token = "not-the-token"
@@ -234,11 +224,7 @@ struct ScrobblingTests {
             // The second song was not announced: each service was asked once.
             #expect(setup.brainz.requests.map(\.status) == [401])
             #expect(setup.fm.calls.map(\.error) == [9])
-        } catch {
-            await setup.stop()
-            throw error
-        }
-        await setup.stop()
+        }, cleanup: { await setup.stop() })
     }
 
     @Test func aKeyIsSetInItsTableLeavingEveryOtherLineAsItWas() {

@@ -70,7 +70,9 @@ struct StationKillNineTests {
             defer { login.kill() }
             // A login takes about half a second (the station's password hash): some kills
             // come before it writes, some after. The first login is let finish, so every
-            // later kill has an old file it may leave or replace.
+            // later kill has an old file it may leave or replace. The kill's moment must be a
+            // clock: a seeded random instant, which no event of the login's could stand for
+            // (an event would put every kill at the same point of its work).
             let wait = Int.random(in: 0...900, using: &random)
             if run == 0 {
                 #expect(try await login.exit() == 0, "\(login.stderr)")

@@ -88,7 +88,9 @@ struct PlayerControllerControlTests {
         try await fixture.events.next("paused") { $0 == .paused }
         let frozen = try #require(fixture.player.position)
         // Time passes while paused; the first position after the resume shows it was not
-        // played (the longer a slow machine makes this wait, the surer that is).
+        // played (the longer a slow machine makes this wait, the surer that is). This must be
+        // a clock: what is frozen is mpv's own playback clock, and only real time passing can
+        // show it stood still (a moving one would be past 0.5 s more after the resume).
         try await Task.sleep(for: .milliseconds(800))
         #expect(fixture.player.position == frozen)
 
