@@ -85,36 +85,61 @@ struct RetryTests {
         #expect(server.calls(to: "/j/app/radio/channels").count == 2)
     }
 
-    @Test func aRefusedConnectionIsRetriedUntilTheServerIsUp() async throws {
-        let port = try Self.freePort()
-        // Retries for up to ~20 s: the server may be slow to start on a busy machine.
-        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 12, backoff: Backoff(initial: 0.3, cap: 2))))
-        let url = URL(string: "http://127.0.0.1:\(port)/j/app/radio/channels")!
-        let request = Task { try await client.perform(HTTPRequest(url: url)) }
-        try await Task.sleep(for: .milliseconds(150))
-        let server = try await DoubanTestServer(port: port)
+    @Test func aDroppedConnectionIsRetriedUntilTheServerIsUp() async throws {
+        let server = try await DoubanTestServer()
         defer { server.stop() }
+        // The proxy stands for a server that is not up yet: it closes each connection unread.
+        let proxy = try FaultProxy(upstream: server.baseURL)
+        defer { proxy.stop() }
+        proxy.setMode(.drop(reset: false))
+        // Retries for up to ~20 s: the test may be slow to let the server through on a busy machine.
+        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 12, backoff: Backoff(initial: 0.3, cap: 2))))
+        let url = proxy.baseURL.appendingPathComponent("j/app/radio/channels")
+        let request = Task { try await client.perform(HTTPRequest(url: url)) }
+        // The server comes up only after the first attempt was cut off: the answer can come
+        // from a retry alone.
+        try await waitUntil("the first attempt dropped") { proxy.counts.dropped >= 1 }
+        proxy.setMode(.passThrough)
         let response = try await request.value
         #expect(response.status == 200)
         #expect(server.calls(to: "/j/app/radio/channels").count == 1)
+        #expect(proxy.counts.forwarded == 1)
     }
 
     @Test func aRefusedLoginFailsAtOnceEvenIfTheServerComesUp() async throws {
+        // A retry would come a second after a failure: the server is up long before that.
+        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 5, backoff: Backoff(initial: 1, cap: 2))))
+        let body = Data("a=1".utf8)
+        // Refused (nothing listens): libcurl's failure to connect, which ends the login.
         let port = try Self.freePort()
-        let client = HTTPClient(configuration: HTTPConfiguration(retry: RetryPolicy(maxRetries: 5, backoff: Backoff(initial: 0.3, cap: 2))))
-        let url = URL(string: "http://127.0.0.1:\(port)/j/app/login")!
-        let request = Task { try await client.perform(HTTPRequest(method: "POST", url: url, body: Data("a=1".utf8))) }
-        try await Task.sleep(for: .milliseconds(150))
-        let server = try await DoubanTestServer(port: port)
-        defer { server.stop() }
+        let refused = URL(string: "http://127.0.0.1:\(port)/j/app/login")!
         await #expect {
-            try await request.value
+            try await client.perform(HTTPRequest(method: "POST", url: refused, body: body))
         } throws: { error in
             guard case .transport(let code, _)? = error as? HTTPError else { return false }
             return code == .couldNotConnect
         }
-        // The request has ended (with that error): a retried login would have reached the
-        // server once it was up, and succeeded.
+        // Whether a failed login is tried again shows at a server that comes up right after
+        // the first attempt failed: the proxy drops that attempt's connection unread, then
+        // lets every later one through.
+        let server = try await DoubanTestServer()
+        defer { server.stop() }
+        let proxy = try FaultProxy(upstream: server.baseURL)
+        defer { proxy.stop() }
+        proxy.setMode(.drop(reset: false))
+        let url = proxy.baseURL.appendingPathComponent("j/app/login")
+        let request = Task { try await client.perform(HTTPRequest(method: "POST", url: url, body: body)) }
+        try await waitUntil("the login's first attempt dropped") { proxy.counts.dropped >= 1 }
+        proxy.setMode(.passThrough)
+        await #expect {
+            try await request.value
+        } throws: { error in
+            guard case .transport(let code, _)? = error as? HTTPError else { return false }
+            return code.isTransient
+        }
+        // The request has ended (with that error): a retried login would have passed the
+        // proxy to the server, and succeeded.
+        #expect(proxy.counts.dropped == 1 && proxy.counts.forwarded == 0)
         #expect(server.calls.isEmpty)
     }
 

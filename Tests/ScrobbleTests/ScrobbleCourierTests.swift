@@ -60,10 +60,22 @@ struct ScrobbleCourierTests {
         PlayedSong(artist: "Artist \(n)", title: "Song \(n)", duration: 200, startedAt: Int64(1_000 + n))
     }
 
+    /// The courier's backoff wait, stopped: no retry comes by itself, and the wait ends only
+    /// when the courier cancels it, with `CancellationError` as a clock's sleep would.
+    private static let untilCancelled: @Sendable (Double) async throws -> Void = { _ in
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        await withTaskCancellationHandler {
+            for await _ in stream {}
+        } onCancel: {
+            continuation.finish()
+        }
+        throw CancellationError()
+    }
+
     private func courier(_ service: ScriptedService, _ outbox: MemoryOutbox,
                          notes: Notes) async -> ScrobbleCourier {
         let courier = ScrobbleCourier(endpoint: Self.lastFM, transport: service, store: outbox,
-                                      backoff: .constant(1), sleep: { _ in try await Task.sleep(for: .seconds(3600)) })
+                                      backoff: .constant(1), sleep: Self.untilCancelled)
         await courier.start { note in notes.list.withLock { $0.append(note) } }
         await courier.deliver()
         return courier

@@ -24,20 +24,24 @@ let app = TerminalApp(keymap: .standard, coverRenderer: coverFile == nil ? nil :
 radio.attach(app)
 app.showCover(coverFile)
 let stopOnToggle = environment["MHZ_TUI_STOP_ON_TOGGLE"] != nil
+// Signalled once the stopping thread has logged: the process must not end before that line.
+let stopLogged = DispatchSemaphore(value: 0)
 if stopOnToggle {
     radio.onToggle = {
         // As the composition root would from its own signal handling: another thread.
         Thread.detachNewThread {
             app.stop()
             radio.record("stop returned")
+            stopLogged.signal()
         }
     }
 }
 app.run()
 radio.record("returned")
-// Give the stopping thread time to log before the process ends.
-for _ in 0..<200 where stopOnToggle && !radio.hasRecorded("stop returned") {
-    usleep(10_000)
+if stopOnToggle {
+    // A bound, not a pause: the stopping thread signals at once; only a loop that ended some
+    // other way (no toggle came) waits this long, and its log then shows no "stop returned".
+    _ = stopLogged.wait(timeout: .now() + 10)
 }
 
 
@@ -74,10 +78,6 @@ final class FakeRadio: Sendable {
         }
     }
 
-    /// Whether `line` was logged.
-    func hasRecorded(_ line: String) -> Bool {
-        state.withLock { $0.log.contains(line) }
-    }
 
     /// Applies a command and publishes the new snapshot.
     func handle(_ command: RadioCommand) {
