@@ -90,45 +90,44 @@ struct LiveSwitchTests {
                 #expect(radio.event.fields["live"] == nil, "\(radio.event.fields)")
                 let sid = try #require(radio.event["sid"])
                 // Following from here: its status answer says it is.
-                let following = try BuiltMhz(["ctl", "--follow", "status", "--data-dir", home.path("data").path],
-                                             home: home.url, environment: environment)
-                // Killed (and reaped) however the body ends, before mhz is.
-                defer { following.kill() }
-                _ = try await following.waitFor("status")
-                // A second into the song, so that there is a position to save and resume.
-                let into = try await mhz.status(after: radio.index) { $0["sid"] == sid && ($0.number("position") ?? 0) >= 1 }
-                let left = try #require(into.event.number("position"))
-                mhz.send("live \(channel)")
-                let going = try await mhz.waitFor("going_live", after: into.index)
-                let live = try await mhz.waitFor("playing", after: going.index) { $0.fields["live"] as? Bool == true }
-                // The radio's own commands do not apply to a broadcast: one line, and it plays on.
-                mhz.send("download")
-                let refused = try await mhz.waitFor("error", after: live.index)
-                #expect(refused.event["message"] == "“download” is the radio's and does not apply to a live channel — "
-                            + "`radio` goes back to the radio.", "\(refused.event.fields)")
-                mhz.send("radio")
-                let back = try await mhz.waitFor("going_radio", after: refused.index)
-                #expect(mhz.lines.contains(#"{"event":"going_radio"}"#), "\(mhz.lines)")
-                let again = try await mhz.waitFor("playing", after: back.index)
-                #expect(again.event.fields["live"] == nil && again.event["channel"] == channel, "\(again.event.fields)")
-                #expect(again.event["sid"] == sid, "the song left, resumed: \(again.event.fields), was \(sid)")
-                let resumed = try await mhz.status(after: again.index) { $0["sid"] == sid }
-                #expect((resumed.event.number("position") ?? 0) >= left, "\(resumed.event.fields), left at \(left)")
-                #expect(resumed.event.fields["live"] == nil, "\(resumed.event.fields)")
-                mhz.send("quit")
-                #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
-                // The socket stayed the same throughout: the follower saw both switches and
-                // the radio's song again, and ended with mhz.
-                #expect(try await following.exit(timeout: 20) == 0, "\(following.stderr)")
-                let seen = following.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-                let names = seen.compactMap { $0["event"] as? String }
-                let goingLive = try #require(names.firstIndex(of: "going_live"), "\(following.lines)")
-                let goingRadio = try #require(names.firstIndex(of: "going_radio"), "\(following.lines)")
-                #expect(goingLive < goingRadio)
-                #expect(seen[goingLive..<goingRadio].contains { $0["event"] as? String == "playing" && $0["live"] as? Bool == true },
-                        "\(following.lines)")
-                #expect(seen[goingRadio...].contains { $0["event"] as? String == "playing" && $0["live"] == nil && $0["sid"] as? String == sid },
-                        "\(following.lines)")
+                try await BuiltMhz(["ctl", "--follow", "status", "--data-dir", home.path("data").path],
+                                   home: home.url, environment: environment).whileRunning { following in
+                    _ = try await following.waitFor("status")
+                    // A second into the song, so that there is a position to save and resume.
+                    let into = try await mhz.status(after: radio.index) { $0["sid"] == sid && ($0.number("position") ?? 0) >= 1 }
+                    let left = try #require(into.event.number("position"))
+                    mhz.send("live \(channel)")
+                    let going = try await mhz.waitFor("going_live", after: into.index)
+                    let live = try await mhz.waitFor("playing", after: going.index) { $0.fields["live"] as? Bool == true }
+                    // The radio's own commands do not apply to a broadcast: one line, and it plays on.
+                    mhz.send("download")
+                    let refused = try await mhz.waitFor("error", after: live.index)
+                    #expect(refused.event["message"] == "“download” is the radio's and does not apply to a live channel — "
+                                + "`radio` goes back to the radio.", "\(refused.event.fields)")
+                    mhz.send("radio")
+                    let back = try await mhz.waitFor("going_radio", after: refused.index)
+                    #expect(mhz.lines.contains(#"{"event":"going_radio"}"#), "\(mhz.lines)")
+                    let again = try await mhz.waitFor("playing", after: back.index)
+                    #expect(again.event.fields["live"] == nil && again.event["channel"] == channel, "\(again.event.fields)")
+                    #expect(again.event["sid"] == sid, "the song left, resumed: \(again.event.fields), was \(sid)")
+                    let resumed = try await mhz.status(after: again.index) { $0["sid"] == sid }
+                    #expect((resumed.event.number("position") ?? 0) >= left, "\(resumed.event.fields), left at \(left)")
+                    #expect(resumed.event.fields["live"] == nil, "\(resumed.event.fields)")
+                    mhz.send("quit")
+                    #expect(try await mhz.exit() == 0, "\(mhz.stderr)")
+                    // The socket stayed the same throughout: the follower saw both switches and
+                    // the radio's song again, and ended with mhz.
+                    #expect(try await following.exit(timeout: 20) == 0, "\(following.stderr)")
+                    let seen = following.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    let names = seen.compactMap { $0["event"] as? String }
+                    let goingLive = try #require(names.firstIndex(of: "going_live"), "\(following.lines)")
+                    let goingRadio = try #require(names.firstIndex(of: "going_radio"), "\(following.lines)")
+                    #expect(goingLive < goingRadio)
+                    #expect(seen[goingLive..<goingRadio].contains { $0["event"] as? String == "playing" && $0["live"] as? Bool == true },
+                            "\(following.lines)")
+                    #expect(seen[goingRadio...].contains { $0["event"] as? String == "playing" && $0["live"] == nil && $0["sid"] as? String == sid },
+                            "\(following.lines)")
+                }
             }
         }
     }
