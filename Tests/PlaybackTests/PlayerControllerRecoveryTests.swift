@@ -44,7 +44,9 @@ struct PlayerControllerRecoveryTests {
 
     @Test("a connection cut mid-song is reloaded near where it broke, by a Range request, and plays on")
     func reloadAfterCut() async throws {
-        let fixture = try await PlaybackFixture(media: ["tone.mp3": 10], options: PlayerOptions(recovery: Self.quick),
+        // 6 s: the 4 s before the cut, and after the reload the second it plays past where it
+        // broke, with room to spare before the end.
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 6], options: PlayerOptions(recovery: Self.quick),
                                                 mp3Bitrate: Self.bitrate)
         // Down until after the 4 s of audio read before the cut have played: the first
         // reload (0.3 s after the early end) fails too, so there are at least two attempts.
@@ -138,7 +140,7 @@ struct PlayerControllerRecoveryTests {
     func shortStallBuffers() async throws {
         var policy = Self.quick
         policy.stallTimeout = 30
-        let fixture = try await PlaybackFixture(media: ["tone.mp3": 8], options: PlayerOptions(recovery: policy),
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 4], options: PlayerOptions(recovery: policy),
                                                 mp3Bitrate: Self.bitrate)
         // 1 s of audio, then 3 s of silence on the wire (network-timeout is 10 s): playback
         // runs dry and waits, then goes on when the bytes come.
@@ -160,7 +162,8 @@ struct PlayerControllerRecoveryTests {
 
     @Test("a stall longer than stallTimeout is reloaded at its position")
     func longStallReloads() async throws {
-        let fixture = try await PlaybackFixture(media: ["tone.mp3": 8], options: PlayerOptions(recovery: Self.quick),
+        // 4 s: the 2 s before the stall and as many after the reload to play to the end.
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 4], options: PlayerOptions(recovery: Self.quick),
                                                 mp3Bitrate: Self.bitrate)
         let once = Locked(false)
         fixture.faulty.script("/tone.mp3") { _, _ in
