@@ -25,12 +25,12 @@ struct DownloadManagerTests {
 
     @Test func atMostTwoRunAndANewManagerContinuesWhatTheFirstLeft() async throws {
         let database = try MhzDatabase(path: data.path("mhz.sqlite"))
-        // ~97 kB each at 4 kB/s: 20 kB after five seconds, the whole song after 24, so the
-        // stop lands midway even when this test's task is held back for seconds by the tests
-        // running beside it (seen: 5 s on two cores running the whole suite).
-        server.script("/s1.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 4_000) : .serve }
-        server.script("/s2.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 4_000) : .serve }
-        let first = manager(database)
+        // ~97 kB each: the first request of each gets 30 kB, then nothing for a minute, so
+        // the stop lands midway however long this test's task is held back by the tests
+        // running beside it; the first manager's stall allowance is longer than that minute.
+        server.script("/s1.mp3") { _, start in start == nil ? .stallAfter(bytes: 30_000, seconds: 60) : .serve }
+        server.script("/s2.mp3") { _, start in start == nil ? .stallAfter(bytes: 30_000, seconds: 60) : .serve }
+        let first = TestDownloads.manager(database, directory: data.path("songs"), stallTimeout: 120)
         let events = await first.events()
         let running = Locked<Set<Int64>>([])
         let mostAtOnce = Locked(0)
