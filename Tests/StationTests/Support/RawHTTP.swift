@@ -10,9 +10,12 @@ import TestSupport
 /// station's own handlers, which run on that pool too.
 enum RawHTTP {
     /// Sends `<method> <target>` (GET unless told) with the given Host header and
-    /// `Connection: close`; status, headers and body.
-    static func get(port: Int, target: String, host: String = "127.0.0.1", method: String = "GET") async throws -> Fetched {
-        let answer = try await exchange(port: port, "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+    /// `Connection: close`; status, headers and body. An answer silent for `silence`
+    /// seconds is given up.
+    static func get(port: Int, target: String, host: String = "127.0.0.1", method: String = "GET",
+                    silence: Double = 10) async throws -> Fetched {
+        let answer = try await exchange(port: port, "\(method) \(target) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n",
+                                        silence: silence)
         guard let status = answer.status else { throw FetchError.socket("no status line: \(answer.head)") }
         var headers: [String: String] = [:]
         for (name, value) in answer.headers { headers[name] = value }
@@ -20,10 +23,14 @@ enum RawHTTP {
     }
 
     /// Sends `request` exactly as given (request line, headers, body: the caller writes it
-    /// whole, `Connection: close` included) and reads the answer until the server closes.
-    static func exchange(port: Int, _ request: String) async throws -> LoopbackExchange {
-        let answer = try await offPool { try LoopbackExchange.run(port: port, request: request) }
-        guard answer.bytes.range(of: Data("\r\n\r\n".utf8)) != nil else { throw FetchError.socket("no header end") }
+    /// whole, `Connection: close` included) and reads the answer until the server closes
+    /// (or is silent for `silence` seconds). Without a whole head, the error says how the
+    /// answer ended (closed, reset, silent) and after how many bytes.
+    static func exchange(port: Int, _ request: String, silence: Double = 10) async throws -> LoopbackExchange {
+        let answer = try await offPool { try LoopbackExchange.run(port: port, request: request, silence: silence) }
+        guard answer.bytes.range(of: Data("\r\n\r\n".utf8)) != nil else {
+            throw FetchError.socket("no header end: \(answer.ending) after \(answer.bytes.count) bytes")
+        }
         return answer
     }
 
