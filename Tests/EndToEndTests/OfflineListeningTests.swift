@@ -10,6 +10,7 @@ struct OfflineListeningTests {
     @Test func songsDownloadedFromTheStationPlayWhenItIsGone() async throws {
         let stationData = try TemporaryDirectory(prefix: "mhz-e2e-offline-dl-station")
         let client = try TemporaryDirectory(prefix: "mhz-e2e-offline-dl-client")
+        try await DemoSeed.copy(to: stationData.path("demo-library"))
         let station = try await Station(configuration: StationConfiguration(library: nil, dataDirectory: stationData.url,
                                                                             port: 0, seed: 11))
         let url = try await station.start()
@@ -19,8 +20,7 @@ struct OfflineListeningTests {
         let download = try BuiltMhz(["download", "--channel", "0", "--count", "2", "--json"] + common,
                                       environment: environment)
         download.closeInput()
-        let status = try await download.exit(timeout: 120)
-        await station.stop()
+        let status = try await withCleanup { try await download.exit(timeout: 120) } cleanup: { await station.stop() }
         #expect(status == 0, "\(download.stderr)")
         let completed = download.events.filter { $0.name == "download" && $0["state"] == "completed" }
         let sids = Set(completed.compactMap { $0["sid"] })
@@ -90,10 +90,20 @@ struct OfflineListeningTests {
     @Test func withDownloadsLikedALikeDownloadsTheSongAndDDownloadsItTooHeadless() async throws {
         let stationData = try TemporaryDirectory(prefix: "mhz-e2e-liked-station")
         let client = try TemporaryDirectory(prefix: "mhz-e2e-liked-client")
+        try await DemoSeed.copy(to: stationData.path("demo-library"))
         let station = try await Station(configuration: StationConfiguration(library: nil, dataDirectory: stationData.url,
                                                                             port: 0, seed: 5))
-        let url = try await station.start()
-        defer { Task { await station.stop() } }
+        try await withCleanup {
+            try await Self.likedDownloads(station: station, url: try await station.start(), client: client)
+        } cleanup: {
+            await station.stop()
+        }
+        stationData.remove()
+    }
+
+    /// The body of ``withDownloadsLikedALikeDownloadsTheSongAndDDownloadsItTooHeadless()``,
+    /// against the started `station` at `url`.
+    private static func likedDownloads(station: Station, url: URL, client: TemporaryDirectory) async throws {
         let config = client.path("config/mhz/config.toml")
         try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("[downloads]\nliked = true\n".utf8).write(to: config)
@@ -125,7 +135,5 @@ struct OfflineListeningTests {
         #expect(folder == expected.sorted(), "\(folder)")
         mhz.send("quit")
         #expect(try await mhz.exit() == 0)
-        await station.stop()
-        stationData.remove()
     }
 }

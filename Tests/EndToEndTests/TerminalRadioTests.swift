@@ -11,9 +11,11 @@ import MusicLibrary
 @Suite(.serialized)
 struct TerminalRadioTests {
     /// A fresh user's `mhz` in an 80×24 terminal: a home without ~/Music (so the embedded
-    /// station falls back to the demo library), `config` as its config.toml.
+    /// station falls back to the demo library), `config` as its config.toml. With `seeded`,
+    /// the data folder already holds the demo library, as after a first start: for the tests
+    /// whose matter is not that first start.
     private static func freshMhz(config: String? = nil, audioOutput: String = "null", environment: [String: String] = [:],
-                                 rows: Int = 24) throws -> Fresh {
+                                 rows: Int = 24, seeded: Bool = true) async throws -> Fresh {
         let home = try TemporaryDirectory(prefix: "mhz-e2e-home")
         if let config {
             let folder = home.path("config/mhz")
@@ -21,6 +23,7 @@ struct TerminalRadioTests {
             try Data(config.utf8).write(to: folder.appendingPathComponent("config.toml"))
         }
         let data = home.path("data")
+        if seeded { try await DemoSeed.copy(to: data.appendingPathComponent("station/demo-library")) }
         let terminal = try TerminalMhz(["--audio-output", audioOutput, "--data-dir", data.path], home: home.url,
                                        environment: environment, rows: rows)
         return Fresh(home: home, data: data, terminal: terminal)
@@ -48,7 +51,7 @@ struct TerminalRadioTests {
     @Test func whatCLibrariesPrintGoesToTheLogNotOverTheScreen() async throws {
         // ALSA with a card that does not exist (whatever cards the machine has) prints its
         // `ALSA lib …` lines to standard error when mpv opens the audio output.
-        let fresh = try Self.freshMhz(audioOutput: "alsa", environment: ["ALSA_CARD": "mhz-no-such-card"])
+        let fresh = try await Self.freshMhz(audioOutput: "alsa", environment: ["ALSA_CARD": "mhz-no-such-card"])
         let (data, terminal) = (fresh.data, fresh.terminal)
         try await terminal.waitForScreen(containing: "No audio output", within: .seconds(60))
         let shown = try terminal.capture()
@@ -65,7 +68,7 @@ struct TerminalRadioTests {
     @Test func theTerminalUIIsDrivenThroughItsControlSocketToo() async throws {
         // A runtime directory shared by the mhz in tmux and the `mhz ctl` beside it.
         let runtime = try TemporaryDirectory(prefix: "mhz-tui-run")
-        let fresh = try Self.freshMhz(environment: ["XDG_RUNTIME_DIR": runtime.url.path])
+        let fresh = try await Self.freshMhz(environment: ["XDG_RUNTIME_DIR": runtime.url.path])
         let (data, terminal) = (fresh.data, fresh.terminal)
         try await terminal.waitForScreen(containing: "♡")
         func ctl(_ words: String...) async throws -> [String] {
@@ -87,7 +90,7 @@ struct TerminalRadioTests {
     }
 
     @Test func freshStartPlaysTheDemoLibraryAndKeysWork() async throws {
-        let fresh = try Self.freshMhz()
+        let fresh = try await Self.freshMhz(seeded: false)
         let (data, terminal) = (fresh.data, fresh.terminal)
 
         // A title from the demo library shows, with the like mark.
@@ -127,7 +130,7 @@ struct TerminalRadioTests {
     @Test func aKeyBoundToACommandLineInTheConfigSendsIt() async throws {
         // 30 rows: the help lists the playing screen's 21 keys first and a binding of the
         // config after them, where a 24-row screen cuts it off.
-        let fresh = try Self.freshMhz(config: """
+        let fresh = try await Self.freshMhz(config: """
             [keys]
             "9" = "volume 40"
             skip = "x"
@@ -150,7 +153,7 @@ struct TerminalRadioTests {
     }
 
     @Test func ctrlCQuitsWithThePositionSavedAndTheTerminalRestored() async throws {
-        let fresh = try Self.freshMhz()
+        let fresh = try await Self.freshMhz()
         let (data, terminal) = (fresh.data, fresh.terminal)
         try await terminal.waitForScreen(containing: "♡")
         try await waitUntil("two seconds elapsed; screen:\n\(terminal.screen)") { try elapsed(terminal).map { $0 >= 2 } ?? false }
@@ -190,5 +193,26 @@ struct TerminalRadioTests {
     private func shownTitle(_ terminal: TerminalMhz, among titles: [String]) throws -> String? {
         let screen = try terminal.capture()
         return titles.first { title in screen.contains { $0.contains(title + " ♡") || $0.contains(title + " ♥") } }
+    }
+}
+
+/// The demo library, synthesized once for the whole test run by `mhz serve` (which falls
+/// back to it, as the radio's embedded station does, when there is no music folder):
+/// synthesizing it is most of a first start's seconds, and only a test of that first start
+/// needs to see it happen.
+enum DemoSeed {
+    private static let served = Task { () async throws -> TemporaryDirectory in
+        let home = try TemporaryDirectory(prefix: "mhz-e2e-demo")
+        let serve = try BuiltMhz(["serve", "--data-dir", home.path("data").path, "--port", "0"], home: home.url)
+        _ = try await serve.whileRunning { try await $0.servedURL() }
+        return home
+    }
+
+    /// Copies the demo library to `folder` (a station's `demo-library`), as a first start
+    /// leaves it there.
+    static func copy(to folder: URL) async throws {
+        let library = try await served.value.path("data/station/demo-library")
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: library, to: folder)
     }
 }
