@@ -17,9 +17,22 @@ struct TranscodingTests {
     /// cores (150 s was encoded in about a second, sometimes before a busy client read).
     static let longSeconds = 480
 
-    private static func makeLibrary() throws -> TemporaryDirectory {
-        let library = try TemporaryDirectory(prefix: "mhz-transcode-library")
-        let album = library.url.appendingPathComponent("Tones/Sines", isDirectory: true)
+    /// The library, made once per test process off the cooperative pool and shared by the
+    /// tests (each station has a data directory, and so a transcode cache, of its own).
+    static var library: URL {
+        get async throws { try await libraryTask.value }
+    }
+
+    private static let libraryTask = Task {
+        try await offPool { () throws -> URL in
+            let root = StationFixtures.sharedDataDirectory.appendingPathComponent("transcode-library", isDirectory: true)
+            try makeLibrary(in: root)
+            return root
+        }
+    }
+
+    private static func makeLibrary(in root: URL) throws {
+        let album = root.appendingPathComponent("Tones/Sines", isDirectory: true)
         try FileManager.default.createDirectory(at: album, withIntermediateDirectories: true)
         let songs: [(name: String, seconds: Int, codec: [String])] = [
             ("01 Vorbis.ogg", 8, ["-c:a", "libvorbis"]), ("02 Flac.flac", 8, ["-c:a", "flac"]),
@@ -33,7 +46,6 @@ struct TranscodingTests {
                                        "-metadata", "artist=Oscillators", "-metadata", "genre=Test",
                                        album.appendingPathComponent(song.name).path])
         }
-        return library
     }
 
     private func songs(_ base: URL, _ query: String) async throws -> [Song] {
@@ -43,23 +55,24 @@ struct TranscodingTests {
     }
 
     /// ffprobe's reading of an MP3: codec, bit rate, duration.
-    private func probe(_ bytes: Data, in folder: TemporaryDirectory, name: String) throws -> (codec: String, bitRate: Int, seconds: Double) {
+    private static func probe(_ bytes: Data, in folder: TemporaryDirectory, name: String) throws -> (codec: String, bitRate: Int, seconds: Double) {
         let file = folder.url.appendingPathComponent(name)
         try bytes.write(to: file)
         let output = folder.url.appendingPathComponent(name + ".json")
         try MediaFactory.run("sh", ["-c", "ffprobe -v error -show_entries stream=codec_name,bit_rate:format=duration -of json '\(file.path)' > '\(output.path)'"])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
-        let stream = try #require((json["streams"] as? [[String: Any]])?.first)
-        let format = try #require(json["format"] as? [String: Any])
+        // Thrown rather than #require: this runs on a thread of its own, outside the test's task.
+        guard let json = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any],
+              let stream = (json["streams"] as? [[String: Any]])?.first, let format = json["format"] as? [String: Any]
+        else { throw TestSupportError.toolFailed("ffprobe read no stream and format from \(name)") }
         return (stream["codec_name"] as? String ?? "", Int(stream["bit_rate"] as? String ?? "") ?? 0,
                 Double(format["duration"] as? String ?? "") ?? 0)
     }
 
     @Test("kbps 64, 128 and 192: MP3 at that bit rate (ffprobe), the song's kbps says so; format=original is the file")
     func bitrates() async throws {
-        let library = try Self.makeLibrary()
+        let library = try await Self.library
         let scratch = try TemporaryDirectory(prefix: "mhz-transcode-probe")
-        try await StationFixtures.withDemoStation(library: library.url) { station, base in
+        try await StationFixtures.withDemoStation(library: library) { station, base in
             for kbps in [64, 128, 192] {
                 let list = try await songs(base, "&kbps=\(kbps)")
                 #expect(list.count == 3)
@@ -68,7 +81,8 @@ struct TranscodingTests {
                     #expect(song.kbps == kbps)
                     let served = try await HTTPFetch.get(URL(string: song.url)!)
                     #expect(served.status == 200 && served.headers["content-type"] == "audio/mpeg")
-                    let read = try probe(served.body, in: scratch, name: "\(song.sid)-\(kbps).mp3")
+                    let name = "\(song.sid)-\(kbps).mp3"
+                    let read = try await offPool { try Self.probe(served.body, in: scratch, name: name) }
                     #expect(read.codec == "mp3", "\(song.title) at \(kbps)")
                     #expect(read.bitRate == kbps * 1000, "\(song.title) at \(kbps)")
                     #expect(abs(read.seconds - 8) < 0.1, "\(song.title) at \(kbps): \(read.seconds) s")
@@ -86,8 +100,8 @@ struct TranscodingTests {
 
     @Test("a song not yet cached streams before its transcode is finished; two listeners get the same bytes; the cached file serves Range")
     func streamingAndCache() async throws {
-        let library = try Self.makeLibrary()
-        try await StationFixtures.withDemoStation(library: library.url) { station, base in
+        let library = try await Self.library
+        try await StationFixtures.withDemoStation(library: library) { station, base in
             let port = try #require(base.port)
             let long = try #require(try await songs(base, "&kbps=128").first { $0.title == "Long" })
             let name = "\(long.sid)-128k.mp3"
@@ -120,6 +134,5 @@ struct TranscodingTests {
             #expect(range.headers["content-range"] == "bytes 100-199/\(a.body.count)")
             #expect(range.body == a.body[100..<200])
         }
-        withExtendedLifetime(library) {}
     }
 }
