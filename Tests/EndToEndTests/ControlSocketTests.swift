@@ -19,20 +19,26 @@ struct ControlSocketTests {
         }
         var dataDirectory: String { home.path("data").path }
 
-        static func start(extraArguments: [String] = [], config: String? = nil) async throws -> Running {
-            let station = try await HeadlessRadioTests.LiveStation()
-            let home = try TemporaryDirectory(prefix: "mhz-ctl")
-            try FileManager.default.createDirectory(at: home.path("run"), withIntermediateDirectories: true)
-            var arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
-                             "--data-dir", home.path("data").path, "--channel", "0"]
-            if let config {
-                try config.write(to: home.path("config.toml"), atomically: true, encoding: .utf8)
-                arguments += ["--config", home.path("config.toml").path]
+        /// Starts a headless mhz against a new station, with `extraArguments` and `config`
+        /// (a config file's text), and runs `body` with it; mhz is killed (when it has not
+        /// ended) and then the station closed, however `body` ended.
+        static func with<T>(extraArguments: [String] = [], config: String? = nil,
+                            _ body: (Running) async throws -> T) async throws -> T {
+            try await HeadlessRadioTests.LiveStation.with { station in
+                let home = try TemporaryDirectory(prefix: "mhz-ctl")
+                try FileManager.default.createDirectory(at: home.path("run"), withIntermediateDirectories: true)
+                var arguments = ["--headless", "--server", station.url.absoluteString, "--audio-output", "null",
+                                 "--data-dir", home.path("data").path, "--channel", "0"]
+                if let config {
+                    try config.write(to: home.path("config.toml"), atomically: true, encoding: .utf8)
+                    arguments += ["--config", home.path("config.toml").path]
+                }
+                let env = ["XDG_RUNTIME_DIR": home.path("run").path, "XDG_CONFIG_HOME": home.path("config").path,
+                           "HOME": home.url.path]
+                return try await BuiltMhz(arguments + extraArguments, environment: env).whileRunning { mhz in
+                    try await body(Running(station: station, home: home, mhz: mhz))
+                }
             }
-            let env = ["XDG_RUNTIME_DIR": home.path("run").path, "XDG_CONFIG_HOME": home.path("config").path,
-                       "HOME": home.url.path]
-            let mhz = try BuiltMhz(arguments + extraArguments, environment: env)
-            return Running(station: station, home: home, mhz: mhz)
         }
 
         /// The socket the desktop guide names: `$XDG_RUNTIME_DIR/mhz/`, one per data directory.
@@ -50,20 +56,11 @@ struct ControlSocketTests {
             let status = try await process.exit(timeout: 20)
             return (status, process.lines, process.stderr)
         }
-
-        func stop() async throws {
-            if mhz.isRunning {
-                mhz.send("quit")
-                _ = try await mhz.exit(timeout: 15)
-            }
-            await station.station.stop()
-        }
     }
 
     @Test func ctlSendsTheHeadlessCommandsAndPrintsEachAnswer() async throws {
-        let running = try await Running.start()
-        let mhz = running.mhz
-        do {
+        try await Running.with { running in
+            let mhz = running.mhz
             let first = try await mhz.waitFor("playing")
             let firstSid = try #require(first.event["sid"])
 
@@ -75,7 +72,6 @@ struct ControlSocketTests {
             #expect(object["event"] as? String == "status")
             #expect(object["sid"] as? String == firstSid)
             #expect(object["channel"] as? String == "0")
-            #expect(!mhz.events.contains { $0.name == "status" }, "a ctl status is not narrated to stdout")
 
             // skip: answered once the session took it; the song after it plays.
             let skip = try await running.ctl(["skip"])
@@ -115,11 +111,10 @@ struct ControlSocketTests {
             #expect(try await running.ctl(["quit"]).stdout == [#"{"command":"quit","ok":true}"#])
             #expect(try await mhz.exit() == 0)
             #expect(!FileManager.default.fileExists(atPath: socket))
-        } catch {
-            try await running.stop()
-            throw error
+            // The two ctl statuses were answered to ctl alone: stdout, read to its end now
+            // that mhz exited, has no status among its events.
+            #expect(!mhz.events.contains { $0.name == "status" }, "a ctl status is not narrated to stdout")
         }
-        try await running.stop()
     }
 
     @Test func ctlWithNoMhzRunningSaysSoInOneLine() async throws {
@@ -135,8 +130,7 @@ struct ControlSocketTests {
     }
 
     @Test func aSecondMhzIsRefusedAndAKilledOnesSocketIsReplaced() async throws {
-        let running = try await Running.start()
-        do {
+        try await Running.with { running in
             _ = try await running.mhz.waitFor("playing")
             let socket = try running.socketPath()
 
@@ -162,17 +156,12 @@ struct ControlSocketTests {
             #expect(status.status == 0, "\(status.stderr)")
             third.send("quit")
             #expect(try await third.exit() == 0)
-        } catch {
-            try await running.stop()
-            throw error
         }
-        try await running.stop()
     }
 
     @Test func idleGarbageAndHugeClientsDoNotDisturbOthers() async throws {
-        let running = try await Running.start()
-        let mhz = running.mhz
-        do {
+        try await Running.with { running in
+            let mhz = running.mhz
             let first = try await mhz.waitFor("playing")
             let socket = try running.socketPath()
 
@@ -216,17 +205,12 @@ struct ControlSocketTests {
             // The idle client is still connected and served when it finally speaks.
             try idle.send("status")
             #expect(try await idle.object()["volume"] as? Int == 55)
-        } catch {
-            try await running.stop()
-            throw error
         }
-        try await running.stop()
     }
 
     @Test func ctlFollowPrintsEventsUntilMhzQuits() async throws {
-        let running = try await Running.start()
-        let mhz = running.mhz
-        do {
+        try await Running.with { running in
+            let mhz = running.mhz
             let first = try await mhz.waitFor("playing")
             // `--follow status`: the status answer is printed once ctl follows, so every
             // event after it reaches ctl.
@@ -244,10 +228,6 @@ struct ControlSocketTests {
             try #require(stdout.count == mhz.events.count, "every stdout line is an event")
             #expect(follow.lines.contains(stdout[trashed.index]))
             #expect(follow.lines.contains(stdout[next.index]))
-        } catch {
-            try await running.stop()
-            throw error
         }
-        try await running.stop()
     }
 }

@@ -15,24 +15,29 @@ struct EventHookTests {
         return url
     }
 
-    /// Waits until `file` holds a line for which `match` is true.
-    private func waitForLine(in file: URL, timeout: Double = 20, _ match: (String) -> Bool) async throws -> [String] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            if lines.contains(where: match) { return lines }
-            try await Task.sleep(for: .milliseconds(20))
+    /// The lines of `file` once one of them is a line for which `match` is true; throws,
+    /// with what the file holds, when none is within `limit`.
+    private func waitForLine(in file: URL, within limit: Duration = .seconds(30), _ match: (String) -> Bool) async throws
+        -> [String] {
+        func lines() -> [String] {
+            ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
-        throw TestSupportError.timeout("\(file.lastPathComponent) never got the line; it holds: \((try? String(contentsOf: file, encoding: .utf8)) ?? "")")
+        do {
+            return try await waitForValue("the line in \(file.lastPathComponent)", within: limit) {
+                let lines = lines()
+                return lines.contains(where: match) ? lines : nil
+            }
+        } catch TestSupportError.timeout {
+            throw TestSupportError.timeout("\(file.lastPathComponent) never got the line; it holds: \(lines())")
+        }
     }
 
     @Test func theHookHearsEveryEventsNameAndItsExactLineInOrder() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-hook")
         let log = home.path("events.log")
         let script = try hook("{ printf '%s ' \"$1\"; cat; } >> '\(log.path)'\n", in: home)
-        let running = try await ControlSocketTests.Running.start(config: "[hooks]\nevent = \"\(script.path)\"\n")
-        let mhz = running.mhz
-        do {
+        try await ControlSocketTests.Running.with(config: "[hooks]\nevent = \"\(script.path)\"\n") { running in
+            let mhz = running.mhz
             let first = try await mhz.waitFor("playing")
             mhz.send("skip")
             let second = try await mhz.waitFor("playing", after: first.index + 1)
@@ -50,11 +55,9 @@ struct EventHookTests {
             let expected = zip(mhz.events, stdout).filter { $0.0.name != "status" }.map { "\($0.0.name) \($0.1)" }
             #expect(Array(lines.prefix(expected.count)) == expected)
             #expect(expected.map { $0.prefix(while: { $0 != " " }) } == ["channel", "playing", "skipped", "playing", "liked"])
-        } catch {
-            try await running.stop()
-            throw error
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0)
         }
-        try await running.stop()
     }
 
     @Test func aHookThatHasNotEndedHoldsUpNoSkip() async throws {
@@ -69,15 +72,15 @@ struct EventHookTests {
             echo "end $1" >> '\(log.path)'
 
             """, in: home)
-        let running = try await ControlSocketTests.Running.start(config: "[hooks]\nevent = \"\(script.path)\"\ntimeout = 600\n")
-        let mhz = running.mhz
-        do {
+        try await ControlSocketTests.Running.with(config: "[hooks]\nevent = \"\(script.path)\"\ntimeout = 600\n") { running in
+            let mhz = running.mhz
             let first = try await mhz.waitFor("playing")
+            _ = try await waitForLine(in: log) { $0 == "start channel" }
             mhz.send("skip")
             let skipped = try await mhz.waitFor("skipped", after: first.index)
             _ = try await mhz.waitFor("playing", after: skipped.index)
-            // The skip and the song after it came while the first hook still ran: it has
-            // not been let go, and the hooks after it wait their turn.
+            // The skip and the song after it came while the first hook, started before
+            // them, still ran: it has not been let go, and the hooks after it wait their turn.
             let held = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
             #expect(held == ["start channel"], "\(held)")
 
@@ -85,11 +88,9 @@ struct EventHookTests {
             let lines = try await waitForLine(in: log) { $0 == "end skipped" }
             #expect(Array(lines.prefix(6)) == ["start channel", "end channel", "start playing", "end playing",
                                                "start skipped", "end skipped"])
-        } catch {
-            try await running.stop()
-            throw error
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0)
         }
-        try await running.stop()
     }
 
     @Test func aSleepingHookIsStoppedAtItsTimeLimitWithItsProcessGroup() async throws {
@@ -98,11 +99,10 @@ struct EventHookTests {
         // Each run notes its start (and its process group, the shell's pid), then sleeps far
         // past the 1 s limit; "end" would mean it was not stopped.
         let script = try hook("echo \"start $1 $$\" >> '\(log.path)'\nsleep 30\necho \"end $1\" >> '\(log.path)'\n", in: home)
-        let running = try await ControlSocketTests.Running.start(
-            config: "[hooks]\nevent = \"\(script.path)\"\ntimeout = 1\n")
-        let mhz = running.mhz
         var groups: [pid_t] = []
-        do {
+        try await ControlSocketTests.Running.with(
+            config: "[hooks]\nevent = \"\(script.path)\"\ntimeout = 1\n") { running in
+            let mhz = running.mhz
             let first = try await mhz.waitFor("playing")
             mhz.send("skip")
             _ = try await mhz.waitFor("skipped", after: first.index)
@@ -112,11 +112,10 @@ struct EventHookTests {
             #expect(lines.prefix(3).map { $0.split(separator: " ")[1] } == ["channel", "playing", "skipped"])
             #expect(!lines.contains { $0.hasPrefix("end ") })
             groups = lines.prefix(3).compactMap { pid_t($0.split(separator: " ")[2]) }
-        } catch {
-            try await running.stop()
-            throw error
+            // mhz ends the hook still running (the skip's) on its way out.
+            mhz.send("quit")
+            #expect(try await mhz.exit() == 0)
         }
-        try await running.stop()
         // mhz ended each hook's process group (the shell and its sleep), the last on its way
         // out. A member sent SIGKILL a moment ago dies when the scheduler next runs it (a busy
         // machine may take a while) and may then stay a zombie waiting for init: the groups

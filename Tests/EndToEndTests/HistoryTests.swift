@@ -14,9 +14,8 @@ struct HistoryTests {
     }
 
     @Test func aSessionsSongsAreKeptWithHowTheyLeft() async throws {
-        let running = try await ControlSocketTests.Running.start()
-        let mhz = running.mhz
-        do {
+        try await ControlSocketTests.Running.with { running in
+            let mhz = running.mhz
             // Skip the first song; like, then trash the second; quit on the third.
             let first = try await mhz.waitFor("playing")
             let firstSid = try #require(first.event["sid"])
@@ -93,10 +92,6 @@ struct HistoryTests {
             let bad = try await BuiltMhz.run(["history", "--limit", "0", "--data-dir", running.dataDirectory],
                                              environment: running.environment)
             #expect(bad.status == 2)
-        } catch {
-            try await running.stop()
-            throw error
         }
-        try await running.stop()
     }
 }
