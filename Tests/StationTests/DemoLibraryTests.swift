@@ -39,7 +39,8 @@ struct DemoLibraryTests {
             #expect(track.bitrate == DemoLibrary.bitrate, "\(track.title)")
             #expect(track.year >= 2000, "\(track.title)")
             let decoded = data.url.appendingPathComponent("decoded-\(track.sid).wav")
-            try MediaFactory.run("ffmpeg", ["-v", "error", "-y", "-i", track.file.path, "-c:a", "pcm_s16le", decoded.path])
+            let arguments = ["-v", "error", "-y", "-i", track.file.path, "-c:a", "pcm_s16le", decoded.path]
+            try await offPool { try MediaFactory.run("ffmpeg", arguments) }
             let wav = try WAVFile(contentsOf: decoded)
             #expect(wav.sampleRate == 22_050 && wav.channels == 1 && wav.bitsPerSample == 16)
             #expect(abs(wav.seconds - Double(track.durationSeconds)) < 1)
