@@ -199,9 +199,9 @@ struct LiveListeningTests {
                 mhz.send("status")
                 let tuned = try await mhz.waitFor("status", after: now.index + 1)
                 let again = try await mhz.waitFor("playing", after: tuned.index)
+                // The newest stream opened (the player may ask for a master playlist more than once).
                 let reopened = opened.all.dropFirst(streams)
-                // (The player may ask for the master playlist more than once.)
-                #expect(!reopened.isEmpty && reopened.allSatisfy { $0 >= join }, "\(reopened), join \(join)")
+                #expect(reopened.last.map { $0 >= join } == true, "\(reopened), join \(join)")
                 let behindAgain = try #require(again.event.number("behind"), "\(again.event.fields)")
                 #expect(behindAgain < behindBack, "after live: \(behindAgain), five seconds back \(behindBack)")
                 let heardAgain = try Self.heardSids(station, base, channel, behind: behindAgain)
