@@ -13,16 +13,14 @@ struct DamagedDatabaseStartTests {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let garbage = Data(repeating: 0x5A, count: 8192)
         try garbage.write(to: data.appendingPathComponent("mhz.sqlite"))
-        let mhz = try BuiltMhz(["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
-                                             "--data-dir", data.path],
-                                 environment: ["XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path])
-        do {
+        let arguments = ["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
+                         "--data-dir", data.path]
+        let environment = ["XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path]
+        let mhz = try BuiltMhz(arguments, environment: environment)
+        try await mhz.whileRunning { mhz in
             _ = try await mhz.waitFor("playing")
             mhz.send("quit")
             #expect(try await mhz.exit() == 0)
-        } catch {
-            mhz.signal(SIGKILL)
-            throw error
         }
         // The damaged file is kept byte for byte beside the new one.
         let names = try FileManager.default.contentsOfDirectory(atPath: data.path)
@@ -36,17 +34,11 @@ struct DamagedDatabaseStartTests {
         #expect(first["message"] == "The database was damaged (file is not a database): kept as \(kept) and started anew — "
             + "saved positions, unsent reports and the download list begin empty.")
         // The new database is whole: the next start says nothing.
-        let again = try BuiltMhz(["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
-                                               "--data-dir", data.path],
-                                   environment: ["XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path])
-        do {
+        try await BuiltMhz(arguments, environment: environment).whileRunning { again in
             _ = try await again.waitFor("playing")
             again.send("quit")
             #expect(try await again.exit() == 0)
             #expect(again.stderr.isEmpty)
-        } catch {
-            again.signal(SIGKILL)
-            throw error
         }
     }
 }

@@ -17,8 +17,11 @@ struct HeadlessRadioTests {
         let dataDirectory: TemporaryDirectory
         private let log = Locked<[StationRequest]>([])
 
+        /// Starts a station over the demo library, copied in from ``DemoSeed`` as a first
+        /// start leaves it: none of these tests is about the first start's synthesis.
         init() async throws {
             dataDirectory = try TemporaryDirectory(prefix: "mhz-e2e-station")
+            try await DemoSeed.copy(to: dataDirectory.path("demo-library"))
             let log = self.log
             station = try await Station(configuration: StationConfiguration(
                 library: nil, dataDirectory: dataDirectory.url, seed: 7,

@@ -38,6 +38,15 @@ struct OfflineRadioTests {
             return second
         }
 
+        /// Runs `body` with a new world of `seed`; then kills mhz (when it has not quit) and
+        /// stops the first station, however `body` ended. A station `body` restarts is
+        /// its own to stop.
+        static func with(seed: UInt64, _ body: (World) async throws -> Void) async throws {
+            let world = try await World(seed: seed)
+            try await withCleanup({ try await world.mhz.whileRunning { _ in try await body(world) } },
+                                  cleanup: { await world.first.stop() })
+        }
+
         /// Likes the song playing now and waits until the station has that like. Reports
         /// go out on one line, in order, and a retry resends only its head: once this like
         /// arrived, no report made before it can arrive again, whatever the retry schedule.
@@ -59,99 +68,102 @@ struct OfflineRadioTests {
     }
 
     @Test func likesAndTrashesMadeWhileTheStationIsDownArriveOnceInOrder() async throws {
-        let world = try await World(seed: 3)
-        let (first, mhz, log) = (world.first, world.mhz, world.log)
-        let playing = try await mhz.waitFor("playing")
-        let sid = try #require(playing.event["sid"])
+        try await World.with(seed: 3) { world in
+            let (first, mhz, log) = (world.first, world.mhz, world.log)
+            let playing = try await mhz.waitFor("playing")
+            let sid = try #require(playing.event["sid"])
 
-        // The station goes away mid-song.
-        await first.stop()
-        log.withLock { $0.removeAll() }
-        mhz.send("like")
-        let liked = try await mhz.waitFor("liked", after: playing.index)
-        #expect(liked.event["sid"] == sid)
-        mhz.send("trash")
-        let trashed = try await mhz.waitFor("trashed", after: liked.index)
-        #expect(trashed.event["sid"] == sid)
-        _ = try await mhz.waitFor("error", after: playing.index) { ($0["message"] ?? "").contains("unreachable") }
-        mhz.send("status")
-        let waiting = try await mhz.waitFor("status", after: trashed.index)
-        #expect(waiting.event["sid"] == nil || waiting.event["sid"] != sid, "the trashed song is not playing")
+            // The station goes away mid-song.
+            await first.stop()
+            log.withLock { $0.removeAll() }
+            mhz.send("like")
+            let liked = try await mhz.waitFor("liked", after: playing.index)
+            #expect(liked.event["sid"] == sid)
+            mhz.send("trash")
+            let trashed = try await mhz.waitFor("trashed", after: liked.index)
+            #expect(trashed.event["sid"] == sid)
+            _ = try await mhz.waitFor("error", after: playing.index) { ($0["message"] ?? "").contains("unreachable") }
+            mhz.send("status")
+            let waiting = try await mhz.waitFor("status", after: trashed.index)
+            #expect(waiting.event["sid"] == nil || waiting.event["sid"] != sid, "the trashed song is not playing")
 
-        // It comes back on the same address.
-        let second = try await world.restartStation()
-        defer { Task { await second.stop() } }
-        // The next song plays (it may have started at once, from what the player had
-        // fetched ahead while the trashed one played, before the station came back).
-        let resumed = try await mhz.waitFor("playing", after: trashed.index, timeout: 60)
-        #expect(resumed.event["sid"] != sid)
+            // It comes back on the same address.
+            let second = try await world.restartStation()
+            try await withCleanup {
+                // The next song plays (it may have started at once, from what the player had
+                // fetched ahead while the trashed one played, before the station came back).
+                let resumed = try await mhz.waitFor("playing", after: trashed.index, timeout: 60)
+                #expect(resumed.event["sid"] != sid)
 
-        // The like and the trash reach it exactly once each, in that order, once the
-        // outbox's next retry finds it back.
-        func feedback() -> [StationRequest] {
-            log.value.filter { $0.path == "/j/app/radio/people" && ["r", "b"].contains($0.parameter("type")) }
+                // The like and the trash reach it exactly once each, in that order, once the
+                // outbox's next retry finds it back.
+                func feedback() -> [StationRequest] {
+                    log.value.filter { $0.path == "/j/app/radio/people" && ["r", "b"].contains($0.parameter("type")) }
+                }
+                _ = await eventually(within: .seconds(60)) { feedback().count >= 2 }
+                try await world.likeGoesThrough()
+                let feedback = feedback().filter { $0.parameter("sid") == sid }
+                #expect(feedback.map { "\($0.parameter("type") ?? "?") \($0.parameter("sid") ?? "?")" } == ["r \(sid)", "b \(sid)"])
+                #expect(feedback.last?.parameter("h")?.hasSuffix("|\(sid):r|\(sid):b") == true)
+
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0)
+            } cleanup: {
+                await second.stop()
+            }
         }
-        _ = await eventually(within: .seconds(60)) { feedback().count >= 2 }
-        try await world.likeGoesThrough()
-        let feedback = feedback().filter { $0.parameter("sid") == sid }
-        #expect(feedback.map { "\($0.parameter("type") ?? "?") \($0.parameter("sid") ?? "?")" } == ["r \(sid)", "b \(sid)"])
-        #expect(feedback.last?.parameter("h")?.hasSuffix("|\(sid):r|\(sid):b") == true)
-
-        mhz.send("quit")
-        #expect(try await mhz.exit() == 0)
-        await second.stop()
     }
 
     @Test func theSongPlaysToItsEndWhileTheStationIsDownAndPlaybackGoesOnWhenItReturns() async throws {
-        let world = try await World(seed: 5)
-        let (first, mhz, log) = (world.first, world.mhz, world.log)
-        let playing = try await mhz.waitFor("playing")
-        let sid = try #require(playing.event["sid"])
-        let length = try #require(playing.event.number("length"))
-        // Near the end, so the natural end comes soon; once it plays on from there, mpv has
-        // the few seconds left of the song cached.
-        mhz.send("seek \(Int(length) - 4)")
-        _ = try await mhz.status(after: playing.index + 1, within: .seconds(30)) {
-            ($0.number("position") ?? 0) >= length - 3.6
-        }
+        try await World.with(seed: 5) { world in
+            let (first, mhz, log) = (world.first, world.mhz, world.log)
+            let playing = try await mhz.waitFor("playing")
+            let sid = try #require(playing.event["sid"])
+            let length = try #require(playing.event.number("length"))
+            // Near the end, so the natural end comes soon; once it plays on from there, mpv has
+            // the few seconds left of the song cached.
+            mhz.send("seek \(Int(length) - 4)")
+            _ = try await mhz.status(after: playing.index + 1, within: .seconds(30)) {
+                ($0.number("position") ?? 0) >= length - 3.6
+            }
 
-        await first.stop()
-        log.withLock { $0.removeAll() }
-        let ended = try await mhz.waitFor("ended", after: playing.index, timeout: 30)
-        #expect(ended.event["sid"] == sid, "the song played to its end with the station down")
+            await first.stop()
+            log.withLock { $0.removeAll() }
+            let ended = try await mhz.waitFor("ended", after: playing.index, timeout: 30)
+            #expect(ended.event["sid"] == sid, "the song played to its end with the station down")
 
-        // The status says the station is unreachable and when it is tried again.
-        let down = try await mhz.status(after: ended.index, within: .seconds(30)) {
-            ($0["status_text"] ?? "").contains("unreachable") && ($0["status_text"] ?? "").contains("Next try at")
-        }
-        let text = down.event["status_text"] ?? ""
-        #expect(text.contains("Station unreachable") && text.contains("Next try at"), "status said: \(text)")
+            // The status says the station is unreachable and when it is tried again.
+            let down = try await mhz.status(after: ended.index, within: .seconds(30)) {
+                ($0["status_text"] ?? "").contains("unreachable") && ($0["status_text"] ?? "").contains("Next try at")
+            }
+            let text = down.event["status_text"] ?? ""
+            #expect(text.contains("Station unreachable") && text.contains("Next try at"), "status said: \(text)")
 
-        // It comes back on the same address: the `e` arrives once, and the radio plays on
-        // by itself (a song whose position advances, the complaint gone).
-        let second = try await world.restartStation()
-        defer { Task { await second.stop() } }
-        func ends() -> [StationRequest] {
-            log.value.filter { $0.path == "/j/app/radio/people" && $0.parameter("type") == "e" }
-        }
-        let back = ContinuousClock.now + .seconds(60)
-        var playingAgain = false
-        var last: (sid: String, position: Double)?
-        while ContinuousClock.now < back, !(playingAgain && !ends().isEmpty) {
-            mhz.send("status")
-            let answer = try await mhz.waitFor("status", after: mhz.events.count - 1)
-            let now = (answer.event["sid"] ?? "", answer.event.number("position") ?? 0)
-            let calm = !(answer.event["status_text"] ?? "").contains("unreachable")
-            if let last, !now.0.isEmpty, now.0 == last.sid, now.1 > last.position, calm { playingAgain = true }
-            last = (now.0, now.1)
-            try await Task.sleep(for: .milliseconds(500))
-        }
-        #expect(playingAgain, "playback goes on by itself once the station answers; last status \(String(describing: last))")
-        try await world.likeGoesThrough()
-        #expect(ends().map { $0.parameter("sid") } == [sid], "the natural end is reported once")
+            // It comes back on the same address: the `e` arrives once, and the radio plays on
+            // by itself (a song whose position advances, the complaint gone).
+            let second = try await world.restartStation()
+            try await withCleanup {
+                func ends() -> [StationRequest] {
+                    log.value.filter { $0.path == "/j/app/radio/people" && $0.parameter("type") == "e" }
+                }
+                var playingAgain = false
+                var last: (sid: String, position: Double)?
+                _ = try await mhz.status(after: down.index + 1, within: .seconds(60)) { answer in
+                    let now = (answer["sid"] ?? "", answer.number("position") ?? 0)
+                    let calm = !(answer["status_text"] ?? "").contains("unreachable")
+                    if let last, !now.0.isEmpty, now.0 == last.sid, now.1 > last.position, calm { playingAgain = true }
+                    last = (now.0, now.1)
+                    return playingAgain && !ends().isEmpty
+                }
+                #expect(playingAgain, "playback goes on by itself once the station answers; last status \(String(describing: last))")
+                try await world.likeGoesThrough()
+                #expect(ends().map { $0.parameter("sid") } == [sid], "the natural end is reported once")
 
-        mhz.send("quit")
-        #expect(try await mhz.exit() == 0)
-        await second.stop()
+                mhz.send("quit")
+                #expect(try await mhz.exit() == 0)
+            } cleanup: {
+                await second.stop()
+            }
+        }
     }
 }

@@ -13,9 +13,12 @@ struct TrashedSongTests {
         let arguments = ["--headless", "--server", server.baseURL.absoluteString, "--audio-output", "null",
                          "--data-dir", home.path("data").path, "--channel", "0"]
         let environment = ["XDG_CONFIG_HOME": home.path("config").path, "HOME": home.url.path]
+        /// The trash and skip reports the server has, in order.
+        func reports() -> [DoubanTestServer.Call] {
+            server.calls(to: "/j/app/radio/people").filter { ["b", "s"].contains($0.parameter("type")) }
+        }
 
-        let mhz = try BuiltMhz(arguments, environment: environment)
-        do {
+        try await BuiltMhz(arguments, environment: environment).whileRunning { mhz in
             let first = try await mhz.waitFor("playing")
             let trashedSid = try #require(first.event["sid"])
             mhz.send("trash")
@@ -33,23 +36,16 @@ struct TrashedSongTests {
             }
             #expect(!played.contains(trashedSid), "played \(played) after trashing \(trashedSid)")
             // The event comes first; its report follows through the outbox.
-            func reports() -> [DoubanTestServer.Call] {
-                server.calls(to: "/j/app/radio/people").filter { ["b", "s"].contains($0.parameter("type")) }
-            }
             _ = await eventually { reports().count >= 7 }
             let lists = reports()
             #expect(lists.filter { $0.parameter("type") == "b" }.map { $0.parameter("sid") } == [trashedSid])
             #expect(lists.count == 7)
             mhz.send("quit")
             #expect(try await mhz.exit() == 0)
-        } catch {
-            mhz.signal(SIGKILL)
-            throw error
         }
 
         // The next run remembers: its first list holds the song, which is not played.
-        let again = try BuiltMhz(arguments, environment: environment)
-        do {
+        try await BuiltMhz(arguments, environment: environment).whileRunning { again in
             let trashedSid = try #require(server.calls(to: "/j/app/radio/people").first { $0.parameter("type") == "b" }?
                 .parameter("sid"))
             var index = 0
@@ -61,9 +57,6 @@ struct TrashedSongTests {
             }
             again.send("quit")
             #expect(try await again.exit() == 0)
-        } catch {
-            again.signal(SIGKILL)
-            throw error
         }
     }
 }
