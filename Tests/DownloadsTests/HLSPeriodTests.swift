@@ -111,11 +111,13 @@ struct HLSPeriodTests {
     }
 
     @Test func periodStartsSurviveAStopAndTheResumeAddsTheRest() async throws {
-        // The first three segments come at once; the rest only after the stop.
-        for name in Self.segments.suffix(3) { server.script("/" + name) { _, _ in .throttle(bytesPerSecond: 2_000) } }
+        // The first three segments come at once; the rest only after the stop (before it,
+        // their server falls silent after the head, and the first manager allows a long stall).
+        for name in Self.segments.suffix(3) { server.script("/" + name) { _, _ in .silentAfterHead } }
         let repair = RecordingRepair(.notNeeded)
         let database = try MhzDatabase(path: data.path("mhz.sqlite"))
-        let first = manager(database, repair: repair, concurrency: 1)
+        let first = TestDownloads.manager(database, directory: data.path("songs"), maxConcurrent: 1, segmentConcurrency: 1,
+                                          repair: repair, stallTimeout: 120)
         try await first.start()
         let id = try await first.add(DownloadRequest(url: server.url("periods/index.m3u8"), title: "Periods")).id
         try await waitUntil("three segments done") { (try database.hlsProgress(downloadID: id)?.segmentsDone ?? 0) >= 3 }
