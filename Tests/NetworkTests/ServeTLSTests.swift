@@ -9,8 +9,33 @@ import Testing
 /// HTTP beyond loopback starts with the exact warning, on every start.
 @Suite(.serialized)
 struct ServeTLSTests {
-    private static let insecure = HTTPClient(configuration: HTTPConfiguration(
-        connectTimeout: 30, totalTimeout: 60, verifyTLS: false, retry: .never))
+    /// A client that does not verify the station's certificate. Each test makes its own and
+    /// lets it go before it stops the station: a client kept for the whole run would hold its
+    /// connections open, and the station waits for them when it stops.
+    private static func insecureClient() -> HTTPClient {
+        HTTPClient(configuration: HTTPConfiguration(connectTimeout: 30, totalTimeout: 60, verifyTLS: false, retry: .never))
+    }
+
+    /// Logs in over HTTPS and lists the personal channel, whose song the station serves
+    /// under its own HTTPS address; returns the token. Its client (and its connections)
+    /// goes when it returns.
+    private static func logInAndList(_ base: URL) async throws -> String {
+        let insecure = insecureClient()
+        let login = try await insecure.perform(HTTPRequest(
+            method: "POST", url: URL(string: base.absoluteString + "/j/app/login")!,
+            headers: [.init("Content-Type", "application/x-www-form-urlencoded")],
+            body: Data("app_name=radio_android&version=100&username=dana&password=\(Setup.password)".utf8)))
+        let json = try #require(try JSONSerialization.jsonObject(with: login.body) as? [String: Any])
+        #expect(json["err"] as? String == "ok")
+        let token = try #require(json["token"] as? String)
+        let list = try await insecure.perform(HTTPRequest(url: URL(string: base.absoluteString
+            + "/j/app/radio/people?app_name=radio_android&version=100&user_id=1000001&expire=1&token=\(token)"
+            + "&channel=0&type=n&sid=")!))
+        let playlist = try #require(try JSONSerialization.jsonObject(with: list.body) as? [String: Any])
+        let song = try #require((playlist["song"] as? [[String: Any]])?.first?["url"] as? String)
+        #expect(song.hasPrefix(base.absoluteString + "/media/"))
+        return token
+    }
 
     @Test func serveWithACertificateServesHTTPSAndRefusesPlainHTTP() async throws {
         let setup = try await Setup.make()
@@ -23,23 +48,11 @@ struct ServeTLSTests {
         // TLS on a wildcard address: no warning.
         #expect(!server.stderr.contains("warning"))
 
-        let login = try await Self.insecure.perform(HTTPRequest(
-            method: "POST", url: URL(string: base.absoluteString + "/j/app/login")!,
-            headers: [.init("Content-Type", "application/x-www-form-urlencoded")],
-            body: Data("app_name=radio_android&version=100&username=dana&password=\(Setup.password)".utf8)))
-        let json = try #require(try JSONSerialization.jsonObject(with: login.body) as? [String: Any])
-        #expect(json["err"] as? String == "ok")
-        let token = try #require(json["token"] as? String)
-        let list = try await Self.insecure.perform(HTTPRequest(url: URL(string: base.absoluteString
-            + "/j/app/radio/people?app_name=radio_android&version=100&user_id=1000001&expire=1&token=\(token)"
-            + "&channel=0&type=n&sid=")!))
-        let playlist = try #require(try JSONSerialization.jsonObject(with: list.body) as? [String: Any])
-        let song = try #require((playlist["song"] as? [[String: Any]])?.first?["url"] as? String)
-        #expect(song.hasPrefix(base.absoluteString + "/media/"))
+        let token = try await Self.logInAndList(base)
 
         // Plain HTTP to the TLS port gets no HTTP answer.
         let plain = URL(string: "http://127.0.0.1:\(base.port!)/j/app/radio/channels")!
-        await #expect(throws: HTTPError.self) { _ = try await Self.insecure.perform(HTTPRequest(url: plain)) }
+        await #expect(throws: HTTPError.self) { _ = try await Self.insecureClient().perform(HTTPRequest(url: plain)) }
 
         // A pair that does not match: one line, exit 1, and before binding (the port is
         // taken by the server above, yet the complaint is about the key).
