@@ -16,8 +16,12 @@ struct DownloadCommandTests {
         served = try TemporaryDirectory(prefix: "mhz-dl-served")
         home = try TemporaryDirectory(prefix: "mhz-dl-home")
         // Not all alike, so an offset error shows; a plain URL's file is kept byte for byte.
-        var generator = SystemRandomNumberGenerator()
-        blob = Data((0..<1_500_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        // From the kernel's generator in one read: a byte at a time takes a debug build
+        // most of a second, for every test.
+        let random = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/dev/urandom"))
+        defer { try? random.close() }
+        blob = try random.read(upToCount: 1_500_000) ?? Data()
+        try #require(blob.count == 1_500_000)
         try blob.write(to: served.path("big.mp3"))
         server = try FaultyMediaServer(root: served.url)
     }
@@ -37,9 +41,9 @@ struct DownloadCommandTests {
     }
 
     @Test func killedMidFileItContinuesFromTheBytesOnDiskAndTheFileIsWhole() async throws {
-        // 1.5 MB at 150 kB/s: ten seconds, so the kill lands midway even when the progress
-        // line reaches the test late on a busy machine.
-        server.script("/big.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 150_000) : .serve }
+        // The first answer stops for a minute after 600 kB of the 1.5 MB: the kill lands
+        // midway however late the progress line reaches the test.
+        server.script("/big.mp3") { _, start in start == nil ? .stallAfter(bytes: 600_000, seconds: 60) : .serve }
         let first = try mhz(["download", "--json", server.url("big.mp3")])
         try await first.waitFor("download", timeout: 30) { ($0.number("bytes") ?? 0) > 400_000 }
         first.signal(SIGKILL)
@@ -133,7 +137,8 @@ struct DownloadCommandTests {
     /// fetches only the rest.
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalStopsTheDownloadWithItsBytesKeptAndResumeFetchesTheRest(signal: Int32) async throws {
-        server.script("/big.mp3") { _, start in start == nil ? .throttle(bytesPerSecond: 150_000) : .serve }
+        // The first answer stops for a minute after 600 kB: the signal comes mid-file.
+        server.script("/big.mp3") { _, start in start == nil ? .stallAfter(bytes: 600_000, seconds: 60) : .serve }
         let run = try mhz(["download", "--json", server.url("big.mp3")])
         try await run.waitFor("download", timeout: 30) { ($0.number("bytes") ?? 0) > 300_000 }
         run.signal(signal)

@@ -18,10 +18,13 @@ struct OfflineRadioTests {
         let port: Int
         let mhz: BuiltMhz
 
+        /// Starts the station (songs chosen by `seed`) and mhz listening to it.
         init(seed: UInt64) async throws {
             self.seed = seed
             stationData = try TemporaryDirectory(prefix: "mhz-e2e-offline-station")
             clientData = try TemporaryDirectory(prefix: "mhz-e2e-offline-client")
+            // The demo library as a first start leaves it: these tests are not about that start.
+            try await DemoSeed.copy(to: stationData.path("demo-library"))
             let log = self.log, directory = stationData.url
             first = try await Station(configuration: Self.configuration(directory, port: 0, seed: seed, log: log))
             let url = try await first.start()

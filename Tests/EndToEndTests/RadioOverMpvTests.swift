@@ -82,14 +82,13 @@ struct RadioOverMpvTests {
 
         /// Waits for the first narrated event matching `match`; returns when it was seen.
         @discardableResult
-        func waitFor(_ what: String, timeout: Double = 20,
+        func waitFor(_ what: String, within limit: Duration = .seconds(30),
                      _ match: (RadioEvent) -> Bool) async throws -> ContinuousClock.Instant {
-            let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-            while ContinuousClock.now < deadline {
-                if let hit = log.withLock({ $0.first { match($0.event) } }) { return hit.at }
-                try await Task.sleep(for: .milliseconds(20))
+            do {
+                return try await waitForValue(what, within: limit) { log.withLock { $0.first { match($0.event) } }?.at }
+            } catch TestSupportError.timeout {
+                throw TestSupportError.timeout("no \(what); narrated: \(events)")
             }
-            throw TestSupportError.timeout("no \(what); narrated: \(events)")
         }
 
         deinit {
@@ -158,7 +157,7 @@ struct RadioOverMpvTests {
         try await world.waitFor("reconnecting") {
             if case .reconnecting(let t, 1, 8) = $0 { t.sid == "tone.mp3" } else { false }
         }
-        try await world.waitFor("reconnected", timeout: 30) {
+        try await world.waitFor("reconnected") {
             if case .reconnected(let t) = $0 { t.sid == "tone.mp3" } else { false }
         }
         let shown = world.published.compactMap(\.reconnecting)
