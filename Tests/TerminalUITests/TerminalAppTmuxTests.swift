@@ -32,8 +32,7 @@ struct TerminalAppTmuxTests {
         let shell = try terminal.tmux.panePID()
         let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
         let pids = children.split(separator: " ").compactMap { pid_t($0) }
-        guard pids.count == 1, let pid = pids.first else { throw TestSupportError.timeout("one child of \(shell), not \(pids)") }
-        return pid
+        return try #require(pids.count == 1 ? pids.first : nil, "one child of \(shell), not \(pids)")
     }
 
     @Test
