@@ -19,6 +19,8 @@ struct LogRedactionTests {
         let requests = Locked<[StationRequest]>([])
         var logger = Logger(label: "mhz.station") { _ in CapturingHandler(lines: stationLog) }
         logger.logLevel = .trace
+        // The demo library as a first start leaves it: this test is not about that start.
+        try await DemoSeed.copy(to: stationData.path("demo-library"))
         let station = try await Station(configuration: StationConfiguration(
             library: nil, dataDirectory: stationData.url, seed: 7,
             onRequest: { request in requests.withLock { $0.append(request) } }, logger: logger, rescanInterval: nil))
@@ -28,7 +30,7 @@ struct LogRedactionTests {
         let data = try TemporaryDirectory(prefix: "mhz-e2e-redaction-client")
         let environment = ["XDG_CONFIG_HOME": data.url.path, "MHZ_LOG_LEVEL": "trace"]
         var secrets: [String: String] = ["password": Self.password]
-        do {
+        try await withCleanup {
             // The app family: password on stdin, play, logout.
             let appLogin = try BuiltMhz(["login", "--server", url, "--username", "carol", "--password-stdin",
                                                       "--data-dir", data.url.path], environment: environment)
@@ -65,11 +67,9 @@ struct LogRedactionTests {
                                            environment: environment)
             #expect(try await webLogout.exit() == 0, "\(webLogout.stderr)")
             #expect(requests.withLock { $0 }.contains { $0.path == "/partner/logout" })
-        } catch {
+        } cleanup: {
             await station.stop()
-            throw error
         }
-        await station.stop()
 
         let clientLog = try String(contentsOf: data.url.appendingPathComponent("mhz.log"), encoding: .utf8)
         let serverLog = stationLog.withLock { $0 }.joined(separator: "\n")
