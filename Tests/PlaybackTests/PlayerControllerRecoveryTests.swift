@@ -42,15 +42,40 @@ struct PlayerControllerRecoveryTests {
         }
     }
 
+    /// A script that cuts the first request for the file at `cut` bytes, refuses every
+    /// request after it up to and including the player's first reload (a request from byte
+    /// 0), then serves at twice real time: at least two attempts, however late the player
+    /// comes to its first.
+    static func cutThenRefuseFirstReload() -> FaultyMediaServer.Script {
+        let phase = Locked(0)  // 0 before the cut, 1 cut, 2 the first reload refused
+        return { _, rangeStart in
+            phase.withLock { phase -> FaultyMediaServer.Reply in
+                switch phase {
+                case 0:
+                    guard (rangeStart ?? 0) == 0 else { return .serve }  // a probe of the tail
+                    phase = 1
+                    return .cutAfter(bytes: cut)
+                case 1:
+                    if (rangeStart ?? 0) == 0 { phase = 2 }
+                    return .drop
+                default:
+                    // As a real network would, so a reload cannot have the whole file in
+                    // mpv's cache before it seeks to where it broke.
+                    return .throttle(bytesPerSecond: 2 * bitrate * 125)
+                }
+            }
+        }
+    }
+
     @Test("a connection cut mid-song is reloaded near where it broke, by a Range request, and plays on")
     func reloadAfterCut() async throws {
         // 6 s: the 4 s before the cut, and after the reload the second it plays past where it
         // broke, with room to spare before the end.
         let fixture = try await PlaybackFixture(media: ["tone.mp3": 6], options: PlayerOptions(recovery: Self.quick),
                                                 mp3Bitrate: Self.bitrate)
-        // Down until after the 4 s of audio read before the cut have played: the first
-        // reload (0.3 s after the early end) fails too, so there are at least two attempts.
-        fixture.faulty.script("/tone.mp3", Self.cutThenDown(downFor: 5))
+        // Down until the player's first reload, after the 4 s of audio read before the cut
+        // have played: that reload fails too, so there are at least two attempts.
+        fixture.faulty.script("/tone.mp3", Self.cutThenRefuseFirstReload())
         let id = try fixture.player.load(fixture.faulty.url("tone.mp3"))
         _ = try await fixture.events.started(id)
 
