@@ -17,6 +17,8 @@ struct CommandLineTests {
 
     @Test func channelsListsTheEmbeddedStationsChannels() async throws {
         let home = try TemporaryDirectory(prefix: "mhz-cli")
+        // The demo library as a first start leaves it: the channels are the matter here.
+        try await DemoSeed.copy(to: home.path("data/station/demo-library"))
         let text = try await run(["channels"], home: home)
         #expect(text.status == 0, "\(text.stderr)")
         let lines = text.stdout.split(separator: "\n").map(String.init)
