@@ -24,7 +24,7 @@ let app = TerminalApp(keymap: .standard, coverRenderer: coverFile == nil ? nil :
 radio.attach(app)
 app.showCover(coverFile)
 let stopOnToggle = environment["MHZ_TUI_STOP_ON_TOGGLE"] != nil
-// Signalled once the stopping thread has logged: the process must not end before that line.
+/// Signalled once the stopping thread has logged: the process must not end before that line.
 let stopLogged = DispatchSemaphore(value: 0)
 if stopOnToggle {
     radio.onToggle = {
