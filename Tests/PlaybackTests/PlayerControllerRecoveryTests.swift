@@ -112,7 +112,8 @@ struct PlayerControllerRecoveryTests {
 
     @Test("a connection cut once is resumed by ffmpeg's reconnect with a Range from the cut, invisibly")
     func transportReconnect() async throws {
-        let fixture = try await PlaybackFixture(media: ["tone.mp3": 6], mp3Bitrate: Self.bitrate)
+        // 5 s: the 4 s before the cut and one after it, fetched by the reconnect.
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 5], mp3Bitrate: Self.bitrate)
         let once = Locked(false)
         fixture.faulty.script("/tone.mp3") { _, _ in
             once.withLock { used in
@@ -165,7 +166,7 @@ struct PlayerControllerRecoveryTests {
     func shortStallBuffers() async throws {
         var policy = Self.quick
         policy.stallTimeout = 30
-        let fixture = try await PlaybackFixture(media: ["tone.mp3": 4], options: PlayerOptions(recovery: policy),
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 2], options: PlayerOptions(recovery: policy),
                                                 mp3Bitrate: Self.bitrate)
         // 1 s of audio, then 3 s of silence on the wire (network-timeout is 10 s): playback
         // runs dry and waits, then goes on when the bytes come.
@@ -187,8 +188,8 @@ struct PlayerControllerRecoveryTests {
 
     @Test("a stall longer than stallTimeout is reloaded at its position")
     func longStallReloads() async throws {
-        // 4 s: the 2 s before the stall and as many after the reload to play to the end.
-        let fixture = try await PlaybackFixture(media: ["tone.mp3": 4], options: PlayerOptions(recovery: Self.quick),
+        // 3 s: the 2 s before the stall and one after the reload to play to the end.
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 3], options: PlayerOptions(recovery: Self.quick),
                                                 mp3Bitrate: Self.bitrate)
         let once = Locked(false)
         fixture.faulty.script("/tone.mp3") { _, _ in
