@@ -191,8 +191,9 @@ struct LiveEdgeHandlerTests {
                     answer = exchange
                     answered = ContinuousClock.now
                     polls += 1
-                    // A clock: a listener's pace between polls, which must outlast the
-                    // station's idle timer (itself a real clock) only taken together.
+                    // A clock, on purpose: a listener's pause between polls, each far shorter
+                    // than the station's idle timer (itself a real clock) and all of them
+                    // together far longer, which is what the test is about.
                     try await Task.sleep(for: .milliseconds(250))
                 }
                 if !starved { break }
