@@ -73,14 +73,14 @@ public final class BuiltMhz: Sendable {
         for name in unset { env[name] = nil }
         env.merge(environment) { $1 }
         process.environment = env
-        let inPipe = Pipe(), outPipe = Pipe(), errPipe = Pipe()
+        let inPipe = ChildLaunch.pipe(), outPipe = ChildLaunch.pipe(), errPipe = ChildLaunch.pipe()
         process.standardInput = inPipe
         process.standardOutput = outPipe
         process.standardError = errPipe
         input = inPipe.fileHandleForWriting
         let output = self.output
         // Started first: a launch that fails leaves no reader blocked on the pipe.
-        try process.run()
+        try ChildLaunch.run(process)
         PipeReader.drain(outPipe.fileHandleForReading, name: "mhz-stdout") { chunk in
             output.withLock { Self.take(chunk, into: &$0) }
         } onEnd: {

@@ -17,12 +17,12 @@ public final class BusTool: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = bus.environment
-        let stdout = Pipe()
-        let stderr = Pipe()
+        let stdout = ChildLaunch.pipe()
+        let stderr = ChildLaunch.pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ChildLaunch.run(process)
         let output = self.output, errors = self.errors, ended = self.ended
         PipeReader.drain(stdout.fileHandleForReading, name: "bus-tool-stdout") { chunk in
             output.withLock { $0.append(chunk) }

@@ -25,7 +25,7 @@ public final class HeadlessChromium: Sendable {
         driver.executableURL = URL(fileURLWithPath: Self.driverPath)
         // Port 0: chromedriver binds a free port and prints it.
         driver.arguments = ["--port=0"]
-        let output = Pipe()
+        let output = ChildLaunch.pipe()
         driver.standardOutput = output
         driver.standardError = FileHandle.nullDevice
         driver.standardInput = FileHandle.nullDevice
@@ -39,7 +39,7 @@ public final class HeadlessChromium: Sendable {
         driver.environment = environment
         let printed = Locked(Data())
         do {
-            try driver.run()
+            try ChildLaunch.run(driver)
         } catch {
             throw WebDriverError.notStarted("\(Self.driverPath): \(error)")
         }

@@ -21,11 +21,11 @@ public final class HeadlessMpv: Sendable {
         // The log file is the pipe on stderr; the terminal's own output is off.
         process.arguments = ["mpv", "--no-config", "--ao=null", "--no-video", "--no-terminal",
                              "--log-file=/dev/stderr", url.absoluteString]
-        let errPipe = Pipe()
+        let errPipe = ChildLaunch.pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errPipe
-        do { try process.run() } catch { throw TestSupportError.toolFailed("mpv cannot run: \(error)") }
+        do { try ChildLaunch.run(process) } catch { throw TestSupportError.toolFailed("mpv cannot run: \(error)") }
         let log = self.log
         let ended = self.ended
         PipeReader.drain(errPipe.fileHandleForReading, name: "mpv-log") { chunk in

@@ -33,12 +33,12 @@ public final class PrivateBus: Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
         process.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
-        let output = Pipe()
+        let output = ChildLaunch.pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         let printed = Locked(Data())
-        try process.run()
+        try ChildLaunch.run(process)
         PipeReader.drain(output.fileHandleForReading, name: "dbus-daemon") { chunk in
             printed.withLock { $0.append(chunk) }
         }

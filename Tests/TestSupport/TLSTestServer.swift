@@ -34,14 +34,14 @@ public final class TLSTestServer: Sendable {
         // Port 0: the kernel picks a free one and s_server prints it ("ACCEPT 127.0.0.1:43125").
         process.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", "cert.pem", "-key", "key.pem", "-WWW"]
         // Held open for the server's life: s_server must never see its stdin end.
-        input = Pipe()
-        let output = Pipe()
+        input = ChildLaunch.pipe()
+        let output = ChildLaunch.pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         let said = Locked(Data())
         // Started first: a launch that fails leaves no reader blocked on the pipe.
-        try process.run()
+        try ChildLaunch.run(process)
         PipeReader.drain(output.fileHandleForReading, name: "openssl-s_server") { chunk in
             said.withLock { $0.append(chunk) }
         }

@@ -44,14 +44,14 @@ public enum Tool {
         }
         if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = directory }
-        let outPipe = Pipe()
-        let errPipe = mergingErrors ? outPipe : Pipe()
-        let inPipe = stdin.map { _ in Pipe() }
+        let outPipe = ChildLaunch.pipe()
+        let errPipe = mergingErrors ? outPipe : ChildLaunch.pipe()
+        let inPipe = stdin.map { _ in ChildLaunch.pipe() }
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = inPipe ?? FileHandle.nullDevice
         // Process closes its copies of the program's pipe ends once it has started it.
-        do { try process.run() } catch { throw TestSupportError.toolFailed("\(tool) cannot run: \(error)") }
+        do { try ChildLaunch.run(process) } catch { throw TestSupportError.toolFailed("\(tool) cannot run: \(error)") }
         let out = Locked(Data()), err = Locked(Data())
         let ended = DispatchGroup()
         ended.enter()

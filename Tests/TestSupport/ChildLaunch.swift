@@ -1,0 +1,27 @@
+import Foundation
+
+/// Starts the tests' child processes one at a time.
+///
+/// Foundation's `Process.run()` on Linux makes a socket pair whose far end the child holds
+/// (it learns of the child's exit when that end closes), and closes in the child every
+/// descriptor that was open when it listed them. A second `run()` on another thread that
+/// listed the descriptors a moment earlier hands the first child's socket end, and its
+/// pipes, to its own child too: the first child's exit then goes unseen, and its output
+/// never ends, until that other child exits. An mhz that had exited sat as a zombie for
+/// seconds, `isRunning` still true, beside an mpv started by another test at the same moment.
+/// Pipes made here and launches run here hold one lock, so no such descriptor is made
+/// between another launch's listing and its spawn: each is either in that list (and closed
+/// in that child) or made after it.
+public enum ChildLaunch {
+    private static let lock = NSLock()
+
+    /// A pipe for a child's standard input or output.
+    public static func pipe() -> Pipe {
+        lock.withLock { Pipe() }
+    }
+
+    /// Starts `process` (`Process.run()`), while no other launch of the tests is under way.
+    public static func run(_ process: Process) throws {
+        try lock.withLock { try process.run() }
+    }
+}
