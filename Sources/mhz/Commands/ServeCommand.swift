@@ -77,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await add(user: addUser, paths: paths)
             return
         }
+        SocketHandover.noteStartingDescriptors()
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         // The station's log is stderr too: quiet (warnings) unless MHZ_LOG_LEVEL asks for
         // more, as for the radio; `debug` shows each request, its secrets redacted.

@@ -36,10 +36,22 @@ enum SocketHandover {
         return descriptor
     }
 
+    /// The descriptors open as `mhz serve` began: what its parent handed it (standard input,
+    /// output and error, a handed-over socket, a supervisor's pipe or socket that tells it of
+    /// this process's end by closing). A restart is the same process, so it keeps them; only
+    /// what this run opened is closed. Read once, at the command's start
+    /// (``noteStartingDescriptors()``), before the station opens anything.
+    static let startingDescriptors: Set<Int32> = openDescriptors()
+
+    /// Reads ``startingDescriptors`` now, while only what the parent handed over is open.
+    static func noteStartingDescriptors() { _ = startingDescriptors }
+
     /// Replaces the process with a new run of the same command (the executable now at the
     /// path it was started from, and the same arguments), handing it `descriptor` as its
-    /// listening socket. Every other descriptor but standard input,
-    /// output and error is closed by the exec; `SIGINT` and `SIGTERM` get their default
+    /// listening socket. Every descriptor this run opened but that one is closed by the
+    /// exec, and those it started with are kept (``startingDescriptors``):
+    /// a parent that learns of the process's end when a descriptor it handed over closes
+    /// (Foundation's `Process` does) must not take a restart for an exit; `SIGINT` and `SIGTERM` get their default
     /// action back and no signal is blocked, so the new self can be stopped while it starts
     /// (`SIGHUP` stays ignored: a second reload meanwhile does not end it).
     ///
@@ -53,7 +65,7 @@ enum SocketHandover {
         environment["LISTEN_PID"] = String(getpid())
         environment["LISTEN_FDNAMES"] = nil
         environment[descriptorVariable] = descriptor == firstDescriptor ? nil : String(descriptor)
-        markCloseOnExec(except: [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO])
+        markCloseOnExec(except: startingDescriptors.union([STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO]))
         _ = fcntl(descriptor, F_SETFD, fcntl(descriptor, F_GETFD) & ~FD_CLOEXEC)
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
@@ -86,11 +98,16 @@ enum SocketHandover {
     /// Sets close-on-exec on every open descriptor but `kept` (NIO's sockets, the
     /// database's files and the rest are opened without it).
     private static func markCloseOnExec(except kept: Set<Int32>) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }
-        for name in names {
-            guard let descriptor = Int32(name), !kept.contains(descriptor) else { continue }
+        for descriptor in openDescriptors() where !kept.contains(descriptor) {
             let flags = fcntl(descriptor, F_GETFD)
             if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
         }
+    }
+
+    /// The process's open descriptors, from `/proc/self/fd` (the one listing it reads is
+    /// among them, closed by the time this returns); none when it cannot be read.
+    private static func openDescriptors() -> Set<Int32> {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return [] }
+        return Set(names.compactMap { Int32($0) })
     }
 }
