@@ -195,24 +195,3 @@ struct TerminalRadioTests {
         return titles.first { title in screen.contains { $0.contains(title + " ♡") || $0.contains(title + " ♥") } }
     }
 }
-
-/// The demo library, synthesized once for the whole test run by `mhz serve` (which falls
-/// back to it, as the radio's embedded station does, when there is no music folder):
-/// synthesizing it is most of a first start's seconds, and only a test of that first start
-/// needs to see it happen.
-enum DemoSeed {
-    private static let served = Task { () async throws -> TemporaryDirectory in
-        let home = try TemporaryDirectory(prefix: "mhz-e2e-demo")
-        let serve = try BuiltMhz(["serve", "--data-dir", home.path("data").path, "--port", "0"], home: home.url)
-        _ = try await serve.whileRunning { try await $0.servedURL() }
-        return home
-    }
-
-    /// Copies the demo library to `folder` (a station's `demo-library`), as a first start
-    /// leaves it there.
-    static func copy(to folder: URL) async throws {
-        let library = try await served.value.path("data/station/demo-library")
-        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: library, to: folder)
-    }
-}

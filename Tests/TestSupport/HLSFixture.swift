@@ -43,11 +43,7 @@ public enum HLSFixture {
     }
 
     private static func generate() throws -> Streams {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-hls-\(getpid())")
-        atexit {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-hls-\(getpid())")
-            try? FileManager.default.removeItem(at: folder)
-        }
+        let folder = TemporaryDirectory.processShared.appendingPathComponent("hls")
         var environment = ProcessInfo.processInfo.environment
         environment["SERVE_CHECK"] = "0"
         let made = try Tool.run("/bin/bash", [script.path, folder.path], environment: environment, mergingErrors: true)

@@ -39,3 +39,19 @@ public final class TemporaryDirectory: Sendable {
 
     deinit { remove() }
 }
+
+extension TemporaryDirectory {
+    /// One folder per test process for what it makes once and shares between its tests (a
+    /// generated library, the demo library, HLS streams), each in a folder of its own
+    /// inside; removed when the process exits, since a shared fixture lives as long as the
+    /// process and is never deinitialised.
+    public static let processShared: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-shared-\(getpid())", isDirectory: true)
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("mhz-shared-\(getpid())", isDirectory: true)
+            try? FileManager.default.removeItem(at: url)
+        }
+        return url
+    }()
+}

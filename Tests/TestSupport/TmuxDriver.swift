@@ -82,22 +82,6 @@ public final class TmuxDriver {
             .trimmingCharacters(in: .whitespacesAndNewlines) == "1"
     }
 
-    /// Polls `condition` every 50 ms for up to `seconds`; true as soon as it holds. Sleeps
-    /// with `Task.sleep`, so waiting does not hold a thread of the cooperative pool.
-    public func wait(seconds: Double = 15, for condition: () throws -> Bool) async rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return try condition()
-    }
-
-    /// Waits until some screen row contains `text`.
-    public func waitForScreen(containing text: String, seconds: Double = 15) async throws -> Bool {
-        try await wait(seconds: seconds) { try capture().contains { $0.contains(text) } }
-    }
-
     /// Runs tmux on this driver's server and returns what it printed. Spawned with
     /// posix_spawn and reaped with waitpid: Foundation's `Process.waitUntilExit` never
     /// returned here once the tmux server had forked off the client.

@@ -9,17 +9,7 @@ enum StationFixtures {
     /// One demo library for every test that only needs *a* library: synthesizing it once
     /// per test process keeps the suite fast. Tests about synthesis itself use their own
     /// data directories. The folder is removed when the test process exits.
-    static let sharedDataDirectory: URL = {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("mhz-station-tests-\(getpid())", isDirectory: true)
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        atexit {
-            let url = FileManager.default.temporaryDirectory
-                .appendingPathComponent("mhz-station-tests-\(getpid())", isDirectory: true)
-            try? FileManager.default.removeItem(at: url)
-        }
-        return url
-    }()
+    static var sharedDataDirectory: URL { TemporaryDirectory.processShared }
 
     /// The mixed-format library of ``taggedFiles``, generated with ffmpeg once per test
     /// process (removed at exit with the shared data directory).
