@@ -10,8 +10,7 @@ struct EventHookTests {
     /// Writes `script` as an executable file in `home`.
     private func hook(_ script: String, in home: TemporaryDirectory) throws -> URL {
         let url = home.path("hook.sh")
-        try ("#!/bin/sh\n" + script).write(to: url, atomically: true, encoding: .utf8)
-        chmod(url.path, 0o755)
+        try ChildLaunch.writeExecutable("#!/bin/sh\n" + script, to: url)
         return url
     }
 

@@ -52,8 +52,7 @@ struct CoverTextTests {
         let directory = try TemporaryDirectory(prefix: "mhz-cover")
         let pidFile = directory.path("pid")
         let fake = directory.path("chafa")
-        try "#!/bin/sh\necho $$ > '\(pidFile.path)'\nexec sleep 60\n".write(to: fake, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        try ChildLaunch.writeExecutable("#!/bin/sh\necho $$ > '\(pidFile.path)'\nexec sleep 60\n", to: fake)
         let started = ContinuousClock.now
         let art = CoverText.art(of: directory.path("cover.png"), columns: 24, rows: 12,
                                 environment: ["PATH": directory.url.path], timeout: .milliseconds(300))

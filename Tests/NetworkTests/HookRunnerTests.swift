@@ -12,7 +12,7 @@ struct HookRunnerTests {
     /// it started (the `started` file) and waits for the `release` file.
     static func hook(in folder: TemporaryDirectory) throws -> URL {
         let script = folder.path("hook")
-        try Data("""
+        try ChildLaunch.writeExecutable("""
             #!/bin/sh
             line=$(cat)
             if [ "$1" = hold ]; then
@@ -21,8 +21,7 @@ struct HookRunnerTests {
             fi
             printf '%s %s\\n' "$1" "$line" >> '\(folder.path("record").path)'
 
-            """.utf8).write(to: script)
-        #expect(chmod(script.path, 0o755) == 0)
+            """, to: script)
         return script
     }
 

@@ -182,8 +182,7 @@ struct TerminalDialogLoginTests {
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let script = "#!/bin/sh\nprintf '\\033[?25l'\necho '█▀▀ ▄▄█ ▀█▀'\necho \"$1 $2 $3 $4 $5 $6 $7 $8\"\n"
             + "test -s \"$9\" && echo 'image saved'\nprintf '\\033[?25h'\n"
-        try script.write(to: bin.appendingPathComponent("chafa"), atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("chafa").path)
+        try ChildLaunch.writeExecutable(script, to: bin.appendingPathComponent("chafa"))
         let pane = try Self.start(server, api: "web", home: home, path: "\(bin.path):/usr/bin:/bin")
         let url = server.baseURL.absoluteString
 

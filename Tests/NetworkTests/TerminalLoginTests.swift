@@ -54,8 +54,7 @@ struct TerminalLoginTests {
         // A stand-in chafa that says how it was called, on the terminal it was given.
         let bin = home.path("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try "#!/bin/sh\necho \"CHAFA $*\"\n".write(to: bin.appendingPathComponent("chafa"), atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("chafa").path)
+        try ChildLaunch.writeExecutable("#!/bin/sh\necho \"CHAFA $*\"\n", to: bin.appendingPathComponent("chafa"))
         let pane = try start(server: server, home: home, path: "\(bin.path):/usr/bin:/bin")
 
         try await pane.wait(for: "Password:")

@@ -24,4 +24,15 @@ public enum ChildLaunch {
     public static func run(_ process: Process) throws {
         try lock.withLock { try process.run() }
     }
+
+    /// Writes `text` to `url` as a program (mode 755) a test then runs (a hook, a stand-in
+    /// for a tool). Written under the lock: a child that a launch started while the file
+    /// was open for writing would keep it open, and running the program would then fail
+    /// with "Text file busy" (ETXTBSY) for as long as that child lives.
+    public static func writeExecutable(_ text: String, to url: URL) throws {
+        try lock.withLock {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        }
+    }
 }
