@@ -10,6 +10,12 @@ import Foundation
 /// rematrixing: stereo's two channels each at −3 dB), so every file reaches the analysis in
 /// one shape whatever its format.
 ///
+/// **One decode, two outputs.** Besides the mono samples, a tap (``tapNative(channels:sink:)``)
+/// can receive every decoded frame at the stream's own rate, interleaved: then the file is
+/// decoded from its start to its end once, and an excerpt is chosen with
+/// ``excerpt(fromSeconds:)`` (frames before it reach only the tap) instead of a seek, and
+/// ``drainToEnd(shouldStop:)`` decodes what the excerpt left for the tap.
+///
 /// **Blocking**, like the transcoder: call it from a thread of its own. Not `Sendable`: one
 /// thread at a time. Dropping it frees every FFmpeg structure it holds.
 public final class PCMDecoder {
@@ -20,10 +26,22 @@ public final class PCMDecoder {
 
     private let decoder: AudioDecoder
     private let converter: SampleConverter
+    /// Where every decoded frame also goes, when asked for.
+    private var tap: NativeTap?
+    /// Seconds of audio before the first frame that reaches the mono output.
+    private var excerptStart = 0.0
+    /// Seconds of audio decoded so far (counted in frames' samples).
+    private var decodedSeconds = 0.0
     /// The input has been decoded to its end and the resampler drained.
     private var inputEnded = false
     /// Samples have been read: seeking is no longer allowed.
     private var started = false
+
+    /// The stream's own sample rate (Hz) and channel count as its decoder declares them;
+    /// either is 0 when it does not say.
+    public var nativeFormat: (sampleRate: Int, channels: Int) {
+        (Int(decoder.sampleRate), Int(decoder.channels))
+    }
 
     /// Opens `input` for reading at `sampleRate`.
     ///
@@ -50,6 +68,44 @@ public final class PCMDecoder {
         return decoder.seek(toSeconds: seconds)
     }
 
+    /// Hands every frame decoded from now on to `sink` as interleaved float samples at the
+    /// stream's own rate (``nativeFormat``), with `channels` channels: the stream's count
+    /// keeps its layout, fewer mixes it down. Only before the first ``read(into:)``.
+    ///
+    /// - Throws: `.failed(stage: .setup, …)` when FFmpeg cannot allocate the conversion, or
+    ///   when the stream declares no rate.
+    public func tapNative(channels: Int, sink: @escaping (UnsafeBufferPointer<Float>) -> Void) throws(TranscodeError) {
+        guard !started, let rate = Int32(exactly: nativeFormat.sampleRate), rate > 0,
+              let count = Int32(exactly: channels), count > 0
+        else { throw .failed(stage: .setup, reason: "no native rate or channels to tap") }
+        tap = try NativeTap(sampleRate: rate, channels: count, sink: sink)
+    }
+
+    /// Starts the mono output at the frame that holds `seconds` from the start, decoding
+    /// (for the tap) rather than seeking to it. Only before the first ``read(into:)``.
+    public func excerpt(fromSeconds seconds: Double) {
+        guard !started, seconds.isFinite, seconds > 0 else { return }
+        excerptStart = seconds
+    }
+
+    /// Decodes the rest of the input for the tap alone, without filling the mono output.
+    ///
+    /// - Parameter shouldStop: asked every few packets: reading gives up when it says so.
+    /// - Returns: `false` when `shouldStop` stopped it before the end.
+    /// - Throws: `.failed(stage:reason:)` when reading or decoding fails on the way.
+    public func drainToEnd(shouldStop: () -> Bool) throws(TranscodeError) -> Bool {
+        started = true
+        guard let tap else { return true }
+        var steps = 0
+        while !inputEnded {
+            steps += 1
+            if steps % 64 == 0, shouldStop() { return false }
+            let more = try decoder.step { (frame) throws(TranscodeError) in try tap.push(frame) }
+            if !more { try endInput() }
+        }
+        return true
+    }
+
     /// Fills `buffer` with the next samples, decoding as far as it needs.
     ///
     /// - Returns: how many samples were written: `buffer.count` except at the end of the
@@ -61,14 +117,27 @@ public final class PCMDecoder {
         let wanted = Int32(buffer.count)
         let converter = self.converter
         while converter.available < wanted, !inputEnded {
-            let more = try decoder.step { (frame) throws(TranscodeError) in try converter.push(frame) }
-            if !more {
-                try converter.flush()
-                inputEnded = true
-            }
+            let more = try decoder.step { (frame) throws(TranscodeError) in try self.take(frame) }
+            if !more { try endInput() }
         }
         let count = min(wanted, converter.available)
         guard count > 0 else { return 0 }
         return Int(try converter.read(into: UnsafeMutableRawPointer(base), count: count))
+    }
+
+    /// One decoded frame: to the tap, and to the mono output once the excerpt has begun.
+    private func take(_ frame: UnsafePointer<AVFrame>) throws(TranscodeError) {
+        try tap?.push(frame)
+        let rate = frame.pointee.sample_rate
+        let length = rate > 0 ? Double(frame.pointee.nb_samples) / Double(rate) : 0
+        if decodedSeconds + length > excerptStart { try converter.push(frame) }
+        decodedSeconds += length
+    }
+
+    /// The decoder has nothing more: both outputs get what their resamplers still hold.
+    private func endInput() throws(TranscodeError) {
+        try converter.flush()
+        try tap?.finish()
+        inputEnded = true
     }
 }
