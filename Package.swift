@@ -63,6 +63,11 @@ let package = Package(
         // FFmpeg, since libaubio links FFmpeg, libsndfile and libsamplerate
         // (Sources/CAubio/aubio_loader.c); the headers come from libaubio-dev.
         .target(name: "CAubio", linkerSettings: [.linkedLibrary("dl")]),
+        // libebur128 (EBU R 128 / BS.1770 integrated loudness and true peak), for the
+        // station's sound analysis: loaded with dlopen when the first song is analysed, like
+        // aubio, so a machine without it still analyses sound, without loudness
+        // (Sources/CEbur128/ebur128_loader.c); the header comes from libebur128-dev.
+        .target(name: "CEbur128", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Layers
         // One retry schedule (delays, cap, jitter) for everything that retries.
@@ -103,7 +108,7 @@ let package = Package(
         // background on every core, published as the library's SoundTable as it goes.
         .target(
             name: "SoundFeatures",
-            dependencies: ["CAubio", "Transcoder", "MusicLibrary", "StationStorage",
+            dependencies: ["CAubio", "CEbur128", "Transcoder", "MusicLibrary", "StationStorage",
                            .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]),
         .target(

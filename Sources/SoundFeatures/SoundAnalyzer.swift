@@ -10,6 +10,13 @@ import Transcoder
 /// length bounds the cost of an hour-long mix, and the features are means and spreads,
 /// which two minutes settle. Shorter files are analysed whole.
 ///
+/// **Loudness in the same pass.** When libebur128 is there, the whole file is decoded once
+/// from its start: every frame at its own rate and layout to a ``LoudnessMeter``, the frames
+/// of the excerpt also to aubio as above (the excerpt chosen by decoding to it, not by a
+/// seek), and what follows the excerpt to the meter alone. Without libebur128 (or with
+/// `loudness: false`), the excerpt is sought to as before and ``SoundAnalysis/loudness`` is
+/// `nil`: the features do not depend on the meter.
+///
 /// Blocking, on the caller's thread; safe to call on several threads at once (each call has
 /// its own FFmpeg and aubio objects). The same file always gives the same numbers.
 package enum SoundAnalyzer {
@@ -23,12 +30,17 @@ package enum SoundAnalyzer {
 
     /// Analyses `file`.
     ///
-    /// - Parameter shouldStop: asked between chunks of audio (about every 0.4 s of it): the
-    ///   analysis gives up with `.stopped` when it says so.
-    /// - Returns: the features and how many seconds of audio they were measured over.
+    /// - Parameters:
+    ///   - loudness: measure the whole file's loudness too (when libebur128 is there);
+    ///     `false` decodes only the excerpt, as the analysis did before loudness.
+    ///   - shouldStop: asked between chunks of audio (about every 0.4 s of it): the
+    ///     analysis gives up with `.stopped` when it says so.
+    /// - Returns: the features, how many seconds of audio they were measured over, and the
+    ///   loudness when it was measured.
     /// - Throws: `.unreadable` for a file FFmpeg cannot read, or one with no sound in it;
     ///   `.unavailable` when FFmpeg or aubio cannot be loaded; `.stopped`.
-    package static func analyze(_ file: URL, shouldStop: () -> Bool = { false }) throws(SoundAnalysisError) -> SoundAnalysis {
+    package static func analyze(_ file: URL, loudness: Bool = true,
+                                shouldStop: () -> Bool = { false }) throws(SoundAnalysisError) -> SoundAnalysis {
         let decoder: PCMDecoder
         do {
             decoder = try PCMDecoder(input: file, sampleRate: sampleRate)
@@ -36,8 +48,10 @@ package enum SoundAnalyzer {
             throw Self.classify(error)
         }
         let frames = try AubioFrames(sampleRate: sampleRate)
+        let meter = loudness ? Self.meter(tapping: decoder) : nil
         if let duration = decoder.declaredDuration, duration > excerptSeconds {
-            _ = decoder.seek(toSeconds: (duration - excerptSeconds) / 2)
+            let start = (duration - excerptSeconds) / 2
+            if meter != nil { decoder.excerpt(fromSeconds: start) } else { _ = decoder.seek(toSeconds: start) }
         }
         var statistics = FrameStatistics(frames: frames)
         let limit = Int(excerptSeconds * Double(sampleRate))
@@ -68,7 +82,31 @@ package enum SoundAnalyzer {
         }
         guard analysed > 0 else { throw .unreadable(reason: "no sound decoded") }
         let seconds = Double(analysed) / Double(sampleRate)
-        return SoundAnalysis(features: statistics.features(seconds: seconds), seconds: seconds)
+        var measured: Loudness?
+        if let meter {
+            // true: decoded to the end; false: told to stop; nil: the tail could not be
+            // decoded, which voids only the loudness (the excerpt was heard).
+            let finished: Bool?
+            do { finished = try decoder.drainToEnd(shouldStop: shouldStop) } catch { finished = nil }
+            if finished == false { throw .stopped }
+            measured = finished == true ? meter.measurement() : nil
+        }
+        return SoundAnalysis(features: statistics.features(seconds: seconds), seconds: seconds, loudness: measured)
+    }
+
+    /// A loudness meter fed every frame `decoder` decodes, or `nil` when libebur128 is
+    /// missing or the stream declares no rate or channels: the features are measured anyway.
+    private static func meter(tapping decoder: PCMDecoder) -> LoudnessMeter? {
+        let native = decoder.nativeFormat
+        guard native.sampleRate > 0, native.channels > 0, LoudnessMeter.isAvailable else { return nil }
+        let channels = LoudnessMeter.channels(measuring: native.channels)
+        do {
+            let meter = try LoudnessMeter(channels: channels, sampleRate: native.sampleRate)
+            try decoder.tapNative(channels: channels) { meter.add($0) }
+            return meter
+        } catch {
+            return nil
+        }
     }
 
     /// What a decoding failure means here: FFmpeg missing is the machine's problem, anything
@@ -92,4 +130,7 @@ package struct SoundAnalysis: Sendable, Equatable {
     package var features: [Float]
     /// The seconds of audio they were measured over.
     package var seconds: Double
+    /// The whole file's loudness, `nil` when it was not measured (libebur128 missing, or
+    /// the file's end could not be decoded).
+    package var loudness: Loudness? = nil
 }

@@ -1,0 +1,15 @@
+/// One file's loudness by EBU R 128 / ITU-R BS.1770, as ``LoudnessMeter`` measured it.
+package struct Loudness: Sendable, Equatable {
+    /// Integrated loudness (LUFS); `nil` when the audio is silent, every 400 ms block of it
+    /// below the absolute gate of −70 LUFS.
+    package var integrated: Double?
+    /// The highest true peak over every channel (dBTP: 0 is full scale); `nil` when every
+    /// sample was zero.
+    package var truePeak: Double?
+
+    /// A measurement of the two values.
+    package init(integrated: Double?, truePeak: Double?) {
+        self.integrated = integrated
+        self.truePeak = truePeak
+    }
+}
