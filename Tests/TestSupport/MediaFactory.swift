@@ -5,13 +5,16 @@ public enum MediaFactory {
     /// Writes `seconds` of a tone at `frequency` Hz to `url`, in the format its extension
     /// names (mp3, ogg, m4a, wav, flac, opus), with the given tags.
     /// `mp3Bitrate` sets the (constant) mp3 bit rate in kbit/s, so tests can compute byte
-    /// offsets from seconds.
+    /// offsets from seconds. `gainDB` scales the tone (lavfi's sine has amplitude 1/8,
+    /// and `-ac 2` puts it in both channels at −3 dB: a peak of −21.1 dBFS): songs mastered
+    /// at different levels.
     public static func tone(at url: URL, seconds: Double, frequency: Int = 440,
-                            tags: [String: String] = [:], mp3Bitrate: Int = 128) throws {
+                            tags: [String: String] = [:], mp3Bitrate: Int = 128, gainDB: Double = 0) throws {
         // libopus accepts only 8/12/16/24/48 kHz.
         let rate = url.pathExtension.lowercased() == "opus" ? "48000" : "44100"
         var args = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
                     "sine=frequency=\(frequency):duration=\(seconds)", "-ac", "2", "-ar", rate]
+        if gainDB != 0 { args += ["-af", "volume=\(gainDB)dB"] }
         switch url.pathExtension.lowercased() {
         case "mp3": args += ["-c:a", "libmp3lame", "-b:a", "\(mp3Bitrate)k"]
         case "ogg": args += ["-c:a", "libvorbis"]
