@@ -254,6 +254,10 @@ package final class BackgroundAnalysis: Sendable {
                 measuredOrUnreadable += 1
             case .unreadable:
                 measuredOrUnreadable += 1
+            case .stale(let features, let size, let modified):
+                // The features serve meanwhile; the file is heard again for its loudness.
+                catalog.set(features, for: track.sid)
+                jobs.append(Job(path: track.relativePath, sid: track.sid, file: track.file, size: size, modified: modified))
             case .pending(let size, let modified):
                 jobs.append(Job(path: track.relativePath, sid: track.sid, file: track.file, size: size, modified: modified))
             case nil:

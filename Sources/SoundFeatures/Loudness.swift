@@ -1,5 +1,9 @@
 /// One file's loudness by EBU R 128 / ITU-R BS.1770, as ``LoudnessMeter`` measured it.
 package struct Loudness: Sendable, Equatable {
+    /// The measurement's version, kept with each file's row (`sound.loudness_version`):
+    /// bumped when the meter changes what it measures, so files are measured again.
+    package static let version = 1
+
     /// Integrated loudness (LUFS); `nil` when the audio is silent, every 400 ms block of it
     /// below the absolute gate of −70 LUFS.
     package var integrated: Double?

@@ -6,7 +6,8 @@ import StationStorage
 /// identity in the scan cache (`track`: path, size, modification time) and the
 /// ``SoundFeature/version`` that measured it. Features are little-endian Float32s; a file
 /// that could not be read has none and a `failure` instead, so it is not tried again until
-/// it changes.
+/// it changes. Beside them, its loudness (``Loudness``) and the ``Loudness/version`` that
+/// measured it.
 ///
 /// Blocking (SQLite): called on the analysis' own threads.
 package struct SoundRecords: Sendable {
@@ -16,6 +17,10 @@ package struct SoundRecords: Sendable {
         case measured([Float])
         /// Found unreadable by this version while the file was as it is.
         case unreadable
+        /// Its features are current but its loudness was never measured (a row from before
+        /// loudness, or from a machine without libebur128): the features to use meanwhile,
+        /// and its identity, to measure it again against.
+        case stale([Float], size: Int64, modified: Int64)
         /// Not measured as it is now (new, changed, or measured by another version): its
         /// identity, to measure it against.
         case pending(size: Int64, modified: Int64)
@@ -31,14 +36,18 @@ package struct SoundRecords: Sendable {
 
     /// Removes the rows of files no longer present (or no longer readable by the scan),
     /// then says what is known of every present, readable file, by path.
-    package func survey() throws(StorageError) -> [String: Known] {
+    ///
+    /// - Parameter loudnessAvailable: whether loudness can be measured here; when it cannot,
+    ///   a row without loudness counts as measured, so a machine without libebur128 does
+    ///   not analyse its whole library again at every start.
+    package func survey(loudnessAvailable: Bool = LoudnessMeter.isAvailable) throws(StorageError) -> [String: Known] {
         try database.write { db in
             try db.execute(sql: """
                 DELETE FROM sound WHERE path NOT IN (SELECT path FROM track WHERE present = 1 AND readable = 1)
                 """)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT t.path, t.size, t.mtime, s.size AS sound_size, s.mtime AS sound_mtime, s.version,
-                       s.features, s.failure
+                       s.features, s.failure, s.loudness_version
                 FROM track t LEFT JOIN sound s ON s.path = t.path
                 WHERE t.present = 1 AND t.readable = 1
                 """)
@@ -48,7 +57,8 @@ package struct SoundRecords: Sendable {
                 let current = (row["version"] as Int?) == SoundFeature.version
                     && (row["sound_size"] as Int64?) == size && (row["sound_mtime"] as Int64?) == modified
                 if current, let blob = row["features"] as Data?, let features = Self.decode(blob) {
-                    known[row["path"]] = .measured(features)
+                    let loud = (row["loudness_version"] as Int?) == Loudness.version || !loudnessAvailable
+                    known[row["path"]] = loud ? .measured(features) : .stale(features, size: size, modified: modified)
                 } else if current, (row["failure"] as String?) != nil {
                     known[row["path"]] = .unreadable
                 } else {
@@ -67,22 +77,27 @@ package struct SoundRecords: Sendable {
     @discardableResult
     package func record(path: String, size: Int64, modified: Int64,
                         outcome: Result<SoundAnalysis, SoundAnalysisError>) throws(StorageError) -> Bool {
-        let features: Data?, failure: String?, seconds: Double
+        let features: Data?, failure: String?, seconds: Double, loudness: Loudness?
         switch outcome {
         case .success(let analysis):
-            (features, failure, seconds) = (Self.encode(analysis.features), nil, analysis.seconds)
+            (features, failure, seconds, loudness) = (Self.encode(analysis.features), nil, analysis.seconds, analysis.loudness)
         case .failure(.unreadable(let reason)):
-            (features, failure, seconds) = (nil, reason, 0)
+            (features, failure, seconds, loudness) = (nil, reason, 0, nil)
         case .failure:
             return false
         }
+        // Only finite numbers are stored (the meter gives nil for silence, never -inf).
+        let integrated = loudness?.integrated.flatMap { $0.isFinite ? $0 : nil }
+        let peak = loudness?.truePeak.flatMap { $0.isFinite ? $0 : nil }
+        let loudnessVersion = loudness == nil ? 0 : Loudness.version
         return try database.write { db in
             try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO sound (path, size, mtime, version, features, failure, seconds)
-                SELECT ?, ?, ?, ?, ?, ?, ?
+                INSERT OR REPLACE INTO sound (path, size, mtime, version, features, failure, seconds,
+                                              loudness, true_peak, loudness_version)
+                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
                 WHERE EXISTS (SELECT 1 FROM track WHERE path = ? AND present = 1 AND size = ? AND mtime = ?)
                 """).execute(arguments: [path, size, modified, SoundFeature.version, features, failure, seconds,
-                                         path, size, modified])
+                                         integrated, peak, loudnessVersion, path, size, modified])
             return db.changesCount > 0
         }
     }

@@ -155,6 +155,16 @@ package final class StationDatabase: Sendable {
                 )
                 """)
         }
+        // Each file's loudness (SoundFeatures' LoudnessMeter), measured in the same pass as
+        // its sound: integrated loudness in LUFS and true peak in dBTP, NULL for a silent
+        // file or one not measured; `loudness_version` the meter's version that measured
+        // it, 0 for rows written before it (or where libebur128 was missing), which the
+        // analysis measures again while keeping their features.
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: "ALTER TABLE sound ADD COLUMN loudness REAL")
+            try db.execute(sql: "ALTER TABLE sound ADD COLUMN true_peak REAL")
+            try db.execute(sql: "ALTER TABLE sound ADD COLUMN loudness_version INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }
