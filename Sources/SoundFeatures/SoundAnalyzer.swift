@@ -95,10 +95,11 @@ package enum SoundAnalyzer {
     }
 
     /// A loudness meter fed every frame `decoder` decodes, or `nil` when libebur128 is
-    /// missing or the stream declares no rate or channels: the features are measured anyway.
+    /// missing or the stream declares no rate (the meter and the tap both refuse one): the
+    /// features are measured anyway.
     private static func meter(tapping decoder: PCMDecoder) -> LoudnessMeter? {
+        guard LoudnessMeter.isAvailable else { return nil }
         let native = decoder.nativeFormat
-        guard native.sampleRate > 0, native.channels > 0, LoudnessMeter.isAvailable else { return nil }
         let channels = LoudnessMeter.channels(measuring: native.channels)
         do {
             let meter = try LoudnessMeter(channels: channels, sampleRate: native.sampleRate)

@@ -44,8 +44,8 @@ public final class BusTool: Sendable {
         try await waitUntil("\(command): \(what) in \(timeout): \(text) \(errorText)", within: timeout) { condition(text) }
     }
 
-    /// Ends it (SIGKILL, see `PrivateBus.end`) and waits until it is gone.
-    public func stop() { PrivateBus.end(process) }
+    /// Ends it (``Foundation/Process/killAndReap()``) and waits until it is gone.
+    public func stop() { process.killAndReap() }
 
     deinit { stop() }
 

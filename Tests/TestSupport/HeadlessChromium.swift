@@ -55,7 +55,7 @@ public final class HeadlessChromium: Sendable {
             return nil
         }
         guard let port else {
-            Self.end(driver)
+            driver.killAndReap()
             throw WebDriverError.notStarted(String(decoding: printed.value, as: UTF8.self))
         }
         let arguments = ["--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
@@ -67,7 +67,7 @@ public final class HeadlessChromium: Sendable {
                 "goog:chromeOptions": ["binary": Self.browserPath, "args": arguments],
             ])
         } catch {
-            Self.end(driver)
+            driver.killAndReap()
             Self.endBrowsers(using: profile.url.path)
             throw error
         }
@@ -77,15 +77,10 @@ public final class HeadlessChromium: Sendable {
     /// session command.
     public func close() async {
         try? await session.delete()
-        Self.end(driver)
+        driver.killAndReap()
         Self.endBrowsers(using: profile.url.path)
         profile.remove()
     }
-
-    /// SIGKILL, and waits (at most ten seconds) until it has been reaped: a child of the
-    /// test process starts with the spawning thread's signal mask, in which SIGTERM is
-    /// blocked (see ``PrivateBus/end(_:)``).
-    static func end(_ process: Process) { process.killAndReap() }
 
     /// Kills every process whose command line names the data folder (Chromium and its
     /// helpers, should a session's end not have quit them), and waits until they are gone.

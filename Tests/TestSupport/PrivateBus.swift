@@ -49,7 +49,7 @@ public final class PrivateBus: Sendable {
             return nil
         }
         guard let line, line.hasPrefix("unix:") else {
-            Self.end(process)
+            process.killAndReap()
             throw TestSupportError.toolFailed("dbus-daemon printed no address: \(String(decoding: printed.value, as: UTF8.self))")
         }
         address = line
@@ -63,11 +63,7 @@ public final class PrivateBus: Sendable {
     }
 
     /// Ends the daemon (every connection on it ends with it) and waits until it is gone.
-    public func stop() { Self.end(process) }
+    public func stop() { process.killAndReap() }
 
     deinit { stop() }
-
-    /// Ends a child on the bus for sure (``Foundation/Process/killAndReap()``: SIGKILL,
-    /// since SIGTERM is blocked in a test-runner thread's children).
-    public static func end(_ process: Process) { process.killAndReap() }
 }
