@@ -109,6 +109,16 @@ struct LiveListeningTests {
         return Set(rows.filter { $0.start < moment + 1000 && $0.end > moment - 2500 }.map(\.sid))
     }
 
+    /// The sids of the songs heard while a command sent when `events` held `sent` events was
+    /// handled, up to its answer at `answer`: the last one a `playing` event named before it
+    /// was sent and each one named after (the session says a song change at once, and it
+    /// follows the audio while it waits for the station's answer).
+    static func heard(from sent: Int, to answer: Int, in events: [BuiltMhz.Event]) -> Set<String> {
+        let playing = events.prefix(answer).enumerated().filter { $0.element.name == "playing" }
+        let before = playing.last { $0.offset < sent }.map { [$0] } ?? []
+        return Set((before + playing.filter { $0.offset >= sent }).compactMap { $0.element["sid"] })
+    }
+
     /// The air time (ms since the epoch) of the audio a `status` answer stands at: the
     /// station's airing of its song plus its position. A song airs again every few seconds;
     /// the airing is the one nearest where its `behind` puts the audio.
@@ -211,14 +221,19 @@ struct LiveListeningTests {
 
                 // Feedback on the song heard goes to the live channel's route, as this one
                 // listener (its playlists and its votes carry the same listener id): a like, and a
-                // skip that ends the song for everyone.
-                let heardSid = try #require(again.event["sid"])
+                // skip that ends the song for everyone. The songs are seconds long: each word is
+                // about a song heard between its sending and its answer.
+                let likeSent = mhz.events.count
                 mhz.send("like")
                 let liked = try await mhz.waitFor("liked", after: atEdge.index)
-                #expect(liked.event["sid"] == heardSid)
+                let heardLiking = Self.heard(from: likeSent, to: liked.index, in: mhz.events)
+                #expect(heardLiking.contains(liked.event["sid"] ?? ""), "\(liked.event.fields) not in \(heardLiking)")
+                let skipSent = mhz.events.count
                 mhz.send("skip")
                 let voted = try await mhz.waitFor("voted", after: liked.index)
-                #expect(voted.event["sid"] == heardSid && voted.event["type"] == "s", "\(voted.event.fields)")
+                let heardSkipping = Self.heard(from: skipSent, to: voted.index, in: mhz.events)
+                #expect(heardSkipping.contains(voted.event["sid"] ?? "") && voted.event["type"] == "s",
+                        "\(voted.event.fields) not in \(heardSkipping)")
                 // The songs are seconds long: on a busy machine the skip can reach the station
                 // just after the song heard left the air, which is no vote ("ended", the late
                 // vote's answer, LiveFeedbackTests); otherwise it is this listener's vote.
