@@ -31,6 +31,9 @@ package struct SoundTable: Sendable {
     private let values: [Float]
     /// Whether each position has been analysed.
     private let analysed: [Bool]
+    /// How loud each track and album measured: kept with the features, since the analysis
+    /// measures both in one pass and publishes them together.
+    package let loudness: LoudnessTable
 
     /// Builds the table of a library of `trackCount` tracks.
     ///
@@ -40,7 +43,9 @@ package struct SoundTable: Sendable {
     ///     their count is the number of features.
     ///   - raw: the features measured for the track at a position, `nil` when it has not
     ///     been analysed (or could not be); a vector of another length counts as not analysed.
-    package init(trackCount: Int, weights: [Float], raw: (Int) -> [Float]?) {
+    ///   - loudness: the library's loudness, built over the same positions.
+    package init(trackCount: Int, weights: [Float], raw: (Int) -> [Float]?, loudness: LoudnessTable = .empty) {
+        self.loudness = loudness
         let dimensions = weights.count
         let total = weights.reduce(0, +)
         self.trackCount = trackCount

@@ -46,13 +46,22 @@ public struct Song: Sendable, Equatable, Codable {
     /// listener's terms ("you liked two songs by X"), when the station says (an mhz
     /// extension, docs/PROTOCOL.md §4.2; Douban's clients ignore it).
     public var reason: String?
+    /// The gain (dB) still to apply to the audio at `url` to hear it at the station's level
+    /// (an mhz extension, docs/PROTOCOL.md §4.2; Douban's clients ignore it): the song's
+    /// levelling gain for its original file, 0 for a transcode made at the level, absent when
+    /// the station does not level or has not measured the song.
+    public var gain: Double?
+
+    /// The gains a song may carry: a station's answer past them is not believed (a gain
+    /// of +200 dB would be a station's bug, or a hostile one, not a level).
+    public static let gains: ClosedRange<Double> = -60...60
 
     /// Creates a song; every text field defaults to empty.
     public init(sid: String, ssid: String = "", aid: String = "", title: String, artist: String,
                 album: String = "", albumTitle: String = "", picture: String = "", url: String,
                 length: Int, like: Bool = false, publicTime: String = "", company: String = "",
                 ratingAverage: Double? = nil, kbps: Int? = nil, subtype: String = "", sha256: String? = nil,
-                reason: String? = nil) {
+                reason: String? = nil, gain: Double? = nil) {
         self.sid = sid
         self.ssid = ssid
         self.aid = aid
@@ -71,6 +80,7 @@ public struct Song: Sendable, Equatable, Codable {
         self.subtype = subtype
         self.sha256 = sha256
         self.reason = reason
+        self.gain = gain
     }
 
     /// Whether this entry is an advertisement (`subtype == "T"`) rather than music.
@@ -78,7 +88,7 @@ public struct Song: Sendable, Equatable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case sid, ssid, aid, title, artist, album, albumtitle, picture, url, length, like
-        case publicTime = "public_time", company, ratingAverage = "rating_avg", kbps, subtype, sha256, reason
+        case publicTime = "public_time", company, ratingAverage = "rating_avg", kbps, subtype, sha256, reason, gain
     }
 
     /// Decodes a song, accepting every type variant of the recorded fixtures. Only `sid`
@@ -109,6 +119,9 @@ public struct Song: Sendable, Equatable, Codable {
         subtype = try c.lenientString(.subtype) ?? ""
         sha256 = try c.lenientString(.sha256).flatMap { $0.isEmpty ? nil : $0 }
         reason = try c.lenientString(.reason).flatMap { $0.isEmpty ? nil : $0 }
+        // An extension: a gain of the wrong type or out of bounds is not believed, and the
+        // song still plays (unlevelled).
+        gain = ((try? c.lenientDouble(.gain)) ?? nil).flatMap { Self.gains.contains($0) ? $0 : nil }
     }
 
     /// Encodes the app API's canonical shape (recorded fixture F1).
@@ -132,5 +145,6 @@ public struct Song: Sendable, Equatable, Codable {
         try c.encode(like ? 1 : 0, forKey: .like)
         try c.encodeIfPresent(reason, forKey: .reason)
         try c.encodeIfPresent(sha256, forKey: .sha256)
+        try c.encodeIfPresent(gain, forKey: .gain)
     }
 }

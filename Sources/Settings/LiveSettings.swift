@@ -7,19 +7,30 @@ public struct LiveSettings: Sendable, Equatable {
     public var always: [String]
     /// `lookback`: how long segments are kept, in seconds (`"2h"`, `"90m"`, `"45s"`).
     public var lookbackSeconds: Int
+    /// `crossfade`: how long the end of one song and the start of the next are heard
+    /// together on the air, in seconds (`"3s"`); 0 for hard cuts.
+    public var crossfadeSeconds: Int
 
-    /// Settings keeping `always` on the air and `lookbackSeconds` of segments.
-    public init(always: [String] = [], lookbackSeconds: Int = Self.defaultLookbackSeconds) {
+    /// Settings keeping `always` on the air and `lookbackSeconds` of segments, songs
+    /// overlapping by `crossfadeSeconds`.
+    public init(always: [String] = [], lookbackSeconds: Int = Self.defaultLookbackSeconds,
+                crossfadeSeconds: Int = Self.defaultCrossfadeSeconds) {
         self.always = always
         self.lookbackSeconds = lookbackSeconds
+        self.crossfadeSeconds = crossfadeSeconds
     }
+
+    /// Three seconds, as a radio's segue.
+    public static let defaultCrossfadeSeconds = 3
+    /// The longest crossfade: ten seconds (past it, a song's end is a second song).
+    public static let longestCrossfadeSeconds = 10
 
     /// Two hours.
     public static let defaultLookbackSeconds = 2 * 3600
     /// The longest look-back: a week.
     public static let longestLookbackSeconds = 7 * 86_400
     /// Every key the table may hold.
-    public static let keys = ["always", "lookback"]
+    public static let keys = ["always", "lookback", "crossfade"]
 
     /// Reads the table; errors name the key and what it accepts.
     public static func parse(_ table: TOMLTable, path: String) throws(ConfigError) -> LiveSettings {
@@ -46,6 +57,13 @@ public struct LiveSettings: Sendable, Equatable {
                                     expected: .timeSpan(maximumSeconds: longestLookbackSeconds))
             }
             settings.lookbackSeconds = seconds
+        }
+        if let value = table["crossfade"] {
+            guard let seconds = value.string.flatMap(Self.seconds), (0...longestCrossfadeSeconds).contains(seconds) else {
+                throw .invalidValue(path: path, table: "live", key: "crossfade",
+                                    expected: .timeSpan(maximumSeconds: longestCrossfadeSeconds))
+            }
+            settings.crossfadeSeconds = seconds
         }
         return settings
     }

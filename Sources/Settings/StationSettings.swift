@@ -17,22 +17,47 @@ public enum StationQuality: Sendable, Equatable {
     }
 }
 
-/// The `[station]` table of `config.toml`: what mhz asks of the station it plays from.
+/// How the station mhz serves levels its songs (`[station] loudness`).
+public enum StationLoudness: String, Sendable, Equatable, CaseIterable {
+    /// Each song brought to the target.
+    case track
+    /// Each album brought to the target, its songs as loud as each other as mastered.
+    case album
+    /// Songs as they are.
+    case off
+}
+
+/// The `[station]` table of `config.toml`: what mhz asks of the station it plays from, and
+/// how the station it serves itself (`mhz serve`, or the embedded one) levels its songs.
 public struct StationSettings: Sendable, Equatable {
     /// `quality`: the file itself (the default) or an MP3 at 64, 128 or 192 kbit/s.
     public var quality = Self.defaultQuality
+    /// `loudness`: whose loudness the served station levels songs by (each track's, by default).
+    public var loudness = StationLoudness.track
+    /// `loudness_target`: the loudness (LUFS) it levels them to.
+    public var loudnessTarget = Self.defaultLoudnessTarget
 
-    /// Settings asking for `quality`, by default the original file.
-    public init(quality: StationQuality = Self.defaultQuality) {
+    /// Settings asking for `quality`, by default the original file, and levelling as `loudness`
+    /// says to `loudnessTarget`.
+    public init(quality: StationQuality = Self.defaultQuality, loudness: StationLoudness = .track,
+                loudnessTarget: Double = Self.defaultLoudnessTarget) {
         self.quality = quality
+        self.loudness = loudness
+        self.loudnessTarget = loudnessTarget
     }
+
+    /// −18 LUFS, ReplayGain 2.0's reference level.
+    public static let defaultLoudnessTarget = -18.0
+    /// The targets accepted: quieter than −30 LUFS is lost under a room's noise, louder than
+    /// −5 cannot be reached without a limiter (songs are never raised past −1 dBTP).
+    public static let loudnessTargets: ClosedRange<Double> = -30 ... -5
 
     /// The quality asked when the table does not say.
     public static let defaultQuality = StationQuality.original
     /// The MP3 bit rates a station serves (Douban's, and mhz's station's transcodes).
     public static let bitrates = [64, 128, 192]
     /// Every key the table may hold.
-    public static let keys = ["quality"]
+    public static let keys = ["quality", "loudness", "loudness_target"]
 
     /// What `quality` accepts, for messages and the manual.
     public static var acceptedQualities: String { acceptedQualityWords.joined(separator: ", ") }
@@ -51,6 +76,19 @@ public struct StationSettings: Sendable, Equatable {
                 throw .invalidValue(path: path, table: "station", key: "quality", expected: .oneOf(acceptedQualityWords))
             }
             settings.quality = quality
+        }
+        if let value = table["loudness"] {
+            guard let loudness = value.string.flatMap(StationLoudness.init(rawValue:)) else {
+                throw .invalidValue(path: path, table: "station", key: "loudness",
+                                    expected: .oneOf(StationLoudness.allCases.map(\.rawValue)))
+            }
+            settings.loudness = loudness
+        }
+        if let value = table["loudness_target"] {
+            guard let target = value.double ?? value.int.map(Double.init), loudnessTargets.contains(target) else {
+                throw .invalidValue(path: path, table: "station", key: "loudness_target", expected: .number(loudnessTargets))
+            }
+            settings.loudnessTarget = target
         }
         return settings
     }

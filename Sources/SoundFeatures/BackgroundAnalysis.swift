@@ -249,8 +249,8 @@ package final class BackgroundAnalysis: Sendable {
         var measuredOrUnreadable = 0
         for track in library.tracks {
             switch known[track.relativePath] {
-            case .measured(let features):
-                catalog.set(features, for: track.sid)
+            case .measured(let features, let loudness):
+                catalog.set(features, loudness: loudness, for: track.sid)
                 measuredOrUnreadable += 1
             case .unreadable:
                 measuredOrUnreadable += 1
@@ -328,7 +328,7 @@ package final class BackgroundAnalysis: Sendable {
             var firstUnavailable: String?
             switch outcome {
             case .success(let analysis):
-                state.catalog.set(analysis.features, for: job.sid)
+                state.catalog.set(analysis.features, loudness: analysis.loudness, for: job.sid)
                 state.round?.measured += 1
                 state.round?.audioSeconds += analysis.seconds
             case .failure(.unreadable):

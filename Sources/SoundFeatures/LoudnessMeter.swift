@@ -1,5 +1,6 @@
-import Foundation
 import CEbur128
+import Foundation
+import MusicLibrary
 
 /// Measures integrated loudness and true peak of interleaved float audio with libebur128
 /// (through `CEbur128`), fed frame by frame at the audio's own rate and channel layout.

@@ -1,4 +1,5 @@
 import Foundation
+import MusicLibrary
 import Transcoder
 
 /// Measures one file's sound: decodes it through ``Transcoder``'s `PCMDecoder` to mono

@@ -12,6 +12,8 @@ package struct SoundCatalog: Sendable {
     private var rows: [String: Int32] = [:]
     /// ``SoundFeature/count`` values per row.
     private var values: [Float] = []
+    /// Per row: integrated loudness (LUFS) and true peak (dBTP), NaN where unknown.
+    private var loudness: [SIMD2<Float>] = []
 
     /// An empty catalog.
     package init() {}
@@ -19,17 +21,21 @@ package struct SoundCatalog: Sendable {
     /// How many tracks have features.
     package var count: Int { rows.count }
 
-    /// Keeps `vector` as the features of the song `sid`; a vector of another length than
+    /// Keeps `vector` as the features of the song `sid` and `measured` as its loudness
+    /// (`nil`: not measured yet, or silent); a vector of another length than
     /// ``SoundFeature/count`` is not kept.
-    package mutating func set(_ vector: [Float], for sid: String) {
+    package mutating func set(_ vector: [Float], loudness measured: Loudness? = nil, for sid: String) {
         let width = SoundFeature.count
         guard vector.count == width else { return }
+        let level = SIMD2<Float>(Float(measured?.integrated ?? .nan), Float(measured?.truePeak ?? .nan))
         if let row = rows[sid] {
             let start = Int(row) * width
             values.replaceSubrange(start..<(start + width), with: vector)
+            loudness[Int(row)] = level
         } else {
             rows[sid] = Int32(rows.count)
             values.append(contentsOf: vector)
+            loudness.append(level)
         }
     }
 
@@ -40,9 +46,21 @@ package struct SoundCatalog: Sendable {
         return Array(values[start..<(start + SoundFeature.count)])
     }
 
-    /// The table of `library`: its tracks' features, normalized over those measured.
+    /// The loudness of the song `sid`, `nil` when it has none (not measured, or silent).
+    package func loudness(for sid: String) -> Loudness? {
+        guard let row = rows[sid] else { return nil }
+        let level = loudness[Int(row)]
+        guard !level.x.isNaN else { return nil }
+        return Loudness(integrated: Double(level.x), truePeak: level.y.isNaN ? nil : Double(level.y))
+    }
+
+    /// The table of `library`: its tracks' features, normalized over those measured, and
+    /// their loudness.
     package func table(for library: Library) -> SoundTable {
         let tracks = library.tracks
-        return SoundTable(trackCount: tracks.count, weights: SoundFeature.weights) { features(for: tracks[$0].sid) }
+        let loudness = LoudnessTable(trackCount: tracks.count, albums: { tracks[$0].aid },
+                                     lengths: { tracks[$0].durationSeconds }, loudness: { self.loudness(for: tracks[$0].sid) })
+        return SoundTable(trackCount: tracks.count, weights: SoundFeature.weights,
+                          raw: { features(for: tracks[$0].sid) }, loudness: loudness)
     }
 }

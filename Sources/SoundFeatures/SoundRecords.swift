@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MusicLibrary
 import StationStorage
 
 /// The `sound` table of the station database: each file's measured sound, by the file's
@@ -13,8 +14,9 @@ import StationStorage
 package struct SoundRecords: Sendable {
     /// What the database knows of one present file.
     package enum Known: Sendable, Equatable {
-        /// Measured by this version while the file was as it is: its features.
-        case measured([Float])
+        /// Measured by this version while the file was as it is: its features and loudness
+        /// (`nil` when silent, or where libebur128 is missing).
+        case measured([Float], Loudness?)
         /// Found unreadable by this version while the file was as it is.
         case unreadable
         /// Its features are current but its loudness was never measured (a row from before
@@ -47,7 +49,7 @@ package struct SoundRecords: Sendable {
                 """)
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT t.path, t.size, t.mtime, s.size AS sound_size, s.mtime AS sound_mtime, s.version,
-                       s.features, s.failure, s.loudness_version
+                       s.features, s.failure, s.loudness_version, s.loudness, s.true_peak
                 FROM track t LEFT JOIN sound s ON s.path = t.path
                 WHERE t.present = 1 AND t.readable = 1
                 """)
@@ -58,7 +60,9 @@ package struct SoundRecords: Sendable {
                     && (row["sound_size"] as Int64?) == size && (row["sound_mtime"] as Int64?) == modified
                 if current, let blob = row["features"] as Data?, let features = Self.decode(blob) {
                     let loud = (row["loudness_version"] as Int?) == Loudness.version || !loudnessAvailable
-                    known[row["path"]] = loud ? .measured(features) : .stale(features, size: size, modified: modified)
+                    let loudness = Loudness(integrated: row["loudness"], truePeak: row["true_peak"])
+                    known[row["path"]] = !loud ? .stale(features, size: size, modified: modified)
+                        : .measured(features, loudness.integrated == nil ? nil : loudness)
                 } else if current, (row["failure"] as String?) != nil {
                     known[row["path"]] = .unreadable
                 } else {

@@ -73,6 +73,10 @@ public struct StationConfiguration: Sendable {
     /// every core (``Station``; each file once, kept in the station database). True unless
     /// told otherwise: benchmarks of other things, and tests that need no sound, turn it off.
     public var analysesSound = true
+    /// How the station levels what it plays (`[station] loudness` and `loudness_target`):
+    /// its song answers' `gain`, its MP3 transcodes and its live channels alike. Each track
+    /// at −18 LUFS unless told otherwise.
+    public var leveling = Leveling()
     /// How the channels are broadcast live (`[live]` of `mhz serve`'s configuration).
     public var live = LiveConfiguration()
     /// Passed by the sound analysis' workers before each file: tests hold it closed to show

@@ -1,4 +1,5 @@
 import Foundation
+import MusicLibrary
 import Testing
 import TestSupport
 @testable import SoundFeatures

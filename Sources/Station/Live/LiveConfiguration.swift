@@ -6,6 +6,9 @@ public struct LiveConfiguration: Sendable, Equatable {
     public var always: [String]
     /// How long segments are kept on disk for look-back (`[live] lookback`, 2 hours).
     public var lookback: Duration
+    /// How long the end of one song and the start of the next are heard together
+    /// (`[live] crossfade`, 3 seconds; zero for hard cuts).
+    public var crossfade: Duration
     /// The length of a segment: 2 seconds, as Liquidsoap's HLS output; tests shorten it.
     var segmentDuration: Duration = .seconds(2)
     /// How long a channel with nobody asking for it stays on the air: 10 minutes.
@@ -22,10 +25,16 @@ public struct LiveConfiguration: Sendable, Equatable {
     /// The default of ``lookback``.
     public static let defaultLookback: Duration = .seconds(2 * 3600)
 
-    /// A configuration keeping `always` on the air and `lookback` of segments.
-    public init(always: [String] = [], lookback: Duration = LiveConfiguration.defaultLookback) {
+    /// The default of ``crossfade``.
+    public static let defaultCrossfade: Duration = .seconds(3)
+
+    /// A configuration keeping `always` on the air and `lookback` of segments, songs
+    /// overlapping by `crossfade`.
+    public init(always: [String] = [], lookback: Duration = LiveConfiguration.defaultLookback,
+                crossfade: Duration = LiveConfiguration.defaultCrossfade) {
         self.always = always
         self.lookback = lookback
+        self.crossfade = crossfade
     }
 
     /// Samples per segment at ``LiveEncoder``'s rate.

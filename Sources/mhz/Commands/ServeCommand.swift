@@ -148,6 +148,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.listeningDescriptor = socket
             configuration.afterSoundAnalysis = HeapTrim.release
             configuration.live = settings.live.stationConfiguration
+            configuration.leveling = settings.station.leveling
             station = try await Station(configuration: configuration)
             url = try await station.start()
         } catch {

@@ -79,6 +79,9 @@ enum ConfigReference {
             Entry(table: "live", name: "lookback", value: "TIME", fallback: "\"\(LiveSettings.defaultLookbackSeconds / 3600)h\"",
                   summary: "How long mhz serve (and the embedded station of mhz --live) keeps a live channel's "
                       + "segments (\"90m\", \"1h30m\"), for ?begintime= and aired.json."),
+            Entry(table: "live", name: "crossfade", value: "TIME", fallback: "\"\(LiveSettings.defaultCrossfadeSeconds)s\"",
+                  summary: "How long a live channel plays the end of one song over the start of the next, on an "
+                      + "equal-power curve (at most \(LiveSettings.longestCrossfadeSeconds)s); \"0s\" for hard cuts."),
         ]
     }
 
@@ -89,6 +92,10 @@ enum ConfigReference {
                   summary: "How adventurous the personal channel is: 0 only what you love, 1 much you have not heard; "
                       + "sent as variety= (mhz's station reads it, Douban ignores it). "
                       + "The [ and ] keys turn it while playing."),
+            Entry(table: "radio", name: "loudness", value: "true|false", fallback: String(RadioSettings().loudness),
+                  summary: "Play each song at the level its station gives (its answers' gain, from mhz's station), "
+                      + "so songs mastered apart sound alike; the volume keys, seeking and pausing are as ever. "
+                      + "mhz's own player does not crossfade: live channels do ([live] crossfade)."),
         ]
     }
 
@@ -100,6 +107,17 @@ enum ConfigReference {
                   summary: "What is asked of the station for each song: original (format=original) is the file itself, "
                       + "e.g. FLAC from mhz serve; a number asks for MP3 at that bit rate (kbps=). "
                       + "A server that knows no format=original answers as it always does."),
+            Entry(table: "station", name: "loudness",
+                  value: StationLoudness.allCases.map(\.rawValue).joined(separator: "|"), fallback: StationSettings().loudness.rawValue,
+                  summary: "How the station mhz serves (mhz serve, or the embedded one) levels its songs, measured by "
+                      + "EBU R 128 as it hears them: track brings each song to loudness_target, album each album "
+                      + "(its songs as mastered against each other), off leaves them. Its MP3s and live channels "
+                      + "are made at the level, format=original stays the file with the gain beside it in the answer; "
+                      + "no song is raised past -1 dBTP."),
+            Entry(table: "station", name: "loudness_target",
+                  value: "\(number(StationSettings.loudnessTargets.lowerBound)) to \(number(StationSettings.loudnessTargets.upperBound))",
+                  fallback: number(StationSettings.defaultLoudnessTarget),
+                  summary: "The loudness (LUFS) the station levels songs to; -18 is ReplayGain 2.0's, -14 a streaming service's."),
         ]
     }
 

@@ -104,7 +104,7 @@ struct RadioRuntime {
                                 station: nil, http: http)
         }
         let station = try await makeEmbeddedStation(paths: paths, library: library ?? config.library, live: config.live,
-                                                    analysesSound: analysesSound)
+                                                    leveling: config.station.leveling, analysesSound: analysesSound)
         return RadioRuntime(paths: paths, config: config, family: family, baseURL: embeddedBase, sessionKey: key,
                             station: station, http: http)
     }
@@ -187,8 +187,9 @@ struct RadioRuntime {
     /// A folder the user named (`--library`, the config's `library`) must hold songs; only
     /// the default one falls back to the demo library, and a line on stderr says so.
     /// `[live]` (`live`) is how it broadcasts once `mhz --live` serves it on loopback, as
-    /// `mhz serve` would: the channels kept on the air, the look-back kept.
-    private static func makeEmbeddedStation(paths: Paths, library: String?, live: LiveSettings,
+    /// `mhz serve` would: the channels kept on the air, the look-back kept. `[station]`'s
+    /// loudness (`leveling`) is how it levels its songs.
+    private static func makeEmbeddedStation(paths: Paths, library: String?, live: LiveSettings, leveling: Leveling,
                                             analysesSound: Bool) async throws(CLIError) -> Station {
         // `HOME` first, as Paths reads it: Foundation's NSHomeDirectory() ignores it for root.
         let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory())
@@ -199,6 +200,7 @@ struct RadioRuntime {
             configuration.analysesSound = analysesSound
             configuration.afterSoundAnalysis = HeapTrim.release
             configuration.live = live.stationConfiguration
+            configuration.leveling = leveling
             let station = try await Station(configuration: configuration)
             if let empty = station.libraryInfo.passedOver {
                 let line = LibraryText.fellBack(from: empty, extensions: Station.songExtensions, serving: false)

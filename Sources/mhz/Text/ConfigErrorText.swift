@@ -56,7 +56,9 @@ extension CLIError {
         case .oneOf(let words): "one of \(words.joined(separator: ", "))"
         case .httpURL: "an http(s) URL"
         case .channelIDs: "a list of channel ids, e.g. [1, 4]"
-        case .timeSpan(let maximum): "a length of time such as \"2h\", \"90m\" or \"45s\", at most \(maximum / 3600) hours"
+        case .timeSpan(let maximum) where maximum >= 3600:
+            "a length of time such as \"2h\", \"90m\" or \"45s\", at most \(maximum / 3600) hours"
+        case .timeSpan(let maximum): "a length of time such as \"3s\" (\"0s\" for none), at most \(maximum) seconds"
         }
     }
 
