@@ -3,11 +3,13 @@ import Foundation
 /// How loud the tracks of one ``Library`` measured, by track position, and their albums:
 /// what a station levels its songs by (``Leveling``).
 ///
-/// An album's loudness is the energy mean of its measured tracks' integrated loudness,
-/// each weighted by its length, `10·log10(Σ dᵢ·10^(Lᵢ/10) / Σ dᵢ)`: the album played
-/// through, block by block, less the gating BS.1770 would redo over the whole (each track's
-/// quiet blocks are already gated out of its own value). Its peak is its loudest track's.
-/// A silent track (no integrated loudness) counts for neither.
+/// An album's loudness is BS.1770's gating done track by track: the energy mean of its
+/// measured tracks' integrated loudness, each weighted by its length,
+/// `10·log10(Σ dᵢ·10^(Lᵢ/10) / Σ dᵢ)`, then again over the tracks no more than 10 LU below
+/// that (the relative gate, which over the album played through would drop a much quieter
+/// track's blocks). Each track's own quiet blocks are already gated out of its value, so
+/// this is the album played through within a fraction of a LU, without keeping every
+/// track's blocks. Its peak is its loudest track's. A silent track counts for neither.
 ///
 /// Immutable, built with the ``SoundTable`` it belongs to and swapped in with it.
 package struct LoudnessTable: Sendable {
@@ -32,8 +34,8 @@ package struct LoudnessTable: Sendable {
     package init(trackCount: Int, albums album: (Int) -> String, lengths: (Int) -> Int, loudness: (Int) -> Loudness?) {
         let unknown = SIMD2<Float>(.nan, .nan)
         var tracks = [SIMD2<Float>](repeating: unknown, count: trackCount)
-        // Per album: Σ d·10^(L/10), Σ d, highest peak.
-        var sums: [String: (energy: Double, weight: Double, peak: Double?)] = [:]
+        // Per album: its measured tracks as (loudness, length), and its highest peak.
+        var members: [String: (tracks: [(loudness: Double, weight: Double)], peak: Double?)] = [:]
         var measured = 0
         for position in 0..<trackCount {
             guard let value = loudness(position), let integrated = value.integrated, integrated.isFinite else { continue }
@@ -42,18 +44,22 @@ package struct LoudnessTable: Sendable {
             measured += 1
             let id = album(position)
             guard !id.isEmpty else { continue }
-            let weight = Double(max(1, lengths(position)))
-            var sum = sums[id] ?? (0, 0, nil)
-            sum.energy += weight * Self.energy(integrated)
-            sum.weight += weight
-            if let peak { sum.peak = max(sum.peak ?? peak, peak) }
-            sums[id] = sum
+            var entry = members[id] ?? ([], nil)
+            entry.tracks.append((integrated, Double(max(1, lengths(position)))))
+            if let peak { entry.peak = max(entry.peak ?? peak, peak) }
+            members[id] = entry
+        }
+        var levels: [String: SIMD2<Float>] = [:]
+        for (id, entry) in members {
+            guard let ungated = Self.mean(entry.tracks),
+                  let gated = Self.mean(entry.tracks.filter { $0.loudness >= ungated - Self.relativeGate }) else { continue }
+            levels[id] = SIMD2(Float(gated), Float(entry.peak ?? .nan))
         }
         var albums = [SIMD2<Float>](repeating: unknown, count: trackCount)
         for position in 0..<trackCount {
             let id = album(position)
-            guard !id.isEmpty, let sum = sums[id], sum.weight > 0, sum.energy > 0 else { continue }
-            albums[position] = SIMD2(Float(10 * log10(sum.energy / sum.weight)), Float(sum.peak ?? .nan))
+            guard !id.isEmpty, let level = levels[id] else { continue }
+            albums[position] = level
         }
         self.tracks = tracks
         self.albums = albums
@@ -77,8 +83,19 @@ package struct LoudnessTable: Sendable {
         return Loudness(integrated: Double(entry.x), truePeak: entry.y.isNaN ? nil : Double(entry.y))
     }
 
-    /// `10^(L/10)`: the mean-square energy a loudness stands for, less its constant offset.
-    private static func energy(_ loudness: Double) -> Double {
-        pow(10, loudness / 10)
+    /// BS.1770's relative gate: blocks more than 10 LU below the ungated loudness do not count.
+    private static let relativeGate = 10.0
+
+    /// The length-weighted energy mean of `tracks`' loudness, `10·log10(Σ dᵢ·10^(Lᵢ/10) / Σ dᵢ)`
+    /// (`10^(L/10)` is the mean-square energy a loudness stands for, less a constant offset);
+    /// `nil` for none.
+    private static func mean(_ tracks: [(loudness: Double, weight: Double)]) -> Double? {
+        var energy = 0.0, weight = 0.0
+        for track in tracks {
+            energy += track.weight * pow(10, track.loudness / 10)
+            weight += track.weight
+        }
+        guard weight > 0, energy > 0 else { return nil }
+        return 10 * log10(energy / weight)
     }
 }

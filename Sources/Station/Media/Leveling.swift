@@ -1,5 +1,6 @@
 import Foundation
 import MusicLibrary
+import RadioAPI
 
 /// How a station levels what it plays: every song brought to one loudness, so the listener
 /// does not reach for the volume at each change (EBU R 128's idea; ReplayGain 2.0's
@@ -38,11 +39,13 @@ public struct Leveling: Sendable, Equatable {
     /// The gain (dB) that brings a song of `loudness` to the target without taking its
     /// true peak past ``ceiling``: `min(target − L, ceiling − peak)`, in tenths of a dB (so
     /// a measure that moves by a hundredth names the same transcode). `nil` when the
-    /// loudness is unknown, or silent.
+    /// loudness is unknown, or silent, or the gain would be past what a song may carry
+    /// (`Song.gains`: a database row that says −500 LUFS is broken, not quiet).
     public func gain(for loudness: Loudness?) -> Double? {
         guard basis != nil, let integrated = loudness?.integrated, integrated.isFinite, target.isFinite else { return nil }
         var gain = target - integrated
         if let peak = loudness?.truePeak, peak.isFinite { gain = min(gain, Self.ceiling - peak) }
+        guard Song.gains.contains(gain) else { return nil }
         return (gain * 10).rounded() / 10
     }
 
