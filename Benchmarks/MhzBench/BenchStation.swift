@@ -30,13 +30,19 @@ final class BenchStation {
     /// Seconds from the start until its sound analysis had finished, once waited for.
     private(set) var analysisSeconds: Double?
 
-    /// Starts a station over `library` in `data` with `users` as accounts; `fresh` empties
-    /// `data` first. Waits at most `scanLimit` for it to serve.
-    init(mhz: String, library: String, data: URL, seed: UInt64, users: [String], fresh: Bool = true,
+    /// Starts a station over `library` in `data` with `users` as accounts and `config` as its
+    /// `config.toml` (none when empty); `fresh` empties `data` first. Waits at most
+    /// `scanLimit` for it to serve.
+    init(mhz: String, library: String, data: URL, seed: UInt64, users: [String], config: String = "", fresh: Bool = true,
          scanLimit: Duration = .seconds(180)) throws {
         if fresh { try? FileManager.default.removeItem(at: data) }
         let home = data.appendingPathComponent("home", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        if !config.isEmpty {
+            let folder = home.appendingPathComponent(".config/mhz", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try config.write(to: folder.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        }
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.lowercased().hasSuffix("_proxy") }
         environment["HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path

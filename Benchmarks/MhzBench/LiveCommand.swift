@@ -7,7 +7,9 @@ import Foundation
 /// broadcast under a fan-out of simulated listeners that poll the 128 kbit/s playlist every
 /// target duration and fetch each new segment, as a player does: playlist latency, and the
 /// station's CPU beside the broadcast's alone; then two headless `mhz --live` players started
-/// seconds apart, and how far apart they hear each song begin.
+/// seconds apart, and how far apart they hear each song begin. Those phases play hard cuts at
+/// the mastered level; ``LiveSegue`` measures a levelled, crossfaded channel beside
+/// Liquidsoap's `crossfade()` and ReplayGain `amplify()`.
 enum LiveCommand {
     /// What the command line asked for.
     struct Options {
@@ -55,7 +57,10 @@ enum LiveCommand {
         progress("live: mhz serve over \(music.path), waiting for its sound analysis")
         let station = try BenchStation(mhz: options.mhz, library: music.path,
                                        data: options.work.appendingPathComponent("live-station", isDirectory: true),
-                                       seed: 25, users: [])
+                                       seed: 25, users: [],
+                                       // Hard cuts at the mastered level, as Liquidsoap's plain playlist
+                                       // beside it: the levelled, crossfaded channel is LiveSegue's.
+                                       config: "[live]\ncrossfade = \"0s\"\n[station]\nloudness = \"off\"\n")
         defer { station.stop() }
         try station.waitForSoundAnalysis()
         let channel = try publicChannel(port: station.port)
@@ -105,6 +110,7 @@ enum LiveCommand {
                   mhz: step.isEmpty ? "no song heard by both" : String(format: "%.2f s / %.2f s", step.median, step.max),
                   reference: "one segment: 2 s", ratio: step.isEmpty ? "—" : String(format: "%.2f×", step.max / 2),
                   target: "within one segment: \(!step.isEmpty && step.max <= 2 ? "met" : "**not met**")")
+        try LiveSegue.measure(options, liquidsoap: liquidsoap, into: &table, progress: progress)
         print("")
         print(table.markdown)
         print("")
@@ -141,7 +147,7 @@ enum LiveCommand {
     }
 
     /// The first channel of the station's list that is broadcast (not `0`, not `-3`).
-    private static func publicChannel(port: Int) throws -> String {
+    static func publicChannel(port: Int) throws -> String {
         let body = try LoadClient(port: port).get("/j/app/radio/channels")
         guard let json = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
               let channels = json["channels"] as? [[String: Any]] else {
@@ -155,7 +161,7 @@ enum LiveCommand {
     }
 
     /// The share of a core `pid` used over `seconds`, running `tick` every 2 s meanwhile.
-    private static func cpuOver(pid: Int32, seconds: Double, tick: () -> Void = {}) -> Double {
+    static func cpuOver(pid: Int32, seconds: Double, tick: () -> Void = {}) -> Double {
         let start = ProcSample.read(pid)?.cpuSeconds ?? 0
         let began = ContinuousClock.now
         while ContinuousClock.now - began < .milliseconds(Int(seconds * 1000)) {
@@ -167,9 +173,10 @@ enum LiveCommand {
     }
 
     /// Liquidsoap broadcasting `music` (shuffled) as the same three variants for `seconds`
-    /// after 5 s of warm-up: its share of a core and its peak RSS.
-    private static func liquidsoapRun(_ liquidsoap: String, music: URL, work: URL,
-                                      seconds: Double) throws -> (cpu: Double, peak: Double) {
+    /// after 5 s of warm-up, its source `s` passed through `processing` first (a Liquidsoap
+    /// expression over `s`, e.g. a crossfade): its share of a core and its peak RSS.
+    static func liquidsoapRun(_ liquidsoap: String, music: URL, work: URL, seconds: Double,
+                              processing: String = "s") throws -> (cpu: Double, peak: Double) {
         let folder = work.appendingPathComponent("liquidsoap", isDirectory: true)
         try? FileManager.default.removeItem(at: folder)
         let out = folder.appendingPathComponent("hls", isDirectory: true)
@@ -181,7 +188,8 @@ enum LiveCommand {
             settings.init.allow_root.set(true)
             log.stdout.set(true)
             log.level.set(2)
-            s = mksafe(playlist(mode="randomize", reload_mode="never", "\(music.path)"))
+            s = playlist(mode="randomize", reload_mode="never", "\(music.path)")
+            s = mksafe(\(processing))
             output.file.hls(playlist="live.m3u8", segment_duration=2.0, segments=6, segments_overhead=5,
               "\(out.path)", [\(variant(64)), \(variant(128)), \(variant(192))], s)
 
@@ -209,11 +217,11 @@ enum LiveCommand {
         return (cpu, peak)
     }
 
-    private static func liquidsoapVersion(_ path: String?) -> String {
+    static func liquidsoapVersion(_ path: String?) -> String {
         guard let path else { return "" }
         return Machine.version(path, ["--version"])?.split(separator: "\n").first.map(String.init) ?? ""
     }
 
-    private static func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
+    static func percent(_ share: Double) -> String { String(format: "%.1f %%", share * 100) }
     private static func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
 }
