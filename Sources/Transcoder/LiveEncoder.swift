@@ -3,29 +3,27 @@ import Foundation
 
 /// Where a live broadcast's songs come from, asked by ``LiveEncoder`` on its thread.
 public protocol LiveAudioSource: AnyObject {
-    /// The file to play next, whose first sample will be the broadcast's sample `sample`;
-    /// `nil` when there is none for now (the broadcast carries a frame of silence and asks
-    /// again).
-    func nextInput(startingAt sample: Int64) -> URL?
-    /// The file `nextInput` gave cannot be played (its first frame of silence follows).
-    func inputFailed(_ file: URL, error: TranscodeError)
-    /// How far into `file`, which `nextInput` just gave, playing starts, in seconds: 0 but
-    /// for a song taken up again part-way.
-    func startSeconds(of file: URL) -> Double
+    /// The song to play next, asked once the song playing is decoded to its end (a crossfade
+    /// before its last sample) or when nothing plays; `nil` when there is none for now (then
+    /// the song playing ends as it is, or the broadcast carries silence, and asks again a
+    /// frame later).
+    func nextInput() -> LiveInput?
+    /// The song `nextInput` gave last starts at the broadcast's sample `sample`, fading in
+    /// over `fadeIn` samples (0: at full level from its first sample) while the song before
+    /// it fades out: it is the song on the air from the middle of that fade on.
+    func inputStarted(_ input: LiveInput, at sample: Int64, fadeIn: Int64)
+    /// The song `nextInput` gave last cannot be played: it never starts.
+    func inputFailed(_ input: LiveInput, error: TranscodeError)
 }
 
-extension LiveAudioSource {
-    /// Every file from its start.
-    public func startSeconds(of file: URL) -> Double { 0 }
-}
-
-/// The audio of one live broadcast cut into HLS segments: each song decoded once
-/// (``AudioDecoder``), converted to 44.1 kHz stereo (``SampleConverter``), and every frame
-/// of 1024 samples encoded once per variant (``AACEncoder``, AAC-LC at each bit rate) and
-/// muxed into MPEG-TS (``TSSegmentMuxer``). Songs follow one another without a gap and
-/// without a break in the timestamps: one encoder per variant runs for the whole broadcast.
+/// The audio of one live broadcast cut into HLS segments: each song decoded once and
+/// converted to 44.1 kHz stereo at its gain, overlapping the next by the crossfade
+/// (``LiveMixer``), and every frame of 1024 samples encoded once per variant
+/// (``AACEncoder``, AAC-LC at each bit rate) and muxed into MPEG-TS (``TSSegmentMuxer``).
+/// Songs follow one another without a gap and without a break in the timestamps: one
+/// encoder per variant runs for the whole broadcast.
 ///
-/// Time is counted in samples on one clock that starts at ``init(bitrates:firstSample:)``'s
+/// Time is counted in samples on one clock that starts at ``init(bitrates:firstSample:crossfade:source:)``'s
 /// `firstSample`; a segment holds the packets whose first sample is at or after its start
 /// and before its end, and since every variant's packets start at the same samples, the
 /// variants' segments have the same boundaries.
@@ -37,8 +35,7 @@ public final class LiveEncoder {
     /// The variants' bit rates (kbit/s), in the order segments list them.
     public let bitrates: [Int]
 
-    private let source: LiveAudioSource
-    private let converter: SampleConverter
+    private let mixer: LiveMixer
     private let encoders: [EncoderContext]
     /// Per variant: the segment being filled, and the last one finished (for counters).
     private var open: [TSSegmentMuxer?]
@@ -47,26 +44,27 @@ public final class LiveEncoder {
     /// the one being filled.
     private var finished: [[UInt8]?]
     private var starts: [Int64?]
-    private var decoder: AudioDecoder?
     private var frame: UnsafeMutablePointer<AVFrame>?
     /// The first sample of the next frame to encode.
     private var nextSample: Int64
     /// Where the audio being filled started (the first packet's sample, priming included).
     private var segmentStart: Int64?
 
-    /// Opens one encoder per bit rate; the first frame carries sample `firstSample`.
-    public init(bitrates: [Int], firstSample: Int64, source: LiveAudioSource) throws(TranscodeError) {
+    /// Opens one encoder per bit rate; the first frame carries sample `firstSample`, and
+    /// songs overlap by `crossfade` samples (0: one starts at the previous one's last
+    /// sample).
+    public init(bitrates: [Int], firstSample: Int64, crossfade: Int64 = 0, source: LiveAudioSource) throws(TranscodeError) {
         guard mhz_ffmpeg_available() != 0 else {
             throw .librariesUnavailable(reason: String(cString: mhz_ffmpeg_load_error()))
         }
         self.bitrates = bitrates
-        self.source = source
         nextSample = firstSample
-        converter = try SampleConverter(output: OutputFormat(sampleRate: Self.sampleRate, channels: 2,
-                                                             sampleFormat: AV_SAMPLE_FMT_FLTP))
         var encoders: [EncoderContext] = []
         for kbps in bitrates { encoders.append(try AACEncoder.open(kbps: kbps)) }
         self.encoders = encoders
+        mixer = try LiveMixer(source: source, format: OutputFormat(sampleRate: Self.sampleRate, channels: 2,
+                                                                   sampleFormat: AV_SAMPLE_FMT_FLTP),
+                              frameSize: encoders.first?.frameSize ?? 1024, crossfade: crossfade)
         open = Array(repeating: nil, count: bitrates.count)
         previous = Array(repeating: [], count: bitrates.count)
         finished = Array(repeating: nil, count: bitrates.count)
@@ -117,21 +115,24 @@ public final class LiveEncoder {
         return Segment(start: start, end: end, variants: variants)
     }
 
-    /// Ends the song playing now: the next frame starts the next one (what is still in the
-    /// converter is played out first).
+    /// Ends the song playing now (a vote to skip it): the next one fades in within a second,
+    /// or, without a crossfade, starts once what is decoded of it has played
+    /// (``LiveMixer/endInput()``).
     public func endInput() {
-        decoder = nil
-        try? converter.endInput()
+        mixer.endInput()
     }
+
+    /// Samples clamped to ±1 so far (either channel): where overlapping songs summed past
+    /// full scale.
+    public var overs: Int { mixer.overs }
 
     /// Encodes one frame into every variant, cutting a variant's segment at `boundary`.
     private func encodeFrame(boundary: Int64) throws(TranscodeError) {
         guard let frame else { return }
         let size = encoders[0].frameSize
-        try fill(size)
         frame.pointee.nb_samples = size
         try FFmpegStatus.check(mhz_av_frame_make_writable(frame), .encode)
-        _ = try converter.read(into: frame, count: size)
+        try mixer.fill(frame, count: size, at: nextSample)
         frame.pointee.pts = nextSample
         nextSample += Int64(size)
         for index in encoders.indices {
@@ -157,40 +158,5 @@ public final class LiveEncoder {
             open[variant] = try TSSegmentMuxer(encoder: encoders[variant], previous: previous[variant])
         }
         try open[variant]!.write(packet)
-    }
-
-    /// Decodes until the converter holds `count` samples, moving on to the source's next
-    /// song when one ends; a frame of silence stands in when there is no song to play.
-    private func fill(_ count: Int32) throws(TranscodeError) {
-        while converter.available < count {
-            if decoder == nil {
-                let sample = nextSample + Int64(converter.available)
-                guard let file = source.nextInput(startingAt: sample) else {
-                    try converter.appendSilence(count - converter.available)
-                    return
-                }
-                do throws(TranscodeError) {
-                    let opened = try AudioDecoder(path: file.path)
-                    let seconds = source.startSeconds(of: file)
-                    // A seek the file does not allow plays it from its start.
-                    if seconds > 0, seconds.isFinite { _ = opened.seek(toSeconds: seconds) }
-                    decoder = opened
-                } catch {
-                    source.inputFailed(file, error: error)
-                    try converter.appendSilence(count - converter.available)
-                    return
-                }
-            }
-            guard let decoder else { return }
-            let converter = self.converter
-            let more: Bool
-            do throws(TranscodeError) {
-                more = try decoder.step { (frame) throws(TranscodeError) in try converter.push(frame) }
-            } catch {
-                // A song that breaks off mid-way ends there; the broadcast goes on.
-                more = false
-            }
-            if !more { endInput() }
-        }
     }
 }

@@ -11,11 +11,12 @@ import TestSupport
     final class OneSong: LiveAudioSource {
         private var file: URL?
         init(_ file: URL) { self.file = file }
-        func nextInput(startingAt sample: Int64) -> URL? {
+        func nextInput() -> LiveInput? {
             defer { file = nil }
-            return file
+            return file.map { LiveInput(file: $0) }
         }
-        func inputFailed(_ file: URL, error: TranscodeError) {}
+        func inputStarted(_ input: LiveInput, at sample: Int64, fadeIn: Int64) {}
+        func inputFailed(_ input: LiveInput, error: TranscodeError) {}
     }
 
     /// The segments of `length` seconds (2 unless told) of `seconds` of the sound `lavfi`

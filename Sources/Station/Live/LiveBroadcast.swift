@@ -85,6 +85,8 @@ final class LiveBroadcast: Sendable {
     private let songs: @Sendable (String, [String]) async -> [LibraryTrack]
     /// The library's track of a sid, for the song a run takes up again.
     private let track: @Sendable (String) -> LibraryTrack?
+    /// A track's levelling gain (dB), `nil` for none.
+    private let gain: @Sendable (LibraryTrack) -> Double?
     private let logger: Logger
     private let state: Mutex<State>
     /// Wakes the thread from its wait for a segment's time when it is asked to stop.
@@ -94,15 +96,18 @@ final class LiveBroadcast: Sendable {
     private static let firstSample: Int64 = 2 * Int64(LiveEncoder.sampleRate)
 
     /// A broadcast of `channel` keeping its segments in `directory`, drawing songs with
-    /// `songs(channel, recent sids)` and finding the one it takes up again with `track(sid)`.
+    /// `songs(channel, recent sids)`, finding the one it takes up again with `track(sid)`
+    /// and playing each at `gain(track)` dB (`nil`: as it is).
     init(channel: String, directory: URL, configuration: LiveConfiguration, logger: Logger,
          songs: @escaping @Sendable (String, [String]) async -> [LibraryTrack],
-         track: @escaping @Sendable (String) -> LibraryTrack?) {
+         track: @escaping @Sendable (String) -> LibraryTrack?,
+         gain: @escaping @Sendable (LibraryTrack) -> Double? = { _ in nil }) {
         self.channel = channel
         self.configuration = configuration
         archive = LiveArchive(directory: directory, bitrates: LiveConfiguration.bitrates)
         self.songs = songs
         self.track = track
+        self.gain = gain
         self.logger = logger
         let stored = archive.load()
         // A listener counts for five target durations after a playlist fetch: a player polls
@@ -308,25 +313,32 @@ final class LiveBroadcast: Sendable {
         // Dated back for the first segments, but never into what an earlier run aired:
         // the segments' times only go forward.
         // It goes on from the last segment published (LiveRunStart).
-        let (last, recent) = state.withLock { ($0.segments.last, $0.aired.suffix(10).map(\.sid)) }
+        let (last, recent, lastAired) = state.withLock { ($0.segments.last, $0.aired.suffix(10).map(\.sid), $0.aired.last?.sid) }
         let track = self.track
         let begin = LiveRunStart.after(last, now: Self.now(), datedBack: Int64(LiveConfiguration.prefill) * segmentMilliseconds,
                                        length: { sid in track(sid).flatMap(LiveRunStart.milliseconds(of:)) })
         let runStart = begin.start
+        // Taken up seamlessly, the song goes on as the song aired; but one stopped while it
+        // faded in, before the middle of its fade, was never aired: it is now.
         let resumed = begin.resumed.flatMap { song in
-            track(song.sid).map { LiveSongFeed.Resumed(track: $0, offset: song.offset, airedAgain: !begin.continues) }
+            track(song.sid).map {
+                LiveSongFeed.Resumed(track: $0, offset: song.offset, airedAgain: !begin.continues || lastAired != song.sid)
+            }
         }
         if begin.continues { releaseWaiters() }
-        let feed = LiveSongFeed(channel: channel, recent: recent, resuming: resumed, songs: songs, logger: logger)
+        let feed = LiveSongFeed(channel: channel, recent: recent, resuming: resumed, songs: songs, gain: gain, logger: logger)
+        let crossfade = configuration.crossfadeSamples
         let encoder: LiveEncoder
         let first: Int64
         do throws(TranscodeError) {
-            let fresh = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: Self.firstSample, source: feed)
+            let fresh = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: Self.firstSample,
+                                        crossfade: crossfade, source: feed)
             if let clock = begin.clock {
                 // The first packet, a priming before the first sample, starts where the
                 // last segment ended.
                 first = clock + fresh.priming
-                encoder = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: first, source: feed)
+                encoder = try LiveEncoder(bitrates: LiveConfiguration.bitrates, firstSample: first, crossfade: crossfade,
+                                          source: feed)
             } else {
                 first = Self.firstSample
                 encoder = fresh
@@ -363,8 +375,7 @@ final class LiveBroadcast: Sendable {
             guard isRunning else { return }
             let started = feed.started(before: audio.end).map { song in
                 AiredRecord(sid: song.track.sid, title: song.track.title, artist: song.track.artist,
-                          start: wall(song.sample),
-                          length: (LiveRunStart.milliseconds(of: song.track) ?? 0) - song.offset)
+                            start: wall(song.titled), length: airedLength(of: song))
             }
             let title = feed.label(at: audio.start, before: audio.end)
             do {
@@ -377,6 +388,17 @@ final class LiveBroadcast: Sendable {
             afterBreak = false
             if idle { return }
         }
+    }
+
+    /// How long `song` is expected to be the song on the air (ms): from the middle of its
+    /// fade in to the middle of its fade out, the crossfade unless the song is too short
+    /// for it (half of each fade counts to each of its two songs).
+    private func airedLength(of song: LiveSongFeed.Started) -> Int64 {
+        let rate = Int64(LiveEncoder.sampleRate)
+        let played = max(0, (LiveRunStart.milliseconds(of: song.track) ?? 0) - song.offset)
+        let fadeIn = song.fadeIn * 1000 / rate
+        let fadeOut = min(configuration.crossfadeSamples * 1000 / rate, (played - fadeIn) / 2)
+        return played - fadeIn / 2 - max(0, fadeOut) / 2
     }
 
     private var isRunning: Bool {

@@ -43,7 +43,17 @@ public struct LiveConfiguration: Sendable, Equatable {
         return seconds * 44100 + attoseconds * 44100 / 1_000_000_000_000_000_000
     }
 
-    /// ``lookback`` in milliseconds.
+    /// ``crossfade`` in samples at ``LiveEncoder``'s rate: none when negative, at most a
+    /// minute.
+    var crossfadeSamples: Int64 {
+        let (seconds, attoseconds) = crossfade.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        guard seconds < 60 else { return 60 * 44100 }
+        // In microseconds first: attoseconds times the rate would pass Int64's range.
+        return seconds * 44100 + attoseconds / 1_000_000_000_000 * 44100 / 1_000_000
+    }
+
+        /// ``lookback`` in milliseconds.
     var lookbackMilliseconds: Int64 {
         let (seconds, attoseconds) = lookback.components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000

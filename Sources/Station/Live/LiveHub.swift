@@ -12,17 +12,21 @@ import Synchronization
 final class LiveHub: Sendable {
     /// How the station broadcasts.
     let configuration: LiveConfiguration
+    /// How the songs are levelled.
+    private let leveling: Leveling
     private let directory: URL
     private let library: LiveLibrary
     private let responder: PlaylistResponder
     private let logger: Logger
     private let broadcasts = Mutex<[String: LiveBroadcast]>([:])
 
-    /// A hub keeping each channel's broadcast under `directory/<channel>/`.
-    init(directory: URL, configuration: LiveConfiguration, library: LiveLibrary, responder: PlaylistResponder,
-         logger: Logger) {
+    /// A hub keeping each channel's broadcast under `directory/<channel>/`, its songs
+    /// levelled by `leveling`.
+    init(directory: URL, configuration: LiveConfiguration, leveling: Leveling = .off, library: LiveLibrary,
+         responder: PlaylistResponder, logger: Logger) {
         self.directory = directory
         self.configuration = configuration
+        self.leveling = leveling
         self.library = library
         self.responder = responder
         self.logger = logger
@@ -58,16 +62,26 @@ final class LiveHub: Sendable {
     func broadcast(_ channel: String) -> LiveBroadcast? {
         guard isLive(channel) else { return nil }
         let responder = self.responder
+        let leveling = self.leveling
         return broadcasts.withLock { broadcasts in
             if let existing = broadcasts[channel] { return existing }
             let made = LiveBroadcast(
                 channel: channel, directory: directory.appendingPathComponent(channel, isDirectory: true),
                 configuration: configuration, logger: logger,
                 songs: { channel, recent in await Self.draw(channel: channel, recent: recent, responder: responder) },
-                track: { [library] sid in library.snapshot.track(sid: sid) })
+                track: { [library] sid in library.snapshot.track(sid: sid) },
+                gain: { [library] track in Self.gain(of: track, leveling: leveling, library: library) })
             broadcasts[channel] = made
             return made
         }
+    }
+
+    /// The gain `track` is played at: ``Leveling/gain(at:in:)`` over the library served now
+    /// and its loudness, taken together; `nil` for a track it no longer has or not measured.
+    private static func gain(of track: LibraryTrack, leveling: Leveling, library: LiveLibrary) -> Double? {
+        let (served, sound) = library.snapshotWithSound
+        guard let position = served.position(of: track.sid) else { return nil }
+        return leveling.gain(at: position, in: sound.loudness)
     }
 
     /// Starts the channels kept on the air (those of them the library has).
