@@ -87,7 +87,8 @@ package final class BackgroundAnalysis: Sendable {
     ///
     /// - Parameters:
     ///   - workers: the most threads measuring at once (default: one per core).
-    ///   - logger: where the opening and closing lines of each pass go (info), and each
+    ///   - logger: where the opening and closing lines of each pass go (info), its progress
+    ///     at most every ``ProgressPace/interval`` between them (info), and each
     ///     unreadable file (info) or database failure (warning).
     ///   - gate: passed by every worker before each file (tests).
     ///   - afterRound: called once a pass has measured everything it set out to, after its
@@ -322,8 +323,9 @@ package final class BackgroundAnalysis: Sendable {
         if case .failure(.unreadable(let reason)) = outcome {
             logger.info("sound analysis: cannot read \(job.path): \(reason)")
         }
-        let (publishNow, closing, unavailable, watchers) = state.withLock {
-            state -> (Bool, String?, String?, [CheckedContinuation<Void, Never>]) in
+        // The line to log: the pass's closing one when it ended, else its progress when due.
+        let (publishNow, line, ended, unavailable, watchers) = state.withLock {
+            state -> (Bool, String?, Bool, String?, [CheckedContinuation<Void, Never>]) in
             state.inFlight -= 1
             var firstUnavailable: String?
             switch outcome {
@@ -340,24 +342,27 @@ package final class BackgroundAnalysis: Sendable {
             case .failure(.stopped):
                 break
             }
-            var closing: String?
+            var line: String?
             var watchers: [CheckedContinuation<Void, Never>] = []
             let done = state.queue.isEmpty && state.inFlight == 0 && !state.surveyPending && !state.surveying
+            if !done, state.round?.pace.isDue() == true {
+                line = state.round?.progress()
+            }
             if done {
-                closing = state.round?.closing(threads: workers)
+                line = state.round?.closing(threads: workers)
                 if let round = state.round { state.lastRound = round }
                 state.round = nil
                 watchers = state.idleWatchers
                 state.idleWatchers = []
             }
             let due = state.lastPublish.map { $0.duration(to: .now) >= Self.publishInterval } ?? true
-            return (done || due, closing, firstUnavailable, watchers)
+            return (done || due, line, done, firstUnavailable, watchers)
         }
         if let unavailable { logger.warning("sound analysis: not possible on this machine: \(unavailable)") }
         if publishNow { publish() }
-        if let closing {
-            logger.info("\(closing)")
-            afterRound?()
+        if let line {
+            logger.info("\(line)")
+            if ended { afterRound?() }
         }
         for watcher in watchers { watcher.resume() }
     }
