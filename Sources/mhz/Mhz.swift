@@ -11,16 +11,8 @@ struct Mhz: AsyncParsableCommand {
         abstract: "A terminal radio for Douban-FM-style stations.",
         discussion: """
             With no --server, mhz starts its own station in-process over --library (default ~/Music, \
-            else a demo library it synthesizes on first run).
-
-            Lyrics: the station reads a song's lyrics from a file beside it with the same base name \
-            (Song.lrc) or from its tags (ID3 SYLT and USLT, Vorbis and FLAC LYRICS or UNSYNCEDLYRICS, \
-            MP4 ©lyr) and answers Douban's lyric call (POST /v2/fm/lyric); mhz asks every station for \
-            each song's lyrics, plays on without them when it has none, and, headless, prints \
-            {"event":"lyric","sid":…,"text":…,"time":…} as each LRC line is reached, in order. The \
-            terminal shows the line being sung under the song; y opens the whole sheet with that line \
-            marked (lyrics without time tags as plain text), and } and { show a song's lines 0.5 s \
-            earlier or later, kept for that song (see KEYS).
+            else a demo library it synthesizes on first run). mhz serve shares that station with \
+            the household. Keys, lyrics, loudness and every setting: man mhz.
             """,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
                       LogoutCommand.self, ServeCommand.self, CtlCommand.self, ScrobbleCommand.self,

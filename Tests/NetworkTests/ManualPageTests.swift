@@ -34,7 +34,8 @@ struct ManualPageTests {
     @Test func theSectionsReplaceTheGenericExitStatusInPianobarsOrder() {
         let page = ManualPage.complete(Self.generated)
         let headers = page.split(separator: "\n").filter { $0.hasPrefix(".Sh ") }
-        #expect(headers == [".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh KEYS", ".Sh CONFIGURATION", ".Sh ENVIRONMENT",
+        #expect(headers == [".Sh NAME", ".Sh SYNOPSIS", ".Sh DESCRIPTION", ".Sh KEYS", ".Sh LYRICS",
+                            ".Sh LOUDNESS", ".Sh CONFIGURATION", ".Sh ENVIRONMENT",
                             ".Sh FILES", ".Sh \"EXIT STATUS\"", ".Sh EXAMPLES", ".Sh \"SEE ALSO\"", ".Sh AUTHORS"])
         #expect(!page.contains(".Ex -std"))
         #expect(page.hasPrefix(Self.generated.components(separatedBy: ".Sh \"EXIT STATUS\"")[0]))

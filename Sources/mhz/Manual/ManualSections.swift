@@ -12,11 +12,42 @@ import TerminalUI
 /// returns.
 enum ManualSections {
     /// The titles, in the page's order.
-    static let titles = ["KEYS", "CONFIGURATION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES", "SEE ALSO"]
+    static let titles = ["KEYS", "LYRICS", "LOUDNESS", "CONFIGURATION", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES",
+                         "SEE ALSO"]
 
     /// Every section, as the lines of the page.
     static func all(keymap: Keymap = .standard) -> [String] {
-        keys(keymap) + configuration(keymap) + environment() + files() + exitStatus() + examples() + seeAlso()
+        keys(keymap) + lyrics() + loudness() + configuration(keymap) + environment() + files() + exitStatus() + examples()
+            + seeAlso()
+    }
+
+    /// LYRICS: where the station finds a song's lyrics and how mhz shows them.
+    static func lyrics() -> [String] {
+        [ManualPage.section("LYRICS"),
+         ManualPage.text("The station reads a song's lyrics from a file beside it with the same base name (Song.lrc)"),
+         ManualPage.text("or from its tags (ID3 SYLT and USLT, Vorbis and FLAC LYRICS or UNSYNCEDLYRICS, MP4 ©lyr)"),
+         ManualPage.text("and answers Douban's lyric call (POST /v2/fm/lyric). mhz asks every station for each song's"),
+         ManualPage.text("lyrics and plays on without them when it has none; headless, it prints"),
+         ManualPage.text("{\"event\":\"lyric\",\"sid\":…,\"text\":…,\"time\":…} as each LRC line is reached, in order."),
+         ManualPage.text("The terminal shows the line being sung under the song; y opens the whole sheet with that line"),
+         ManualPage.text("marked (lyrics without time tags as plain text), and } and { show a song's lines 0.5 s earlier"),
+         ManualPage.text("or later, kept for that song (see"),
+         ".Sx KEYS ) ."]
+    }
+
+    /// LOUDNESS: how the station levels its songs and how mhz and live channels play them.
+    static func loudness() -> [String] {
+        [ManualPage.section("LOUDNESS"),
+         ManualPage.text("The station hears each song once in the background and measures its loudness by EBU R 128"),
+         ManualPage.text("(libebur128), each album's too. It levels what it serves to [station] loudness_target (-18"),
+         ManualPage.text("LUFS, ReplayGain 2.0's level), by each track or each album ([station] loudness), never raising"),
+         ManualPage.text("a song past -1 dBTP: its MP3s (what Douban clients and browsers get) and its live channels"),
+         ManualPage.text("are made at the level; format=original stays the file, and the song's answer carries the gain"),
+         ManualPage.text("(\"gain\" in dB) for the player. mhz plays each song at that gain ([radio] loudness), so"),
+         ManualPage.text("seeking, pausing and the volume keys are as ever. A song not yet heard plays as it is."),
+         ManualPage.text("Live channels overlap the end of one song and the start of the next ([live] crossfade, 3 s"),
+         ManualPage.text("on an equal-power curve); mhz's own player plays songs gapless, without crossfading."),
+        ]
     }
 
     /// KEYS: the table in effect, grouped as the help screen groups it, then the commands.
