@@ -38,7 +38,10 @@ let package = Package(
         // libmpv's client API, loaded with dlopen when the first player is created: a command
         // that plays nothing does not map libmpv's ~230 libraries (Sources/CMpv/mpv_loader.c).
         .target(name: "CMpv", linkerSettings: [.linkedLibrary("dl")]),
-        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // No pkgConfig: ncursesw's --cflags are -D flags SwiftPM refuses ("prohibited
+        // flag(s)") and drops; the shim asks for the wide API itself and the module map
+        // names both libraries pkg-config would link (libncurses-dev, script/setup).
+        .systemLibrary(name: "CNcurses"),
         .systemLibrary(name: "CTagLib", pkgConfig: "taglib_c", providers: [.apt(["libtagc0-dev"])]),
         // glibc's mallopt(3), for the executable's allocator settings.
         .systemLibrary(name: "CMalloc"),
