@@ -7,9 +7,9 @@ extension AudioTranscoder {
     ///
     /// The bytes go to a hidden sibling first (`.NAME.part`), renamed to `output` once
     /// whole, so a failure or a crash never leaves a truncated MP3 under the final name.
-    /// Blocking, like the streaming API.
-    public static func transcode(input: URL, to output: URL, kbps: Int) throws(TranscodeError) {
-        let transcoder = try AudioTranscoder(input: input, kbps: kbps, chunkSize: 256 * 1024)
+    /// Blocking, like the streaming API. `gain` multiplies every sample, as for a stream.
+    public static func transcode(input: URL, to output: URL, kbps: Int, gain: FrameGain = .unity) throws(TranscodeError) {
+        let transcoder = try AudioTranscoder(input: input, kbps: kbps, gain: gain, chunkSize: 256 * 1024)
         let part = output.deletingLastPathComponent()
             .appendingPathComponent("." + output.lastPathComponent + ".part").path
         let descriptor = open(part, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

@@ -20,6 +20,11 @@ import Foundation
 /// soon as `init` returns, so a server can send a `Content-Length` (and answer a `Range`)
 /// before the song is encoded.
 ///
+/// **Level.** A ``FrameGain`` given to `init` multiplies every sample on its way to the
+/// encoder (after resampling, before encoding): the stream is the song brought to a
+/// station's level. Unity, the default, leaves the samples as they are, so the bytes are
+/// those of a transcode without a gain. The length does not depend on the gain.
+///
 /// **Blocking.** Each call does the decoding and encoding it needs on the caller's thread
 /// (a song's whole transcoding takes a few hundred milliseconds of CPU): call it from a
 /// thread of its own, not from a Swift concurrency executor. An instance is not `Sendable`:
@@ -43,6 +48,8 @@ public final class AudioTranscoder {
     public let durationSamples: Int
     /// The output's sample rate (Hz).
     public let sampleRate: Int
+    /// What every sample is multiplied by before it is encoded.
+    public let gain: FrameGain
 
     private let decoder: AudioDecoder
     private let converter: SampleConverter
@@ -77,17 +84,20 @@ public final class AudioTranscoder {
     /// - Parameters:
     ///   - input: a local file (only FFmpeg's `file` protocol is allowed).
     ///   - kbps: the constant bit rate, one of `supportedBitrates`.
+    ///   - gain: what every sample is multiplied by before it is encoded (none by default).
     ///   - chunkSize: `nextChunk()` returns once at least this many bytes are ready (or the
     ///     stream ends): larger means fewer, bigger writes to the client; smaller, earlier
     ///     first bytes.
-    public init(input: URL, kbps: Int, chunkSize: Int = AudioTranscoder.defaultChunkSize) throws(TranscodeError) {
+    public init(input: URL, kbps: Int, gain: FrameGain = .unity,
+                chunkSize: Int = AudioTranscoder.defaultChunkSize) throws(TranscodeError) {
         guard Self.supportedBitrates.contains(kbps) else { throw .unsupportedBitrate(kbps: kbps) }
         guard mhz_ffmpeg_available() != 0 else {
             throw .librariesUnavailable(reason: String(cString: mhz_ffmpeg_load_error()))
         }
         decoder = try AudioDecoder(path: input.path)
         encoder = try MP3Encoder(inputRate: decoder.sampleRate, inputChannels: decoder.channels, kbps: kbps)
-        converter = try SampleConverter(output: encoder.format)
+        converter = try SampleConverter(output: encoder.format, gain: gain)
+        self.gain = gain
         muxer = try MP3Muxer(encoder: encoder.codec, tags: decoder.tags(MP3Muxer.copiedTags))
         self.chunkSize = max(1, chunkSize)
         let seconds: Double

@@ -11,6 +11,8 @@ import CFFmpeg
 final class SampleConverter {
     /// What comes out.
     let output: OutputFormat
+    /// What every converted sample is multiplied by on its way into the FIFO.
+    let gain: FrameGain
     private var outputLayout = AVChannelLayout()
     private var resampler: OpaquePointer?
     private var fifo: OpaquePointer?
@@ -23,9 +25,14 @@ final class SampleConverter {
     private var inputRate: Int32 = 0
 
     /// Allocates the FIFO for `output` (it grows as needed: `av_audio_fifo_write` "will
-    /// automatically reallocate the FIFO if it is not large enough").
-    init(output: OutputFormat) throws(TranscodeError) {
+    /// automatically reallocate the FIFO if it is not large enough"); every sample converted
+    /// is multiplied by `gain` (a format ``FrameGain`` cannot scale refuses any but unity).
+    init(output: OutputFormat, gain: FrameGain = .unity) throws(TranscodeError) {
+        guard gain.isUnity || FrameGain.applies(to: output.sampleFormat) else {
+            throw .failed(stage: .setup, reason: "no gain for sample format \(output.sampleFormat.rawValue)")
+        }
         self.output = output
+        self.gain = gain
         cffmpeg_layout_default(&outputLayout, output.channels)
         guard let fifo = mhz_av_audio_fifo_alloc(output.sampleFormat, output.channels, 4096),
               let scratch = mhz_av_frame_alloc()
@@ -139,6 +146,8 @@ final class SampleConverter {
         let produced = try FFmpegStatus.check(
             mhz_swr_convert(resampler, scratch.pointee.extended_data, scratchCapacity, input, count), .resample)
         if produced > 0 {
+            gain.apply(to: scratch.pointee.extended_data, samples: Int(produced), channels: Int(output.channels),
+                       format: output.sampleFormat)
             let planes = UnsafeMutableRawPointer(scratch.pointee.extended_data)!.assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
             try FFmpegStatus.check(mhz_av_audio_fifo_write(fifo, planes, produced), .resample)
         }
