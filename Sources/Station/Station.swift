@@ -117,7 +117,7 @@ public final class Station: Sendable {
         self.profiles = profiles
         let responder = PlaylistResponder(
             library: library, profiles: profiles,
-            recommender: Recommender(seed: configuration.seed ?? system.next()))
+            recommender: Recommender(seed: configuration.seed ?? system.next()), leveling: configuration.leveling)
         let live = LiveHub(directory: configuration.liveDirectory, configuration: configuration.live, library: library,
                            responder: responder, logger: logger)
         self.live = live

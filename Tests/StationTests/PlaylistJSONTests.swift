@@ -12,10 +12,11 @@ struct PlaylistJSONTests {
              album: "/subject/1421922/", albumTitle: "月光小路 \u{1F3B5}", picture: "http://img3.douban.com/mpic/s1661548.jpg",
              url: "http://127.0.0.1:7650/media/280187-128k.mp3", length: 228, like: true, publicTime: "2006",
              company: "Warner\n\t\u{01}", ratingAverage: 4.31568, kbps: 128, subtype: "",
-             reason: "you liked two songs by \"B.o.B\" / 月光"),
-        Song(sid: "2", title: "Two", artist: "", url: "file:///tmp/a%20b.mp3", length: 0, ratingAverage: 4.0),
+             reason: "you liked two songs by \"B.o.B\" / 月光", gain: -6.3),
+        Song(sid: "2", title: "Two", artist: "", url: "file:///tmp/a%20b.mp3", length: 0, ratingAverage: 4.0, gain: 0),
         Song(sid: "3", title: "Three", artist: "x", url: "u", length: 7, ratingAverage: 3.5, kbps: nil,
-             sha256: String(repeating: "ab", count: 32)),
+             sha256: String(repeating: "ab", count: 32), gain: 12),
+        Song(sid: "4", title: "Four", artist: "y", url: "v", length: 8, gain: 0.1),
     ]
 
     private func foundation(_ value: some Encodable) throws -> Data {
@@ -24,7 +25,7 @@ struct PlaylistJSONTests {
         return try encoder.encode(value)
     }
 
-    @Test("every envelope the station sends, with escapes, non-ASCII, whole and fractional ratings")
+    @Test("every envelope the station sends, with escapes, non-ASCII, whole and fractional ratings and gains")
     func sameBytes() throws {
         let playlists = [
             SongList(songs: Self.songs, versionMax: 100, loggedOut: true),

@@ -34,7 +34,7 @@ struct TranscodeCacheTests {
 
     /// Transcodes `track` at 64 kbit/s through `cache` and waits for the finished file.
     func transcode(_ track: LibraryTrack, in cache: TranscodeCache) async throws -> URL {
-        let job = try #require(try cache.job(for: track, kbps: 64))
+        let job = try #require(try cache.job(for: track, as: .mp3(kbps: 64)))
         try await waitUntil("\(job.finalFile.lastPathComponent) finished") {
             FileManager.default.fileExists(atPath: job.finalFile.path)
         }

@@ -10,8 +10,11 @@ extension LibraryTrack {
     ///   - liked: whether this listener gave the song a red heart.
     ///   - rating: its rating over all listeners (`rating_avg`).
     ///   - format: what the `url` serves; its `kbps` is reported.
+    ///   - gain: the gain (dB) the station levels the track by, `nil` when it does not: the
+    ///     song's `gain` is what of it the `url`'s audio still needs (``ServedFormat/songGain(levelledBy:)``).
     ///   - reason: why it was chosen for the listener (`reason`, an mhz extension).
-    func song(links: MediaLinks, liked: Bool, rating: Double, format: ServedFormat, reason: String? = nil) -> Song {
+    func song(links: MediaLinks, liked: Bool, rating: Double, format: ServedFormat, gain: Double? = nil,
+              reason: String? = nil) -> Song {
         let served: ServedFormat
         if case .files = links { served = .original } else { served = format }
         return Song(
@@ -21,6 +24,6 @@ extension LibraryTrack {
             album: "/subject/\(aid)/", albumTitle: album,
             picture: links.picture(of: self), url: links.media(of: self, format: served), length: durationSeconds,
             like: liked, publicTime: year > 0 ? String(year) : "", company: "", ratingAverage: rating,
-            kbps: served.kbps(of: self), subtype: "", reason: reason)
+            kbps: served.kbps(of: self), subtype: "", reason: reason, gain: served.songGain(levelledBy: gain))
     }
 }

@@ -96,6 +96,7 @@ enum PlaylistJSON {
                 raw(#","albumtitle":"#); string(song.albumTitle)
                 raw(#","artist":"#); string(song.artist)
                 raw(#","company":"#); string(song.company)
+                if let gain = song.gain { raw(#","gain":"#); number(gain) }
                 if let kbps = song.kbps { raw(#","kbps":"#); string(String(kbps)) }
                 raw(#","length":"#); raw(String(song.length))
                 raw(#","like":"#); raw(song.like ? "1" : "0")

@@ -55,6 +55,9 @@ struct PlaylistResponder: Sendable {
         /// Why it was chosen, one sentence in the listener's terms (``PickReason/sentence``);
         /// `nil` where the answer is not a choice (the liked-songs list).
         var reason: String?
+        /// The gain (dB) the station levels it by (``Leveling``), from the loudness measured
+        /// when the list was chosen; `nil` when it is not levelled.
+        var gain: Double?
     }
 
     /// Who a request speaks for, once its family's credentials were checked.
@@ -101,6 +104,8 @@ struct PlaylistResponder: Sendable {
     let profiles: ListenerProfiles
     /// Chooses the songs of each list.
     let recommender: Recommender
+    /// How songs are levelled: each pick's ``Pick/gain``.
+    let leveling: Leveling
 
     /// Answers one request.
     ///
@@ -146,6 +151,7 @@ struct PlaylistResponder: Sendable {
         let recommender = self.recommender
         let ratings = profiles.ratings
         let isRedHeart = channel == Channel.redHeartID
+        let leveling = self.leveling
         let picks: [Pick]
         do throws(StorageError) {
             picks = try await profiles.draw(for: key, from: library, sound: sound) { taste, draw in
@@ -161,7 +167,8 @@ struct PlaylistResponder: Sendable {
                     let track = library.tracks[choice.position]
                     let reason = isRedHeart ? PickReason.likedSong : taste.reason(for: choice.position, explored: choice.explored)
                     return Pick(track: track, liked: profile.likes(track.sid), rating: ratings.rating(of: track.sid),
-                                reason: reason.sentence)
+                                reason: reason.sentence,
+                                gain: leveling.gain(at: choice.position, in: soundTable.loudness))
                 }
             }
         } catch {
@@ -177,16 +184,21 @@ struct PlaylistResponder: Sendable {
     ///   - count: the most songs returned.
     ///   - excluding: sids the client already has (its way of paging).
     func likedSongs(of listener: Listener, count: Int, excluding: Set<String>) async throws(StationError) -> [Pick] {
-        let library = self.library.snapshot
+        let (library, sound) = self.library.snapshotWithSound
         let profile: ListenerProfile
         do throws(StorageError) { profile = try await profiles.profile(for: listener.key) } catch {
             throw StationError(database: error)
         }
         let ratings = profiles.ratings
+        let leveling = self.leveling
         return profile.liked.reversed().lazy
             .filter { !excluding.contains($0) }
-            .compactMap { library.track(sid: $0) }
+            .compactMap { library.position(of: $0) }
             .prefix(count)
-            .map { Pick(track: $0, liked: true, rating: ratings.rating(of: $0.sid)) }
+            .map { position in
+                let track = library.tracks[position]
+                return Pick(track: track, liked: true, rating: ratings.rating(of: track.sid),
+                            gain: leveling.gain(at: position, in: sound.loudness))
+            }
     }
 }

@@ -63,9 +63,9 @@ extension StationAPI {
                 return JSONResponse.reply(encoded: PlaylistJSON.encode(playlist))
             case .v2:
                 let songs = list.picks.map { pick in
-                    let format = ServedFormat.asked(by: request, for: pick.track)
+                    let format = ServedFormat.asked(by: request, for: pick.track, gain: pick.gain)
                     let song = pick.track.song(links: links, liked: pick.liked, rating: pick.rating, format: format,
-                                               reason: pick.reason)
+                                               gain: pick.gain, reason: pick.reason)
                     return WebSong(song: song, fileExtension: format.fileExtension(of: pick.track), genre: pick.track.genre)
                 }
                 return JSONResponse.reply(WebPlaylist(songs: songs, isAnonymous: anonymous, sessionLapsed: lapsed,

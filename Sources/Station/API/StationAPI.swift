@@ -143,10 +143,12 @@ struct StationAPI: Sendable {
         return .user(userID)
     }
 
-    /// The app family's song object for a pick, served in the format the request asks.
+    /// The app family's song object for a pick, served in the format the request asks, at
+    /// the pick's level.
     func appSong(_ pick: PlaylistResponder.Pick, request: StationRequest, links: MediaLinks) -> Song {
         pick.track.song(links: links, liked: pick.liked, rating: pick.rating,
-                        format: ServedFormat.asked(by: request, for: pick.track), reason: pick.reason)
+                        format: ServedFormat.asked(by: request, for: pick.track, gain: pick.gain), gain: pick.gain,
+                        reason: pick.reason)
     }
 
     /// Runs `body` unless the ``TokenGuard`` holds the address off: a refused address gets

@@ -27,8 +27,10 @@ import Transcoder
 /// - `GET /j/new_captcha` → a captcha id as a JSON string, with a `bid` cookie
 /// - `GET /misc/captcha?id=&size=` → the captcha as a PNG
 /// - `GET|HEAD /media/<sid>.<ext>` → the track's bytes, with Range support
-/// - `GET|HEAD /media/<sid>-<kbps>k.mp3` → its MP3 transcode, with its length and Range
-///   support while it is made (``TranscodeStreaming``), then as a file
+/// - `GET|HEAD /media/<sid>-<kbps>k.mp3` and `/media/<sid>-<kbps>k-g<m|p><tenths>.mp3` → its
+///   MP3 transcode at the gain the song is levelled by, with its length and Range support
+///   while it is made (``TranscodeStreaming``), then as a file; a name whose gain is not the
+///   song's now → 302 to the name that is (``MediaFileProvider/transcode(named:)``)
 /// - `GET|HEAD /cover/<name>` → a cover image, with Range support
 /// - `GET /live/…` → the live channels' playlists, segments and songs aired (``LiveAnswers``)
 ///
@@ -83,7 +85,8 @@ enum StationRouter {
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(RequestLimitMiddleware())
         router.middlewares.add(TraversalGuardMiddleware())
-        let media = MediaFileProvider(library: services.library, transcodes: services.transcodes)
+        let media = MediaFileProvider(library: services.library, transcodes: services.transcodes,
+                                      leveling: services.responder.leveling)
         let covers = CoverFileProvider(library: services.library, covers: services.covers)
         router.middlewares.add(RangeRepairMiddleware { path in
             await fileSize(path, media: media, covers: covers)
@@ -119,17 +122,27 @@ enum StationRouter {
         // A transcode not in the cache yet: streamed while it is made, with its exact length
         // and Range (TranscodeStreaming). The file middleware serves what this route answers
         // 404 (Hummingbird's FileMiddleware asks the routes first), so a finished transcode
-        // and every original file are served by it, with Range.
+        // and every original file are served by it, with Range. A transcode's old name (its
+        // gain is not the song's now) is redirected to its current one, which a client that
+        // kept the old URL (a Douban client's queue) follows to the song at its level.
         let rangeWait = services.transcodeRangeWait
         let stream: @Sendable (Request, StationContext) async throws -> Response = { request, context in
-            guard let (track, kbps) = media.transcode(named: Substring(request.uri.path.dropFirst(mediaPrefix.count + 1))),
-                  services.transcodes.cachedFile(of: track, kbps: kbps) == nil
-            else { throw HTTPError(.notFound) }
+            let track: LibraryTrack, format: ServedFormat
+            switch media.transcode(named: Substring(request.uri.path.dropFirst(mediaPrefix.count + 1))) {
+            case .current(let named, let served) where services.transcodes.cachedFile(of: named, as: served) == nil:
+                (track, format) = (named, served)
+            case .renamed(let name):
+                // Not cacheable (RFC 9110 §15.4.3: a 302 is only with headers saying so): the
+                // name moves again when the gain does.
+                return Response(status: .found, headers: [.location: "\(mediaPrefix)/\(name)", .contentLength: "0"])
+            case .current, nil:
+                throw HTTPError(.notFound)
+            }
             // Opening the input (and, the first time, loading FFmpeg) blocks: off the pool.
             let transcodes = services.transcodes
             let job: TranscodeJob?
             do {
-                job = try await Blocking.run { () throws(TranscodeError) in try transcodes.job(for: track, kbps: kbps) }
+                job = try await Blocking.run { () throws(TranscodeError) in try transcodes.job(for: track, as: format) }
             } catch {
                 context.logger.warning("transcode failed", metadata: ["sid": .string(track.sid), "error": .string("\(error)")])
                 throw HTTPError(.notFound)

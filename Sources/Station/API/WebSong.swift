@@ -3,8 +3,8 @@ import RadioAPI
 
 /// A song as the web v2 family sent it (`/j/v2/playlist`, fixture F11): the classic fields
 /// plus `file_ext`, `status`, `alert_msg`, `singers`, `release`, `is_royal` and
-/// `available_formats` (approximate sizes in kB per bitrate), and mhz's `reason` extension
-/// when the song has one. `update_time` and `sha256`
+/// `available_formats` (approximate sizes in kB per bitrate), and mhz's `reason` and `gain`
+/// extensions when the song has them. `update_time` and `sha256`
 /// are left out: the station knows neither for a transcode before it is made.
 struct WebSong: Encodable, Sendable, Equatable {
     /// The classic fields, as the app family sends them.
@@ -36,7 +36,7 @@ struct WebSong: Encodable, Sendable, Equatable {
 
     private enum Keys: String, CodingKey {
         case sid, ssid, aid, title, artist, album, albumtitle, picture, url, length, like, public_time, kbps
-        case subtype, file_ext, status, alert_msg, singers, release, is_royal, available_formats, reason
+        case subtype, file_ext, status, alert_msg, singers, release, is_royal, available_formats, reason, gain
     }
 
     /// Encodes the v2 shape (types as F11: `kbps` a string, `like` and `length` numbers).
@@ -68,6 +68,7 @@ struct WebSong: Encodable, Sendable, Equatable {
         for kbps in ServedFormat.bitrates { formats[String(kbps)] = kbps * song.length / 8 }
         try c.encode(formats, forKey: .available_formats)
         try c.encodeIfPresent(song.reason, forKey: .reason)
+        try c.encodeIfPresent(song.gain, forKey: .gain)
     }
 }
 

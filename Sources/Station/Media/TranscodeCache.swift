@@ -3,14 +3,16 @@ import MusicLibrary
 import Synchronization
 import Transcoder
 
-/// The songs transcoded to MP3, kept in `transcoded/` of the station's data directory as
-/// `<sid>-<kbps>k.mp3` (as music servers such as Navidrome and Subsonic keep theirs): the
-/// first request for a song at a bitrate starts a ``TranscodeJob`` and streams from it;
-/// later ones get the finished file, with Range.
+/// The songs transcoded to MP3, kept in `transcoded/` of the station's data directory
+/// under their media names (``ServedFormat/mediaFileName(of:)``: `<sid>-<kbps>k.mp3`, with
+/// the gain a levelled one was made at, `<sid>-<kbps>k-gm63.mp3`), as music servers such as
+/// Navidrome and Subsonic keep theirs: the first request for a song in a format starts a
+/// ``TranscodeJob`` and streams from it; later ones get the finished file, with Range.
 ///
 /// A cached file older than its source (the file was changed and rescanned) is stale and
 /// made again. The folder is kept under ``sizeLimit``: after each job, the files read
-/// least recently go first.
+/// least recently go first (so is a song's transcode at a gain it is no longer levelled
+/// by: nothing reads it any more).
 final class TranscodeCache: Sendable {
     /// The cache folder.
     let directory: URL
@@ -24,9 +26,11 @@ final class TranscodeCache: Sendable {
         self.sizeLimit = sizeLimit
     }
 
-    /// The finished, fresh file of `track` at `kbps`, if there is one.
-    func cachedFile(of track: LibraryTrack, kbps: Int) -> URL? {
-        let file = directory.appendingPathComponent(ServedFormat.mp3(kbps: kbps).mediaFileName(of: track))
+    /// The finished, fresh file of `track` transcoded as `format` (an ``ServedFormat/mp3(kbps:gainTenths:)``),
+    /// if there is one.
+    func cachedFile(of track: LibraryTrack, as format: ServedFormat) -> URL? {
+        guard case .mp3 = format else { return nil }
+        let file = directory.appendingPathComponent(format.mediaFileName(of: track))
         guard let cached = Self.modificationTime(file) else { return nil }
         guard let source = Self.modificationTime(track.file), cached >= source else {
             unlink(file.path)
@@ -35,13 +39,16 @@ final class TranscodeCache: Sendable {
         return file
     }
 
-    /// The job transcoding `track` at `kbps`: the one running, or a new one; `nil` when the
-    /// finished file is there after all (a job ended since the caller looked): serve that.
+    /// The job transcoding `track` as `format` (an ``ServedFormat/mp3(kbps:gainTenths:)``, at
+    /// its bitrate and gain): the one running, or a new one; `nil` when the finished file is
+    /// there after all (a job ended since the caller looked): serve that. The caller
+    /// decides the gain (the song's own, never one a request names).
     ///
     /// - Throws: ``TranscodeError`` when the file cannot be transcoded or the cache folder
     ///   cannot be written.
-    func job(for track: LibraryTrack, kbps: Int) throws(TranscodeError) -> TranscodeJob? {
-        let name = ServedFormat.mp3(kbps: kbps).mediaFileName(of: track)
+    func job(for track: LibraryTrack, as format: ServedFormat) throws(TranscodeError) -> TranscodeJob? {
+        guard case .mp3(let kbps, _) = format else { return nil }
+        let name = format.mediaFileName(of: track)
         if let running = jobs.withLock({ $0[name] }) { return running }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -51,8 +58,9 @@ final class TranscodeCache: Sendable {
         return try jobs.withLock { jobs throws(TranscodeError) -> TranscodeJob? in
             if let running = jobs[name] { return running }
             // A job is removed from `jobs` only after its file is renamed into place.
-            if cachedFile(of: track, kbps: kbps) != nil { return nil }
-            let job = try TranscodeJob(input: track.file, kbps: kbps, finalFile: directory.appendingPathComponent(name)) {
+            if cachedFile(of: track, as: format) != nil { return nil }
+            let job = try TranscodeJob(input: track.file, kbps: kbps, gain: format.frameGain,
+                                       finalFile: directory.appendingPathComponent(name)) {
                 [weak self] job in self?.ended(job, name: name)
             }
             jobs[name] = job

@@ -36,16 +36,18 @@ final class TranscodeJob: Sendable {
     let length: Int
     private let progress = Mutex(Progress.writing(0))
 
-    /// Starts transcoding `input` to MP3 at `kbps` into `finalFile`, on a thread of its own,
-    /// and calls `onEnd` on that thread once the job finished or failed.
+    /// Starts transcoding `input` to MP3 at `kbps`, every sample multiplied by `gain`, into
+    /// `finalFile`, on a thread of its own, and calls `onEnd` on that thread once the job
+    /// finished or failed.
     ///
-    /// - Throws: what ``AudioTranscoder/init(input:kbps:chunkSize:)`` throws, before any byte
-    ///   is written, so the route can answer an error status; `cannotWrite` when the part
-    ///   file cannot be created.
-    init(input: URL, kbps: Int, finalFile: URL, onEnd: @escaping @Sendable (TranscodeJob) -> Void) throws(TranscodeError) {
+    /// - Throws: what ``AudioTranscoder/init(input:kbps:gain:chunkSize:)`` throws, before any
+    ///   byte is written, so the route can answer an error status; `cannotWrite` when the
+    ///   part file cannot be created.
+    init(input: URL, kbps: Int, gain: FrameGain = .unity, finalFile: URL,
+         onEnd: @escaping @Sendable (TranscodeJob) -> Void) throws(TranscodeError) {
         self.finalFile = finalFile
         partFile = finalFile.deletingLastPathComponent().appendingPathComponent(".\(finalFile.lastPathComponent).part")
-        let transcoder = try AudioTranscoder(input: input, kbps: kbps, chunkSize: 16 * 1024)
+        let transcoder = try AudioTranscoder(input: input, kbps: kbps, gain: gain, chunkSize: 16 * 1024)
         length = transcoder.length
         let descriptor = open(partFile.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {

@@ -22,8 +22,9 @@ final class ServedStation: Sendable {
     var url: URL { proxy.baseURL }
 
     /// Makes `songs` one-second FLAC files (`Tone - Song N`), adds the account, starts the
-    /// station on a free port and the proxy in front of it.
-    init(songs: Int) async throws {
+    /// station on a free port and the proxy in front of it; `config`, when given, is the
+    /// station's `config.toml` (`--config`).
+    init(songs: Int, config: String? = nil) async throws {
         home = try TemporaryDirectory(prefix: "mhz-served")
         let music = home.path("music")
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
@@ -37,7 +38,13 @@ final class ServedStation: Sendable {
         let added = try await BuiltMhz.run(["serve", "--add-user", Self.user, "--password-stdin", "--data-dir", data],
                                          home: home.url, stdin: Self.password + "\n")
         guard added.status == 0 else { throw TestSupportError.toolFailed("mhz serve --add-user: \(added.stderr)") }
-        server = try BuiltMhz(["serve", "--data-dir", data, "--port", "0", "--library", music.path], home: home.url)
+        var arguments = ["serve", "--data-dir", data, "--port", "0", "--library", music.path]
+        if let config {
+            let file = home.path("station.toml")
+            try Data(config.utf8).write(to: file)
+            arguments += ["--config", file.path]
+        }
+        server = try BuiltMhz(arguments, home: home.url)
         // Should the station never say where it serves, the half-made station goes and
         // BuiltMhz's deinit kills the server.
         proxy = try FaultProxy(upstream: try await server.servedURL())
