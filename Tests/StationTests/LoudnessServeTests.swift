@@ -147,6 +147,25 @@ struct LoudnessServeTests {
                     levels[track.relativePath] = heard.integrated
                 }
             }
+            // mhz's embedded station: the files themselves, each with its gain, whatever the kbps.
+            let inProcess = await station.respond(method: "GET", path: "/j/app/radio/people",
+                                                  query: "app_name=radio_android&version=100&channel=0&type=n&kbps=128")
+            let files = try APIDecoder.playlist(inProcess.body, for: .new).songs
+            #expect(files.count == 5)
+            for song in files {
+                #expect(URL(string: song.url)?.isFileURL == true)
+                #expect(song.gain != nil && song.gain == expected[song.sid], "\(song.url)")
+            }
+            // The web player's list (kbps=128): the levelled transcode, nothing left to apply;
+            // asked for the original, the file and its gain.
+            for (query, original) in [("kbps=128", false), ("format=original", true)] {
+                let web = try await HTTPFetch.get(base, "/j/v2/playlist?channel=0&type=n&" + query)
+                let object = try #require((try web.jsonObject()["song"] as? [[String: Any]])?.first)
+                let sid = try #require(object["sid"] as? String)
+                let url = try #require(object["url"] as? String)
+                let passed = original || url.hasSuffix("/\(sid).mp3")
+                #expect((object["gain"] as? NSNumber)?.doubleValue == (passed ? expected[sid] : 0), "\(url)")
+            }
             #expect(levels.count == 6, "\(levels)")
             let spread = (levels.values.max() ?? 0) - (levels.values.min() ?? 0)
             #expect(spread <= 1.5, "\(levels)")
