@@ -132,8 +132,8 @@ enum StationRouter {
             case .current(let named, let served) where services.transcodes.cachedFile(of: named, as: served) == nil:
                 (track, format) = (named, served)
             case .renamed(let name):
-                // Not cacheable (RFC 9110 §15.4.3: a 302 is only with headers saying so): the
-                // name moves again when the gain does.
+                // Not cached by clients (RFC 9110 §15.4.3: a 302 is cached only when its
+                // headers say so): the name moves again when the gain does.
                 return Response(status: .found, headers: [.location: "\(mediaPrefix)/\(name)", .contentLength: "0"])
             case .current, nil:
                 throw HTTPError(.notFound)
