@@ -41,7 +41,8 @@ struct LiveCrossfadeTests {
 
     /// What a run of the channel aired, recorded.
     struct Recording {
-        /// The songs aired, oldest first: sid, title's tone (Hz), start (ms since the epoch).
+        /// The songs aired, oldest first: sid, title's tone (Hz; 0 for another title), start
+        /// (ms since the epoch).
         var aired: [(sid: String, frequency: Int, start: Int64)]
         /// The segments, oldest first: start (ms) and title.
         var segments: [(start: Int64, title: String)]
@@ -82,30 +83,56 @@ struct LiveCrossfadeTests {
                 guard snapshot.aired.count >= songs, let last = snapshot.segments.last else { return false }
                 return last.end >= snapshot.aired[songs - 1].start + 3500 && !list.entries.isEmpty
             }
-            let snapshot = broadcast.snapshot
-            var joined = Data()
-            for segment in snapshot.segments {
-                let answer = try await HTTPFetch.get(base, "/live/\(channel)/128/\(segment.sequence).ts")
-                #expect(answer.status == 200)
-                joined.append(answer.body)
-            }
-            let ts = folder.path("recording.ts")
-            try joined.write(to: ts)
-            let raw = folder.path("recording.f32")
-            try await offPool {
-                try MediaFactory.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", ts.path,
-                                                "-f", "f32le", "-ac", "2", "-ar", "\(Self.rate)", raw.path])
-            }
-            let bytes = try Data(contentsOf: raw)
-            let pcm = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-            let aired = try snapshot.aired.map { song in
-                (sid: song.sid, frequency: try #require(Int(song.title.dropFirst("Tone ".count))), start: song.start)
-            }
-            return Recording(aired: aired, segments: snapshot.segments.map { ($0.start, $0.title) }, pcm: pcm, file: raw,
-                             origin: try #require(snapshot.segments.first?.start))
+            return try await Self.capture(broadcast, base: base, channel: channel, in: folder)
         } cleanup: {
             await station.stop()
         }
+    }
+
+    /// What `broadcast` published so far: its segments of 128 kbit/s fetched over HTTP,
+    /// joined and decoded, and the songs it aired.
+    private static func capture(_ broadcast: LiveBroadcast, base: URL, channel: String,
+                                in folder: TemporaryDirectory) async throws -> Recording {
+        let snapshot = broadcast.snapshot
+        var joined = Data()
+        for segment in snapshot.segments {
+            let answer = try await HTTPFetch.get(base, "/live/\(channel)/128/\(segment.sequence).ts")
+            #expect(answer.status == 200)
+            joined.append(answer.body)
+        }
+        let ts = folder.path("recording.ts")
+        try joined.write(to: ts)
+        let raw = folder.path("recording.f32")
+        try await offPool {
+            try MediaFactory.run("ffmpeg", ["-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", ts.path,
+                                            "-f", "f32le", "-ac", "2", "-ar", "\(rate)", raw.path])
+        }
+        let bytes = try Data(contentsOf: raw)
+        let pcm = bytes.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let aired = snapshot.aired.map { song in
+            (sid: song.sid, frequency: Int(song.title.dropFirst("Tone ".count)) ?? 0, start: song.start)
+        }
+        return Recording(aired: aired, segments: snapshot.segments.map { ($0.start, $0.title) }, pcm: pcm, file: raw,
+                         origin: try #require(snapshot.segments.first?.start))
+    }
+
+    /// Where the fade between `out` and `into` (Hz) around `change` (s into the recording)
+    /// is at its middle, heard: where each tone is as far under its own level as the other
+    /// (each one's level alone taken 2.95 s from the change), linearly between windows.
+    static func middle(_ pcm: [Float], from out: Int, to into: Int, around change: Double) throws -> Double {
+        let before = levels(pcm, frequency: out, around: change, seconds: 6)
+        let after = levels(pcm, frequency: into, around: change, seconds: 6)
+        let outLevel = before.first?.level ?? 0
+        let inLevel = after.last?.level ?? 0
+        let difference = zip(before, after).map { (time: $0.time, value: ($0.level - outLevel) - ($1.level - inLevel)) }
+        let (a, b) = try #require(zip(difference, difference.dropFirst()).first { $0.value > 0 && $1.value <= 0 })
+        return a.time + (b.time - a.time) * a.value / (a.value - b.value)
+    }
+
+    /// The 0.1 s windows within 3 s of `change` where both `out` and `into` are heard.
+    static func together(_ pcm: [Float], _ out: Int, _ into: Int, around change: Double) -> Int {
+        zip(levels(pcm, frequency: out, around: change, seconds: 6), levels(pcm, frequency: into, around: change, seconds: 6))
+            .filter { $0.level > heard && $1.level > heard }.count
     }
 
     /// The id of the channel of ``genre``.
@@ -186,21 +213,11 @@ struct LiveCrossfadeTests {
             let out = aired[index - 1].frequency
             let into = aired[index].frequency
             let change = recording.seconds(aired[index].start)
-            let before = Self.levels(pcm, frequency: out, around: change, seconds: 6)
-            let after = Self.levels(pcm, frequency: into, around: change, seconds: 6)
             // Both tones heard together: the fade, 3 s, but for its edges under −40 dBFS.
-            let both = zip(before, after).filter { $0.level > Self.heard && $1.level > Self.heard }.count
+            let both = Self.together(pcm, out, into, around: change)
             print("crossfade: change \(index) \(out) → \(into) Hz: both heard \(Double(both) / 10) s")
             #expect(both >= 20 && both <= 32, "change \(index): \(both) windows of 0.1 s with both tones")
-
-            // The fade's middle: where each tone is as far under its own level as the other
-            // (its level alone taken 2 s from the change), linearly between windows.
-            let outLevel = before.first?.level ?? 0
-            let inLevel = after.last?.level ?? 0
-            let difference = zip(before, after).map { (time: $0.time, value: ($0.level - outLevel) - ($1.level - inLevel)) }
-            let crossing = try #require(zip(difference, difference.dropFirst()).first { $0.value > 0 && $1.value <= 0 })
-            let (a, b) = crossing
-            let middle = a.time + (b.time - a.time) * a.value / (a.value - b.value)
+            let middle = try Self.middle(pcm, from: out, to: into, around: change)
             let offset = (middle - change) * 1000
             print(String(format: "crossfade: change %d aired at %.3f s, fade's middle heard at %.3f s (%+.1f ms)", index, change, middle, offset))
             // Within a frame (23 ms) and the ms aired.json counts in.
@@ -243,6 +260,70 @@ struct LiveCrossfadeTests {
             let first = try #require(recording.segments.firstIndex { $0.title == title })
             #expect(first > 0 && recording.segments[first - 1].start < aired[index].start)
             #expect(recording.segments[first].start >= aired[index].start)
+        }
+    }
+
+    @Test("a skip voted through ends the song within a second: the next one fades in over 1 s, aired at the fade's middle")
+    func skip() async throws {
+        let folder = try TemporaryDirectory(prefix: "mhz-crossfade-skip")
+        defer { folder.remove() }
+        let data = try TemporaryDirectory(prefix: "mhz-crossfade-skip-data")
+        defer { data.remove() }
+        // LiveFeedbackTests' three tones of a minute, at one level.
+        var configuration = StationConfiguration(library: try await LiveFeedbackTests.libraryTask.value, fallsBackToDemo: false,
+                                                 dataDirectory: data.url, seed: 5, rescanInterval: nil)
+        configuration.analysesSound = false
+        configuration.live.segmentDuration = .seconds(1)
+        configuration.live.crossfade = .seconds(3)
+        let station = try await Station(configuration: configuration)
+        let base = try await station.start()
+        try await withCleanup {
+            let channels = try await HTTPFetch.get(base, "/j/app/radio/channels").jsonObject()["channels"] as? [[String: Any]] ?? []
+            let channel = String(try #require(channels.first { $0["name"] as? String == "Skiptest" }?["channel_id"] as? Int))
+            let listener = try await LiveFeedbackTests.tuneIn(base, channel)
+            let broadcast = try #require(station.liveHub.broadcast(channel))
+            let first = try await waitForValue("the first song 3 s on the air", within: .seconds(120), every: .milliseconds(200)) {
+                try await LiveFeedbackTests.poll(base, channel, listener)
+                let snapshot = broadcast.snapshot
+                guard let song = snapshot.aired.first, let last = snapshot.segments.last, last.end >= song.start + 3000
+                else { return nil as AiredRecord? }
+                return song
+            }
+            let vote = try await HTTPFetch.post(base, "/live/\(channel)/feedback", form: "type=s&sid=\(first.sid)&listener=\(listener)")
+            let ending = try vote.jsonObject()["ending"] as? Bool
+            #expect(vote.status == 200 && ending == true, "\(vote.text)")
+            let votedAt = LiveBroadcast.now()
+            try await waitUntil("the next song 3.5 s on the air", within: .seconds(120), every: .milliseconds(200)) {
+                try await LiveFeedbackTests.poll(base, channel, listener)
+                let snapshot = broadcast.snapshot
+                guard snapshot.aired.count >= 2, let last = snapshot.segments.last else { return false }
+                return last.end >= snapshot.aired[1].start + 3500
+            }
+            let recording = try await Self.capture(broadcast, base: base, channel: channel, in: folder)
+            let aired = recording.aired
+            // Ended by the vote, long before its minute: the next song is on the air within
+            // a segment of the vote and the fade's half.
+            #expect(aired[1].start - aired[0].start < 30_000 && aired[1].start <= votedAt + 2500, "\(aired), voted at \(votedAt)")
+            let tones = [Self.skipTone(aired[0].sid, station), Self.skipTone(aired[1].sid, station)]
+            let change = recording.seconds(aired[1].start)
+            let both = Self.together(recording.pcm, tones[0], tones[1], around: change)
+            let middle = try Self.middle(recording.pcm, from: tones[0], to: tones[1], around: change)
+            print(String(format: "crossfade: skip fade %.1f s, its middle %+.1f ms from the aired start", Double(both) / 10,
+                         (middle - change) * 1000))
+            // A fade of 1 s, but for its edges under −40 dBFS.
+            #expect(both >= 6 && both <= 12, "\(both) windows of 0.1 s with both tones")
+            #expect(abs(middle - change) * 1000 <= 25, "aired \(change) s, middle \(middle) s")
+        } cleanup: {
+            await station.stop()
+        }
+    }
+
+    /// The tone (Hz) of a song of LiveFeedbackTests' library.
+    private static func skipTone(_ sid: String, _ station: Station) -> Int {
+        switch station.servedLibrary.track(sid: sid)?.title {
+        case "Long One": 330
+        case "Long Two": 440
+        default: 550
         }
     }
 }
