@@ -149,11 +149,11 @@ final class MPVEventLoop: Sendable {
         switch action {
         case .halt:
             try? handle.command(.stop)
-        case .reload(let item, let url, let start, let requeue):
+        case .reload(let item, let url, let start, let gain, let requeue):
             do {
-                let entry = try handle.loadFile(url, flags: MPVArgument.replace, startAt: start)
+                let entry = try handle.loadFile(url, flags: MPVArgument.replace, startAt: start, gain: gain)
                 let requeued = requeue.flatMap {
-                    try? handle.loadFile($0.url, flags: MPVArgument.appendPlay, startAt: $0.start)
+                    try? handle.loadFile($0.url, flags: MPVArgument.appendPlay, startAt: $0.start, gain: $0.gain)
                 }
                 translator.noteReloaded(entry: entry, requeued: requeued)
             } catch {
@@ -161,7 +161,8 @@ final class MPVEventLoop: Sendable {
                 translator.noteReloadFailed(at: .now)
             }
         case .restoreQueued(let queued):
-            if let entry = try? handle.loadFile(queued.url, flags: MPVArgument.appendPlay, startAt: queued.start) {
+            if let entry = try? handle.loadFile(queued.url, flags: MPVArgument.appendPlay, startAt: queued.start,
+                                                gain: queued.gain) {
                 translator.noteRestored(entry: entry, item: queued.item)
             } else {
                 translator.finish(queued.item, .stopped)

@@ -95,6 +95,9 @@ enum MPVArgument {
     static let appendPlay = "append-play"
     /// loadfile per-file option: start position in seconds.
     static let start = "start"
+    /// loadfile per-file option: the file's audio filter chain (mpv's `af`), which replaces
+    /// the global one while that file plays.
+    static let audioFilters = "af"
     /// The key of loadfile's reply holding the new entry's id.
     static let playlistEntryID = "playlist_entry_id"
     /// seek target flags for `seek(to:)`: precise even where keyframe seeks are the default.
@@ -133,6 +136,8 @@ enum MPVProperty: String, Sendable, CaseIterable {
     case audioDevice = "audio-device"
     /// The audio output driver in use; unavailable when none is open.
     case currentAudioOutput = "current-ao"
+    /// The audio filter chain of the file playing (its per-file `af`, else the global one).
+    case audioFilters = "af"
 
     /// The format the player observes this property in; nil for properties it only reads.
     var observedFormat: MPVValueFormat? {
@@ -140,7 +145,7 @@ enum MPVProperty: String, Sendable, CaseIterable {
         case .timePosition, .duration, .volume: .double
         case .pause, .mute, .pausedForCache: .flag
         case .metadata: .node
-        case .playlist, .audioDeviceList, .audioDevice, .currentAudioOutput: nil
+        case .playlist, .audioDeviceList, .audioDevice, .currentAudioOutput, .audioFilters: nil
         }
     }
 }

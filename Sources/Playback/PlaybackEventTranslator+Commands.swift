@@ -4,18 +4,18 @@
 extension PlaybackEventTranslator {
     /// `load` created entry `entry` with `loadfile … replace`: everything else registered in
     /// the playlist is gone, and a recovery in progress is abandoned.
-    mutating func noteLoad(_ entry: Int64, url: String) {
+    mutating func noteLoad(_ entry: Int64, url: String, gain: Double? = nil) {
         abandonRecovery()
         for old in unstarted.sorted() { doomed.append((old, entry)) }
         unstarted.removeAll()
         queued = nil
-        register(entry, url: url)
+        register(entry, url: url, gain: gain)
     }
 
     /// `queueNext` appended entry `entry` (with `append` instead of `append-play` while a
     /// recovery waits, see `holdsQueue`).
-    mutating func noteQueued(_ entry: Int64, url: String, startAt: Double = 0) {
-        register(entry, url: url)
+    mutating func noteQueued(_ entry: Int64, url: String, startAt: Double = 0, gain: Double? = nil) {
+        register(entry, url: url, gain: gain)
         queued = (entry, entry)
         queuedStart = startAt
     }
@@ -26,6 +26,7 @@ extension PlaybackEventTranslator {
         guard let queued else { return }
         if let entry = queued.entry { unstarted.remove(entry) }
         urls[queued.item] = nil
+        gains[queued.item] = nil
         send(.finished(PlaybackItemID(rawValue: queued.item), .stopped))
         self.queued = nil
     }
@@ -40,9 +41,9 @@ extension PlaybackEventTranslator {
 
     /// While a recovery runs, mpv's playlist does not hold the queued item in a playable
     /// place, so `advance()` loads it with `loadfile … replace` instead of `playlist-next`.
-    var queuedDuringRecovery: (item: Int64, url: String)? {
+    var queuedDuringRecovery: (item: Int64, url: String, gain: Double?)? {
         guard recovery != nil, let queued, let url = urls[queued.item] else { return nil }
-        return (queued.item, url)
+        return (queued.item, url, gains[queued.item])
     }
 
     /// `advance()` loaded the queued item with `loadfile … replace` as `entry` during a
@@ -114,8 +115,9 @@ extension PlaybackEventTranslator {
     }
 
     /// Registers an entry the controller created for itself.
-    private mutating func register(_ entry: Int64, url: String) {
+    private mutating func register(_ entry: Int64, url: String, gain: Double?) {
         unstarted.insert(entry)
         urls[entry] = url
+        gains[entry] = gain
     }
 }

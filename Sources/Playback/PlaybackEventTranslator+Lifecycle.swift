@@ -127,9 +127,10 @@ extension PlaybackEventTranslator {
         endFile(end, decided: true, at: now)
     }
 
-    /// Sends `finished` and forgets the item's URL.
+    /// Sends `finished` and forgets the item's URL and gain.
     mutating func finish(_ item: Int64, _ reason: FinishReason) {
         urls[item] = nil
+        gains[item] = nil
         send(.finished(PlaybackItemID(rawValue: item), reason))
     }
 

@@ -8,7 +8,8 @@ extension PlaybackEventTranslator {
         guard let url = urls[broken.item] ?? urls[broken.entry] else {
             return finish(broken.item, .error("stream broke and its URL is unknown"))
         }
-        var incident = RecoveryIncident(item: broken.item, url: url, position: broken.lastPosition ?? 0, attempt: 1,
+        var incident = RecoveryIncident(item: broken.item, url: url, gain: gains[broken.item] ?? gains[broken.entry],
+                                        position: broken.lastPosition ?? 0, attempt: 1,
                                         duration: broken.duration ?? broken.reportedDuration)
         if stalled { incident.stalledEntry = broken.entry }
         recovery = incident
@@ -93,10 +94,11 @@ extension PlaybackEventTranslator {
         if let queued, let url = urls[queued.item] {
             if let entry = queued.entry { silenced.insert(entry); unstarted.remove(entry) }
             self.queued = (queued.item, nil)
-            requeue = PlayerAction.QueuedURL(item: queued.item, url: url, start: queuedStart)
+            requeue = PlayerAction.QueuedURL(item: queued.item, url: url, start: queuedStart, gain: gains[queued.item])
         }
         recovery = incident
-        actions.append(.reload(item: incident.item, url: incident.url, start: incident.position, requeue: requeue))
+        actions.append(.reload(item: incident.item, url: incident.url, start: incident.position, gain: incident.gain,
+                               requeue: requeue))
     }
 
     /// mpv moves on to the queued item when the broken one ends; it must not play before the
@@ -122,7 +124,8 @@ extension PlaybackEventTranslator {
             unstarted.remove(entry)
         }
         self.queued = (queued.item, nil)
-        actions.append(.restoreQueued(PlayerAction.QueuedURL(item: queued.item, url: url, start: queuedStart)))
+        actions.append(.restoreQueued(PlayerAction.QueuedURL(item: queued.item, url: url, start: queuedStart,
+                                                             gain: gains[queued.item])))
     }
 
     private mutating func dropHeldQueued() {

@@ -56,6 +56,9 @@ struct PlaybackEventTranslator {
 
     /// Item id → URL, for reloads and re-queueing (items that may still need it).
     var urls: [Int64: String] = [:]
+    /// Item id → the gain (dB) its loads carry, for the same reloads and re-queues; absent
+    /// for an item played as it is.
+    var gains: [Int64: Double] = [:]
     /// mpv entry → item id, for entries that play on behalf of another id (recovery reloads,
     /// re-queued items, the first entry of a playlist file).
     var aliases: [Int64: Int64] = [:]

@@ -5,10 +5,10 @@ enum PlayerAction: Sendable, Equatable {
     /// `stop`: mpv must not play on (into the queued item) while a recovery waits. The
     /// entries it ends were silenced by the translator first.
     case halt
-    /// Reload `url` at `start` with `loadfile … replace` for item `item`, then, if the item
-    /// had a next item queued, queue that again (`loadfile … append`); the loop reports the
-    /// new entries back with `noteReloaded`.
-    case reload(item: Int64, url: String, start: Double, requeue: QueuedURL?)
+    /// Reload `url` at `start` with `gain` (dB, nil: none) with `loadfile … replace` for item
+    /// `item`, then, if the item had a next item queued, queue that again (`loadfile …
+    /// append`); the loop reports the new entries back with `noteReloaded`.
+    case reload(item: Int64, url: String, start: Double, gain: Double? = nil, requeue: QueuedURL?)
     /// Put a queued item held back during a recovery back into mpv (`append-play`: it plays
     /// at once when nothing else does).
     case restoreQueued(QueuedURL)
@@ -27,6 +27,8 @@ enum PlayerAction: Sendable, Equatable {
         var url: String
         /// Where it starts, seconds (0: the beginning), as `queueNext` was asked.
         var start: Double = 0
+        /// Its gain (dB), as `queueNext` was asked; nil for none.
+        var gain: Double?
     }
 }
 

@@ -8,19 +8,19 @@ extension PlayerController {
     ///
     /// `startAt` (seconds) lets a long item the caller remembers resume where it was left when
     /// it comes up, as `load(_:startAt:)` does. While a recovery waits to reload the current
-    /// item, the queued item waits behind it.
+    /// item, the queued item waits behind it. `gain` is the item's own, as for `load`.
     /// - Returns: the queued item's id; its `started`/`finished` carry it.
     /// - Throws: `.commandFailed` if mpv refuses the command.
     @discardableResult
-    public func queueNext(_ url: String, startAt: Double = 0) throws(PlaybackError) -> PlaybackItemID {
+    public func queueNext(_ url: String, startAt: Double = 0, gain: Double? = nil) throws(PlaybackError) -> PlaybackItemID {
         try loop.withTranslator { translator, _ throws(PlaybackError) in
             if translator.queued != nil, try dequeue(&translator) != .removed {
                 // mpv has already begun it (or played it): it is no longer "next".
                 translator.noteQueuedBecameCurrent()
             }
             let flags = translator.holdsQueue ? MPVArgument.append : MPVArgument.appendPlay
-            let entry = try handle.loadFile(url, flags: flags, startAt: startAt)
-            translator.noteQueued(entry, url: url, startAt: startAt)
+            let entry = try handle.loadFile(url, flags: flags, startAt: startAt, gain: gain)
+            translator.noteQueued(entry, url: url, startAt: startAt, gain: gain)
             return PlaybackItemID(rawValue: entry)
         }
     }
@@ -76,7 +76,8 @@ extension PlayerController {
     public func advance() throws(PlaybackError) -> PlaybackItemID {
         try loop.withTranslator { translator, _ throws(PlaybackError) in
             if let target = translator.queuedDuringRecovery {
-                let entry = try handle.loadFile(target.url, flags: MPVArgument.replace, startAt: translator.queuedStart)
+                let entry = try handle.loadFile(target.url, flags: MPVArgument.replace, startAt: translator.queuedStart,
+                                                gain: target.gain)
                 translator.noteAdvancedByReplace(entry)
                 return PlaybackItemID(rawValue: target.item)
             }

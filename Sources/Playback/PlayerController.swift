@@ -65,18 +65,20 @@ public final class PlayerController: Sendable {
     // MARK: - Loading
 
     /// Plays `url` (http(s), a local path, an HLS playlist…) from `startAt` seconds,
-    /// replacing whatever was playing, loading or queued.
+    /// replacing whatever was playing, loading or queued. `gain` (dB; nil or under a tenth
+    /// of a dB: none) is applied to this item's audio alone, before the volume, and again
+    /// by every reload a recovery makes of it (see `MPVHandle.fileOptions(startAt:gain:)`).
     /// - Returns: the new item's id; its `started`/`finished` events carry it. The item it
     ///   replaced and a queued item, if any, get `finished(_, .stopped)` first.
     /// - Throws: `.commandFailed` if mpv refuses the command. A URL that cannot be fetched
     ///   or decoded is not an error here: it ends with `finished(id, …)`.
     @discardableResult
-    public func load(_ url: String, startAt: Double = 0) throws(PlaybackError) -> PlaybackItemID {
+    public func load(_ url: String, startAt: Double = 0, gain: Double? = nil) throws(PlaybackError) -> PlaybackItemID {
         // Registering inside the translator's lock means the loop cannot see START_FILE of
         // this entry before the translator knows the entry is ours.
         try loop.withTranslator { translator, _ throws(PlaybackError) in
-            let entry = try handle.loadFile(url, flags: MPVArgument.replace, startAt: startAt)
-            translator.noteLoad(entry, url: url)
+            let entry = try handle.loadFile(url, flags: MPVArgument.replace, startAt: startAt, gain: gain)
+            translator.noteLoad(entry, url: url, gain: gain)
             return PlaybackItemID(rawValue: entry)
         }
     }
@@ -122,6 +124,11 @@ public final class PlayerController: Sendable {
             return (PlaybackItemID(rawValue: playing.item), seconds)
         }
     }
+
+    /// The audio filters mpv applies to the file playing, as mpv writes its `af` property
+    /// (`lavfi=graph=%13%volume=-6.2dB` for an item given −6.2 dB); empty when there are none, nil when
+    /// mpv cannot tell. What a gain given to `load` or `queueNext` became.
+    public var audioFilters: String? { handle.string(.audioFilters) }
 
     /// Quits mpv, waits for the event thread to send `.shutdown` and finish the streams, then
     /// destroys the handle. Idempotent; blocks for the few milliseconds mpv takes to quit.

@@ -4,6 +4,8 @@ struct RecoveryIncident: Sendable, Equatable {
     var item: Int64
     /// Its URL.
     var url: String
+    /// The gain (dB) its loads carry, which each reload carries too; nil for none.
+    var gain: Double?
     /// Where the stream broke, seconds: each reload starts here.
     var position: Double
     /// Attempts begun so far (the one waiting or running included).

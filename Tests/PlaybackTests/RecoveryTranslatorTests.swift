@@ -103,6 +103,39 @@ struct RecoveryTranslatorTests {
         #expect(translator.takeOutput().actions == [.reload(item: 1, url: "http://x/1", start: 12, requeue: requeue)])
     }
 
+    @Test("the broken item's gain and the queued item's go with the reload and the re-queue")
+    func gainsSurviveTheReload() {
+        var translator = PlaybackEventTranslator(paused: false, volume: 100, policy: policy)
+        translator.noteLoad(1, url: "http://x/1", gain: -6.2)
+        _ = feed(&translator, [.startFile(entry: 1), .fileLoaded, .propertyChanged(.duration, .double(30)),
+                               .playbackRestart, timePos(12)])
+        translator.noteQueued(2, url: "http://x/2", startAt: 0, gain: 3.5)
+        _ = feed(&translator, [dropped, end(1, .eof)])
+        translator.fire(at: at(500))
+        let requeue = PlayerAction.QueuedURL(item: 2, url: "http://x/2", start: 0, gain: 3.5)
+        #expect(translator.takeOutput().actions
+                == [.reload(item: 1, url: "http://x/1", start: 12, gain: -6.2, requeue: requeue)])
+    }
+
+    @Test("when the player gives up, the queued item goes back with its gain")
+    func restoredQueueKeepsItsGain() {
+        var translator = playingAt12()
+        translator.noteQueued(2, url: "http://x/2", startAt: 0, gain: 3.5)
+        _ = feed(&translator, [dropped, end(1, .eof)])
+        var now = 0
+        var last: [PlayerAction] = []
+        for attempt in 1...3 {
+            now += Int(policy.delay(forAttempt: attempt) * 1000)
+            translator.fire(at: at(now))
+            _ = translator.takeOutput()
+            let entry = Int64(10 + attempt)
+            translator.noteReloaded(entry: entry, requeued: nil)
+            last = feed(&translator, [.startFile(entry: entry), end(entry, .error, error: -13)], at: now).actions
+        }
+        #expect(last == [.removeEntry(13), .halt,
+                         .restoreQueued(PlayerAction.QueuedURL(item: 2, url: "http://x/2", start: 0, gain: 3.5))])
+    }
+
     @Test("failed attempts back off, then the player gives up and the queued item plays on")
     func givesUp() {
         var translator = playingAt12()
