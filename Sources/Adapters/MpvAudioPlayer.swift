@@ -9,12 +9,17 @@ public final class MpvAudioPlayer: AudioPlayer {
     public let controller: PlayerController
     /// The controller's events in the radio's vocabulary.
     public let events: AsyncStream<AudioPlayerEvent>
+    /// Whether songs' gains reach mpv (`[radio] loudness`); false plays every song as it is.
+    public let appliesGain: Bool
     private let pump: Task<Void, Never>
 
-    /// - Parameter recoveryAttempts: the controller's `RecoveryPolicy.maxAttempts`, so the
-    ///   radio can say "attempt 2 of 4".
-    public init(controller: PlayerController, recoveryAttempts: Int) {
+    /// - Parameters:
+    ///   - recoveryAttempts: the controller's `RecoveryPolicy.maxAttempts`, so the radio can
+    ///     say "attempt 2 of 4".
+    ///   - appliesGain: whether a song's gain is applied (see `appliesGain`).
+    public init(controller: PlayerController, recoveryAttempts: Int, appliesGain: Bool = true) {
         self.controller = controller
+        self.appliesGain = appliesGain
         let (stream, continuation) = AsyncStream<AudioPlayerEvent>.makeStream(bufferingPolicy: .unbounded)
         events = stream
         let source = controller.events
@@ -28,23 +33,38 @@ public final class MpvAudioPlayer: AudioPlayer {
 
     deinit { pump.cancel() }
 
-    /// mpv's `loadfile … replace`; a refusal by mpv itself (not by the server) is `loadFailed`.
+    /// mpv's `loadfile … replace`, at no gain.
     public func load(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
+        try load(url, startAt: startAt, gain: nil)
+    }
+
+    /// mpv's `loadfile … replace` with the song's gain as a filter of its own (unless
+    /// `appliesGain` is off); a refusal by mpv itself (not by the server) is `loadFailed`.
+    public func load(_ url: String, startAt: Double, gain: Double?) throws(PlayerFailure) -> AudioPlayerItemID {
         do {
-            return AudioPlayerItemID(try controller.load(url, startAt: startAt).rawValue)
+            return AudioPlayerItemID(try controller.load(url, startAt: startAt, gain: applied(gain)).rawValue)
         } catch {
             throw .loadFailed(Self.words(error))
         }
     }
 
-    /// mpv's `loadfile … append-play`, prefetched while the current item plays.
+    /// mpv's `loadfile … append-play`, at no gain.
     public func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
+        try queueNext(url, startAt: startAt, gain: nil)
+    }
+
+    /// mpv's `loadfile … append-play` with the song's gain (as `load`), prefetched while the
+    /// current item plays.
+    public func queueNext(_ url: String, startAt: Double, gain: Double?) throws(PlayerFailure) -> AudioPlayerItemID {
         do {
-            return AudioPlayerItemID(try controller.queueNext(url, startAt: startAt).rawValue)
+            return AudioPlayerItemID(try controller.queueNext(url, startAt: startAt, gain: applied(gain)).rawValue)
         } catch {
             throw .loadFailed(Self.words(error))
         }
     }
+
+    /// The gain mpv gets: the song's, or none when levelling is off.
+    private func applied(_ gain: Double?) -> Double? { appliesGain ? gain : nil }
 
     /// mpv's `playlist-next`; throws when nothing is queued (the radio then loads instead).
     public func advance() throws(PlayerFailure) -> AudioPlayerItemID {

@@ -254,7 +254,7 @@ public actor RadioSession {
 
     private func load(_ track: Track, at start: Double, ticket: PlayTicket) {
         do {
-            tickets[try player.load(track.url, startAt: start)] = ticket
+            tickets[try player.load(track.url, startAt: start, gain: track.gain)] = ticket
         } catch {
             handle(.playerFinished(ticket, .failed(error)))
         }
@@ -302,7 +302,7 @@ public actor RadioSession {
             load(track, at: startAt, ticket: ticket)
         case .queueNext(let track, let startAt, let ticket):
             do {
-                tickets[try player.queueNext(track.url, startAt: startAt)] = ticket
+                tickets[try player.queueNext(track.url, startAt: startAt, gain: track.gain)] = ticket
             } catch {
                 // Not queued: the machine loads the song when its turn comes.
                 handle(.playerFinished(ticket, .failed(error)))

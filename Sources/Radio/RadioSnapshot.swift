@@ -34,11 +34,15 @@ public struct Track: Sendable, Equatable {
     /// Why the station chose it for the listener, in words, when the station says (mhz's
     /// station does: docs/PROTOCOL.md §4.2).
     public var reason: String?
+    /// The gain (dB) that brings the audio at `url` to the station's level, as the station
+    /// gave it (`Song.gain`); the player applies it to this song alone. nil: play it as it is
+    /// (the station did not level it, or a downloaded file, a history replay).
+    public var gain: Double?
 
     /// Creates a track.
     public init(sid: String, title: String, artist: String, album: String = "", year: String = "",
                 kbps: Int? = nil, length: Double = 0, liked: Bool = false, url: String, picture: String = "",
-                sha256: String? = nil, channel: String? = nil, reason: String? = nil) {
+                sha256: String? = nil, channel: String? = nil, reason: String? = nil, gain: Double? = nil) {
         self.sid = sid
         self.title = title
         self.artist = artist
@@ -52,6 +56,7 @@ public struct Track: Sendable, Equatable {
         self.sha256 = sha256
         self.channel = channel
         self.reason = reason
+        self.gain = gain
     }
 }
 

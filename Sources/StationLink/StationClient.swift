@@ -114,7 +114,8 @@ public struct StationClient: RadioService {
     public static func track(_ song: Song) -> Track {
         var track = Track(sid: song.sid, title: song.title, artist: song.artist, album: song.albumTitle,
                           year: song.publicTime, kbps: song.kbps, length: Double(song.length), liked: song.like,
-                          url: song.url, picture: song.picture, sha256: song.sha256, reason: song.reason)
+                          url: song.url, picture: song.picture, sha256: song.sha256, reason: song.reason,
+                          gain: song.gain)
         track.ssid = song.ssid
         return track
     }

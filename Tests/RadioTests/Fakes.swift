@@ -77,6 +77,8 @@ final class FakeService: RadioService {
 final class FakePlayer: AudioPlayer {
     private struct State {
         var loads: [String] = []
+        var loadGains: [Double?] = []
+        var queueGains: [Double?] = []
         var played: [String] = []
         var starts: [Double] = []
         var queues: [String] = []
@@ -101,6 +103,10 @@ final class FakePlayer: AudioPlayer {
     var starts: [Double] { state.withLock { $0.starts } }
     /// URLs given to `queueNext`, in order.
     var queues: [String] { state.withLock { $0.queues } }
+    /// The gain given with each of `loads`, in order.
+    var loadGains: [Double?] { state.withLock { $0.loadGains } }
+    /// The gain given with each of `queues`, in order.
+    var queueGains: [Double?] { state.withLock { $0.queueGains } }
     /// The URL queued now, if any.
     var queuedURL: String? { state.withLock { $0.queued?.url } }
     /// The id of the item queued now.
@@ -115,9 +121,14 @@ final class FakePlayer: AudioPlayer {
     func refuseLoads(of url: String) { state.withLock { _ = $0.refused.insert(url) } }
 
     func load(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
+        try load(url, startAt: startAt, gain: nil)
+    }
+
+    func load(_ url: String, startAt: Double, gain: Double?) throws(PlayerFailure) -> AudioPlayerItemID {
         if state.withLock({ $0.refused.contains(url) }) { throw .loadFailed("refused by the fake") }
         return state.withLock { s in
             s.loads.append(url)
+            s.loadGains.append(gain)
             s.played.append(url)
             s.starts.append(startAt)
             s.queued = nil
@@ -128,8 +139,13 @@ final class FakePlayer: AudioPlayer {
     }
 
     func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID {
+        try queueNext(url, startAt: startAt, gain: nil)
+    }
+
+    func queueNext(_ url: String, startAt: Double, gain: Double?) throws(PlayerFailure) -> AudioPlayerItemID {
         state.withLock { s in
             s.queues.append(url)
+            s.queueGains.append(gain)
             defer { s.next += 1 }
             if s.current == nil {
                 // As mpv's `append-play`: queued on an idle player, it starts at once.

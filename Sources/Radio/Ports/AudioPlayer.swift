@@ -15,6 +15,11 @@ public protocol AudioPlayer: Sendable {
     /// Queues `url` to follow the current item, replacing the item queued before (which
     /// finishes as stopped without playing). It starts at `startAt` seconds when it comes up.
     func queueNext(_ url: String, startAt: Double) throws(PlayerFailure) -> AudioPlayerItemID
+    /// `load(_:startAt:)` with the song's own gain (dB, `Track.gain`; nil: none), applied to
+    /// this item alone, under the volume, and kept when the player reloads it.
+    func load(_ url: String, startAt: Double, gain: Double?) throws(PlayerFailure) -> AudioPlayerItemID
+    /// `queueNext(_:startAt:)` with the song's own gain, as for `load(_:startAt:gain:)`.
+    func queueNext(_ url: String, startAt: Double, gain: Double?) throws(PlayerFailure) -> AudioPlayerItemID
     /// Takes the queued item back, so it never plays (the radio's queue changed).
     func clearQueued()
     /// Ends the current item now and plays the queued one.
@@ -36,6 +41,19 @@ public protocol AudioPlayer: Sendable {
     /// tell (nothing started, a reload or a seek under way). The session reads it to answer
     /// `status` and to save the position on pause and quit.
     var position: AudioPlayerPosition? { get }
+}
+
+/// A player that cannot apply a gain plays every song as it is.
+extension AudioPlayer {
+    /// Loads `url` without its gain.
+    public func load(_ url: String, startAt: Double, gain: Double?) throws(PlayerFailure) -> AudioPlayerItemID {
+        try load(url, startAt: startAt)
+    }
+
+    /// Queues `url` without its gain.
+    public func queueNext(_ url: String, startAt: Double, gain: Double?) throws(PlayerFailure) -> AudioPlayerItemID {
+        try queueNext(url, startAt: startAt)
+    }
 }
 
 /// Where the player is in one of its items.

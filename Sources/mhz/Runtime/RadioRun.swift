@@ -61,7 +61,9 @@ struct RadioRun: Sendable {
               frontEndStarted: Bool) async -> Ending {
         let logger = Logger(label: "mhz")
         let frontEnd = self.frontEnd, lyrics = self.lyrics, commands = self.commands, relay = self.relay
-        let player = MpvAudioPlayer(controller: controller, recoveryAttempts: recoveryAttempts)
+        // `[radio] loudness`: each song at the gain its station gave it, or as it is.
+        let player = MpvAudioPlayer(controller: controller, recoveryAttempts: recoveryAttempts,
+                                    appliesGain: runtime.config.radio.loudness)
         let manager = DownloadSetup.manager(paths: runtime.paths, config: runtime.config, database: database)
         let downloads = RadioDownloads(manager: manager, database: database, station: runtime.sessionKey)
         // MPRIS and notifications, when there is a session bus.
