@@ -26,6 +26,16 @@ struct BenchArguments {
         return value
     }
 
+    /// The positive numbers, separated by commas, that must follow `flag` (`100,500,1000`).
+    mutating func positiveNumbers(after flag: String) throws(BenchUsage) -> [Double] {
+        let words = rest.popFirst()?.split(separator: ",", omittingEmptySubsequences: false) ?? []
+        let values = words.compactMap { Double($0) }.filter { $0 > 0 && $0.isFinite }
+        guard !values.isEmpty, values.count == words.count else {
+            throw BenchUsage("\(flag) needs positive numbers separated by commas\n" + usage)
+        }
+        return values
+    }
+
     /// Takes `flag` if it is one every subcommand knows: `--mhz PATH`, `--work DIR`, `-h`
     /// (`--help`); throws for any other flag, naming it.
     mutating func common(_ flag: String, mhz: inout String, work: inout URL) throws(BenchUsage) {
