@@ -118,8 +118,8 @@ public final class Station: Sendable {
         let responder = PlaylistResponder(
             library: library, profiles: profiles,
             recommender: Recommender(seed: configuration.seed ?? system.next()), leveling: configuration.leveling)
-        let live = LiveHub(directory: configuration.liveDirectory, configuration: configuration.live, library: library,
-                           responder: responder, logger: logger)
+        let live = LiveHub(directory: configuration.liveDirectory, configuration: configuration.live,
+                           leveling: configuration.leveling, library: library, responder: responder, logger: logger)
         self.live = live
         services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),

@@ -122,10 +122,6 @@ public final class LiveEncoder {
         mixer.endInput()
     }
 
-    /// Samples clamped to ±1 so far (either channel): where overlapping songs summed past
-    /// full scale.
-    public var overs: Int { mixer.overs }
-
     /// Encodes one frame into every variant, cutting a variant's segment at `boundary`.
     private func encodeFrame(boundary: Int64) throws(TranscodeError) {
         guard let frame else { return }

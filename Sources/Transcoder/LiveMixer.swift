@@ -10,9 +10,10 @@ import Foundation
 /// `N` the next song's declared length): the next song's first sample is `F'` before the
 /// ending one's last. During the overlap each sample is `a·cos(πt/2) + b·sin(πt/2)`, `t`
 /// going from 0 to 1 (an equal-power curve: two uncorrelated songs keep their sum's power),
-/// clamped to ±1. With `F` zero, or a song that could not be opened in time, songs follow
-/// one another sample for sample as without a crossfade. A song that starts when nothing
-/// plays (a run's first, one taken up again) has no fade in.
+/// clamped to ±1 (two songs near full scale sum past it). With `F` zero, or a song that
+/// could not be opened in time, songs follow one another sample for sample as without a
+/// crossfade. A song that starts when nothing plays (a run's first, one taken up again)
+/// has no fade in.
 ///
 /// **A skip** (``endInput()``) ends the song playing within `min(F, 1 s)`: the next song
 /// fades in over that instead of waiting for the end; without a crossfade what waits in
@@ -34,8 +35,6 @@ final class LiveMixer {
     private var fade: (length: Int64, done: Int64)?
     /// Where one song's samples wait on their way into the mix; one per song of a fade.
     private var scratch: [UnsafeMutablePointer<AVFrame>?]
-    /// Samples clamped to ±1 so far, on either channel.
-    private(set) var overs = 0
 
     /// A mixer for frames of up to `frameSize` samples of `format` (planar float), songs
     /// overlapping by `crossfade` samples.
@@ -213,17 +212,9 @@ final class LiveMixer {
         }
     }
 
-    /// `value` within ±1, counting the samples that were not.
+    /// `value` within ±1: what the AAC encoder is given is full scale at most.
     private func clamp(_ value: Float) -> Float {
-        if value > 1 {
-            overs += 1
-            return 1
-        }
-        if value < -1 {
-            overs += 1
-            return -1
-        }
-        return value
+        min(1, max(-1, value))
     }
 
     /// A channel's plane of a planar float frame.
