@@ -9,10 +9,12 @@ struct AiredRecord: Codable, Sendable, Equatable {
     var title: String
     /// Its artist.
     var artist: String
-    /// When it started on the air, in milliseconds since the epoch.
+    /// When it started on the air, in milliseconds since the epoch: the middle of the
+    /// crossfade it came in on, or its first sample when it did not fade in.
     var start: Int64
-    /// Its declared length in milliseconds, less what an earlier run aired of it: where it
-    /// is expected to end.
+    /// Its declared length in milliseconds, less what an earlier run aired of it and half
+    /// of each of its fades (the one it came in on, the one it is expected to go out on):
+    /// where it is expected to end.
     var length: Int64
 
     /// Where it is expected to end (ms since the epoch): `start` plus `length`, the latest
