@@ -2,7 +2,8 @@ import CFFmpeg
 import Foundation
 
 /// The audio a live broadcast encodes, frame by frame: the source's songs one after the
-/// other, each at its gain, the end of one overlapping the start of the next.
+/// other, each at its gain (which its ``LivePlay``'s converter applies), the end of one
+/// overlapping the start of the next.
 ///
 /// **The crossfade.** While a song is decoded, its FIFO is kept a frame and a crossfade
 /// ahead, so when its file ends, all it has left (`R` samples) is known; the next song is
@@ -167,21 +168,14 @@ final class LiveMixer {
         }
     }
 
-    /// `count` samples of `song` alone into `frame` from `position`, at its gain.
+    /// `count` samples of `song` alone into `frame` from `position`, as its converter made
+    /// them (at its gain).
     private func mixSolo(_ song: LivePlay, into frame: UnsafeMutablePointer<AVFrame>, at position: Int32,
                          count: Int32) throws(TranscodeError) {
         guard count > 0, let buffer = scratch[0] else { return }
         try song.read(into: buffer, count: count)
-        let factor = song.factor
         for channel in 0..<Int(format.channels) {
-            let source = Self.plane(buffer, channel)
-            let target = Self.plane(frame, channel).advanced(by: Int(position))
-            if factor == 1 {
-                // As it is: not a bit changed.
-                target.update(from: source, count: Int(count))
-            } else {
-                for index in 0..<Int(count) { target[index] = clamp(source[index] * factor) }
-            }
+            Self.plane(frame, channel).advanced(by: Int(position)).update(from: Self.plane(buffer, channel), count: Int(count))
         }
     }
 
@@ -197,10 +191,8 @@ final class LiveMixer {
         for index in 0..<Int(count) {
             // t at the middle of each sample: the curve is symmetric about the fade's middle.
             let curve = LiveCrossfade.gains(at: (Double(fade.done) + Double(index) + 0.5) / length)
-            let fadingGain = out.factor * curve.out
-            let risingGain = incoming.factor * curve.in
             for (fading, rising, target) in channels {
-                target[Int(position) + index] = clamp(fading[index] * fadingGain + rising[index] * risingGain)
+                target[Int(position) + index] = clamp(fading[index] * curve.out + rising[index] * curve.in)
             }
         }
     }

@@ -2,13 +2,11 @@ import CFFmpeg
 
 /// One song as ``LiveMixer`` plays it: its decoder until the file ends, its own converter
 /// to the broadcast's format (so a song's samples wait in a FIFO of their own while another
-/// song's are heard, as during a crossfade), and its gain. Not `Sendable`: the broadcast's
-/// thread owns it.
+/// song's are heard, as during a crossfade), which applies its gain (``FrameGain``). Not
+/// `Sendable`: the broadcast's thread owns it.
 final class LivePlay {
     /// The song as the source gave it.
     let input: LiveInput
-    /// ``LiveInput/factor``, taken once.
-    let factor: Float
     /// Its length from where playing starts, in the broadcast's samples, as the file
     /// declares it; `nil` when it does not.
     let declaredSamples: Int64?
@@ -27,9 +25,8 @@ final class LivePlay {
         var skipped = 0.0
         if let seconds = input.seekSeconds, decoder.seek(toSeconds: seconds) { skipped = seconds }
         self.input = input
-        factor = input.factor
         self.decoder = decoder
-        converter = try SampleConverter(output: format)
+        converter = try SampleConverter(output: format, gain: FrameGain(decibels: input.gain))
         // Declared by the file: a length within a year is taken, anything else is not known.
         if let declared = decoder.declaredDuration, declared > skipped, declared < 365 * 86400 {
             declaredSamples = Int64(((declared - skipped) * Double(format.sampleRate)).rounded())
