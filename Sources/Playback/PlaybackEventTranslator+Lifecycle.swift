@@ -139,9 +139,10 @@ extension PlaybackEventTranslator {
     /// a stream whose connection died and could not be reopened as END_FILE `eof`, not as an
     /// error (seen with 0.35.1: "Stream ends prematurely at 98304, should be 321036", ffmpeg's
     /// reconnect refused, then END_FILE reason 0 at 5.95 s of a 20 s file). Local files
-    /// are never broken.
+    /// are never broken. With an untimed output (`untimedOutput`) only logged trouble is.
     func isBroken(_ entry: Current) -> Bool {
         guard policy.maxAttempts > 0, let url = urls[entry.item], MediaURLProbing.canProbe(url) else { return false }
+        if untimedOutput { return entry.troubled }
         guard let duration = entry.duration else { return true }
         return (entry.lastPosition ?? 0) < duration - policy.endTolerance
     }

@@ -106,6 +106,10 @@ struct PlaybackEventTranslator {
     var probedStatus: [Int64: Int] = [:]
     /// Whether a refused URL whose status mpv's log did not give is probed.
     let probesStatus: Bool
+    /// The audio output writes as fast as mpv decodes (`ao=pcm`, a file): a song is over
+    /// before mpv has reported more than its first position, so an end short of the
+    /// duration proves nothing and only trouble in the log makes it a break.
+    let untimedOutput: Bool
     /// Timers wanted (see `TranslatorTimer`).
     var timers: [TranslatorTimer] = []
     /// Output not yet taken by the loop.
@@ -116,12 +120,13 @@ struct PlaybackEventTranslator {
     /// Starts from the pause flag, mute flag and volume read from mpv before observing them,
     /// so the initial observed values (or a change mpv coalesced into them) compare correctly.
     init(paused: Bool, volume: Int, muted: Bool = false, policy: RecoveryPolicy = RecoveryPolicy(),
-         probesStatus: Bool = false) {
+         probesStatus: Bool = false, untimedOutput: Bool = false) {
         self.paused = paused
         self.volume = volume
         self.muted = muted
         self.policy = policy
         self.probesStatus = probesStatus
+        self.untimedOutput = untimedOutput
     }
 
     // MARK: - Output

@@ -40,7 +40,8 @@ public final class PlayerController: Sendable {
             ?? PlayerOptions.clampVolume(options.initialVolume)
         let translator = PlaybackEventTranslator(paused: handle.flag(.pause) ?? false, volume: volume,
                                                  muted: handle.flag(.mute) ?? false, policy: options.recovery,
-                                                 probesStatus: options.statusProbe != nil)
+                                                 probesStatus: options.statusProbe != nil,
+                                                 untimedOutput: options.writesUntimed)
         for property in MPVProperty.allCases { try handle.observe(property) }
         // On a throw above, MPVHandle.deinit destroys the handle: no loop is running yet.
         let channels = EventChannels()

@@ -121,6 +121,14 @@ extension PlayerOptions {
             + extraOptions.map { (name: $0.0, value: .string($0.1)) }
     }
 
+    /// Whether the audio output mpv is given writes as fast as it decodes instead of at the
+    /// pace of a device: `pcm` (a WAV or raw file), the last `ao` set, its first choice.
+    var writesUntimed: Bool {
+        guard let output = mpvSettings.last(where: { $0.name == MPVOption.audioOutput.rawValue }),
+              case .string(let choices) = output.value else { return false }
+        return choices.split(separator: ",").first.map { $0.split(separator: ":").first == "pcm" } ?? false
+    }
+
     /// Volumes outside 0–100 are clamped (mpv itself would accept up to `volume-max`, 130).
     static func clampVolume(_ percent: Int) -> Int { min(max(percent, 0), 100) }
 }

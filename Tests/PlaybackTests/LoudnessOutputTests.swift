@@ -22,13 +22,14 @@ struct LoudnessOutputTests {
         let loudGain: Double
         let quietGain: Double
 
-        /// `recovery` is off unless a test wants it: `ao=pcm` plays so far ahead of the
-        /// position mpv last reported that an end over HTTP looks like a stream cut short.
-        init(recovery: RecoveryPolicy = .disabled) async throws {
+        /// No recovery: with an untimed output only trouble in ffmpeg's log makes a break, and
+        /// that log is process-wide (bound to the first mpv instance alive, see
+        /// `PlayerControllerRecoveryTests`), so another suite's cut could reach this player.
+        init() async throws {
             sink = try TemporaryDirectory(prefix: "mhz-loudness-out")
             out = sink.path("out.wav")
             fixture = try await PlaybackFixture(
-                media: [:], options: PlayerOptions(extraOptions: [("ao", "pcm"), ("ao-pcm-file", out.path)], recovery: recovery))
+                media: [:], options: PlayerOptions(extraOptions: [("ao", "pcm"), ("ao-pcm-file", out.path)], recovery: .disabled))
             let folder = fixture.folder
             try await offPool {
                 try MediaFactory.tone(at: folder.path("loud.flac"), seconds: LoudnessOutputTests.seconds, gainDB: 10)
@@ -48,6 +49,8 @@ struct LoudnessOutputTests {
             let b = try fixture.player.queueNext(fixture.url("quiet.flac"), gain: quiet)
             #expect(try await fixture.events.finished(a) == .eof)
             #expect(try await fixture.events.finished(b) == .eof)
+            #expect(!fixture.events.all.contains { if case .recovering = $0 { true } else { false } },
+                    "an end at the output's pace is no break: \(fixture.events.all)")
             return closed()
         }
 
@@ -139,28 +142,26 @@ struct LoudnessOutputTests {
         #expect(abs(level - Self.target) <= 1, "after the seek: \(level) LUFS")
     }
 
-    @Test("a reload after a cut connection plays at the song's gain")
+    @Test("a reload after a cut connection carries the song's gain into mpv")
     func reloadKeepsGain() async throws {
-        // An mp3 (the recovery tests' 320 kbit/s) cut after 4 s of its 6, reloaded by a Range
-        // request at twice real time: what follows the reload is at least the last 1.5 s.
-        let songs = try await Songs(recovery: PlayerControllerRecoveryTests.quick)
-        let fixture = songs.fixture
-        try await offPool {
-            try MediaFactory.tone(at: fixture.folder.path("cut.mp3"), seconds: 6, mp3Bitrate: PlayerControllerRecoveryTests.bitrate,
-                                  gainDB: 10)
-        }
-        let gain = Self.target - (try LoudnessProbe.measure(fixture.folder.path("cut.mp3")).integrated)
-        fixture.faulty.script("/cut.mp3", PlayerControllerRecoveryTests.cutThenRefuseFirstReload())
-        let id = try fixture.player.load(fixture.faulty.url("cut.mp3"), gain: gain)
-        try await fixture.events.next("recovered", timeout: .seconds(20)) {
+        // At the pace of a device (ao=null), as the recovery tests: a 320 kbit/s mp3 cut after
+        // 4 s of its 6, refused once, then served again; the reloaded entry plays through its
+        // own filter. (Not over ao=pcm: with an untimed output only ffmpeg's log makes a cut a
+        // break, and that log reaches the first mpv instance alive in the test process.)
+        let fixture = try await PlaybackFixture(media: ["tone.mp3": 6],
+                                                options: PlayerOptions(recovery: PlayerControllerRecoveryTests.quick),
+                                                mp3Bitrate: PlayerControllerRecoveryTests.bitrate)
+        fixture.faulty.script("/tone.mp3", PlayerControllerRecoveryTests.cutThenRefuseFirstReload())
+        let id = try fixture.player.load(fixture.faulty.url("tone.mp3"), gain: -6.2)
+        _ = try await fixture.events.started(id)
+        #expect(fixture.player.audioFilters == "lavfi=graph=%13%volume=-6.2dB")
+        let recovered = try await fixture.events.next("recovered", timeout: .seconds(20)) {
             if case .recovered(id, _) = $0 { true } else { false }
         }
-        #expect(try await fixture.events.finished(id, timeout: .seconds(20)) == .eof)
-        let out = songs.closed()
-        let length = try Self.duration(of: out)
-        let reloaded = try Self.loudness(of: out, from: length - 1.5, seconds: 1.5)
-        let whole = try LoudnessProbe.measure(out).integrated
-        #expect(abs(reloaded - Self.target) <= 1, "after the reload: \(reloaded) LUFS")
-        #expect(abs(whole - Self.target) <= 1, "all of it: \(whole) LUFS")
+        guard case .recovered(_, let resumedAt) = recovered else { return }
+        var position = try await fixture.events.progress(id)
+        while position < resumedAt + 0.5 { position = try await fixture.events.progress(id) }
+        #expect(fixture.player.audioFilters == "lavfi=graph=%13%volume=-6.2dB", "the reloaded entry's filters")
+        #expect(try await fixture.events.finished(id, timeout: .seconds(15)) == .eof)
     }
 }

@@ -78,3 +78,18 @@ struct PlayerOptionsTests {
         #expect(MPVArgument.number(value) == text)
     }
 }
+
+/// Which outputs count as untimed (see `PlaybackEventTranslator.untimedOutput`).
+@Suite("PlayerOptions untimed output")
+struct PlayerOptionsUntimedTests {
+    @Test("pcm, by audioOutput or a later ao option, is untimed; a device or null is not")
+    func untimed() {
+        #expect(PlayerOptions(audioOutput: "pcm").writesUntimed)
+        #expect(PlayerOptions(audioOutput: "null", extraOptions: [("ao", "pcm")]).writesUntimed)
+        #expect(PlayerOptions(audioOutput: "pcm,alsa").writesUntimed)
+        #expect(!PlayerOptions().writesUntimed)
+        #expect(!PlayerOptions(audioOutput: "null").writesUntimed)
+        #expect(!PlayerOptions(audioOutput: "alsa,pcm").writesUntimed)
+        #expect(!PlayerOptions(audioOutput: "pcm", extraOptions: [("ao", "pulse")]).writesUntimed)
+    }
+}

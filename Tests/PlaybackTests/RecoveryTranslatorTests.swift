@@ -103,6 +103,21 @@ struct RecoveryTranslatorTests {
         #expect(translator.takeOutput().actions == [.reload(item: 1, url: "http://x/1", start: 12, requeue: requeue)])
     }
 
+    @Test("with an untimed output (ao=pcm) an end short of the duration is a break only with trouble in the log")
+    func untimedOutputEnds() {
+        func playing() -> PlaybackEventTranslator {
+            var translator = PlaybackEventTranslator(paused: false, volume: 100, policy: policy, untimedOutput: true)
+            translator.noteLoad(1, url: "http://x/1")
+            _ = feed(&translator, [.startFile(entry: 1), .fileLoaded, .propertyChanged(.duration, .double(30)),
+                                   .playbackRestart, timePos(0)])
+            return translator
+        }
+        var quiet = playing()
+        #expect(feed(&quiet, [end(1, .eof)], at: 40).events == [.finished(item(1), .eof)])
+        var cut = playing()
+        #expect(feed(&cut, [dropped, end(1, .eof)], at: 40).events == [.recovering(item(1), attempt: 1, position: 0)])
+    }
+
     @Test("the broken item's gain and the queued item's go with the reload and the re-queue")
     func gainsSurviveTheReload() {
         var translator = PlaybackEventTranslator(paused: false, volume: 100, policy: policy)
