@@ -35,7 +35,7 @@ struct PlayCommand: AsyncParsableCommand {
     var headless = false
 
     /// mpv's `ao`; wins over the config's `audio_output`.
-    @Option(name: .customLong("audio-output"), help: "mpv audio output (ao), e.g. null, pulse, alsa.")
+    @Option(name: .customLong("audio-output"), help: "mpv audio output (ao), e.g. null, pulse, alsa; pcm records the session into ./audiodump.wav (16-bit stereo, 44.1 kHz).")
     var audioOutput: String?
 
     /// The embedded station's music folder; wins over the config's `library`.
@@ -269,6 +269,11 @@ extension PlayCommand {
         ends.map { max(0.001, $0.timeIntervalSinceNow) }
     }
 
+    /// The audio output that records instead of playing: mpv's `pcm`, into ``recordingFile``.
+    static let recordingOutput = "pcm"
+    /// Where mpv's `pcm` output writes, in the working directory (its default name).
+    static let recordingFile = "audiodump.wav"
+
     /// The player's settings: the audio output and volume asked for, video if asked, and for
     /// media requests the same User-Agent the API requests send, as a plain string.
     ///
@@ -284,6 +289,17 @@ extension PlayCommand {
         var options = PlayerOptions(audioOutput: audioOutput, video: video, userAgent: http.userAgent,
                                     initialVolume: volume, statusProbe: CurlMediaProbe(configuration: http))
         if let streamTimeout { options.networkTimeout = streamTimeout }
+        if audioOutput == Self.recordingOutput {
+            // mpv's pcm output writes as fast as it decodes, so the radio runs ahead of its
+            // playlists and mpv goes idle between songs; each time it opens its output again
+            // it would start its file over, header and all. So the file gets one WAV header
+            // of mhz's, and mpv appends bare samples in the one format the header names.
+            options.extraOptions += [("ao-pcm-file", Self.recordingFile), ("ao-pcm-waveheader", "no"),
+                                     ("ao-pcm-append", "yes"), ("audio-format", "s16"),
+                                     ("audio-samplerate", String(RecordingHeader.sampleRate)),
+                                     ("audio-channels", "stereo")]
+            FileManager.default.createFile(atPath: Self.recordingFile, contents: RecordingHeader.bytes)
+        }
         return options
     }
 }
