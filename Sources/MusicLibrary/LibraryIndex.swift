@@ -34,13 +34,19 @@ package struct LibraryIndex: Sendable {
     /// The `meta` key recording which folder the cache describes.
     package static let rootKey = "library_root"
 
+    /// What a scan has done so far, handed to the caller of ``update(after:progress:)`` as
+    /// files are read: `read` of the `toRead` new or changed files, `seen` files listed.
+    package typealias Progress = @Sendable (_ read: Int, _ toRead: Int, _ seen: Int) -> Void
+
     /// Scans the folder and returns the library it now holds.
     ///
+    /// - Parameter progress: called on the reading threads after each few files read (a
+    ///   first scan of a large folder takes minutes): how many so far.
     /// - Returns: the present, readable tracks in path order, the channel pins, and what the
     ///   scan did.
     /// - Throws: ``LibraryError/folderUnreadable(path:reason:)`` when the folder cannot be
     ///   listed, ``LibraryError/storage(_:)`` when the cache cannot be read or written.
-    package func update(after memory: IndexMemory? = nil) throws(LibraryError) -> IndexResult {
+    package func update(after memory: IndexMemory? = nil, progress: Progress? = nil) throws(LibraryError) -> IndexResult {
         let started = ContinuousClock.now
         let scanner = LibraryScanner(root: root, otherReader: otherReader)
         let files = try scanner.playableFiles()
@@ -72,7 +78,8 @@ package struct LibraryIndex: Sendable {
             return !(row.cover.isEmpty || coverIsStored(row.cover))
         }
         let reads = stale.count
-        let changed = readAll(stale, scanner: scanner).enumerated().map { index, metadata in
+        let seen = files.count
+        let changed = readAll(stale, scanner: scanner) { read in progress?(read, reads, seen) }.enumerated().map { index, metadata in
             let file = stale[index]
             return TrackRow(stamp: file, sid: cached[file.relativePath]?.sid ?? "", metadata: metadata.tags,
                             cover: metadata.cover)
@@ -109,8 +116,10 @@ package struct LibraryIndex: Sendable {
     /// file I/O and parsing, one file at a time per thread (see ``TagLibFile``), so a first
     /// scan of a large folder takes a fraction of the time one thread would. Results come
     /// back in the order of `files`.
-    private func readAll(_ files: [FileStamp], scanner: LibraryScanner) -> [(tags: TrackMetadata?, cover: String)] {
+    private func readAll(_ files: [FileStamp], scanner: LibraryScanner,
+                         read progress: @Sendable (Int) -> Void) -> [(tags: TrackMetadata?, cover: String)] {
         let results = Mutex([(tags: TrackMetadata?, cover: String)](repeating: (nil, ""), count: files.count))
+        let done = Atomic<Int>(0)
         // The cover found in each album folder, by folder path: the files of one folder
         // share it, and looking for it lists the folder.
         let folderCovers = Mutex<[String: String]>([:])
@@ -132,6 +141,7 @@ package struct LibraryIndex: Sendable {
             results.withLock { all in
                 for (offset, value) in read.enumerated() { all[range.lowerBound + offset] = value }
             }
+            progress(done.wrappingAdd(range.count, ordering: .relaxed).newValue)
         }
         return results.withLock { $0 }
     }

@@ -90,7 +90,8 @@ public final class Station: Sendable {
         self.database = database
         let covers = CoverStore(directory: configuration.coverDirectory)
         loader = LibraryLoader(folder: configuration.library, fallsBackToDemo: configuration.fallsBackToDemo,
-                               demoDirectory: configuration.demoLibraryDirectory, database: database, covers: covers)
+                               demoDirectory: configuration.demoLibraryDirectory, database: database, covers: covers,
+                               logger: configuration.effectiveLogger)
         let loader = self.loader
         let first = try await Blocking.run(on: scans) { () throws(StationError) in try loader.load() }
         library = LiveLibrary(first.library)

@@ -43,4 +43,15 @@ struct AnalysisProgressTests {
         #expect(round.progress(at: start + .seconds(10)) ==
                 "sound analysis: heard 4 210 of 19 600 songs (12 unreadable), 40 per second, about 6 min left")
     }
+
+    @Test("a scan's progress and closing lines")
+    func scanLines() {
+        let pace = ProgressPace(started: start)
+        #expect(ScanSummary.progress(read: 1200, of: 20_000, seen: 20_500, pace: pace, at: start + .seconds(4)) ==
+                "library scan: read 1 200 of 20 000 new or changed files (20 500 seen), 300 per second, about 1 min left")
+        let summary = ScanSummary(files: 20_500, tracks: 20_480, read: 1200, added: 800, removed: 3, duration: .seconds(42.4))
+        #expect(summary.closing == "library scan: 20 500 files seen, 1 200 read (800 new), 3 gone, in 42 s")
+        let quick = ScanSummary(files: 8, tracks: 8, read: 8, added: 8, removed: 0, duration: .milliseconds(43))
+        #expect(quick.closing == "library scan: 8 files seen, 8 read (8 new), 0 gone, in 0.0 s")
+    }
 }

@@ -1,5 +1,6 @@
 import DemoLibrary
 import Foundation
+import Logging
 import MusicLibrary
 import StationStorage
 import Synchronization
@@ -23,16 +24,21 @@ final class LibraryLoader: Sendable {
     let database: StationDatabase
     /// Where covers are kept.
     let covers: CoverStore
+    /// Where a long scan says how far it has come (at most every ``ProgressPace/interval``),
+    /// and a scan that changed something says what it did.
+    let logger: Logger?
     /// The last scan's rows and tracks, by folder (scans run one at a time).
     private let memory = Mutex<[String: IndexMemory]>([:])
 
     /// Creates a loader.
-    init(folder: URL?, fallsBackToDemo: Bool = true, demoDirectory: URL, database: StationDatabase, covers: CoverStore) {
+    init(folder: URL?, fallsBackToDemo: Bool = true, demoDirectory: URL, database: StationDatabase, covers: CoverStore,
+         logger: Logger? = nil) {
         self.folder = folder
         self.fallsBackToDemo = fallsBackToDemo
         self.demoDirectory = demoDirectory
         self.database = database
         self.covers = covers
+        self.logger = logger
     }
 
     /// Scans and builds the library.
@@ -77,11 +83,22 @@ final class LibraryLoader: Sendable {
     private func index(_ root: URL) throws(StationError) -> IndexResult {
         let previous = memory.withLock { $0[root.path] }
         let result: IndexResult
+        let pace = Mutex(ProgressPace())
+        let logger = self.logger
         do throws(LibraryError) {
             result = try LibraryIndex(root: root, database: database, covers: covers, otherReader: FFmpegTagReader())
-                .update(after: previous)
+                .update(after: previous) { read, toRead, seen in
+                    guard let logger, read < toRead else { return }
+                    let line = pace.withLock { pace in
+                        pace.isDue() ? ScanSummary.progress(read: read, of: toRead, seen: seen, pace: pace) : nil
+                    }
+                    if let line { logger.info("\(line)") }
+                }
         } catch {
             throw StationError(error)
+        }
+        if let logger, result.summary.read > 0 || result.summary.removed > 0 {
+            logger.info("\(result.summary.closing)")
         }
         // Only the folder just scanned is remembered: the cache's root is now this one.
         memory.withLock { $0 = result.memory.map { [root.path: $0] } ?? [:] }
