@@ -1,5 +1,6 @@
 import BenchKit
 import Foundation
+import MusicLibrary
 import TasteBench
 
 /// `mhz-bench scale`: the release `mhz serve` over a large library (50 000 tracks by
@@ -233,7 +234,7 @@ enum ScaleCommand {
         let load = StationLoad(port: first.port)
         let during = load.run(clients: 4, perClient: 100) { _, _, _ in "/j/app/radio/channels" }
         let duringStats = Stats(during.0)
-        let analysisBegan = first.logText.contains("sound analysis: \(options.tracks) of \(options.tracks) tracks")
+        let analysisBegan = first.logText.contains("sound analysis: \(ProgressPace.grouped(options.tracks)) of \(ProgressPace.counted(options.tracks, "track"))")
         let waited = max(0, options.killAfter - seconds(ContinuousClock.now - first.started) + first.scanSeconds)
         Thread.sleep(forTimeInterval: waited)
         let finishedEarly = first.logText.contains("sound analysis: measured ")

@@ -51,6 +51,11 @@ package struct ProgressPace: Sendable {
         return minutes < 60 ? "about \(minutes) min left" : "about \(minutes / 60) h \(minutes % 60) min left"
     }
 
+    /// `count` and `noun`, the noun plural but for one: `1 file`, `20 000 files`.
+    package static func counted(_ count: Int, _ noun: String) -> String {
+        "\(grouped(count)) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// `count` with its thousands apart, as people write them in a log: `20 000`.
     package static func grouped(_ count: Int) -> String {
         let digits = String(count.magnitude)

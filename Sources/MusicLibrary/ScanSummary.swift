@@ -31,7 +31,7 @@ extension ScanSummary {
     /// 1 200 read (800 new), 3 gone, in 42 s`.
     package var closing: String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return "library scan: \(ProgressPace.grouped(files)) files seen, \(ProgressPace.grouped(read)) read "
+        return "library scan: \(ProgressPace.counted(files, "file")) seen, \(ProgressPace.grouped(read)) read "
             + "(\(ProgressPace.grouped(added)) new), \(ProgressPace.grouped(removed)) gone, in "
             + (seconds < 10 ? String(format: "%.1f s", seconds) : "\(Int(seconds.rounded())) s")
     }

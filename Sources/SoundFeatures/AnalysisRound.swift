@@ -29,12 +29,12 @@ package struct AnalysisRound: Sendable {
 
     /// The opening line.
     var opening: String {
-        "sound analysis: \(queued) of \(queued + known) tracks to measure"
+        "sound analysis: \(ProgressPace.grouped(queued)) of \(ProgressPace.counted(queued + known, "track")) to measure"
     }
 
     /// The line of a pass that found nothing to measure.
     var nothingToMeasure: String {
-        "sound analysis: all \(known) tracks measured before"
+        "sound analysis: all \(ProgressPace.counted(known, "track")) measured before"
     }
 
     /// The line saying how far it has come, at most every ``ProgressPace/interval``:
@@ -54,7 +54,7 @@ package struct AnalysisRound: Sendable {
         let elapsed = started.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let speed = seconds > 0 ? audioSeconds / seconds : 0
-        return "sound analysis: measured \(measured) tracks, \(unreadable) unreadable, in "
+        return "sound analysis: measured \(ProgressPace.counted(measured, "track")), \(ProgressPace.grouped(unreadable)) unreadable, in "
             + "\(Int(seconds.rounded())) s on \(threads) threads (\(Int(audioSeconds.rounded())) s of audio, "
             + "\(Int(speed.rounded()))× real time)"
     }

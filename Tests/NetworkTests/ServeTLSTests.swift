@@ -86,8 +86,9 @@ struct ServeTLSTests {
         let warning = "mhz: warning: serving plain HTTP on 0.0.0.0: passwords and tokens cross the network in clear;"
             + " give --tls-cert/--tls-key to serve HTTPS"
         for _ in 0..<2 {
+            // At notice: the lines asked about, without the info lines of the scan and the analysis.
             let server = try BuiltMhz(["serve", "--data-dir", setup.data, "--port", "0", "--library", setup.music,
-                                     "--host", "0.0.0.0"], home: setup.home.url)
+                                     "--host", "0.0.0.0"], home: setup.home.url, environment: ["MHZ_LOG_LEVEL": "notice"])
             defer { server.kill() }
             let base = try await server.servedURL()
             #expect(base.scheme == "http")

@@ -79,11 +79,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
         SocketHandover.noteStartingDescriptors()
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        // The station's log is stderr too: quiet (warnings) unless MHZ_LOG_LEVEL asks for
-        // more, as for the radio; `debug` shows each request, its secrets redacted.
+        // The station's log is stderr too, at info unless MHZ_LOG_LEVEL says otherwise: a
+        // server left running for months says how far its long work has come (a first scan,
+        // the sound analysis: a line at most every 10 s while it runs, one when it ends) and
+        // which files it cannot read; `debug` shows each request, its secrets redacted.
         var logger = Logger(label: "mhz.station")
         logger.logLevel = ProcessInfo.processInfo.environment["MHZ_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) }
-            ?? .warning
+            ?? .info
         // FFmpeg writes its warnings to stderr itself; here they join the station's log
         // (no libmpv in this process, whose own FFmpeg log callback this would replace).
         Station.routeFFmpegLog(to: logger)

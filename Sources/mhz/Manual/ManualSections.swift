@@ -132,7 +132,9 @@ enum ManualSections {
             ("Ev XDG_CONFIG_HOME", ["Where the configuration file is looked for; default ~/.config."]),
             ("Ev XDG_DATA_HOME", ["Where the data directory is; default ~/.local/share."]),
             ("Ev XDG_RUNTIME_DIR", ["Where the control socket is, and where the session bus is looked for."]),
-            ("Ev MHZ_LOG_LEVEL", [ManualPage.text("What mhz.log records: \(levels); default info.")]),
+            ("Ev MHZ_LOG_LEVEL", [ManualPage.text("What mhz.log, and mhz serve's standard error, record: \(levels); "
+                                                   + "default info (mhz serve's progress on a scan and on its sound analysis, "
+                                                   + "at most every 10 s, is info).")]),
             ("Ev http_proxy , https_proxy , all_proxy , no_proxy",
              ["The proxy for the station's API when the configuration names none (the proxy key)."]),
             ("Ev DBUS_SESSION_BUS_ADDRESS", ["The session bus for MPRIS and notifications."]),
