@@ -77,7 +77,10 @@ let package = Package(
         .target(name: "Backoff"),
         // The one loop around write(2) (short writes, EINTR) for every target that writes files.
         .target(name: "POSIXFile"),
-        .target(name: "HTTP", dependencies: ["CCurl", "Backoff", "POSIXFile"]),
+        // mhz's version number, written once: --version, the station's Server header, the
+        // User-Agent, the scrobbling client's version.
+        .target(name: "MhzVersion"),
+        .target(name: "HTTP", dependencies: ["CCurl", "Backoff", "POSIXFile", "MhzVersion"]),
         .target(name: "RadioAPI"),
         .target(name: "Playback", dependencies: ["CMpv", "Backoff"]),
         .target(name: "Store", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
@@ -118,7 +121,7 @@ let package = Package(
             name: "Station",
             dependencies: [
                 "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary", "Transcoder", "POSIXFile",
-                "SoundFeatures",
+                "SoundFeatures", "MhzVersion",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPS for `mhz serve --tls-cert/--tls-key`: Hummingbird's TLS child channel,
                 // and NIOSSL's context to check the certificate and key before binding.
@@ -180,12 +183,12 @@ let package = Package(
         // text, and where mhz's files live.
         .target(
             name: "Settings",
-            dependencies: ["HLSPlaylist", "Scrobble", .product(name: "TOMLKit", package: "TOMLKit")]),
+            dependencies: ["HLSPlaylist", "Scrobble", "MhzVersion", .product(name: "TOMLKit", package: "TOMLKit")]),
         .executableTarget(
             name: "mhz",
             dependencies: [
                 "HTTP", "RadioAPI", "Playback", "Store", "Radio", "Station", "TerminalUI", "Downloads", "HLSPlaylist", "CMalloc",
-                "Companions", "Adapters", "StationLink", "Settings", "Transcoder", "Scrobble",
+                "Companions", "Adapters", "StationLink", "Settings", "Transcoder", "Scrobble", "MhzVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -210,7 +213,9 @@ let package = Package(
                               "-Xlinker", "--version-script=\(linkFolder)/mhz.exports",
                               "-Xlinker", "--symbol-ordering-file=\(linkFolder)/mhz.order",
                               "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
-            ]
+            ],
+            // The commit it is built from (`BuildCommit.hash`, for --version).
+            plugins: ["EmbedCommit"]
         ),
 
         // MARK: Build tools. The web player's files (Sources/Station/Web/Page) become Swift
@@ -220,6 +225,10 @@ let package = Package(
         // lone binary, and Bundle.module traps without its bundle.
         .executableTarget(name: "EmbedFiles", path: "Tools/EmbedFiles"),
         .plugin(name: "EmbedWebPage", capability: .buildTool(), dependencies: ["EmbedFiles"], path: "Plugins/EmbedWebPage"),
+        // The commit HEAD names, read from .git's files by ReadCommit on the build machine;
+        // a new commit builds the one generated file again.
+        .executableTarget(name: "ReadCommit", path: "Tools/ReadCommit"),
+        .plugin(name: "EmbedCommit", capability: .buildTool(), dependencies: ["ReadCommit"], path: "Plugins/EmbedCommit"),
 
         // MARK: Benchmarks (not tests). BenchKit is what they share: the mpv command line
         // and its IPC socket, percentiles, the HTTP load client (its socket from
@@ -274,10 +283,11 @@ let package = Package(
         .testTarget(name: "ScrobbleTests", dependencies: ["Scrobble", "Backoff"]),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "Adapters", "Companions"],
+        .testTarget(name: "RadioTests", dependencies: ["Radio", "RadioAPI", "Store", "Backoff", "TestSupport", "Adapters", "Companions",
+                                                 "Playback"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "StationTests", dependencies: ["Station", "MusicLibrary", "Recommender", "DemoLibrary", "SeededRandom",
-                                                   "StationStorage", "RadioAPI", "HTTP", "SoundFeatures", "TestSupport",
+                                                   "StationStorage", "RadioAPI", "HTTP", "SoundFeatures", "TestSupport", "MhzVersion", "Transcoder",
                                                    .product(name: "GRDB", package: "GRDB.swift"),
                                                    // The live edge's channel handler in a pipeline of its own.
                                                    .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -298,7 +308,7 @@ let package = Package(
         // a notification server played through CSDBus.
         .testTarget(name: "DesktopTests", dependencies: ["Desktop", "Radio", "CSDBus", "TestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["mhz", "Companions", "Adapters", "Settings", "Station", "MusicLibrary", "Recommender", "Store", "RadioAPI", "Radio", "Playback", "Backoff", "TestSupport", "SeededRandom",
-                                                     .product(name: "Logging", package: "swift-log")]),
+                                                     "MhzVersion", "HTTP", .product(name: "Logging", package: "swift-log")]),
         // The network seam of the composition root (StationClient, sessions, login and
         // logout) against a recording Douban-style server on 127.0.0.1, in process and
         // through the built `mhz`.
@@ -306,7 +316,7 @@ let package = Package(
             name: "NetworkTests",
             dependencies: [
                 "mhz", "Companions", "StationLink", "Settings", "HTTP", "HLSPlaylist", "Backoff", "RadioAPI", "Radio", "TerminalUI", "TestSupport", "SeededRandom",
-                "Downloads", "Store",
+                "Downloads", "Store", "Station",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]

@@ -1,4 +1,5 @@
 import Foundation
+import MhzVersion
 
 /// How the client talks to servers. One value per client; defaults suit a radio API.
 public struct HTTPConfiguration: Sendable, Equatable {
@@ -26,7 +27,7 @@ public struct HTTPConfiguration: Sendable, Equatable {
     public var retry: RetryPolicy
 
     /// Creates a configuration.
-    public init(userAgent: String = "mhz/0.1 (+https://github.com/mhz-radio/mhz)", connectTimeout: Double = 5,
+    public init(userAgent: String = "\(MhzVersion.product) (+https://github.com/mhz-radio/mhz)", connectTimeout: Double = 5,
                 totalTimeout: Double = 15, maxResponseBytes: Int = 8 << 20, maxRedirects: Int = 5,
                 verifyTLS: Bool = true, proxy: String? = nil, retry: RetryPolicy = RetryPolicy()) {
         self.userAgent = userAgent

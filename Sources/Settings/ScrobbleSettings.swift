@@ -1,4 +1,5 @@
 import Foundation
+import MhzVersion
 import Scrobble
 import TOMLKit
 
@@ -27,7 +28,7 @@ public struct ScrobbleSettings: Sendable, Equatable {
                        "lastfm_session_key", "lastfm_url"]
 
     /// mhz as the services are told of it.
-    public static let client = ScrobbleClient(name: "mhz", version: "0.1")
+    public static let client = ScrobbleClient(name: "mhz", version: MhzVersion.number)
 
     /// ListenBrainz, when a token is set.
     public var listenBrainz: ListenBrainz? {

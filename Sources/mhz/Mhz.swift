@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
 import CMalloc
+import Foundation
+import MhzVersion
 
 /// `mhz`: the command line `man mhz` and docs/guide document. Playing is the default subcommand, so
 /// `mhz --channel 1` plays channel 1.
@@ -14,11 +15,18 @@ struct Mhz: AsyncParsableCommand {
             else a demo library it synthesizes on first run). mhz serve shares that station with \
             the household. Keys, lyrics, loudness and every setting: man mhz.
             """,
+        version: Mhz.versionLine,
         subcommands: [PlayCommand.self, ChannelsCommand.self, DownloadCommand.self, DownloadsCommand.self, LoginCommand.self,
                       LogoutCommand.self, ServeCommand.self, CtlCommand.self, ScrobbleCommand.self,
                       HistoryCommand.self],
         defaultSubcommand: PlayCommand.self
     )
+
+    /// What `mhz --version` prints: `mhz 0.4.0 (commit 1a2b3c4d5e6f)`, the commit the binary
+    /// was built from when it was built in a git working tree.
+    static var versionLine: String {
+        "mhz \(MhzVersion.number)" + (BuildCommit.hash.map { " (commit \($0))" } ?? "")
+    }
 
     /// mhz promises 2 for usage errors (man mhz, EXIT STATUS); ArgumentParser's default is 64 (EX_USAGE).
     static let usageExitCode = ExitCode(2)

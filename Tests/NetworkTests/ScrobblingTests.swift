@@ -119,7 +119,7 @@ struct ScrobblingTests {
         let single = try #require(setup.brainz.submissions.first { $0.listenType == "single" })
         let listenedAt = try #require(single.listens.first?.listenedAt)
         #expect(listenedAt >= before && listenedAt <= started)
-        #expect(single.body == #"{"listen_type":"single","payload":[{"listened_at":\#(listenedAt),"track_metadata":{"additional_info":{"duration_ms":31000,"submission_client":"mhz","submission_client_version":"0.1"},"artist_name":"Test Artist","release_name":"Test Album","track_name":"\#(title)"}}]}"#)
+        #expect(single.body == #"{"listen_type":"single","payload":[{"listened_at":\#(listenedAt),"track_metadata":{"additional_info":{"duration_ms":31000,"submission_client":"mhz","submission_client_version":"\#(ScrobbleSettings.client.version)"},"artist_name":"Test Artist","release_name":"Test Album","track_name":"\#(title)"}}]}"#)
         #expect(setup.brainz.submissions.filter { $0.listenType == "single" }.count == 1)
         let scrobble = try #require(setup.fm.taken("track.scrobble").first)
         #expect(scrobble.form.map { "\($0.0)=\($0.1)" }.filter { !$0.hasPrefix("api_sig=") } == [

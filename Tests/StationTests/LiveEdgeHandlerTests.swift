@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
+import MhzVersion
 import NIOCore
 import NIOEmbedded
 import NIOHTTPTypes
-@testable import Station
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+@testable import Station
 
 /// ``LiveEdgeHandler`` in a pipeline of its own (NIO's `EmbeddedChannel`), answering from a
 /// recording ``LiveEdgeSource``: what it takes it answers with exact headers and bytes, and
@@ -79,7 +80,7 @@ struct LiveEdgeHandlerTests {
             #expect(head.headerFields[.contentType] == type)
             #expect(head.headerFields[.cacheControl] == cache)
             #expect(head.headerFields[.contentLength] == String(answer.body.readableBytes))
-            #expect(head.headerFields[.server] == "mhz-station")
+            #expect(head.headerFields[.server] == "mhz/\(MhzVersion.number)")
             // The date of the answer, to the second, in RFC 9110's form.
             let date = try #require(head.headerFields[.date])
             let parsed = try #require(Self.imfFixdate.date(from: date), "\(date)")

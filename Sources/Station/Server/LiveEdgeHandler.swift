@@ -1,4 +1,5 @@
 import HTTPTypes
+import MhzVersion
 import NIOCore
 import NIOHTTPTypes
 
@@ -36,8 +37,8 @@ final class LiveEdgeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// `application/vnd.apple.mpegurl`, as ``LiveAnswers`` serves playlists.
     static let playlistType = LiveAnswers.playlistType
-    /// The station's `Server` header (its Hummingbird `serverName`).
-    static let serverName = "mhz-station"
+    /// The station's `Server` header, as every other answer carries it (`mhz/VERSION`).
+    static let serverName = MhzVersion.product
 
     private let source: any LiveEdgeSource
     /// The peer's IP address, as the router's `StationContext.peerAddress` gives it, looked

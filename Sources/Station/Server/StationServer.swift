@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import Logging
+import MhzVersion
 import NIOCore
 import NIOExtras
 import NIOHTTP1
@@ -18,7 +19,7 @@ import ServiceLifecycle
 ///
 /// It answers as Hummingbird's `Application` does: each request gets a ``StationContext``
 /// with a logger carrying its request id, an error other than a parse error becomes an
-/// empty 500, and every answer carries `Date` and `Server: mhz-station`. A graceful
+/// empty 500, and every answer carries `Date` and `Server: mhz/VERSION` (MhzVersion). A graceful
 /// shutdown stops accepting (the server's duplicate of the socket is closed; the
 /// socket itself stays open), lets the connections finish the answer under way and
 /// closes the idle ones (NIOExtras' `ServerQuiescingHelper`; ``QuiesceGraceHandler``
@@ -38,7 +39,7 @@ struct StationServer<Responder: HTTPResponder>: Service where Responder.Context 
     let onListening: @Sendable (Int) -> Void
 
     /// The `Server` header of every answer.
-    static var serverName: String { "mhz-station" }
+    static var serverName: String { MhzVersion.product }
 
     /// A responder's answer could not be written because the request turned out malformed:
     /// the connection ends (a second answer must not be written).

@@ -298,7 +298,7 @@ extension PlayCommand {
                                      ("ao-pcm-append", "yes"), ("audio-format", "s16"),
                                      ("audio-samplerate", String(RecordingHeader.sampleRate)),
                                      ("audio-channels", "stereo")]
-            FileManager.default.createFile(atPath: Self.recordingFile, contents: RecordingHeader.bytes)
+            _ = FileManager.default.createFile(atPath: Self.recordingFile, contents: RecordingHeader.bytes)
         }
         return options
     }
