@@ -36,6 +36,9 @@ public struct StationSettings: Sendable, Equatable {
     public var loudness = StationLoudness.track
     /// `loudness_target`: the loudness (LUFS) it levels them to.
     public var loudnessTarget = Self.defaultLoudnessTarget
+    /// `metrics`: whether `mhz serve` answers `/status` to clients beyond loopback (off: only
+    /// the machine's own may ask).
+    public var metrics = false
 
     /// Settings asking for `quality`, by default the original file, and levelling as `loudness`
     /// says to `loudnessTarget`.
@@ -57,7 +60,7 @@ public struct StationSettings: Sendable, Equatable {
     /// The MP3 bit rates a station serves (Douban's, and mhz's station's transcodes).
     public static let bitrates = [64, 128, 192]
     /// Every key the table may hold.
-    public static let keys = ["quality", "loudness", "loudness_target"]
+    public static let keys = ["quality", "loudness", "loudness_target", "metrics"]
 
     /// What `quality` accepts, for messages and the manual.
     public static var acceptedQualities: String { acceptedQualityWords.joined(separator: ", ") }
@@ -89,6 +92,10 @@ public struct StationSettings: Sendable, Equatable {
                 throw .invalidValue(path: path, table: "station", key: "loudness_target", expected: .number(loudnessTargets))
             }
             settings.loudnessTarget = target
+        }
+        if let value = table["metrics"] {
+            guard let flag = value.bool else { throw .invalidValue(path: path, table: "station", key: "metrics", expected: .bool) }
+            settings.metrics = flag
         }
         return settings
     }

@@ -65,6 +65,9 @@ package final class BackgroundAnalysis: Sendable {
         var round: AnalysisRound?
         /// The last pass that ended.
         var lastRound: AnalysisRound?
+        /// Files of the library found unreadable: those the last survey knew of, and those
+        /// measured since.
+        var unreadable = 0
         /// Waiting for ``idle()`` and ``stop()``.
         var idleWatchers: [CheckedContinuation<Void, Never>] = []
         var stopWatchers: [CheckedContinuation<Void, Never>] = []
@@ -132,6 +135,12 @@ package final class BackgroundAnalysis: Sendable {
             state.library = library
             state.publish = publish
         }
+    }
+
+    /// How many of the library's files the analysis found unreadable (as the last survey
+    /// knew them, and since).
+    package var unreadableCount: Int {
+        state.withLock { $0.unreadable }
     }
 
     /// The pass under way, else the last one that ended; `nil` before the first survey.
@@ -247,7 +256,7 @@ package final class BackgroundAnalysis: Sendable {
         }
         var catalog = SoundCatalog()
         var jobs: [Job] = []
-        var measuredOrUnreadable = 0
+        var measuredOrUnreadable = 0, unreadable = 0
         for track in library.tracks {
             switch known[track.relativePath] {
             case .measured(let features, let loudness):
@@ -255,6 +264,7 @@ package final class BackgroundAnalysis: Sendable {
                 measuredOrUnreadable += 1
             case .unreadable:
                 measuredOrUnreadable += 1
+                unreadable += 1
             case .stale(let features, let size, let modified):
                 // The features serve meanwhile; the file is heard again for its loudness.
                 catalog.set(features, for: track.sid)
@@ -270,6 +280,7 @@ package final class BackgroundAnalysis: Sendable {
         let round = AnalysisRound(started: .now, queued: jobs.count, known: measuredOrUnreadable)
         state.withLock { state in
             guard state.generation == generation else { return }
+            state.unreadable = unreadable
             if jobs.isEmpty {
                 state.round = nil
                 state.lastRound = round
@@ -335,6 +346,7 @@ package final class BackgroundAnalysis: Sendable {
                 state.round?.audioSeconds += analysis.seconds
             case .failure(.unreadable):
                 state.round?.unreadable += 1
+                state.unreadable += 1
             case .failure(.unavailable(let reason)):
                 if state.unavailable == nil { firstUnavailable = reason }
                 state.unavailable = reason

@@ -122,11 +122,23 @@ public final class Station: Sendable {
         let live = LiveHub(directory: configuration.liveDirectory, configuration: configuration.live,
                            leveling: configuration.leveling, library: library, responder: responder, logger: logger)
         self.live = live
-        services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
+        var services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),
                                           loginGuard: LoginGuard(limits: configuration.loginGuard),
                                           transcodes: TranscodeCache(directory: configuration.transcodeDirectory),
                                           transcodeRangeWait: configuration.transcodeRangeWait, live: live)
+        let started = ContinuousClock.now
+        let sound = self.sound
+        services.status = { [library] in
+            let (served, table) = library.snapshotWithSound
+            let uptime = started.duration(to: .now).components.seconds
+            return StationStatus(tracks: served.tracks.count, analysed: table.analysedCount,
+                                 unreadable: sound?.unreadableCount ?? 0, uptime: Int(clamping: uptime),
+                                 live: live.onAir.map { StationStatus.Live(channel: $0.channel, listeners: $0.listeners,
+                                                                           onAirSince: $0.since) })
+        }
+        services.statusForEveryone = configuration.statusForEveryone
+        self.services = services
     }
 
     /// Creates an account in the station database of `dataDirectory`, for `mhz serve

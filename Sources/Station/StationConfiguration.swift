@@ -79,6 +79,9 @@ public struct StationConfiguration: Sendable {
     public var leveling = Leveling()
     /// How the channels are broadcast live (`[live]` of `mhz serve`'s configuration).
     public var live = LiveConfiguration()
+    /// Whether `GET /status` answers clients beyond loopback (`[station] metrics = true`);
+    /// by default only the machine's own.
+    public var statusForEveryone = false
     /// Passed by the sound analysis' workers before each file: tests hold it closed to show
     /// what the station does while it analyses.
     var soundAnalysisGate: AnalysisGate?

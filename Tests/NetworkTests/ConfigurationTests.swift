@@ -86,7 +86,7 @@ struct ConfigurationTests {
             "t.toml", line: nil, "unknown table [plugins] (known: keys, downloads, hooks, station, radio, scrobble, live)")) {
             try Config.parse("[[plugins]]\nname = \"x\"\n", path: "t.toml")
         }
-        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown table [station.extra]: [station] holds no tables, only keys (quality, loudness, loudness_target)")) {
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown table [station.extra]: [station] holds no tables, only keys (quality, loudness, loudness_target, metrics)")) {
             try Config.parse("[station.extra]\nquality = 128\n", path: "t.toml")
         }
         #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown table [hooks.more]: [hooks] holds no tables, only keys (event, timeout)")) {

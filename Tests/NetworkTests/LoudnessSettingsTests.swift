@@ -60,4 +60,13 @@ struct LoudnessSettingsTests {
             }
         }
     }
+
+    @Test("[station] metrics is false unless the table says true")
+    func metrics() throws {
+        #expect(try Config.parse("", path: "t.toml").station.metrics == false)
+        #expect(try Config.parse("[station]\nmetrics = true", path: "t.toml").station.metrics == true)
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "\"metrics\" in [station] must be true or false")) {
+            try Config.parse("[station]\nmetrics = 1", path: "t.toml")
+        }
+    }
 }

@@ -23,7 +23,7 @@ struct StationQualityTests {
                                                "\"kbps\" is set as \"quality\" in [station]: one of original, 64, 128, 192")) {
             try Config.parse("kbps = 128", path: "t.toml")
         }
-        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown key \"kbps\" in [station] (known: quality, loudness, loudness_target)")) {
+        #expect(throws: CLIError.configInvalid("t.toml", line: nil, "unknown key \"kbps\" in [station] (known: quality, loudness, loudness_target, metrics)")) {
             try Config.parse("[station]\nkbps = 128", path: "t.toml")
         }
         #expect(throws: CLIError.configInvalid("t.toml", line: nil, "[station] must be a table")) {

@@ -33,6 +33,8 @@ import Transcoder
 ///   song's now → 302 to the name that is (``MediaFileProvider/transcode(named:)``)
 /// - `GET|HEAD /cover/<name>` → a cover image, with Range support
 /// - `GET /live/…` → the live channels' playlists, segments and songs aired (``LiveAnswers``)
+/// - `GET /status` → ``StationStatus`` as JSON, to loopback clients (others get 403 unless
+///   ``Services/statusForEveryone``)
 ///
 /// Every `GET` route answers `HEAD` too, with the `GET` answer's status and headers and no
 /// body (RFC 9110 §9.3.2).
@@ -41,6 +43,8 @@ enum StationRouter {
     static let mediaPrefix = "/media"
     /// The path prefix of the cover route.
     static let coverPrefix = "/cover"
+    /// The operator's status route.
+    static let statusPath = "/status"
 
     /// What the routes serve from.
     struct Services: Sendable {
@@ -64,6 +68,12 @@ enum StationRouter {
         var transcodeRangeWait: Duration = StationConfiguration.transcodeRangeWaitDefault
         /// The live channels; `nil` serves none.
         var live: LiveHub?
+        /// The station's status now (`GET /status`).
+        var status: @Sendable () -> StationStatus = {
+            StationStatus(tracks: 0, analysed: 0, unreadable: 0, uptime: 0, live: [])
+        }
+        /// Whether clients beyond loopback may have the status (`[station] metrics = true`).
+        var statusForEveryone = false
     }
 
     /// Builds the router, and the short path of the live channels' `GET`s beside it
@@ -115,6 +125,15 @@ enum StationRouter {
                      "/misc/captcha", "/j/mine/playlist", "/j/v2/playlist", "/partner/logout", "/v2/fm/lyric",
                      "/j/v2/lyric"] {
             router.get(RouterPath(path), use: handler)
+        }
+        // The operator's view: loopback only unless the station is told otherwise; a client
+        // elsewhere gets a 403 that says why.
+        router.get(RouterPath(statusPath)) { _, context in
+            guard StationStatus.isAllowed(address: context.peerAddress, everyone: services.statusForEveryone) else {
+                throw HTTPError(.forbidden, message: "the status is for loopback clients; [station] metrics = true opens it")
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(services.status().json))))
         }
         for path in ["/j/app/radio/people", "/j/app/login", "/j/login", "/v2/fm/lyric"] {
             router.post(RouterPath(path), use: handler)

@@ -38,6 +38,8 @@ final class LiveBroadcast: Sendable {
         var aired: [AiredRecord]
         /// When the channel was last asked for (ms since the epoch).
         var lastRequest: Int64 = 0
+        /// When the run on the air began (ms since the epoch); nil off the air.
+        var onAirSince: Int64?
         /// Requests waiting for the run's first segments.
         var waiters: [CheckedContinuation<Void, Never>] = []
         /// Signalled when a run's thread ends.
@@ -124,6 +126,15 @@ final class LiveBroadcast: Sendable {
         state.withLock { state in
             if case .onAir = state.phase { return (state.segments, state.aired, true) }
             return (state.segments, state.aired, false)
+        }
+    }
+
+    /// Since when the channel has been on the air (ms since the epoch) and how many listen
+    /// now; nil when it is off the air.
+    var onAir: (since: Int64, listeners: Int)? {
+        state.withLock { state in
+            guard case .onAir = state.phase, let since = state.onAirSince else { return nil }
+            return (since, state.audience.listeners(now: Self.now()))
         }
     }
 
@@ -216,6 +227,7 @@ final class LiveBroadcast: Sendable {
                 let ended = DispatchSemaphore(value: 0)
                 state.ended = ended
                 state.phase = .onAir(published: 0)
+                state.onAirSince = state.lastRequest
                 let thread = Thread { [self] in
                     run()
                     finishRun()

@@ -57,6 +57,13 @@ final class LiveHub: Sendable {
         channel != Channel.personalID && channel != Channel.redHeartID
     }
 
+    /// The channels on the air, by id: since when (ms since the epoch) and how many listen.
+    var onAir: [(channel: String, since: Int64, listeners: Int)] {
+        let all = broadcasts.withLock { Array($0.values) }
+        return all.compactMap { broadcast in broadcast.onAir.map { (broadcast.channel, $0.since, $0.listeners) } }
+            .sorted { $0.channel < $1.channel }
+    }
+
     /// The broadcast of `channel`, made if need be (not started); `nil` for a channel that
     /// is not broadcast.
     func broadcast(_ channel: String) -> LiveBroadcast? {

@@ -151,6 +151,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.afterSoundAnalysis = HeapTrim.release
             configuration.live = settings.live.stationConfiguration
             configuration.leveling = settings.station.leveling
+            configuration.statusForEveryone = settings.station.metrics
             station = try await Station(configuration: configuration)
             url = try await station.start()
         } catch {

@@ -118,6 +118,9 @@ enum ConfigReference {
                   value: "\(number(StationSettings.loudnessTargets.lowerBound)) to \(number(StationSettings.loudnessTargets.upperBound))",
                   fallback: number(StationSettings.defaultLoudnessTarget),
                   summary: "The loudness (LUFS) the station levels songs to; -18 is ReplayGain 2.0's, -14 a streaming service's."),
+            Entry(table: "station", name: "metrics", value: "true|false", fallback: String(StationSettings().metrics),
+                  summary: "Whether mhz serve answers GET /status (version, tracks, analysis, uptime, live channels; "
+                      + "nothing personal) to clients beyond loopback; the machine's own may always ask."),
         ]
     }
 
