@@ -17,8 +17,9 @@ enum LiveSegue {
     /// How far below full level each song is mastered (dB), in library order.
     static let levels: [Double] = [0, -25, -8, -17, -3, -21, -12, -5, -23, -10, -15, -1]
 
-    /// The library of ``songs`` MP3s (one tone frequency each), tagged with the
-    /// `REPLAYGAIN_TRACK_GAIN` that brings each to −18 LUFS; kept between runs.
+    /// The library of ``songs`` MP3s (one tone frequency each, one genre: the station's
+    /// channel of it is the one broadcast), tagged with the `REPLAYGAIN_TRACK_GAIN` that
+    /// brings each to −18 LUFS; kept between runs.
     static func ensureLibrary(_ folder: URL) throws {
         let marker = folder.appendingPathComponent(".complete")
         if FileManager.default.fileExists(atPath: marker.path) { return }
@@ -34,7 +35,8 @@ enum LiveSegue {
             let gain = String(format: "%.2f dB", -18 - measured.integrated)
             let title = String(format: "Song %02d at %.0f dB", index + 1, level)
             try ffmpeg(["-i", scratch.path, "-c", "copy", "-metadata", "title=\(title)", "-metadata", "artist=Levels",
-                        "-metadata", "album=Mastered Apart", "-metadata", "REPLAYGAIN_TRACK_GAIN=\(gain)",
+                        "-metadata", "album=Mastered Apart", "-metadata", "genre=Levels", "-metadata", "date=1990",
+                        "-metadata", "REPLAYGAIN_TRACK_GAIN=\(gain)",
                         album.appendingPathComponent(String(format: "%02d %@.mp3", index + 1, title)).path])
         }
         try? FileManager.default.removeItem(at: scratch)
