@@ -30,6 +30,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The station's /metrics: swift-metrics' API over a Prometheus registry.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: C libraries, each behind a shim header with static-inline wrappers for
@@ -122,6 +125,9 @@ let package = Package(
             dependencies: [
                 "RadioAPI", "StationStorage", "SeededRandom", "MusicLibrary", "Recommender", "DemoLibrary", "Transcoder", "POSIXFile",
                 "SoundFeatures", "MhzVersion",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // HTTPS for `mhz serve --tls-cert/--tls-key`: Hummingbird's TLS child channel,
                 // and NIOSSL's context to check the certificate and key before binding.

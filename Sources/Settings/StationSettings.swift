@@ -36,8 +36,8 @@ public struct StationSettings: Sendable, Equatable {
     public var loudness = StationLoudness.track
     /// `loudness_target`: the loudness (LUFS) it levels them to.
     public var loudnessTarget = Self.defaultLoudnessTarget
-    /// `metrics`: whether `mhz serve` answers `/status` to clients beyond loopback (off: only
-    /// the machine's own may ask).
+    /// `metrics`: whether `mhz serve` answers `/status` and `/metrics` to clients beyond
+    /// loopback (off: only the machine's own may ask).
     public var metrics = false
 
     /// Settings asking for `quality`, by default the original file, and levelling as `loudness`

@@ -42,6 +42,8 @@ public final class Station: Sendable {
     private let profiles: ListenerProfiles
     /// The live channels (`/live/…`), broadcast while the station serves.
     private let live: LiveHub
+    /// What `/metrics` answers, counted as the station serves.
+    private let metrics: StationMetrics
     /// Measures the tracks' sound in the background; `nil` when the configuration says not to.
     private let sound: BackgroundAnalysis?
     private let server = ServerHandle()
@@ -122,11 +124,15 @@ public final class Station: Sendable {
         let live = LiveHub(directory: configuration.liveDirectory, configuration: configuration.live,
                            leveling: configuration.leveling, library: library, responder: responder, logger: logger)
         self.live = live
+        let metrics = StationMetrics()
+        self.metrics = metrics
         var services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),
-                                          loginGuard: LoginGuard(limits: configuration.loginGuard),
-                                          transcodes: TranscodeCache(directory: configuration.transcodeDirectory),
+                                          loginGuard: LoginGuard(limits: configuration.loginGuard, failed: metrics.loginFailed),
+                                          transcodes: TranscodeCache(directory: configuration.transcodeDirectory,
+                                                                     started: metrics.transcodeStarted),
                                           transcodeRangeWait: configuration.transcodeRangeWait, live: live)
+        services.metrics = metrics
         let started = ContinuousClock.now
         let sound = self.sound
         services.status = { [library] in
@@ -478,7 +484,7 @@ public final class Station: Sendable {
         let linger = configuration.lingerAfterRefusal
         let idle = TimeAmount(configuration.idleTimeout)
         let edge: (any LiveEdgeSource)? = configuration.onRequest == nil && configuration.effectiveLogger.logLevel > .debug
-            ? LiveEdgeRoute(hub: live) : nil
+            ? LiveEdgeRoute(hub: live, metrics: metrics) : nil
         let handlers: @Sendable () -> [any RemovableChannelHandler] = {
             let common: [any RemovableChannelHandler] = [MalformedRequestHandler(), OversizedBodyHandler(linger: linger),
                                                          QuiesceGraceHandler(), IdleTimeoutHandler(timeout: idle)]

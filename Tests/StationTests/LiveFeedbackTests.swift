@@ -104,7 +104,7 @@ struct LiveFeedbackTests {
             #expect(try limited.jsonObject()["err"] as? String == "rate_limited", "\(limited.text)")
             #expect(try (limited.jsonObject()["retry_after"] as? Int).map { $0 >= 1 && $0 <= 4 } == true, "\(limited.text)")
             // A poll naming its id takes the live edge's short path; any other query the router's.
-            let route = LiveEdgeRoute(hub: station.liveHub)
+            let route = LiveEdgeRoute(hub: station.liveHub, metrics: StationMetrics())
             #expect(route.answer(target: "/live/\(channel)/128.m3u8?listener=\(listeners[0])", listener: "127.0.0.1")?.kind
                         == .playlist)
             #expect(route.answer(target: "/live/\(channel)/128.m3u8?login=x", listener: "127.0.0.1") == nil)

@@ -33,7 +33,8 @@ import Transcoder
 ///   song's now → 302 to the name that is (``MediaFileProvider/transcode(named:)``)
 /// - `GET|HEAD /cover/<name>` → a cover image, with Range support
 /// - `GET /live/…` → the live channels' playlists, segments and songs aired (``LiveAnswers``)
-/// - `GET /status` → ``StationStatus`` as JSON, to loopback clients (others get 403 unless
+/// - `GET /status` → ``StationStatus`` as JSON, `GET /metrics` → ``StationMetrics`` in
+///   Prometheus' text format, to loopback clients (others get 403 unless
 ///   ``Services/statusForEveryone``)
 ///
 /// Every `GET` route answers `HEAD` too, with the `GET` answer's status and headers and no
@@ -45,6 +46,8 @@ enum StationRouter {
     static let coverPrefix = "/cover"
     /// The operator's status route.
     static let statusPath = "/status"
+    /// The operator's metrics route, for Prometheus.
+    static let metricsPath = "/metrics"
 
     /// What the routes serve from.
     struct Services: Sendable {
@@ -72,8 +75,11 @@ enum StationRouter {
         var status: @Sendable () -> StationStatus = {
             StationStatus(tracks: 0, analysed: 0, unreadable: 0, uptime: 0, live: [])
         }
-        /// Whether clients beyond loopback may have the status (`[station] metrics = true`).
+        /// Whether clients beyond loopback may have the status and the metrics
+        /// (`[station] metrics = true`).
         var statusForEveryone = false
+        /// The station's metrics (`GET /metrics`), counted as requests come.
+        var metrics = StationMetrics()
     }
 
     /// Builds the router, and the short path of the live channels' `GET`s beside it
@@ -91,6 +97,7 @@ enum StationRouter {
         // `HEAD` answers every `GET` route as the route answers `GET`, without the body
         // (RFC 9110 §9.3.2): Hummingbird runs the `GET` handler and drops what it wrote.
         let router = Router(context: StationContext.self, options: .autoGenerateHeadEndpoints)
+        router.middlewares.add(MetricsMiddleware(metrics: services.metrics))
         router.middlewares.add(RequestObserverMiddleware(observer: observer))
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(RequestLimitMiddleware())
@@ -134,6 +141,15 @@ enum StationRouter {
             }
             return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: Array(services.status().json))))
+        }
+        // Prometheus' text format (version 0.0.4), under the same rule as the status.
+        router.get(RouterPath(metricsPath)) { _, context in
+            guard StationStatus.isAllowed(address: context.peerAddress, everyone: services.statusForEveryone) else {
+                throw HTTPError(.forbidden, message: "the metrics are for loopback clients; [station] metrics = true opens them")
+            }
+            let body = services.metrics.exposition(services.status(), cachedTranscodes: services.transcodes.cachedCount)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
         }
         for path in ["/j/app/radio/people", "/j/app/login", "/j/login", "/v2/fm/lyric"] {
             router.post(RouterPath(path), use: handler)

@@ -28,10 +28,14 @@ final class LoginGuard: Sendable {
     static let limits = TokenGuard.Limits(slowAfter: 5, refuseAfter: 20, delay: .zero, lockout: .seconds(900))
 
     private let counter: TokenGuard
+    /// Called at each failure counted (the station's metrics count them).
+    private let failed: @Sendable () -> Void
 
-    /// Creates a guard with these thresholds (``limits`` unless tests say otherwise).
-    init(limits: TokenGuard.Limits = LoginGuard.limits) {
+    /// Creates a guard with these thresholds (``limits`` unless tests say otherwise),
+    /// calling `failed` at each failure.
+    init(limits: TokenGuard.Limits = LoginGuard.limits, failed: @escaping @Sendable () -> Void = {}) {
         counter = TokenGuard(limits: limits)
+        self.failed = failed
     }
 
     /// What to do with a login from `address` (nil: in-process, always open).
@@ -46,5 +50,6 @@ final class LoginGuard: Sendable {
     /// Counts a failed login from `address`.
     func recordFailure(from address: String?) {
         counter.recordFailure(from: address)
+        failed()
     }
 }

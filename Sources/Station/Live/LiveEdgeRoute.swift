@@ -40,6 +40,8 @@ protocol LiveEdgeSource: Sendable {
 struct LiveEdgeRoute: LiveEdgeSource {
     /// The channels.
     let hub: LiveHub
+    /// Counts each answer given here (the router never sees these requests).
+    let metrics: StationMetrics
 
     private static let prefix = "/live/"
 
@@ -57,6 +59,7 @@ struct LiveEdgeRoute: LiveEdgeSource {
                   let channel = String(parts[0]), let broadcast = hub.broadcast(channel),
                   let body = broadcast.edgePlaylist(kbps: kbps, listener: id)
             else { return nil }
+            metrics.liveEdge("playlist")
             return LiveEdgeAnswer(kind: .playlist, body: body)
         case 3:
             guard let kbps = Self.number(parts[1], suffix: ""), LiveConfiguration.bitrates.contains(kbps),
@@ -64,6 +67,7 @@ struct LiveEdgeRoute: LiveEdgeSource {
                   let channel = String(parts[0]), let broadcast = hub.broadcast(channel),
                   let body = broadcast.edgeSegment(kbps: kbps, sequence: sequence)
             else { return nil }
+            metrics.liveEdge("segment")
             return LiveEdgeAnswer(kind: .segment, body: body)
         default:
             return nil

@@ -19,11 +19,21 @@ final class TranscodeCache: Sendable {
     /// The most bytes the folder keeps (default 2 GiB: some 700 songs at 128 kbit/s).
     let sizeLimit: Int
     private let jobs = Mutex<[String: TranscodeJob]>([:])
+    /// Called when a job starts (the station's metrics count them).
+    private let started: @Sendable () -> Void
 
-    /// Creates the cache over a folder (made when the first job starts).
-    init(directory: URL, sizeLimit: Int = 2 << 30) {
+    /// Creates the cache over a folder (made when the first job starts); `started` is
+    /// called as each job starts.
+    init(directory: URL, sizeLimit: Int = 2 << 30, started: @escaping @Sendable () -> Void = {}) {
         self.directory = directory
         self.sizeLimit = sizeLimit
+        self.started = started
+    }
+
+    /// How many finished transcodes the folder holds (a part file being written is not one).
+    var cachedCount: Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.count { $0.hasSuffix(".mp3") && !$0.hasPrefix(".") }
     }
 
     /// The finished, fresh file of `track` transcoded as `format` (an ``ServedFormat/mp3(kbps:gainTenths:)``),
@@ -64,6 +74,7 @@ final class TranscodeCache: Sendable {
                 [weak self] job in self?.ended(job, name: name)
             }
             jobs[name] = job
+            started()
             return job
         }
     }

@@ -120,7 +120,8 @@ enum ConfigReference {
                   summary: "The loudness (LUFS) the station levels songs to; -18 is ReplayGain 2.0's, -14 a streaming service's."),
             Entry(table: "station", name: "metrics", value: "true|false", fallback: String(StationSettings().metrics),
                   summary: "Whether mhz serve answers GET /status (version, tracks, analysis, uptime, live channels; "
-                      + "nothing personal) to clients beyond loopback; the machine's own may always ask."),
+                      + "nothing personal) and GET /metrics (Prometheus' text format) to clients beyond loopback; "
+                      + "the machine's own may always ask."),
         ]
     }
 
