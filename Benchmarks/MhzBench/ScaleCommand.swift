@@ -231,10 +231,15 @@ enum ScaleCommand {
                                      scanLimit: .seconds(3_600))
         let firstPeak = MemoryWatch(pid: first.pid)
         progress("scale: scanned in \(Int(first.scanSeconds)) s; answering while the analysis runs")
+        // The load runs once the analysis has said it began (its survey of a large library
+        // takes a moment after the station serves), so its answers are measured during it.
+        let opening = "sound analysis: \(ProgressPace.grouped(options.tracks)) of \(ProgressPace.counted(options.tracks, "track"))"
+        let began = ContinuousClock.now
+        while !first.logText.contains(opening), ContinuousClock.now - began < .seconds(60) { usleep(50_000) }
+        let analysisBegan = first.logText.contains(opening)
         let load = StationLoad(port: first.port)
         let during = load.run(clients: 4, perClient: 100) { _, _, _ in "/j/app/radio/channels" }
         let duringStats = Stats(during.0)
-        let analysisBegan = first.logText.contains("sound analysis: \(ProgressPace.grouped(options.tracks)) of \(ProgressPace.counted(options.tracks, "track"))")
         let waited = max(0, options.killAfter - seconds(ContinuousClock.now - first.started) + first.scanSeconds)
         Thread.sleep(forTimeInterval: waited)
         let finishedEarly = first.logText.contains("sound analysis: measured ")
