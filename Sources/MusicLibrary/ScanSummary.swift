@@ -33,7 +33,7 @@ extension ScanSummary {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return "library scan: \(ProgressPace.counted(files, "file")) seen, \(ProgressPace.grouped(read)) read "
             + "(\(ProgressPace.grouped(added)) new), \(ProgressPace.grouped(removed)) gone, in "
-            + (seconds < 10 ? String(format: "%.1f s", seconds) : "\(Int(seconds.rounded())) s")
+            + (seconds < 10 ? String(format: "%.1f s", seconds) : "\((duration + .milliseconds(500)).components.seconds) s")
     }
 
     /// The line a scan under way says at most every ``ProgressPace/interval``: `library scan:

@@ -209,7 +209,9 @@ final class LiveMixer {
         min(1, max(-1, value))
     }
 
-    /// A channel's plane of a planar float frame.
+    /// A channel's plane of a planar float frame. Only the mixer's own frames come here,
+    /// made by `av_frame_get_buffer` for its planar format, which "will allocate ...
+    /// extended_data" for every channel: a plane below `channels` is never NULL.
     private static func plane(_ frame: UnsafeMutablePointer<AVFrame>, _ channel: Int) -> UnsafeMutablePointer<Float> {
         UnsafeMutableRawPointer(frame.pointee.extended_data[channel]!).assumingMemoryBound(to: Float.self)
     }

@@ -46,8 +46,6 @@ struct StationStatus: Sendable, Equatable {
     /// Whether a request from `address` may have the status (and the metrics): a loopback
     /// client always (the operator on the machine), another only when `everyone`.
     static func isAllowed(address: String?, everyone: Bool) -> Bool {
-        guard !everyone else { return true }
-        guard let address else { return false }
-        return address.hasPrefix("127.") || address == "::1" || address.lowercased().hasPrefix("::ffff:127.")
+        everyone || address.map(LoopbackHost.contains) == true
     }
 }

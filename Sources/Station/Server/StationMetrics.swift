@@ -28,6 +28,9 @@ final class StationMetrics: Sendable {
         "mhz_live_listeners": "Listeners of a channel on the air, by channel.",
     ]
 
+    /// Every family ``family(of:)`` names.
+    static let families = ["player", "app", "web", "lyric", "media", "cover", "live", "operator", "other"]
+
     /// The route families requests are counted by: the path's first part, as the station's
     /// routes group (docs/PROTOCOL.md §9); anything else is `other`, so a scanner's guesses
     /// cannot grow the label set.
@@ -54,6 +57,13 @@ final class StationMetrics: Sendable {
     private let uptime: Meter
     /// Channels given a listeners gauge: one gone off the air is set to 0.
     private let channels = Mutex<Set<String>>([])
+    /// Each family's latency histogram, made once: every request records into one.
+    private let durations: [String: Metrics.Timer]
+    /// Each family's and status' request counter, made at its first request (the statuses
+    /// are the station's own few), so a request costs a lookup, not a registration.
+    private let requests = Mutex<[String: Metrics.Counter]>([:])
+    /// The live edge's counters, by kind.
+    private let edgeAnswers: [String: Metrics.Counter]
 
     /// A station's metrics, in a registry of their own.
     init() {
@@ -65,20 +75,33 @@ final class StationMetrics: Sendable {
         analysed = Meter(label: "mhz_sound_analysed_tracks", factory: factory)
         unreadable = Meter(label: "mhz_sound_unreadable_files", factory: factory)
         uptime = Meter(label: "mhz_uptime_seconds", factory: factory)
+        let factory = self.factory
+        durations = Dictionary(uniqueKeysWithValues: Self.families.map { family in
+            (family, Metrics.Timer(label: "mhz_http_request_duration_seconds", dimensions: [("family", family)], factory: factory))
+        })
+        edgeAnswers = Dictionary(uniqueKeysWithValues: ["playlist", "segment"].map { kind in
+            (kind, Metrics.Counter(label: "mhz_live_edge_answers_total", dimensions: [("kind", kind)], factory: factory))
+        })
     }
 
     /// Counts a request the router answered with `status` after `duration`.
     func request(path: String, status: Int, duration: Duration) {
         let family = Self.family(of: path)
-        Metrics.Counter(label: "mhz_http_requests_total", dimensions: [("family", family), ("status", String(status))],
-                        factory: factory).increment()
-        Metrics.Timer(label: "mhz_http_request_duration_seconds", dimensions: [("family", family)], factory: factory)
-            .record(duration: duration)
+        let key = "\(family) \(status)"
+        let counter = requests.withLock { counters in
+            if let made = counters[key] { return made }
+            let made = Metrics.Counter(label: "mhz_http_requests_total",
+                                       dimensions: [("family", family), ("status", String(status))], factory: factory)
+            counters[key] = made
+            return made
+        }
+        counter.increment()
+        durations[family]?.record(duration: duration)
     }
 
     /// Counts a live answer given on the connection's fast path (`playlist` or `segment`).
     func liveEdge(_ kind: String) {
-        Metrics.Counter(label: "mhz_live_edge_answers_total", dimensions: [("kind", kind)], factory: factory).increment()
+        edgeAnswers[kind]?.increment()
     }
 
     /// Counts a transcode started.

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Whether a `--host` keeps the station on this machine: what decides that `mhz serve`
-/// warns about plain HTTP.
-enum LoopbackHost {
+/// Whether an address is this machine's own: what decides that `mhz serve` warns about
+/// plain HTTP on its `--host`, and who may ask the station's `/status` and `/metrics`.
+public enum LoopbackHost {
     /// True for `localhost`, any address of 127.0.0.0/8, `::1` (and 127.0.0.0/8 mapped into
     /// IPv6); false for everything else, wildcards (`0.0.0.0`, `::`) and other names included.
-    static func contains(_ host: String) -> Bool {
+    public static func contains(_ host: String) -> Bool {
         let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if name.lowercased() == "localhost" { return true }
         var v4 = in_addr()
