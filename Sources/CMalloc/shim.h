@@ -5,4 +5,6 @@
 
 // M_ARENA_MAX is a macro; this gives Swift the value as a constant it can see.
 static inline int cmalloc_arena_max_option(void) { return M_ARENA_MAX; }
+// M_MMAP_THRESHOLD likewise.
+static inline int cmalloc_mmap_threshold_option(void) { return M_MMAP_THRESHOLD; }
 #endif
