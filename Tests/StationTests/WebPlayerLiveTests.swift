@@ -5,8 +5,11 @@ import TestSupport
 
 /// The web player's live channels (docs/PROTOCOL.md §11) in Chromium, which plays HLS
 /// natively: over the live fixtures' library with 1-second segments, so a test hears several
-/// songs in seconds. What the page shows is checked against `aired.json` and the playlists.
-extension WebPlayerBrowserTests {
+/// songs in seconds. What the page shows is checked against `aired.json` and the playlists;
+/// a live channel shows when the station stops answering, and shows no cover left over from
+/// the radio. A suite with a browser of its own, beside ``WebPlayerBrowserTests``.
+@Suite("Web player in Chromium: live channels", .serialized, SharedChromium())
+struct WebPlayerLiveTests: ChromiumPage {
     /// The page's audio plays past its first moments.
     static let livePlaying = "(() => { const a = document.querySelector('audio'); return !a.paused && a.currentTime > 0.5; })()"
 
@@ -219,6 +222,48 @@ extension WebPlayerBrowserTests {
                 #expect(log.all.filter { $0.path == "/j/v2/playlist" && $0.parameter("type") == "n" }.map { $0.parameter("channel") } == ["1"])
                 #expect(!log.all.contains { $0.path.hasPrefix("/live/") })
                 #expect(try await page.value("document.querySelector('#live-controls').hidden") as? Bool == true)
+            }
+        }
+    }
+
+    @Test("a live channel tuned in after a radio channel shows no cover and no alt text of the radio's last song")
+    func liveAfterRadioHasNoCover() async throws {
+        try await StationFixtures.withDemoStation { _, base in
+            try await withPage(base) { page in
+                try await page.click("[data-channel=\"1\"]")
+                try await page.waitFor("a song with its cover", "\(Self.playing) && document.querySelector('#cover').alt !== ''")
+                try await page.click("[data-live=\"1\"]")
+                let cover = try await page.value("[document.querySelector('#cover').hasAttribute('src'), document.querySelector('#cover').alt]") as? [Any]
+                #expect(cover?.first as? Bool == false)
+                #expect(cover?.last as? String == "")
+            }
+        }
+    }
+
+    @Test("a live channel whose station stops answering says so instead of LIVE, and plays live again when it is back")
+    func liveStationAway() async throws {
+        let music = try await LiveFixtures.library
+        // A fixed port, so the station comes back where the page looks for it.
+        let (probe, port) = try LoopbackSocket.listen(backlog: 1)
+        close(probe)
+        try await StationFixtures.withDemoStation(library: music, adjust: {
+            $0.port = port
+            $0.live.segmentDuration = .seconds(1)
+        }) { station, base in
+            let channels = try await HTTPFetch.get(base, "/j/app/radio/channels").jsonObject()["channels"] as? [[String: Any]] ?? []
+            let channel = String(try #require(channels.first { $0["name"] as? String == LiveFixtures.genre }?["channel_id"] as? Int))
+            try await withPage(base) { page in
+                try await page.click("[data-live=\"\(channel)\"]")
+                try await page.waitFor("the live channel to play", Self.livePlaying + " && document.querySelector('[data-field=live]').textContent === 'LIVE'")
+                await station.stop()
+                try await page.waitFor("the page saying the station is not answering",
+                                       "document.querySelector('[data-field=live]').textContent === 'Not answering'"
+                                           + " && document.querySelector('#status').textContent.startsWith('The station is not answering')")
+                #expect(try await page.value("document.querySelector('[data-field=live]').dataset.edge") as? String == "away")
+                _ = try await station.start()
+                try await page.waitFor("live again", "document.querySelector('[data-field=live]').textContent === 'LIVE'"
+                    + " && document.querySelector('#status').textContent === 'The station is back.' && \(Self.livePlaying)",
+                    within: .seconds(30))
             }
         }
     }
