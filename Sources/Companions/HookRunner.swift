@@ -19,7 +19,7 @@ public final class HookRunner: Sendable {
     private let command: String
     private let timeout: Duration
     private let logFile: URL?
-    private let logger = Logger(label: "mhz.hooks")
+    private let logger: Logger
     private let queue = Mutex<(events: [(name: String, json: String)], stopping: Bool)>(([], false))
     /// The process group of the hook running now, for ``stop()``.
     private let running = Mutex<pid_t?>(nil)
@@ -27,11 +27,13 @@ public final class HookRunner: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// A runner of `command` (an executable's path), each run limited to `timeout`; the
-    /// hook's stderr is appended to `logFile` (its stdout is discarded).
-    public init(command: String, timeout: Duration, logFile: URL?) {
+    /// hook's stderr is appended to `logFile` (its stdout is discarded); what goes wrong is
+    /// told to `logger`.
+    public init(command: String, timeout: Duration, logFile: URL?, logger: Logger = Logger(label: "mhz.hooks")) {
         self.command = command
         self.timeout = timeout
         self.logFile = logFile
+        self.logger = logger
         let thread = Thread { [self] in work() }
         thread.name = "mhz.hooks"
         thread.start()
@@ -77,9 +79,12 @@ public final class HookRunner: Sendable {
     /// One run: spawned in a process group of its own with SIGINT/SIGTERM/SIGPIPE back at
     /// their defaults (mhz ignores them, and ignored signals survive exec), fed, waited for.
     private func execute(_ name: String, _ json: String) {
+        // Both ends close on exec from their first moment (pipe2(2): "O_CLOEXEC: set the
+        // close-on-exec flag on the two new file descriptors"). With pipe() and then fcntl, a
+        // child another thread spawned in between kept the write end, and the hook's stdin
+        // saw no end of file until that child exited.
         var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0, fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC) == 0,
-              fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC) == 0 else {
+        guard let pipe2 = Self.pipe2, pipe2(&pipeEnds, O_CLOEXEC) == 0 else {
             logger.error("hook \(command): cannot make a pipe (errno \(errno))")
             return
         }
@@ -137,7 +142,18 @@ public final class HookRunner: Sendable {
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, command, &actions, &attributes, argv, envp)
+        var result = posix_spawn(&pid, command, &actions, &attributes, argv, envp)
+        // ETXTBSY ("Text file busy") lasts only while some process has the script open for
+        // writing: an editor saving it, or a child another thread forked in the instant the
+        // script was being written, which still holds that descriptor until its own exec. A
+        // moment later the same spawn succeeds, so it is tried again for up to a second.
+        var retries = 0
+        while result == ETXTBSY, retries < Self.busyRetries {
+            if retries == 0 { logger.debug("hook \(command) is open for writing (text file busy): trying again") }
+            retries += 1
+            usleep(50_000)
+            result = posix_spawn(&pid, command, &actions, &attributes, argv, envp)
+        }
         guard result == 0 else {
             logger.error("hook \(command) cannot run: \(String(cString: strerror(result))) — check [hooks] event in the config")
             return nil
@@ -152,6 +168,16 @@ public final class HookRunner: Sendable {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
         else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// How many times a spawn refused with ETXTBSY is tried again, 50 ms apart.
+    static let busyRetries = 20
+
+    /// glibc's `pipe2` (2.9), a GNU extension hidden from Swift's Glibc module like
+    /// ``addCloseFrom``, so looked up by name.
+    private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
     }()
 
     private enum Outcome { case exited(Int32), signaled(Int32), timedOut }

@@ -6,7 +6,8 @@ import Testing
 
 /// The hook runner with a real hook (a shell script) that can be held: one run at a time,
 /// in the order of the events, the event's JSON on stdin, and when a slow hook falls
-/// behind, the oldest waiting events dropped past ``HookRunner/maxQueued``.
+/// behind, the oldest waiting events dropped past ``HookRunner/maxQueued``; a script still
+/// open for writing runs once it is closed.
 struct HookRunnerTests {
     /// A hook that appends `NAME STDIN` to `record` and, for the event `hold`, first says
     /// it started (the `started` file) and waits for the `release` file.
@@ -59,5 +60,24 @@ struct HookRunnerTests {
         FileManager.default.createFile(atPath: folder.path("release").path, contents: nil)
         try await waitUntil("the last event's hook") { Self.record(in: folder).last == "e\(HookRunner.maxQueued) \(HookRunner.maxQueued)" }
         #expect(Self.record(in: folder) == ["hold {}"] + (1...HookRunner.maxQueued).map { "e\($0) \($0)" })
+    }
+
+    @Test func aHookScriptStillOpenForWritingRunsOnceItIsClosed() async throws {
+        let folder = try TemporaryDirectory(prefix: "mhz-hook-busy")
+        let script = try Self.hook(in: folder)
+        // The script held open for writing, as an editor saving it would: exec refuses it
+        // with ETXTBSY for as long as this descriptor is open.
+        let writer = open(script.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        try #require(writer >= 0)
+        let log = LogCapture()
+        let runner = HookRunner(command: script.path, timeout: .seconds(30), logFile: nil, logger: log.logger)
+        defer { runner.stop(grace: .seconds(1)) }
+        runner.run(event: "liked", json: "{}")
+        // The runner was refused once and tries again; only then is the file let go.
+        try await waitUntil("the busy script's first refusal") { log.text.contains("text file busy") }
+        close(writer)
+        try await waitUntil("the hook's run") { !Self.record(in: folder).isEmpty }
+        #expect(Self.record(in: folder) == ["liked {}"])
+        #expect(!log.text.contains("cannot run"))
     }
 }
