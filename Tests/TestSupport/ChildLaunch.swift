@@ -20,6 +20,18 @@ public enum ChildLaunch {
         lock.withLock { Pipe() }
     }
 
+    /// A pipe (read end, write end) whose two descriptors close on exec from their first
+    /// moment (glibc's `pipe2` with `O_CLOEXEC`, hidden from Swift's Glibc module, so looked
+    /// up by name), for children spawned without Foundation: no launch on another thread can
+    /// hand them to its child, lock or no lock. `nil` with errno set when it cannot be made.
+    public static func closeOnExecPipe() -> (read: Int32, write: Int32)? {
+        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
+        var ends: [Int32] = [-1, -1]
+        guard unsafeBitCast(symbol, to: Pipe2.self)(&ends, O_CLOEXEC) == 0 else { return nil }
+        return (ends[0], ends[1])
+    }
+
     /// Starts `process` (`Process.run()`), while no other launch of the tests is under way.
     public static func run(_ process: Process) throws {
         try lock.withLock { try process.run() }

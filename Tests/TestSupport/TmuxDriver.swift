@@ -93,8 +93,10 @@ public final class TmuxDriver {
         var cEnvironment = environment.map { strdup($0) } + [nil]
         defer { (cArguments + cEnvironment).forEach { free($0) } }
 
-        var pipeFDs: [Int32] = [-1, -1]
-        guard pipe(&pipeFDs) == 0 else { throw TmuxError.spawn(errno) }
+        // Close-on-exec from the start: a child another test launched meanwhile would keep
+        // a plain pipe's write end, and the read below would wait for that child's exit.
+        guard let ends = ChildLaunch.closeOnExecPipe() else { throw TmuxError.spawn(errno) }
+        let pipeFDs = [ends.read, ends.write]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
