@@ -148,9 +148,6 @@ public actor RadioSession {
         }
     }
 
-    /// How many songs `history` tells when it names no number.
-    public static let defaultHistoryLimit = 20
-
     /// How many of the newest songs the machine holds (the history view lists them, and
     /// `past` acts on them).
     public static let historyShown = 100
@@ -374,7 +371,7 @@ public actor RadioSession {
                 self.handle(.sleepTimer(token: token))
             }
         case .listHistory(let limit):
-            eventContinuation.yield(.history(history(limit: limit ?? Self.defaultHistoryLimit)))
+            eventContinuation.yield(.history(history(limit: limit ?? RadioCommand.defaultHistoryLimit)))
         case .quit:
             quitRequested = true
             playerTask?.cancel()

@@ -71,14 +71,14 @@ struct CommandTableTests {
     /// The default history limit shows in `history`'s summary as the session applies it.
     @Test func historySaysItsDefaultLimit() {
         #expect(CommandWord.row(for: .count).summary
-                == "list the songs played, newest first (the last \(RadioSession.defaultHistoryLimit), or this many)")
+                == "list the songs played, newest first (the last \(RadioCommand.defaultHistoryLimit), or this many)")
     }
 
     /// `sleep`'s summary, `mhz --sleep`'s help and its refusal give the times a sleep timer
-    /// takes in the same words, with the limit ``SleepTimer/seconds(_:)`` holds them to.
+    /// takes in the same words, with the limit ``SleepTime/seconds(_:)`` holds them to.
     @Test func theSleepTimesAreWordedOnceWithTheirLimit() {
         let times = "90s, 30m or 1h, at most 8760h"
-        #expect(SleepTimer.seconds("8760h") != nil && SleepTimer.seconds("8761h") == nil)
+        #expect(SleepTime.seconds("8760h") != nil && SleepTime.seconds("8761h") == nil)
         #expect(CommandWord.row(for: .duration).summary
                 == "fade out and quit after this long (\(times)), saving where you were; off cancels")
         let help = PlayCommand.helpMessage(columns: 1000)

@@ -147,7 +147,7 @@ struct CommandWordTests {
             try RadioCommand.parse("volume 1 2")
         }
         // Past a year: no clock holds a wait of 10^20 seconds.
-        #expect((try? RadioCommand.parse("sleep 8760h")) == .sleep(SleepTimer.longest))
+        #expect((try? RadioCommand.parse("sleep 8760h")) == .sleep(SleepTime.longest))
         for bad in ["0s", "-5m", "soon", "1d", "m", "nan", "inf", "8761h", "99999999999999999h"] {
             #expect(throws: CommandParseError.invalidArgument(word: "sleep", argument: bad)) { try RadioCommand.parse("sleep \(bad)") }
         }

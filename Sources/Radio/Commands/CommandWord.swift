@@ -105,7 +105,7 @@ public struct CommandWord: Sendable, Equatable {
         CommandWord("lyrics-later", .bare(.lyricsLater), needsSong: true,
                     summary: "show the song's lyric lines 0.5 s later (kept for the song)", keys: ["{"]),
         CommandWord("history", .count,
-                    summary: "list the songs played, newest first (the last \(RadioSession.defaultHistoryLimit), or this many)"),
+                    summary: "list the songs played, newest first (the last \(RadioCommand.defaultHistoryLimit), or this many)"),
         CommandWord("past", .pastSong,
                     summary: "like, unlike, trash or download a song of the history by its sid (`history` lists them)"),
         CommandWord("sleep", .duration, summary: sleepEffect + "; off cancels"),
@@ -199,7 +199,7 @@ public struct CommandWord: Sendable, Equatable {
         case .duration:
             let argument = try only(arguments)
             if argument.lowercased() == "off" { return .sleep(nil) }
-            guard let seconds = SleepTimer.seconds(argument) else { throw .invalidArgument(word: word, argument: argument) }
+            guard let seconds = SleepTime.seconds(argument) else { throw .invalidArgument(word: word, argument: argument) }
             return .sleep(seconds)
         case .pastSong:
             guard let first = arguments.first else { throw .missingArgument(word: word) }
@@ -224,14 +224,14 @@ public struct CommandWord: Sendable, Equatable {
 }
 
 extension CommandWord {
-    /// A sleep time in each form ``SleepTimer/seconds(_:)`` reads, for every word that
+    /// A sleep time in each form ``SleepTime/seconds(_:)`` reads, for every word that
     /// shows them: `sleep`'s usage and summary, `mhz --sleep`'s help and its refusal.
     static let sleepForms = ["90s", "30m", "1h"]
 
-    /// The times a sleep timer takes, in words: the forms and the limit, ``SleepTimer/longest``,
+    /// The times a sleep timer takes, in words: the forms and the limit, ``SleepTime/longest``,
     /// in the largest unit they take (`90s, 30m or 1h, at most 8760h`).
     public static let sleepTimes = sleepForms.dropLast().joined(separator: ", ") + " or " + (sleepForms.last ?? "")
-        + ", at most " + SleepTimer.text(SleepTimer.longest)
+        + ", at most " + SleepTime.text(SleepTime.longest)
 
     /// What a sleep timer does, for `sleep`'s summary and `mhz --sleep`'s help.
     public static let sleepEffect = "fade out and quit after this long (\(sleepTimes)), saving where you were"

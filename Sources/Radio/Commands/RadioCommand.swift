@@ -2,6 +2,9 @@
 /// control socket and MPRIS all speak it, so a word means the same thing everywhere.
 /// Its words, aliases and arguments are the rows of ``CommandWord/table``.
 public enum RadioCommand: Sendable, Equatable {
+    /// How many songs `history` tells when it names no number.
+    public static let defaultHistoryLimit = 20
+
     /// Pause playback.
     case pause
     /// Resume playback.
@@ -39,7 +42,8 @@ public enum RadioCommand: Sendable, Equatable {
     case lyricsEarlier
     /// Show the song's lyric lines half a second later, kept for the song.
     case lyricsLater
-    /// Tell the history: the songs started, newest first, at most `limit` (nil: the default).
+    /// Tell the history: the songs started, newest first, at most `limit` (nil:
+    /// ``defaultHistoryLimit``).
     case history(limit: Int?)
     /// Set the sleep timer to run out in this many seconds; nil turns it off.
     case sleep(Double?)
@@ -108,7 +112,7 @@ public enum RadioCommand: Sendable, Equatable {
         case .volume(let percent): "\(word) \(percent)"
         case .downloadControl(let action, let id): "\(word) \(action.rawValue) \(id)"
         case .history(let limit?): "\(word) \(limit)"
-        case .sleep(let seconds): "\(word) \(seconds.map(SleepTimer.text) ?? "off")"
+        case .sleep(let seconds): "\(word) \(seconds.map(SleepTime.text) ?? "off")"
         case .pastSong(let action, let sid): "\(word) \(action.rawValue) \(sid)"
         case .liveChannel(let id): "\(word) \(id)"
         default: word

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The sleep timer (`sleep DURATION`, `mhz --sleep`): when it runs out mhz fades to
-/// silence over the last min(10 s, duration), stops with the position saved, puts the
-/// volume back for the next start and quits.
+/// The sleep timer (`sleep DURATION`, `mhz --sleep`; its times in words are ``SleepTime``):
+/// when it runs out mhz fades to silence over the last min(10 s, duration), stops with the
+/// position saved, puts the volume back for the next start and quits.
 ///
 /// One rule for the radio (``RadioMachine``) and a live channel (``LiveSession``): each
 /// holds one timer, hands it the `sleep` command (``set(_:volume:)``) and the end of each
@@ -15,10 +15,6 @@ public struct SleepTimer: Sendable, Equatable {
     public static let fadeSteps = 10
     /// The longest fade.
     public static let longestFade = 10.0
-    /// The longest timer, a year: a clock's wait is kept in whole milliseconds or
-    /// attoseconds, which a time of 10^20 seconds would overflow.
-    public static let longest = 365 * 86_400.0
-
     /// Where a sleep timer is.
     public enum Stage: Sendable, Equatable {
         /// None is set.
@@ -123,27 +119,5 @@ public struct SleepTimer: Sendable, Equatable {
     /// silence at the last.
     public static func level(from volume: Int, step: Int) -> Int {
         volume * (fadeSteps - step) / fadeSteps
-    }
-
-    /// Reads `90s`, `30m`, `1h` or a plain number of seconds (fractions allowed) into
-    /// seconds; nil for anything else, for no time at all, or past ``longest``.
-    public static func seconds(_ text: String) -> Double? {
-        let lowered = text.lowercased()
-        let units: [(String, Double)] = [("s", 1), ("m", 60), ("h", 3600)]
-        let (digits, scale) = units.first { lowered.hasSuffix($0.0) }.map { (String(lowered.dropLast()), $0.1) }
-            ?? (lowered, 1)
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." }), let value = Double(digits),
-              value.isFinite, value > 0, value * scale <= longest else { return nil }
-        return value * scale
-    }
-
-    /// `1h`, `30m`, `90s`, `2.5s`: the shortest way to write `seconds` back.
-    public static func text(_ seconds: Double) -> String {
-        func whole(_ value: Double) -> String {
-            value == value.rounded() && value < 1e15 ? String(Int(value)) : String(value)
-        }
-        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(whole(seconds / 3600))h" }
-        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(whole(seconds / 60))m" }
-        return "\(whole(seconds))s"
     }
 }

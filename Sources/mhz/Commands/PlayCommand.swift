@@ -51,7 +51,7 @@ struct PlayCommand: AsyncParsableCommand {
         if live != nil, channel != nil {
             throw ValidationError("--live names the channel to listen to: give --live or --channel, not both")
         }
-        if let sleep, SleepTimer.seconds(sleep) == nil {
+        if let sleep, SleepTime.seconds(sleep) == nil {
             throw ValidationError("--sleep takes a time like \(CommandWord.sleepTimes), not \"\(sleep)\"")
         }
     }
@@ -203,7 +203,7 @@ struct PlayCommand: AsyncParsableCommand {
         // Why the radio is back without `radio`: said once it plays again.
         var refused: RadioError?
         // The sleep timer's time left, carried from one listening to the next.
-        var sleepLeft = sleep.flatMap(SleepTimer.seconds)
+        var sleepLeft = sleep.flatMap(SleepTime.seconds)
         while true {
             switch next {
             case .quit:

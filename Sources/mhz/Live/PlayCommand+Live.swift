@@ -64,7 +64,7 @@ extension PlayCommand {
             var ending = try await Self.listen(to: first, runtime: runtime, player: startingPlayer,
                                                options: playerOptions, frontEnd: frontEnd, relay: relay,
                                                commands: commands, frontEndStarted: false, control: nil,
-                                               returnsToRadio: false, sleep: sleep.flatMap(SleepTimer.seconds))
+                                               returnsToRadio: false, sleep: sleep.flatMap(SleepTime.seconds))
             while case .live(let channel) = ending.next {
                 frontEnd.showCover(nil)
                 frontEnd.clearAlert()

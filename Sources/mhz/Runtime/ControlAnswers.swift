@@ -41,7 +41,7 @@ struct ControlAnswers: Sendable {
         }
         if case .history(let limit) = command {
             // The songs a line each, as `mhz history --json` prints them, then the answer.
-            guard let entries = Self.wait({ await session.history(limit: limit ?? RadioSession.defaultHistoryLimit) })
+            guard let entries = Self.wait({ await session.history(limit: limit ?? RadioCommand.defaultHistoryLimit) })
             else { return Self.late(command) }
             return .answer((entries.map(EventJSON.song) + [Self.ok(command.line)]).joined(separator: "\n"))
         }
