@@ -16,7 +16,8 @@ struct FileLogHandler: LogHandler {
 
         init(url: URL) {
             if !FileManager.default.fileExists(atPath: url.path) {
-                FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+                // A file that cannot be made shows as no handle just below.
+                _ = FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
             }
             let handle = try? FileHandle(forWritingTo: url)
             _ = try? handle?.seekToEnd()
