@@ -53,8 +53,12 @@ final class TerminalInput {
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        write(prompt)
+        // Echo goes off before the prompt shows, as getpass(3) does: a key typed once the
+        // prompt is visible (a password manager's, a paste) is then never echoed, and the
+        // flush throws away only what was typed before the question. Prompt first, a
+        // password typed at once was echoed on the screen and then flushed unread.
         _ = tcsetattr(fd, TCSAFLUSH, &raw)
+        write(prompt)
         defer {
             _ = tcsetattr(fd, TCSAFLUSH, &saved)
             write("\n")
