@@ -58,8 +58,17 @@ struct DownloadFiles: Sendable {
         let descriptor = open(part, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return .failed(Disk.error(errno: errno, path: part), bytes: 0) }
         defer { close(descriptor) }
-        // "LOCK_NB: return an error instead of blocking": another mhz writes this file.
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return .failed(.heldElsewhere, bytes: 0) }
+        // "LOCK_NB: return an error instead of blocking": another mhz writes this file. A
+        // lock is also held for a moment by a child another thread is spawning: until its
+        // exec closes the descriptors it was handed (O_CLOEXEC), it shares the open file,
+        // and with it the lock of a transfer that has just ended here. So a refusal is asked
+        // again for up to a second; another mhz's transfer holds it far longer.
+        var tries = 0
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            tries += 1
+            guard tries <= 20 else { return .failed(.heldElsewhere, bytes: 0) }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
         return await body(descriptor)
     }
 
