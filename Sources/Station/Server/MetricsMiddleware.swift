@@ -12,15 +12,15 @@ struct MetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
+        // What Hummingbird answers an error that is not an HTTPResponseError with.
+        var status = 500
+        defer { metrics.request(path: request.uri.path, status: status, duration: start.duration(to: .now)) }
         do {
             let response = try await next(request, context)
-            metrics.request(path: request.uri.path, status: Int(response.status.code), duration: start.duration(to: .now))
+            status = Int(response.status.code)
             return response
         } catch let error as any HTTPResponseError {
-            metrics.request(path: request.uri.path, status: Int(error.status.code), duration: start.duration(to: .now))
-            throw error
-        } catch {
-            metrics.request(path: request.uri.path, status: 500, duration: start.duration(to: .now))
+            status = Int(error.status.code)
             throw error
         }
     }
