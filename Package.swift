@@ -211,13 +211,16 @@ let package = Package(
             // symbol lookups searched the executable's 37 000 first) and places the functions a
             // listening session runs side by side at the start of its text (Link/mhz.order,
             // made by script/link-order): the kernel maps code 64 KiB around each page faulted
-            // in, so scattered, they made 15 MiB resident for 1.7 MiB run. Together −8 MiB
-            // of peak RSS (BENCHMARKS.md). A function missing from the list is placed after it.
+            // in, so scattered, they made 15 MiB resident for 1.7 MiB run. A function missing
+            // from the list is placed after it. The linker moves sections, not functions, so
+            // this needs every module compiled with -function-sections, which only the
+            // command line reaches for the dependencies: script/build-release.
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]),
                 .unsafeFlags(["-static-stdlib", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation",
                               "-Xlinker", "--version-script=\(linkFolder)/mhz.exports",
                               "-Xlinker", "--symbol-ordering-file=\(linkFolder)/mhz.order",
+                              "-Xlinker", "--script=\(linkFolder)/mhz.ld",
                               "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
             ],
             // The commit it is built from (`BuildCommit.hash`, for --version).
@@ -240,11 +243,11 @@ let package = Package(
         // and its IPC socket, percentiles, the HTTP load client (its socket from
         // TestSupport's LoopbackSocket), the station's benchmark.
         .target(name: "BenchKit", dependencies: ["Station", "MusicLibrary", "TestSupport"], path: "Benchmarks/BenchKit"),
-        // `swift run -c release StationBench`: scan rate and playlist latency under load.
+        // `script/build-release StationBench`: scan rate and playlist latency under load.
         .executableTarget(name: "StationBench", dependencies: ["BenchKit"], path: "Benchmarks/StationBench"),
         // `mhz-bench`: the built mhz binary beside mpv (cold start, skips, CPU with the UI in
         // TestSupport's tmux driver) and the station, in one table.
-        // `swift build -c release --product mhz-bench`.
+        // `script/build-release mhz mhz-bench`.
         // `mhz-bench taste`'s pure part: the simulated listeners, the client that mirrors mhz's
         // radio, the references (shuffle, oracle), the window statistics and the report.
         .target(name: "TasteBench", dependencies: ["SeededRandom"], path: "Benchmarks/TasteBench"),
@@ -268,7 +271,7 @@ let package = Package(
         ),
 
         // Benchmark of the Playback layer beside the mpv CLI (not a test): serves generated
-        // media with TestSupport's server. `swift build -c release --product mhz-playback-bench`.
+        // media with TestSupport's server. `script/build-release mhz-playback-bench`.
         .executableTarget(name: "mhz-playback-bench", dependencies: ["Playback", "TestSupport", "BenchKit"],
                           path: "Benchmarks/PlaybackBench"),
 

@@ -11,6 +11,8 @@ public enum BenchError: Error, CustomStringConvertible {
     case protocolError(String)
     /// An external tool (ffmpeg, tmux, mhz) failed.
     case tool(String)
+    /// No executable mhz at the path given (the release build's by default).
+    case noMhz(path: String)
 
     /// One line for the terminal.
     public var description: String {
@@ -20,6 +22,7 @@ public enum BenchError: Error, CustomStringConvertible {
         case .socket(let what): "socket: \(what) failed"
         case .protocolError(let what): "unexpected answer: \(what.prefix(200))"
         case .tool(let what): what
+        case .noMhz(let path): "no mhz binary at \(path): build it with `script/build-release`, or name it with --mhz PATH"
         }
     }
 }

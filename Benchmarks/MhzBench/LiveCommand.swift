@@ -43,7 +43,7 @@ enum LiveCommand {
     /// Runs it and prints the table (Markdown) on stdout.
     static func run(_ options: Options, progress: (String) -> Void) throws {
         guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
-            throw BenchError.tool("no mhz binary at \(options.mhz): build it with `swift build -c release --product mhz`")
+            throw BenchError.noMhz(path: options.mhz)
         }
         let liquidsoap = Executable.find("liquidsoap")
         print("mhz-bench live --seconds \(Int(options.seconds)) --listeners \(options.listeners): \(options.mhz)")

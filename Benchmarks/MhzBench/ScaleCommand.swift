@@ -63,7 +63,7 @@ enum ScaleCommand {
     /// Runs it and prints the table (Markdown) on stdout.
     static func run(_ options: Options, progress: (String) -> Void) throws {
         guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
-            throw BenchError.tool("no mhz binary at \(options.mhz): build it with `swift build -c release --product mhz`")
+            throw BenchError.noMhz(path: options.mhz)
         }
         print("mhz-bench scale --tracks \(options.tracks) --clients \(options.clients) --requests \(options.requests) "
             + (options.again ? "--again " : "")

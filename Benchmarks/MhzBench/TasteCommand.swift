@@ -12,8 +12,7 @@ enum TasteCommand {
     /// Runs the benchmark and prints the report (Markdown) on stdout.
     static func run(_ options: TasteOptions, progress: (String) -> Void) throws {
         guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
-            throw BenchError.tool("no mhz binary at \(options.mhz): build it with `swift build -c release --product mhz`, "
-                + "or name it with --mhz PATH")
+            throw BenchError.noMhz(path: options.mhz)
         }
         let began = ContinuousClock.now
         var command = "mhz-bench taste " + (options.seeds.count > 1

@@ -1,7 +1,7 @@
 // mhz-bench: the built mhz binary beside the mpv command line, and the station under load,
 // in one table measured in one run. Not a test. Build both in release and run:
 //
-//   swift build -c release --product mhz && swift build -c release --product mhz-bench
+//   script/build-release mhz mhz-bench
 //   .build/release/mhz-bench [--quick] [--mhz PATH] [--work DIR]
 //   .build/release/mhz-bench soak [--minutes N] [--mhz PATH] [--work DIR]   (Soak.swift)
 //   .build/release/mhz-bench taste [--quick] [--seed N] [--listener NAME…] …   (TasteCommand.swift)
@@ -73,8 +73,7 @@ do {
     exit(error.help ? 0 : 2)
 }
 guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
-    FileHandle.standardError.write(Data(("mhz-bench: no mhz binary at \(options.mhz): build it with "
-        + "`swift build -c release --product mhz`, or name it with --mhz PATH\n").utf8))
+    FileHandle.standardError.write(Data("mhz-bench: \(BenchError.noMhz(path: options.mhz))\n".utf8))
     exit(2)
 }
 
@@ -103,6 +102,7 @@ let install = try MhzInstall(binary: options.mhz, root: installRoot)
 // Warm-up, not measured: the first start synthesizes the demo library and scans it.
 progress("warm-up: first mhz start synthesizes the demo library")
 let warmUpStart = ContinuousClock.now
+var firstRunPeakMiB: Double?
 do {
     let first = try HeadlessMhz(install)
     _ = try first.wait(timeout: .seconds(180), what: "the first song playing") { $0.name == "playing" }
@@ -110,9 +110,11 @@ do {
     // it finish here, so no row below times a start or a playback with it under way.
     try SoundSpeed.waitForAnalysis(of: install.dataDirectory.appendingPathComponent("station", isDirectory: true),
                                    timeout: .seconds(180))
+    // The kernel's own peak of the whole first start (VmHWM), read before it quits.
+    firstRunPeakMiB = ProcSample.read(first.pid)?.peakRSSMiB
     first.quit()
 }
-print(String(format: "warm-up (first start, demo library synthesized, not in the table): %.1f s",
+print(String(format: "warm-up (first start, demo library synthesized and heard; its peak RSS is in the table): %.1f s",
              seconds(ContinuousClock.now - warmUpStart)))
 
 var reference: ReferenceStation?
@@ -205,6 +207,11 @@ table.add("… the same peak RSS beside the leanest mpv: an MP3 over HTTP",
           ratio: costMhz == nil ? noTmux : costLean.map { times(costMhz!.peakRSSMiB / $0.peakRSSMiB) } ?? missingMPV,
           target: costMhz != nil && costLean != nil
               ? "≤ 1.3×: \(verdict(costMhz!.peakRSSMiB <= 1.3 * costLean!.peakRSSMiB))" : "≤ 1.3×")
+table.add("peak RSS of the first start (fresh data directory, headless: the demo library made, then heard while it plays)",
+          mhz: firstRunPeakMiB.map { String(format: "%.1f MiB", $0) } ?? "not read",
+          reference: costLean.map { String(format: "%.1f MiB the leanest mpv above", $0.peakRSSMiB) } ?? missingMPV,
+          ratio: firstRunPeakMiB.flatMap { peak in costLean.map { times(peak / $0.peakRSSMiB) } } ?? missingMPV,
+          target: firstRunPeakMiB.flatMap { peak in costLean.map { "≤ 1.3×: \(verdict(peak <= 1.3 * $0.peakRSSMiB))" } } ?? "≤ 1.3×")
 await reference?.stop()
 
 // MARK: Downloads

@@ -1,6 +1,6 @@
 // mhz-playback-bench: how fast and how light the Playback layer is, beside the mpv CLI on
 // the same media over HTTP. Not a test; run a release build:
-//   swift build -c release --product mhz-playback-bench
+//   script/build-release mhz-playback-bench
 //   .build/release/mhz-playback-bench [--runs 10] [--skips 50] [--seconds 10]
 import BenchKit
 import Foundation

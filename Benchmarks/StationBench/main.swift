@@ -1,7 +1,7 @@
 // StationBench: scan rate and playlist latency of the station, each beside a reference
 // (the measurements live in BenchKit's StationBenchmark, shared with mhz-bench).
 //
-//   swift build -c release --product StationBench
+//   script/build-release StationBench
 //   .build/release/StationBench [--files 2000] [--requests 4000] [--concurrency 1,16,64] [--work DIR]
 //                               [--scans 5] [--hogs N] [--no-sound]
 //
