@@ -214,7 +214,8 @@ let package = Package(
             // in, so scattered, they made 15 MiB resident for 1.7 MiB run. A function missing
             // from the list is placed after it. The linker moves sections, not functions, so
             // this needs every module compiled with -function-sections, which only the
-            // command line reaches for the dependencies: script/build-release.
+            // command line reaches for the dependencies (script/build-release), and the
+            // compiler's nameless functions gathered by a linker script (Link/mhz.ld).
             linkerSettings: [
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]),
                 .unsafeFlags(["-static-stdlib", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation",
