@@ -12,4 +12,10 @@ public enum Executable {
         }
         return nil
     }
+
+    /// Throws ``BenchError/noMhz(path:)`` unless `path` is an executable file: the mhz a
+    /// benchmark measures, checked before anything is set up for it.
+    public static func requireMhz(_ path: String) throws(BenchError) {
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw .noMhz(path: path) }
+    }
 }

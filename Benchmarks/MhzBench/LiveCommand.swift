@@ -42,9 +42,7 @@ enum LiveCommand {
 
     /// Runs it and prints the table (Markdown) on stdout.
     static func run(_ options: Options, progress: (String) -> Void) throws {
-        guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
-            throw BenchError.noMhz(path: options.mhz)
-        }
+        try Executable.requireMhz(options.mhz)
         let liquidsoap = Executable.find("liquidsoap")
         print("mhz-bench live --seconds \(Int(options.seconds)) --listeners \(options.listeners): \(options.mhz)")
         for line in Machine.describe(tools: liquidsoap.map { ["liquidsoap": Machine.version($0, ["--version"])] } ?? [:]) {

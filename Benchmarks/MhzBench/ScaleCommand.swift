@@ -62,9 +62,7 @@ enum ScaleCommand {
 
     /// Runs it and prints the table (Markdown) on stdout.
     static func run(_ options: Options, progress: (String) -> Void) throws {
-        guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
-            throw BenchError.noMhz(path: options.mhz)
-        }
+        try Executable.requireMhz(options.mhz)
         print("mhz-bench scale --tracks \(options.tracks) --clients \(options.clients) --requests \(options.requests) "
             + (options.again ? "--again " : "")
             + "--kill-after \(Int(options.killAfter)): \(options.mhz)")

@@ -11,9 +11,7 @@ import TasteBench
 enum TasteCommand {
     /// Runs the benchmark and prints the report (Markdown) on stdout.
     static func run(_ options: TasteOptions, progress: (String) -> Void) throws {
-        guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
-            throw BenchError.noMhz(path: options.mhz)
-        }
+        try Executable.requireMhz(options.mhz)
         let began = ContinuousClock.now
         var command = "mhz-bench taste " + (options.seeds.count > 1
             ? "--seeds " + options.seeds.map(String.init).joined(separator: ",") : "--seed \(options.seed)")

@@ -72,8 +72,10 @@ do {
     if error.help { print(error.message) } else { FileHandle.standardError.write(Data((error.message + "\n").utf8)) }
     exit(error.help ? 0 : 2)
 }
-guard FileManager.default.isExecutableFile(atPath: options.mhz) else {
-    FileHandle.standardError.write(Data("mhz-bench: \(BenchError.noMhz(path: options.mhz))\n".utf8))
+do {
+    try Executable.requireMhz(options.mhz)
+} catch {
+    FileHandle.standardError.write(Data("mhz-bench: \(error)\n".utf8))
     exit(2)
 }
 
