@@ -19,7 +19,7 @@ struct LiveListenerRestartTests {
         let (base, channel, sid, client) = try await withCleanup { () async throws -> (URL, String, String, LiveStationHTTP) in
             let base = try await first.start()
             let client = LiveStationHTTP(base: base, http: .init(configuration: .init(retry: .never)))
-            let channel = try LiveListeningTests.channel(base)
+            let channel = try await LiveListeningTests.channel(base)
             _ = try await client.window(channel: channel, from: nil)
             let sid = try #require(try await client.aired(channel: channel).first?.sid)
             _ = try await client.feedback(channel: channel, type: .rate, sid: sid)

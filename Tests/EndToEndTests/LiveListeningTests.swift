@@ -69,24 +69,26 @@ struct LiveListeningTests {
                                      "--data-dir", home.path("data").path], home: home.url)
     }
 
-    /// A body fetched with curl.
-    static func get(_ url: String) throws -> Data {
-        let output = try Tool.run("curl", ["-sf", "--max-time", "5", url])
+    /// A body fetched with curl, on a thread of its own (``Tool/output``): the station
+    /// answers on this process's cooperative pool, which a curl waited for on one of its
+    /// two threads (two tests at once) left with none to answer it.
+    static func get(_ url: String) async throws -> Data {
+        let output = try await Tool.output("curl", ["-sf", "--max-time", "5", url])
         guard output.status == 0 else { throw TestSupportError.timeout("curl \(url) failed: \(output.status)") }
         return output.stdout
     }
 
     /// The id of the channel of ``genre``.
-    static func channel(_ base: URL) throws -> String {
-        let object = try JSONSerialization.jsonObject(with: get(base.absoluteString + "/j/app/radio/channels"))
+    static func channel(_ base: URL) async throws -> String {
+        let object = try JSONSerialization.jsonObject(with: await get(base.absoluteString + "/j/app/radio/channels"))
         let channels = (object as? [String: Any])?["channels"] as? [[String: Any]] ?? []
         let id = try #require(channels.first { $0["name"] as? String == genre }?["channel_id"] as? Int)
         return String(id)
     }
 
     /// `aired.json`'s rows, read with the model mhz reads them with.
-    static func aired(_ base: URL, _ channel: String) throws -> [AiredSong] {
-        try JSONDecoder().decode(AiredList.self, from: get(base.absoluteString + "/live/\(channel)/aired.json")).songs
+    static func aired(_ base: URL, _ channel: String) async throws -> [AiredSong] {
+        try JSONDecoder().decode(AiredList.self, from: await get(base.absoluteString + "/live/\(channel)/aired.json")).songs
     }
 
     /// The broadcast's newest end and the start of its third segment from the end (where a
@@ -102,10 +104,10 @@ struct LiveListeningTests {
     /// `behind` names, read from the station as the event arrives: the live edge less the
     /// joining distance less `behind`, within a segment before (the edge the player knows is
     /// the newest segment's end moved on by the clock) and a second after.
-    static func heardSids(_ station: Station, _ base: URL, _ channel: String, behind: Double) throws -> Set<String> {
+    static func heardSids(_ station: Station, _ base: URL, _ channel: String, behind: Double) async throws -> Set<String> {
         let edge = try edge(station, channel)
         let moment = edge.join - Int64(behind * 1000)
-        let rows = try aired(base, channel)
+        let rows = try await aired(base, channel)
         return Set(rows.filter { $0.start < moment + 1000 && $0.end > moment - 2500 }.map(\.sid))
     }
 
@@ -122,11 +124,12 @@ struct LiveListeningTests {
     /// The air time (ms since the epoch) of the audio a `status` answer stands at: the
     /// station's airing of its song plus its position. A song airs again every few seconds;
     /// the airing is the one nearest where its `behind` puts the audio.
-    static func moment(of status: BuiltMhz.Event, _ station: Station, _ base: URL, _ channel: String) throws -> Int64 {
+    static func moment(of status: BuiltMhz.Event, _ station: Station, _ base: URL, _ channel: String) async throws -> Int64 {
         let sid = try #require(status["sid"], "\(status.fields)")
         let position = Int64(try #require(status.number("position"), "\(status.fields)") * 1000)
         let near = try edge(station, channel).join - Int64((status.number("behind") ?? 0) * 1000)
-        let airing = try #require(try aired(base, channel).filter { $0.sid == sid }
+        let rows = try await aired(base, channel)
+        let airing = try #require(rows.filter { $0.sid == sid }
             .min { abs($0.start + position - near) < abs($1.start + position - near) }, "\(sid) not aired")
         return airing.start + position
     }
@@ -152,7 +155,7 @@ struct LiveListeningTests {
     func liveEventsFollowTheAudio() async throws {
         let opened = OpenedStreams()
         try await LiveListeningTests.withStation("mhz-live-client", onRequest: opened.observer) { station, base, data, home in
-            let channel = try Self.channel(base)
+            let channel = try await Self.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", home.path("data").path], home: home.url)
             try await mhz.whileRunning { mhz in
@@ -164,9 +167,9 @@ struct LiveListeningTests {
                 let last = try await mhz.waitFor("playing", after: first.index + 1)
                 let behind = try #require(last.event.number("behind"), "\(last.event.fields)")
                 #expect(last.event.fields["live"] as? Bool == true && behind >= 0, "\(last.event.fields)")
-                let heard = try Self.heardSids(station, base, channel, behind: behind)
+                let heard = try await Self.heardSids(station, base, channel, behind: behind)
                 #expect(heard.contains(last.event["sid"] ?? ""), "\(last.event.fields) not in \(heard)")
-                let row = try Self.aired(base, channel).first { $0.sid == last.event["sid"] }
+                let row = try await Self.aired(base, channel).first { $0.sid == last.event["sid"] }
                 #expect(row?.title == last.event["title"])
 
                 // Five seconds back (once the look-back holds them: the broadcast began with
@@ -177,7 +180,7 @@ struct LiveListeningTests {
                 }
                 let asked = ContinuousClock.now
                 let before = try await mhz.status(after: last.index) { $0["sid"] != nil && $0.number("position") != nil }
-                let left = try Self.moment(of: before.event, station, base, channel)
+                let left = try await Self.moment(of: before.event, station, base, channel)
                 let behindBefore = try #require(before.event.number("behind"), "\(before.event.fields)")
                 // Commands are handled in order, each to its end: the status answer after the
                 // seek comes once the stream is opened again, so the next song heard is the
@@ -187,7 +190,7 @@ struct LiveListeningTests {
                 let sought = try await mhz.waitFor("status", after: before.index + 1)
                 let back = try await mhz.waitFor("playing", after: sought.index)
                 let behindBack = try #require(back.event.number("behind"), "\(back.event.fields)")
-                let heardBack = try Self.heardSids(station, base, channel, behind: behindBack)
+                let heardBack = try await Self.heardSids(station, base, channel, behind: behindBack)
                 #expect(heardBack.contains(back.event["sid"] ?? ""), "\(back.event.fields) not in \(heardBack)")
                 // Further behind by the five seconds, less what a segment's publishing moves
                 // the edge each reading of it sees.
@@ -197,7 +200,7 @@ struct LiveListeningTests {
                 // that passed; positions are tenths.
                 let now = try await mhz.status(after: back.index) { $0["sid"] != nil && $0.number("position") != nil }
                 let passed = Int64((ContinuousClock.now - asked) / .milliseconds(1))
-                let moment = try Self.moment(of: now.event, station, base, channel)
+                let moment = try await Self.moment(of: now.event, station, base, channel)
                 #expect(moment >= left - 6_200 && moment <= left - 5_000 + passed + 200,
                         "heard \(moment), left \(left), \(passed) ms passed")
 
@@ -214,10 +217,10 @@ struct LiveListeningTests {
                 #expect(reopened.last.map { $0 >= join } == true, "\(reopened), join \(join)")
                 let behindAgain = try #require(again.event.number("behind"), "\(again.event.fields)")
                 #expect(behindAgain < behindBack, "after live: \(behindAgain), five seconds back \(behindBack)")
-                let heardAgain = try Self.heardSids(station, base, channel, behind: behindAgain)
+                let heardAgain = try await Self.heardSids(station, base, channel, behind: behindAgain)
                 #expect(heardAgain.contains(again.event["sid"] ?? ""), "\(again.event.fields) not in \(heardAgain)")
                 let atEdge = try await mhz.status(after: again.index) { $0["sid"] != nil && $0.number("position") != nil }
-                #expect(try Self.moment(of: atEdge.event, station, base, channel) >= join - 200, "\(atEdge.event.fields), join \(join)")
+                #expect(try await Self.moment(of: atEdge.event, station, base, channel) >= join - 200, "\(atEdge.event.fields), join \(join)")
 
                 // Feedback on the song heard goes to the live channel's route, as this one
                 // listener (its playlists and its votes carry the same listener id): a like, and a
@@ -258,7 +261,7 @@ struct LiveListeningTests {
     @Test("in the terminal UI the header says LIVE, how far behind after ←, LIVE again after e")
     func theScreenSaysLiveOrHowFarBehind() async throws {
         try await LiveListeningTests.withStation("mhz-live-tui") { station, base, _, home in
-            let channel = try Self.channel(base)
+            let channel = try await Self.channel(base)
             let terminal = try Self.terminal(["--live", channel], base: base, home: home)
             try await terminal.waitForScreen(containing: "playing · LIVE")
             // ← is ten seconds back, once the look-back holds them.

@@ -15,7 +15,7 @@ struct LiveSwitchTests {
     static func withRadio(_ prefix: String, _ more: [String] = [],
                           _ body: (_ station: Station, _ channel: String, _ mhz: BuiltMhz) async throws -> Void) async throws {
         try await LiveListeningTests.withStation(prefix) { station, base, _, home in
-            let channel = try LiveListeningTests.channel(base)
+            let channel = try await LiveListeningTests.channel(base)
             try await BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                 "--data-dir", home.path("data").path] + more, home: home.url).whileRunning { mhz in
                 try await body(station, channel, mhz)
@@ -82,7 +82,7 @@ struct LiveSwitchTests {
     func theRadioComesBack() async throws {
         try await LiveListeningTests.withStation("mhz-live-back") { station, base, data, home in
             let environment = ["XDG_RUNTIME_DIR": home.path("run").path]
-            let channel = try LiveListeningTests.channel(base)
+            let channel = try await LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--channel", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", home.path("data").path], home: home.url, environment: environment)
             try await mhz.whileRunning { mhz in
@@ -166,7 +166,7 @@ struct LiveSwitchTests {
     @Test("mhz --live --sleep 2s fades the broadcast to silence in ten steps and exits 0")
     func aLiveListeningFallsAsleep() async throws {
         try await LiveListeningTests.withStation("mhz-live-asleep") { station, base, data, home in
-            let channel = try LiveListeningTests.channel(base)
+            let channel = try await LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--sleep", "2s",
                                     "--server", base.absoluteString, "--data-dir", home.path("data").path], home: home.url)
             try await mhz.whileRunning { mhz in
@@ -185,7 +185,7 @@ struct LiveSwitchTests {
             let environment = ["XDG_RUNTIME_DIR": data.path("run").path, "XDG_CONFIG_HOME": data.path("config").path,
                                "HOME": data.url.path]
             let dataDirectory = data.path("data").path
-            let channel = try LiveListeningTests.channel(base)
+            let channel = try await LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", dataDirectory], environment: environment)
             try await mhz.whileRunning { mhz in
@@ -220,7 +220,7 @@ struct LiveSwitchTests {
                                "HOME": data.url.path]
             environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
             func playerctl(_ arguments: String...) async throws -> String { try await BusTool.playerctl(arguments, bus: bus) }
-            let channel = try LiveListeningTests.channel(base)
+            let channel = try await LiveListeningTests.channel(base)
             let mhz = try BuiltMhz(["--live", channel, "--headless", "--audio-output", "null", "--server", base.absoluteString,
                                     "--data-dir", data.path("data").path], environment: environment)
             try await mhz.whileRunning { mhz in
@@ -244,7 +244,7 @@ struct LiveSwitchTests {
     @Test("in the terminal UI, the channel list marks live channels, L goes live and r back to the radio on the same screen")
     func theChannelListGoesLive() async throws {
         try await LiveListeningTests.withStation("mhz-live-switch-tui") { _, base, _, home in
-            let channel = try LiveListeningTests.channel(base)
+            let channel = try await LiveListeningTests.channel(base)
             let terminal = try LiveListeningTests.terminal(["--channel", channel], base: base, home: home)
             try await terminal.waitForScreen(containing: "♡")
             try terminal.send("c")
