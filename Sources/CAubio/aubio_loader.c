@@ -2,12 +2,18 @@
  * CAubio.h). The first call of any trampoline (or of mhz_aubio_available) opens
  * libaubio.so.5 with dlopen(3) and looks every function up with dlsym(3), once
  * (pthread_once(3)). */
+#define _GNU_SOURCE /* dl_iterate_phdr(3) and struct dl_phdr_info (<link.h>) */
 #include "CAubio.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static struct {
     fvec_t *(*new_fvec)(uint_t length);
@@ -147,3 +153,37 @@ void mhz_aubio_onset_do(aubio_onset_t *o, const fvec_t *input, fvec_t *onset) {
 
 smpl_t mhz_aubio_zero_crossing_rate(fvec_t *v) { return ready() ? api.aubio_zero_crossing_rate(v) : 0; }
 smpl_t mhz_aubio_level_lin(const fvec_t *v) { return ready() ? api.aubio_level_lin(v) : 0; }
+
+/* FFTW's planner, the first time it is asked for a plan, calls the registration function
+ * of every codelet it has, and those are spread over all of libfftw3f's 1.8 MiB of code;
+ * later plans and the transforms themselves use less than half of it. The library stays
+ * mapped for the life of mhz (glibc does not unmap libaubio's dependencies on dlclose), so
+ * without this the whole of its code stays in mhz's resident set. MADV_DONTNEED drops this
+ * process's pages of the range: "subsequent accesses of pages in the range will succeed,
+ * but will result in ... repopulating the memory contents from the up-to-date contents of
+ * the underlying mapped file" (madvise(2)). Only segments that are not writable are given
+ * back, so nothing FFTW wrote is lost; code it runs again is read back from the page cache.
+ * (MADV_PAGEOUT would skip pages another process maps too, and evict them from the cache.) */
+static int release_fftw_code(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    (void)data;
+    if (!info->dlpi_name || !strstr(info->dlpi_name, "libfftw3f")) return 0;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_X) || (segment->p_flags & PF_W)) continue;
+        /* Whole pages inside the segment only: a page it shares with a neighbour is kept. */
+        uintptr_t start = (info->dlpi_addr + segment->p_vaddr + page - 1) & ~(page - 1);
+        uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz) & ~(page - 1);
+        if (end > start) (void)madvise((void *)start, end - start, MADV_DONTNEED);
+    }
+    return 1;
+}
+
+static pthread_once_t made_once = PTHREAD_ONCE_INIT;
+
+static void first_objects_made(void) { dl_iterate_phdr(release_fftw_code, NULL); }
+
+void mhz_aubio_objects_made(void) {
+    if (ready()) pthread_once(&made_once, first_objects_made);
+}

@@ -71,6 +71,7 @@ final class AubioFrames {
             = (input, spectrum, descriptor, coefficients, beat, onset)
         (self.vocoder, centroidDescriptor, rolloffDescriptor, fluxDescriptor, self.mfcc, self.tempo, self.onsets)
             = (vocoder, centroid, rolloff, flux, mfcc, tempo, onsets)
+        mhz_aubio_objects_made()
     }
 
     deinit {

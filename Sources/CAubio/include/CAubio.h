@@ -42,4 +42,8 @@ void mhz_aubio_onset_do(aubio_onset_t *o, const fvec_t *input, fvec_t *onset);
 smpl_t mhz_aubio_zero_crossing_rate(fvec_t *v);
 smpl_t mhz_aubio_level_lin(const fvec_t *v);
 
+/* Called once a full set of aubio objects exists: the first time, drops the pages of
+ * FFTW's code from mhz's resident set (aubio_loader.c says why); later calls do nothing. */
+void mhz_aubio_objects_made(void);
+
 #endif
