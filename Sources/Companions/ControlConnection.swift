@@ -6,8 +6,6 @@ import Synchronization
 /// it is owed (answers, and events once it follows), so a client that sends nothing, sends
 /// garbage or never reads blocks only its own two threads.
 final class ControlConnection: Sendable {
-    /// The longest line taken: a longer one is answered with an error and skipped to its end.
-    static let maxLineBytes = 4096
     /// Lines waiting for a follower that does not read; past this it is disconnected rather
     /// than holding events in memory without end.
     static let maxPendingLines = 4096
@@ -39,13 +37,14 @@ final class ControlConnection: Sendable {
     private let fd: Int32
     private let outbox = Mutex(Outbox())
     private let wake = DispatchSemaphore(value: 0)
-    private let answer: @Sendable (String) -> ControlReply
+    private let answer: @Sendable (LineReader.Line) -> ControlReply
     private let finished: @Sendable () -> Void
 
     /// A connection on the accepted `fd`; `answer` turns each line into its reply (on the
-    /// reader thread, which may wait for the radio); `finished` runs once both threads
-    /// are done and the descriptor is closed.
-    init(fd: Int32, answer: @escaping @Sendable (String) -> ControlReply, finished: @escaping @Sendable () -> Void) {
+    /// reader thread, which may wait for the radio), a line over
+    /// ``LineReader/commandLineBytes`` included; `finished` runs once both threads are done
+    /// and the descriptor is closed.
+    init(fd: Int32, answer: @escaping @Sendable (LineReader.Line) -> ControlReply, finished: @escaping @Sendable () -> Void) {
         self.fd = fd
         self.answer = answer
         self.finished = finished
@@ -88,54 +87,19 @@ final class ControlConnection: Sendable {
         wake.signal()
     }
 
-    private func queue(_ line: String) {
-        outbox.withLock { box in
-            guard box.phase != .closed else { return }
-            box.lines.append(line)
-        }
-        wake.signal()
-    }
-
-    /// Splits what arrives into lines and answers each in order. A line over
-    /// ``maxLineBytes`` gets one error and the rest of it is dropped unread into memory.
+    /// Answers each line in order, until the client shuts its side.
     private func readLines() {
-        var pending: [UInt8] = []
-        var skippingLongLine = false
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            var start = 0
-            for index in 0..<count where chunk[index] == 0x0A {
-                if skippingLongLine {
-                    skippingLongLine = false
-                } else {
-                    pending.append(contentsOf: chunk[start..<index])
-                    handle(pending)
-                }
-                pending.removeAll(keepingCapacity: true)
-                start = index + 1
-            }
-            guard !skippingLongLine else { continue }
-            pending.append(contentsOf: chunk[start..<count])
-            if pending.count > Self.maxLineBytes {
-                pending.removeAll(keepingCapacity: false)
-                skippingLongLine = true
-                queue(ControlReply.failure("line longer than \(Self.maxLineBytes) bytes: ignored").line)
-            }
-        }
+        let reader = LineReader(fd: fd, timeout: nil, maxLineBytes: LineReader.commandLineBytes)
+        while let line = reader.next() { handle(line) }
         // A client that wrote its commands and shut its side (`printf 'status\n' | socat …`)
         // still gets its answers: the writer ends the connection once they are out.
         outbox.withLock { $0.readEnded = true }
         wake.signal()
     }
 
-    private func handle(_ bytes: [UInt8]) {
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasSuffix("\r") { text.removeLast() }
+    private func handle(_ line: LineReader.Line) {
         outbox.withLock { $0.answering = true }
-        let reply = answer(text)
+        let reply = answer(line)
         outbox.withLock { box in
             box.answering = false
             guard box.phase != .closed, reply != .none else { return }

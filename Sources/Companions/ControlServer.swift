@@ -13,7 +13,7 @@ public final class ControlServer: Sendable {
     /// The socket's path.
     let path: String
     private let fd: Int32
-    private let answerer = Mutex<(@Sendable (String) -> ControlReply)?>(nil)
+    private let answerer = Mutex<(@Sendable (LineReader.Line) -> ControlReply)?>(nil)
     /// Made when used: the server is created before logging is bootstrapped, and a logger
     /// keeps the handler of the moment it was made.
     private var logger: Logger { Logger(label: "mhz.control") }
@@ -31,7 +31,7 @@ public final class ControlServer: Sendable {
     /// Accepts clients on a thread of its own until ``stop()``; `answer` replies to each
     /// line a client sends. Called again, it only puts `answer` in place of the one before
     /// (the session it asks changed: the radio went live, or back): followers stay connected.
-    public func start(answer: @escaping @Sendable (String) -> ControlReply) {
+    public func start(answer: @escaping @Sendable (LineReader.Line) -> ControlReply) {
         answerer.withLock { $0 = answer }
         let again = clients.withLock { state -> Bool in
             defer { state.started = true }

@@ -1,25 +1,63 @@
 import Foundation
 
-/// Lines read from a descriptor with blocking reads, each within a time limit: `mhz ctl`'s
-/// side of the control socket.
+/// Lines read from a descriptor with blocking reads, each within a time limit and a length
+/// limit: the control socket's two sides and headless stdin. A line longer than the limit
+/// is reported once, as ``Line/tooLong(limit:)``, and skipped to its end without being held,
+/// so a peer that never sends a newline (`mhz --headless < /dev/zero`) costs no memory.
 public final class LineReader {
+    /// What ``next()`` read.
+    public enum Line: Sendable, Equatable {
+        /// A line without its newline (and without a `\r` before it).
+        case text(String)
+        /// A line over the reader's limit of bytes: its bytes were dropped up to its newline.
+        case tooLong(limit: Int)
+
+        /// The text of a line that fit; nil for one that did not.
+        public var text: String? {
+            if case .text(let text) = self { text } else { nil }
+        }
+    }
+
+    /// The longest command line mhz takes, from headless stdin or a control-socket client.
+    public static let commandLineBytes = 4096
+
     private let fd: Int32
+    private let maxLineBytes: Int
     private var buffer: [UInt8] = []
+    /// The line in the buffer was reported too long: what comes up to its newline is dropped.
+    private var skipping = false
     /// Seconds a line may take (nil: wait for ever); an answer comes within the control
     /// socket's own 10 s patience.
-    public var timeout: Int32? = 15
+    public var timeout: Int32?
 
-    /// A reader of `fd`.
-    public init(fd: Int32) { self.fd = fd }
+    /// A reader of `fd` whose lines may take `timeout` seconds and `maxLineBytes` bytes.
+    public init(fd: Int32, timeout: Int32? = 15, maxLineBytes: Int) {
+        self.fd = fd
+        self.timeout = timeout
+        self.maxLineBytes = maxLineBytes
+    }
 
-    /// The next line without its newline; nil at end of input, on an error or a timeout.
-    public func next() -> String? {
+    /// The next line; nil at end of input, on a read error or a timeout.
+    public func next() -> Line? {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                return line
+                let length = newline - buffer.startIndex
+                let wasSkipping = skipping
+                skipping = false
+                defer { buffer.removeSubrange(...newline) }
+                if wasSkipping { continue }
+                if length > maxLineBytes { return .tooLong(limit: maxLineBytes) }
+                var end = newline
+                if end > buffer.startIndex, buffer[end - 1] == 0x0D { end -= 1 }
+                return .text(String(decoding: buffer[..<end], as: UTF8.self))
+            }
+            if skipping {
+                buffer.removeAll(keepingCapacity: true)
+            } else if buffer.count > maxLineBytes {
+                buffer.removeAll(keepingCapacity: true)
+                skipping = true
+                return .tooLong(limit: maxLineBytes)
             }
             if let timeout {
                 var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

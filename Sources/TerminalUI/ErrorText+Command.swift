@@ -24,6 +24,7 @@ extension ErrorText {
             "\(quoted(word)) does not take \(quoted(argument)), e.g. \(example(word))"
         case .invalidArgument(let word, let argument):
             "\(quoted(argument)) is not valid for \(quoted(word)), e.g. \(example(word))"
+        case .tooLong(let limit): "it is longer than \(limit) bytes, so it was skipped"
         }
     }
 
@@ -32,7 +33,7 @@ extension ErrorText {
     public static func describe(_ error: CommandParseError, for asker: CommandAsker) -> String {
         switch error {
         case .empty, .unknownWord: "\(describe(error)) — commands are: \(commands(for: asker))"
-        case .missingArgument, .unexpectedArgument, .invalidArgument: describe(error)
+        case .missingArgument, .unexpectedArgument, .invalidArgument, .tooLong: describe(error)
         }
     }
 

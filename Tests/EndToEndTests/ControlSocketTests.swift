@@ -178,7 +178,7 @@ struct ControlSocketTests {
             #expect(notUTF8["ok"] as? Bool == false)
             #expect((notUTF8["error"] as? String)?.hasPrefix("there is no command") == true)
             try garbage.write(Array(repeating: UInt8(ascii: "x"), count: 1 << 20) + [0x0A])
-            #expect(try await garbage.line() == #"{"error":"line longer than 4096 bytes: ignored","ok":false}"#)
+            #expect(try await garbage.line() == #"{"error":"it is longer than 4096 bytes, so it was skipped","ok":false}"#)
             try garbage.send("status")
             #expect(try await garbage.object()["event"] as? String == "status")
 

@@ -140,6 +140,10 @@ struct HeadlessRadioTests {
                 mhz.send("dance")
                 let error = try await mhz.waitFor("error", after: onNew.index)
                 #expect(error.event["message"]?.hasPrefix("there is no command “dance” — commands are: pause, resume,") == true)
+                // A line past the limit is one error event, read no further; the next line is a command.
+                mhz.send(String(repeating: "x", count: 3 * 4096))
+                let tooLong = try await mhz.waitFor("error", after: error.index + 1)
+                #expect(tooLong.event["message"] == "it is longer than 4096 bytes, so it was skipped")
                 mhz.send("quit")
                 #expect(try await mhz.exit() == 0)
                 // Every stdout line was a JSON object.

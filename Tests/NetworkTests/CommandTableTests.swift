@@ -98,7 +98,7 @@ struct CommandTableTests {
     /// The control socket's error for `line`.
     static func socketError(_ line: String) -> String? {
         let answers = ControlAnswers(pump: CommandPump(session: Unasked()), session: Unasked())
-        guard case .answer(let json) = answers.reply(to: line),
+        guard case .answer(let json) = answers.reply(to: .text(line)),
               let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return nil }
         return object["error"] as? String
     }

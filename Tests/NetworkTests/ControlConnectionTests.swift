@@ -24,7 +24,11 @@ struct ControlConnectionTests {
             client = ends[1]
             let finished = self.finished
             connection = ControlConnection(fd: ends[0], answer: { line in
-                line == "follow" ? .follow(#"{"ok":true}"#) : .answer(#"{"ok":false}"#)
+                switch line {
+                case .text("follow"): .follow(#"{"ok":true}"#)
+                case .text(let text): .answer(#"{"ok":false,"line":"\#(text)"}"#)
+                case .tooLong(let limit): .answer(#"{"ok":false,"limit":\#(limit)}"#)
+                }
             }, finished: { finished.withLock { $0 = true } })
             connection.start()
         }
@@ -107,6 +111,19 @@ struct ControlConnectionTests {
         #expect(!pair.finished.value)
         pair.connection.close()
         _ = try await reader.value
+        #expect(await eventually { pair.finished.value })
+    }
+
+    @Test func aLineOverTheLimitIsAnsweredOnceAndTheNextLineIsReadWhole() async throws {
+        let pair = try Pair()
+        defer { close(pair.client) }
+        let long = String(repeating: "x", count: 3 * LineReader.commandLineBytes)
+        SocketIO.sendAll(pair.client, Data("a\n\(long)\nb\r\n".utf8))
+        shutdown(pair.client, Int32(SHUT_WR))
+        let received = Locked<[String]>([])
+        let client = pair.client
+        _ = try await offPool { Self.readLines(client, into: received) }
+        #expect(received.value == [#"{"ok":false,"line":"a"}"#, #"{"ok":false,"limit":4096}"#, #"{"ok":false,"line":"b"}"#])
         #expect(await eventually { pair.finished.value })
     }
 }

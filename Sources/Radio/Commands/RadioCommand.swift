@@ -155,4 +155,7 @@ public enum CommandParseError: Error, Sendable, Equatable {
     case unexpectedArgument(word: String, argument: String)
     /// The argument is out of range or not a number.
     case invalidArgument(word: String, argument: String)
+    /// The line was longer than a reader of command lines takes (`limit` bytes), and was
+    /// skipped to its end unread.
+    case tooLong(limit: Int)
 }

@@ -52,7 +52,7 @@ struct CtlCommand: ParsableCommand {
         case .failure(let error): throw CLIError.runtime(ControlText.describe(error, dataDirectory: dataDirectory)).exit()
         }
         defer { close(fd) }
-        let reader = LineReader(fd: fd)
+        let reader = LineReader(fd: fd, maxLineBytes: Self.answerLineBytes)
         let line = command.joined(separator: " ")
         guard follow else {
             var answer = try exchange(line, fd: fd, reader: reader, socket: socket)
@@ -80,9 +80,15 @@ struct CtlCommand: ParsableCommand {
         // Events until mhz quits (EOF) or the user interrupts (SIGINT's default ends ctl).
         reader.timeout = nil
         while let event = reader.next() {
-            FileHandle.standardOutput.write(Data((event + "\n").utf8))
+            guard case .text(let text) = event else { continue }
+            FileHandle.standardOutput.write(Data((text + "\n").utf8))
         }
     }
+
+    /// The longest line ctl takes from mhz (an answer, a song of `history`, an event): far
+    /// over any mhz writes, and a bound on what a stranger's socket can make ctl hold. An
+    /// answer over it counts as no answer; an event over it is skipped.
+    static let answerLineBytes = 1 << 20
 
     private var dataDirectory: String { Paths(options: global).dataDirectory.path }
 
@@ -94,7 +100,7 @@ struct CtlCommand: ParsableCommand {
 
     /// The next line from mhz.
     private func nextLine(reader: LineReader, socket: String) throws -> String {
-        guard let line = reader.next() else {
+        guard let line = reader.next()?.text else {
             throw CLIError.runtime(ControlText.describe(.noAnswer(socket: socket), dataDirectory: dataDirectory)).exit()
         }
         return line
@@ -102,7 +108,7 @@ struct CtlCommand: ParsableCommand {
 
     /// Sends one line and returns the answer line.
     private func exchange(_ line: String, fd: Int32, reader: LineReader, socket: String) throws -> String {
-        guard UnixSocket.send(fd, Array((line + "\n").utf8)), let answer = reader.next() else {
+        guard UnixSocket.send(fd, Array((line + "\n").utf8)), let answer = reader.next()?.text else {
             throw CLIError.runtime(ControlText.describe(.noAnswer(socket: socket), dataDirectory: dataDirectory)).exit()
         }
         return answer

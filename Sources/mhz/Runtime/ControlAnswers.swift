@@ -22,17 +22,22 @@ struct ControlAnswers: Sendable {
     /// The reply to one line. A command is answered once the session has handled it
     /// (`{"command":"skip","ok":true}`): a skip's next song is already loading. `status` is
     /// answered with the status object headless stdout prints; a line that is not a command
-    /// with `{"error":…,"ok":false}` and the same words headless stdin prints. `history` is
-    /// answered with a line per song, newest first, before its `ok` line.
-    func reply(to line: String) -> ControlReply {
-        let text = line.trimmingCharacters(in: .whitespaces)
+    /// (or is too long to be one) with `{"error":…,"ok":false}` and the same words headless
+    /// stdin prints. `history` is answered with a line per song, newest first, before its
+    /// `ok` line.
+    func reply(to line: LineReader.Line) -> ControlReply {
+        let text: String
+        switch line {
+        case .text(let read): text = read.trimmingCharacters(in: .whitespaces)
+        case .tooLong(let limit): return Self.refuse(.tooLong(limit: limit))
+        }
         if text.isEmpty { return .none }
         if text.lowercased() == Self.follow { return .follow(Self.ok(Self.follow)) }
         let command: RadioCommand
         do throws(CommandParseError) {
             command = try RadioCommand.parse(text)
         } catch {
-            return .failure(ErrorText.describe(error, for: .reader(also: [Self.follow])))
+            return Self.refuse(error)
         }
         let session = self.session
         if command == .status {
@@ -49,6 +54,10 @@ struct ControlAnswers: Sendable {
         pump.send(command) { done.signal() }
         guard done.wait(timeout: .now() + Self.patience) == .success else { return Self.late(command) }
         return .answer(Self.ok(command.line))
+    }
+
+    private static func refuse(_ error: CommandParseError) -> ControlReply {
+        .failure(ErrorText.describe(error, for: .reader(also: [Self.follow])))
     }
 
     private static func ok(_ command: String) -> String {

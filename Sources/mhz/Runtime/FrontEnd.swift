@@ -38,15 +38,21 @@ final class HeadlessFrontEnd: FrontEnd {
     private let output = FileHandle.standardOutput
 
     /// Reads stdin on a thread of its own, one command per line; a line that is not a
-    /// command becomes an error event, and EOF just ends the reading.
+    /// command (or is longer than ``LineReader/commandLineBytes``) becomes an error event,
+    /// and EOF just ends the reading.
     func start(commands: CommandPump) {
         let output = self.output
         let reader = Thread {
+            let lines = LineReader(fd: STDIN_FILENO, timeout: nil, maxLineBytes: LineReader.commandLineBytes)
             // EOF on stdin does not stop playback (the radio guide promises it): the reader just ends.
-            while let line = readLine(strippingNewline: true) {
-                if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+            while let line = lines.next() {
                 do throws(CommandParseError) {
-                    commands.send(try RadioCommand.parse(line))
+                    switch line {
+                    case .text(let text):
+                        if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
+                        commands.send(try RadioCommand.parse(text))
+                    case .tooLong(let limit): throw .tooLong(limit: limit)
+                    }
                 } catch {
                     output.write(Data((EventJSON.error(ErrorText.describe(error, for: .reader(also: []))) + "\n").utf8))
                 }
