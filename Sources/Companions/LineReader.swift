@@ -37,7 +37,8 @@ public final class LineReader {
         self.maxLineBytes = maxLineBytes
     }
 
-    /// The next line; nil at end of input, on a read error or a timeout.
+    /// The next line (the last may end without a newline); nil at end of input, on a read
+    /// error or a timeout.
     public func next() -> Line? {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -65,6 +66,14 @@ public final class LineReader {
             }
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
+            if count == 0, !skipping, !buffer.isEmpty {
+                // The input ended inside a line: that line, as readLine(3)'s callers expect
+                // (`printf quit | mhz --headless`); the next call sees the end.
+                defer { buffer.removeAll() }
+                var end = buffer.endIndex
+                if buffer[end - 1] == 0x0D { end -= 1 }
+                return .text(String(decoding: buffer[..<end], as: UTF8.self))
+            }
             guard count > 0 else { return nil }
             buffer.append(contentsOf: chunk[..<count])
         }

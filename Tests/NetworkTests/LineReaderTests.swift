@@ -33,7 +33,8 @@ struct LineReaderTests {
         #expect(lines.next() == .text("skip"))
         #expect(lines.next() == .text("volume 50"))
         #expect(lines.next() == .text(""))
-        // The end of input without a newline ends the reading; a partial line is not a command.
+        // Input that ends inside a line ends with that line, as readLine's does.
+        #expect(lines.next() == .text("last without newline"))
         #expect(lines.next() == nil)
     }
 
