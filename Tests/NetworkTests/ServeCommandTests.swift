@@ -13,8 +13,9 @@ struct ServeCommandTests {
         try FileManager.default.createDirectory(at: music, withIntermediateDirectories: true)
         try await offPool { try MediaFactory.tone(at: music.appendingPathComponent("one.mp3"), seconds: 1) }
 
+        // A password file edited on Windows: its \r is no part of the password, as for `mhz login`.
         let added = try await BuiltMhz.run(["serve", "--add-user", "dana", "--password-stdin", "--data-dir", data],
-                                         home: home.url, stdin: "s3cret pass\n")
+                                         home: home.url, stdin: "s3cret pass\r\n")
         #expect(added.status == 0, "stderr: \(added.stderr)")
         #expect(added.stderr == "mhz: added user dana (user_id 1000001)\n")
         #expect(added.stdout == "")

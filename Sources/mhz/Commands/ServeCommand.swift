@@ -175,7 +175,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func add(user name: String, paths: Paths) async throws {
         let password: String
         if passwordStdin {
-            guard let line = readLine(strippingNewline: true) else {
+            guard let line = PasswordPrompt.standardInputLine() else {
                 throw CLIError.runtime("no password on standard input: pipe one line to --password-stdin").exit()
             }
             password = line
@@ -216,5 +216,14 @@ enum PasswordPrompt {
             FileHandle.standardError.write(Data("\n".utf8))
         }
         return readLine(strippingNewline: true)
+    }
+
+    /// `--password-stdin`'s password, for `mhz login` and `mhz serve --add-user` alike: the
+    /// next line of stdin without its newline, nor a `\r` before it (a file edited on
+    /// Windows), so an account made from a file takes a login from the same file. nil at
+    /// the end of input. Read through stdio, as `mhz login`'s captcha answer after it is.
+    static func standardInputLine() -> String? {
+        guard let line = readLine(strippingNewline: true) else { return nil }
+        return line.hasSuffix("\r") ? String(line.dropLast()) : line
     }
 }

@@ -36,9 +36,8 @@ struct TerminalPrompter: LoginPrompter {
     /// The first line of stdin with `--password-stdin`, else asked hidden on the terminal.
     func password() async throws(CLIError) -> String {
         if passwordFromStdin {
-            let line = await onThread { readLine(strippingNewline: true) }
-            // A trailing CR from a Windows-edited file is not part of the password.
-            guard let password = line.map({ $0.hasSuffix("\r") ? String($0.dropLast()) : $0 }), !password.isEmpty else {
+            let line = await onThread { PasswordPrompt.standardInputLine() }
+            guard let password = line, !password.isEmpty else {
                 throw .runtime("--password-stdin: stdin held no password (give it as the first line)")
             }
             return password
