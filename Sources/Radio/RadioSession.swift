@@ -371,7 +371,7 @@ public actor RadioSession {
                 self.handle(.sleepTimer(token: token))
             }
         case .listHistory(let limit):
-            eventContinuation.yield(.history(history(limit: limit ?? RadioCommand.defaultHistoryLimit)))
+            eventContinuation.yield(.history(history(limit: RadioCommand.historyCount(limit))))
         case .quit:
             quitRequested = true
             playerTask?.cancel()

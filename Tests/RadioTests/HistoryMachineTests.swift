@@ -71,5 +71,8 @@ struct HistoryMachineTests {
         var m = playingMachine()
         #expect(m.handle(.command(.history(limit: 5))) == [.listHistory(limit: 5)])
         #expect(m.handle(.command(.history(limit: nil))) == [.listHistory(limit: nil)])
+        // What the session and the control socket then tell: the count given, else the default.
+        #expect(RadioCommand.historyCount(5) == 5)
+        #expect(RadioCommand.historyCount(nil) == RadioCommand.defaultHistoryLimit && RadioCommand.defaultHistoryLimit == 20)
     }
 }

@@ -5,6 +5,11 @@ public enum RadioCommand: Sendable, Equatable {
     /// How many songs `history` tells when it names no number.
     public static let defaultHistoryLimit = 20
 
+    /// How many songs a `history` command with `limit` tells: the limit it gave, else
+    /// ``defaultHistoryLimit``. (`mhz history`, which tells the whole history when given no
+    /// count, does not come through here.)
+    public static func historyCount(_ limit: Int?) -> Int { limit ?? defaultHistoryLimit }
+
     /// Pause playback.
     case pause
     /// Resume playback.

@@ -46,7 +46,7 @@ struct ControlAnswers: Sendable {
         }
         if case .history(let limit) = command {
             // The songs a line each, as `mhz history --json` prints them, then the answer.
-            guard let entries = Self.wait({ await session.history(limit: limit ?? RadioCommand.defaultHistoryLimit) })
+            guard let entries = Self.wait({ await session.history(limit: RadioCommand.historyCount(limit)) })
             else { return Self.late(command) }
             return .answer((entries.map(EventJSON.song) + [Self.ok(command.line)]).joined(separator: "\n"))
         }
