@@ -24,6 +24,8 @@ public final class LineReader {
     private let fd: Int32
     private let maxLineBytes: Int
     private var buffer: [UInt8] = []
+    /// What one read(2) brings, kept from call to call rather than made for every line.
+    private var chunk = [UInt8](repeating: 0, count: 4096)
     /// The line in the buffer was reported too long: what comes up to its newline is dropped.
     private var skipping = false
     /// Seconds a line may take (nil: wait for ever); an answer comes within the control
@@ -40,7 +42,6 @@ public final class LineReader {
     /// The next line (the last may end without a newline); nil at end of input, on a read
     /// error or a timeout.
     public func next() -> Line? {
-        var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let length = newline - buffer.startIndex
@@ -49,9 +50,7 @@ public final class LineReader {
                 defer { buffer.removeSubrange(...newline) }
                 if wasSkipping { continue }
                 if length > maxLineBytes { return .tooLong(limit: maxLineBytes) }
-                var end = newline
-                if end > buffer.startIndex, buffer[end - 1] == 0x0D { end -= 1 }
-                return .text(String(decoding: buffer[..<end], as: UTF8.self))
+                return text(upTo: newline)
             }
             if skipping {
                 buffer.removeAll(keepingCapacity: true)
@@ -70,12 +69,18 @@ public final class LineReader {
                 // The input ended inside a line: that line, as readLine(3)'s callers expect
                 // (`printf quit | mhz --headless`); the next call sees the end.
                 defer { buffer.removeAll() }
-                var end = buffer.endIndex
-                if buffer[end - 1] == 0x0D { end -= 1 }
-                return .text(String(decoding: buffer[..<end], as: UTF8.self))
+                return text(upTo: buffer.endIndex)
             }
             guard count > 0 else { return nil }
             buffer.append(contentsOf: chunk[..<count])
         }
+    }
+
+    /// The buffer's line that ends at `end` (a newline, or the end of input), without a
+    /// `\r` before it.
+    private func text(upTo end: Int) -> Line {
+        var end = end
+        if end > buffer.startIndex, buffer[end - 1] == 0x0D { end -= 1 }
+        return .text(String(decoding: buffer[..<end], as: UTF8.self))
     }
 }
