@@ -1,4 +1,5 @@
 import Foundation
+import Radio
 
 /// Lines read from a descriptor with blocking reads, each within a time limit and a length
 /// limit: the control socket's two sides and headless stdin. A line longer than the limit
@@ -15,6 +16,16 @@ public final class LineReader {
         /// The text of a line that fit; nil for one that did not.
         public var text: String? {
             if case .text(let text) = self { text } else { nil }
+        }
+
+        /// The line as a command line, as headless stdin and the control socket read it:
+        /// its text, nil when it is blank (nothing to answer), and
+        /// ``CommandParseError/tooLong(limit:)`` for a line over the limit.
+        public func commandText() throws(CommandParseError) -> String? {
+            switch self {
+            case .text(let text): text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text
+            case .tooLong(let limit): throw .tooLong(limit: limit)
+            }
         }
     }
 

@@ -26,18 +26,14 @@ struct ControlAnswers: Sendable {
     /// stdin prints. `history` is answered with a line per song, newest first, before its
     /// `ok` line.
     func reply(to line: LineReader.Line) -> ControlReply {
-        let text: String
-        switch line {
-        case .text(let read): text = read.trimmingCharacters(in: .whitespaces)
-        case .tooLong(let limit): return Self.refuse(.tooLong(limit: limit))
-        }
-        if text.isEmpty { return .none }
-        if text.lowercased() == Self.follow { return .follow(Self.ok(Self.follow)) }
         let command: RadioCommand
         do throws(CommandParseError) {
+            guard let read = try line.commandText() else { return .none }
+            let text = read.trimmingCharacters(in: .whitespaces)
+            if text.lowercased() == Self.follow { return .follow(Self.ok(Self.follow)) }
             command = try RadioCommand.parse(text)
         } catch {
-            return Self.refuse(error)
+            return .failure(ErrorText.describe(error, for: .reader(also: [Self.follow])))
         }
         let session = self.session
         if command == .status {
@@ -54,10 +50,6 @@ struct ControlAnswers: Sendable {
         pump.send(command) { done.signal() }
         guard done.wait(timeout: .now() + Self.patience) == .success else { return Self.late(command) }
         return .answer(Self.ok(command.line))
-    }
-
-    private static func refuse(_ error: CommandParseError) -> ControlReply {
-        .failure(ErrorText.describe(error, for: .reader(also: [Self.follow])))
     }
 
     private static func ok(_ command: String) -> String {

@@ -47,12 +47,8 @@ final class HeadlessFrontEnd: FrontEnd {
             // EOF on stdin does not stop playback (the radio guide promises it): the reader just ends.
             while let line = lines.next() {
                 do throws(CommandParseError) {
-                    switch line {
-                    case .text(let text):
-                        if text.trimmingCharacters(in: .whitespaces).isEmpty { continue }
-                        commands.send(try RadioCommand.parse(text))
-                    case .tooLong(let limit): throw .tooLong(limit: limit)
-                    }
+                    guard let text = try line.commandText() else { continue }
+                    commands.send(try RadioCommand.parse(text))
                 } catch {
                     output.write(Data((EventJSON.error(ErrorText.describe(error, for: .reader(also: []))) + "\n").utf8))
                 }
