@@ -111,77 +111,46 @@ package struct ListenerTaste: DrawTaste, Sendable {
         weights.untrashed(positions)
     }
 
-    /// The smallest share of a score that makes a song or group heavy for ``DrawPool``:
-    /// at the middle of the variety dial, about 1.4 times likelier than a song without it.
-    package static let heavyShare = 0.25
-
     /// The songs and groups the listener or the household lifted by at least
-    /// ``heavyShare``: the songs with a part of their own; the artists, albums and genres
-    /// of at most `groupLimit` songs with a part; the household's hearted songs and
-    /// artists, faded. The most lifted first (by share; of equal shares the smaller
-    /// group), whole groups, while they fit in `budget` songs. `decisiveness` is not needed:
-    /// the order by share is the order by weight at any decisiveness. A song can be named
-    /// twice (by itself and by its group).
+    /// ``HeavyUnits/threshold``: the listener's own (``ListenerWeights/heavy``, kept sorted
+    /// report by report), and the household's hearted songs and artists, faded, while the
+    /// fade leaves them heavy. The most lifted first, whole groups of at most `groupLimit`
+    /// songs, while they fit in `budget` songs (``HeavyUnits/chosen(from:budget:groupLimit:)``).
+    /// `decisiveness` is not needed: the order by share is the order by weight at any
+    /// decisiveness. A song can be named twice (by itself and by its group).
     package func heavyPositions(decisiveness: Double, budget: Int, groupLimit: Int) -> [Int] {
         let facets = library.facets
-        // kind 0 a song, 1–3 an artist, album, genre.
-        var units: [(share: Double, count: Int, kind: Int, id: Int)] = []
-        func consider(_ share: Double, kind: Int, id: Int, count: Int) {
-            guard share >= Self.heavyShare, count > 0, count <= groupLimit, count <= budget else { return }
-            units.append((share, count, kind, id))
-        }
-        for (position, part) in weights.songParts where part >= Self.heavyShare {
-            consider(part, kind: 0, id: position, count: 1)
-        }
-        for (kind, facet) in [(1, TrackFacet.artist), (2, .album), (3, .genre)] {
-            let parts = weights.facetParts(facet)
-            for id in parts.indices.dropFirst() where parts[id] >= Self.heavyShare {
-                consider(parts[id], kind: kind, id: id, count: facets.count(of: Int32(id), facet))
-            }
-        }
-        // The household's shares only while its fade leaves them heavy at their caps.
+        var units = weights.heavy.units
         if let household {
             let fade = householdFade
+            var shared: [HeavyUnits.Unit] = []
             // Only a listener who taught little (45 songs or fewer) looks at every track's hearts.
-            if fade * HouseholdTaste.songCap >= Self.heavyShare {
+            if fade * HouseholdTaste.songCap >= HeavyUnits.threshold {
                 let hearts = household.songHearts
                 for position in hearts.indices where hearts[position] > 0 {
-                    consider(fade * min(HouseholdTaste.songCap, Double(hearts[position])), kind: 0, id: position, count: 1)
+                    shared.append(HeavyUnits.Unit(share: fade * min(HouseholdTaste.songCap, Double(hearts[position])),
+                                                  count: 1, kind: .song, id: position))
                 }
             }
-            if fade * HouseholdTaste.artistCap >= Self.heavyShare {
+            if fade * HouseholdTaste.artistCap >= HeavyUnits.threshold {
                 let hearts = household.artistHearts
                 for id in hearts.indices.dropFirst() where hearts[id] > 0 {
                     let share = fade * min(HouseholdTaste.artistCap, HouseholdTaste.perArtistLike * Double(hearts[id]))
-                    consider(share, kind: 1, id: id, count: facets.count(of: Int32(id), .artist))
+                    shared.append(HeavyUnits.Unit(share: share, count: facets.count(of: Int32(id), .artist),
+                                                  kind: .artist, id: id))
                 }
             }
+            if !shared.isEmpty { units = HeavyUnits.merged(units, HeavyUnits(shared).units) }
         }
-        // The most lifted units that fit, without sorting them all: by bands of a quarter of
-        // share, every unit of the bands above the one where the budget runs out, then that
-        // band's units in order.
-        let bands = 32
-        func band(_ share: Double) -> Int { min(bands - 1, Int(share * 4)) }
-        var songsInBand = [Int](repeating: 0, count: bands)
-        for unit in units { songsInBand[band(unit.share)] += unit.count }
-        var cut = bands - 1, taken = 0
-        while cut > 0, taken + songsInBand[cut] <= budget {
-            taken += songsInBand[cut]
-            cut -= 1
-        }
-        var edge = units.filter { band($0.share) == cut }
-        edge.sort { ($0.share, -$0.count, -$0.kind, -$0.id) > ($1.share, -$1.count, -$1.kind, -$1.id) }
         var positions: [Int] = []
-        func add(_ unit: (share: Double, count: Int, kind: Int, id: Int)) {
+        for unit in HeavyUnits.chosen(from: units, budget: budget, groupLimit: groupLimit) {
             switch unit.kind {
-            case 0: positions.append(unit.id)
-            case 1: positions += facets.positions(of: Int32(unit.id), .artist).map(Int.init)
-            case 2: positions += facets.positions(of: Int32(unit.id), .album).map(Int.init)
-            default: positions += facets.positions(of: Int32(unit.id), .genre).map(Int.init)
+            case .song: positions.append(unit.id)
+            case .artist: positions += facets.positions(of: Int32(unit.id), .artist).map(Int.init)
+            case .album: positions += facets.positions(of: Int32(unit.id), .album).map(Int.init)
+            case .genre: positions += facets.positions(of: Int32(unit.id), .genre).map(Int.init)
             }
         }
-        for unit in units where band(unit.share) > cut { add(unit) }
-        for unit in edge where positions.count + unit.count <= budget { add(unit) }
         return positions
     }
 

@@ -33,6 +33,8 @@ package struct ListenerWeights: Sendable {
     /// Songs the listener reported on (liked, trashed, or with a score of their own): how
     /// much the listener has taught, which fades the household's share.
     package private(set) var songsTaught: Int
+    /// The songs, artists, albums and genres whose part is heavy, most lifted first.
+    package private(set) var heavy: HeavyUnits
 
     /// Lays `profile` over `library`.
     package init(profile: ListenerProfile, library: Library) {
@@ -87,6 +89,15 @@ package struct ListenerWeights: Sendable {
         }
         self.song = song
         self.marks = marks
+        var candidates = song.map { HeavyUnits.Unit(share: $0.value, count: 1, kind: .song, id: $0.key) }
+        for (kind, facet) in [(HeavyUnits.Kind.artist, TrackFacet.artist), (.album, .album), (.genre, .genre)] {
+            let column = parts[facet] ?? [0]
+            for id in column.indices.dropFirst() where column[id] >= HeavyUnits.threshold {
+                candidates.append(HeavyUnits.Unit(share: column[id], count: facets.count(of: Int32(id), facet),
+                                                  kind: kind, id: id))
+            }
+        }
+        heavy = HeavyUnits(candidates)
     }
 
     /// Takes in what a report about the track at `position` of `library` changed in
@@ -97,7 +108,9 @@ package struct ListenerWeights: Sendable {
         let track = library.tracks[position]
         let facets = library.facets
         let likedBefore = isLiked(position), taughtBefore = marks[position] & Mark.taught != 0
+        let songBefore = song[position] ?? 0
         setSongPart(profile.songPart(track.sid), at: position)
+        heavy.move(.song, id: position, count: 1, from: songBefore, to: song[position] ?? 0)
         marks[position] &= ~(Mark.trashed | Mark.liked | Mark.taught)
         if profile.trashed.contains(track.sid) { marks[position] |= Mark.trashed }
         if profile.likes(track.sid) { marks[position] |= Mark.liked }
@@ -118,11 +131,13 @@ package struct ListenerWeights: Sendable {
             let id = Int(facets.id(facet, at: position))
             guard id != 0, let value = track.facetValue(facet) else { continue }
             let part = profile.affinities[facet]?[value].map { ListenerProfile.facetPart($0, facet) } ?? 0
+            let before: Double
             switch facet {
-            case .artist: artist[id] = part
-            case .album: album[id] = part
-            case .genre: genre[id] = part
+            case .artist: (before, artist[id]) = (artist[id], part)
+            case .album: (before, album[id]) = (album[id], part)
+            case .genre: (before, genre[id]) = (genre[id], part)
             }
+            heavy.move(HeavyUnits.Kind(facet), id: id, count: facets.count(of: Int32(id), facet), from: before, to: part)
         }
     }
 
@@ -180,18 +195,6 @@ package struct ListenerWeights: Sendable {
     package func likedCount(artistOf position: Int, _ facets: LibraryFacets) -> Int {
         let id = Int(facets.artist[position])
         return id == 0 ? 0 : Int(likedByArtist[id])
-    }
-
-    /// The tracks with a part of their own (the songs reported on) and that part.
-    package var songParts: [Int: Double] { song }
-
-    /// ``ListenerProfile/facetPart(_:_:)`` by id of `facet` (slot 0, no value, holds 0).
-    package func facetParts(_ facet: TrackFacet) -> [Double] {
-        switch facet {
-        case .artist: artist
-        case .album: album
-        case .genre: genre
-        }
     }
 
     /// Whether the listener trashed the track at `position`.

@@ -40,6 +40,10 @@ struct ListenerWeightsTests {
                 let fresh = ListenerWeights(profile: profile, library: library)
                 #expect(weights.songsTaught == fresh.songsTaught && fresh.songsTaught
                             == Set(profile.songScores.keys).union(profile.liked).union(profile.trashed).count)
+                // The heavy units kept report by report are those of the profile: each song's
+                // own part and each artist's, album's and genre's part of 0.25 or more.
+                #expect(weights.heavy == fresh.heavy)
+                #expect(weights.heavy == HeavyUnits(Self.units(of: profile, library)), "step \(step)")
                 for (index, track) in library.tracks.enumerated() {
                     let expected = exp(profile.score(of: track))
                     #expect(weights.weight(at: index, library.facets).bitPattern == expected.bitPattern, "step \(step), track \(index)")
@@ -55,6 +59,23 @@ struct ListenerWeightsTests {
         let positions = library.tracks.indices
         #expect(positions.contains { weights.isTrashed($0) } && positions.contains { !weights.isTrashed($0) })
         #expect(positions.contains { weights.isLiked($0) } && positions.contains { !weights.isLiked($0) })
+    }
+
+    /// Every song's own part and every group's part of `profile` over `library`, as units.
+    private static func units(of profile: ListenerProfile, _ library: Library) -> [HeavyUnits.Unit] {
+        let facets = library.facets
+        var units: [HeavyUnits.Unit] = []
+        for (position, track) in library.tracks.enumerated() {
+            units.append(HeavyUnits.Unit(share: profile.songPart(track.sid), count: 1, kind: .song, id: position))
+        }
+        for facet in TrackFacet.allCases {
+            for (value, stored) in profile.affinities[facet] ?? [:] {
+                guard let id = facets.id(of: value, facet) else { continue }
+                units.append(HeavyUnits.Unit(share: ListenerProfile.facetPart(stored, facet),
+                                             count: facets.count(of: id, facet), kind: HeavyUnits.Kind(facet), id: Int(id)))
+            }
+        }
+        return units
     }
 
     @Test("interned facets: one id per artist, album and genre value, 0 for none")
