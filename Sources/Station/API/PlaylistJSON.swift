@@ -59,6 +59,12 @@ enum PlaylistJSON {
         /// `\u00XX` escapes, everything else (slashes, non-ASCII) as UTF-8.
         mutating func string(_ text: String) {
             bytes.append(0x22)
+            // Most titles, names and links need no escape: copied whole rather than byte by byte.
+            guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+                bytes.append(contentsOf: text.utf8)
+                bytes.append(0x22)
+                return
+            }
             for byte in text.utf8 {
                 switch byte {
                 case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
