@@ -25,7 +25,8 @@ struct DownloadThroughput {
         func ensure(_ name: String, mib: Int) throws {
             let url = folder.appendingPathComponent(name)
             if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size == mib << 20 { return }
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            // A file that could not be made is reported by the FileHandle below, which throws.
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
             let handle = try FileHandle(forWritingTo: url)
             defer { try? handle.close() }
             var generator = SystemRandomNumberGenerator()

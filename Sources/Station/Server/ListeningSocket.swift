@@ -89,7 +89,7 @@ struct ListeningSocket: Sendable {
                 pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { inet in
                     var ip = inet.pointee.sin_addr
                     guard inet_ntop(AF_INET, &ip, &text, socklen_t(text.count)) != nil else { return nil }
-                    return (String(cString: text), Int(UInt16(bigEndian: inet.pointee.sin_port)))
+                    return (Self.string(text), Int(UInt16(bigEndian: inet.pointee.sin_port)))
                 }
             }
         case AF_INET6:
@@ -97,7 +97,7 @@ struct ListeningSocket: Sendable {
                 pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { inet in
                     var ip = inet.pointee.sin6_addr
                     guard inet_ntop(AF_INET6, &ip, &text, socklen_t(text.count)) != nil else { return nil }
-                    return (String(cString: text), Int(UInt16(bigEndian: inet.pointee.sin6_port)))
+                    return (Self.string(text), Int(UInt16(bigEndian: inet.pointee.sin6_port)))
                 }
             }
         default:
@@ -118,6 +118,11 @@ struct ListeningSocket: Sendable {
     /// Ends the socket (once no duplicate is open either): new connections are refused.
     func release() {
         _ = close(descriptor)
+    }
+
+    /// The text of a NUL-terminated C buffer, up to its first NUL.
+    private static func string(_ text: [CChar]) -> String {
+        String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func lastError() -> String {

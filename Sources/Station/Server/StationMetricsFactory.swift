@@ -21,27 +21,32 @@ struct StationMetricsFactory: MetricsFactory {
     /// The buckets of value histograms (none are made; the protocol asks for them).
     static let valueBuckets: [Double] = [1, 10, 100, 1000]
 
-    private func help(_ label: String) -> String { StationMetrics.help[label] ?? "" }
+    /// The Prometheus name of `label` (the label itself: no namespace, subsystem or unit is
+    /// added) with its help text. Every label is one of ``StationMetrics``' names, never empty
+    /// (the descriptor's precondition).
+    private func descriptor(_ label: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: label, unitName: "", helpText: StationMetrics.help[label] ?? "")
+    }
 
     func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        registry.makeCounter(name: label, labels: dimensions, help: help(label))
+        registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
     func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
-        registry.makeCounter(name: label, labels: dimensions, help: help(label))
+        registry.makeCounter(descriptor: descriptor(label), labels: dimensions)
     }
 
     func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
-        registry.makeGauge(name: label, labels: dimensions, help: help(label))
+        registry.makeGauge(descriptor: descriptor(label), labels: dimensions)
     }
 
     func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
-        guard aggregate else { return registry.makeGauge(name: label, labels: dimensions, help: help(label)) }
-        return registry.makeValueHistogram(name: label, labels: dimensions, buckets: Self.valueBuckets, help: help(label))
+        guard aggregate else { return registry.makeGauge(descriptor: descriptor(label), labels: dimensions) }
+        return registry.makeValueHistogram(descriptor: descriptor(label), labels: dimensions, buckets: Self.valueBuckets)
     }
 
     func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
-        registry.makeDurationHistogram(name: label, labels: dimensions, buckets: Self.durationBuckets, help: help(label))
+        registry.makeDurationHistogram(descriptor: descriptor(label), labels: dimensions, buckets: Self.durationBuckets)
     }
 
     func destroyCounter(_ handler: any CounterHandler) {
