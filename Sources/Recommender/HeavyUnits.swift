@@ -138,6 +138,28 @@ package struct HeavyUnits: Sendable, Equatable {
         return chosen
     }
 
+    /// The heavy ones among `candidates` (any order) that ``chosen(from:budget:groupLimit:)``
+    /// can choose, whatever list they are merged into, sorted: those below the band where
+    /// `budget` runs out among them alone are left out unsorted (merged with more units, the
+    /// budget runs out in that band or a higher one). For a list made per draw: a new
+    /// listener's faded household hearts, tens of thousands on a large station, of which only
+    /// the top bands are sorted.
+    package static func sortedCandidates(_ candidates: [Unit], budget: Int, groupLimit: Int) -> [Unit] {
+        let units = candidates.filter {
+            $0.share >= threshold && $0.count > 0 && $0.count <= groupLimit && $0.count <= budget
+        }
+        var songsInBand = [Int](repeating: 0, count: 32)
+        for unit in units { songsInBand[band(unit.share)] += unit.count }
+        var cut = 31, taken = 0
+        while cut > 0, taken + songsInBand[cut] <= budget {
+            taken += songsInBand[cut]
+            cut -= 1
+        }
+        var kept = units.filter { band($0.share) >= cut }
+        kept.sort { $0.precedes($1) }
+        return kept
+    }
+
     /// The band of a share: a quarter of share wide, the last one open above.
     private static func band(_ share: Double) -> Int {
         share >= 31 / 4 ? 31 : Int(share * 4)

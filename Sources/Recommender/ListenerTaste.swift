@@ -140,7 +140,9 @@ package struct ListenerTaste: DrawTaste, Sendable {
                                                   kind: .artist, id: id))
                 }
             }
-            if !shared.isEmpty { units = HeavyUnits.merged(units, HeavyUnits(shared).units) }
+            if !shared.isEmpty {
+                units = HeavyUnits.merged(units, HeavyUnits.sortedCandidates(shared, budget: budget, groupLimit: groupLimit))
+            }
         }
         var positions: [Int] = []
         for unit in HeavyUnits.chosen(from: units, budget: budget, groupLimit: groupLimit) {

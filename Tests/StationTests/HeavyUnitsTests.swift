@@ -60,6 +60,14 @@ struct HeavyUnitsTests {
             let expected = Self.scanned(units, budget: budget, groupLimit: groupLimit)
             #expect(Self.sorted(walked) == Self.sorted(expected), "round \(round)")
             #expect(walked.reduce(0) { $0 + $1.count } <= budget)
+            // Units made per draw (the household's), pruned to what can be chosen and merged
+            // with the listener's kept list, choose what the scan of both together chose.
+            let split = random.index(below: size + 1)
+            let own = HeavyUnits(Array(units[..<split]))
+            let shared = HeavyUnits.sortedCandidates(Array(units[split...]), budget: budget, groupLimit: groupLimit)
+            #expect(zip(shared, shared.dropFirst()).allSatisfy { !$1.precedes($0) })
+            let merged = HeavyUnits.chosen(from: HeavyUnits.merged(own.units, shared), budget: budget, groupLimit: groupLimit)
+            #expect(Self.sorted(merged) == Self.sorted(expected), "round \(round), split at \(split)")
             if walked.reduce(0, { $0 + $1.count }) == budget { cutInsideABand += 1 }
         }
         // The random sets reach the budget often, so the band where it runs out is exercised.
