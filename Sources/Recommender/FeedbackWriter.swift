@@ -4,23 +4,15 @@ import Logging
 import StationStorage
 import Synchronization
 
-/// Writes what reports taught the station to its database, in the order it was taught:
-/// each report's change is queued (under its listener's lock, so one listener's changes keep
-/// their order), then written by the report's own request, on its own thread, before it is
-/// answered, unless another request is writing already: that one writes whatever it finds
-/// queued, batch after batch, before it returns. One transaction per batch, with cached
-/// statements.
+/// Writes what reports taught the station to its database, off the request path: a
+/// report's answer does not wait for SQLite. Changes are written by one task, in the
+/// order they were queued, in batches of whatever accumulated while the previous batch
+/// was written, one transaction per batch with cached statements.
 ///
-/// Why the request writes: an answered report is then in the database (a `kill -9` a moment
-/// later keeps it), and a report costs no wake-up of another thread. A writing task or
-/// thread woken for every report cost a tenth of a busy station's CPU per answer, most of it
-/// the wake-up itself; the transaction costs a report tenths of a millisecond.
-///
-/// What a stalled disk holds up: the one request that is writing (its answer waits), not
-/// the others, which queue their changes in memory and go on.
-///
-/// ``flush()`` returns once everything queued before it is written; ``Station/stop()`` calls
-/// it. A crash may lose only changes still queued behind a write in progress.
+/// ``flush()`` waits until everything queued before it is written; ``Station/stop()``
+/// calls it, so a clean stop loses nothing. A crash may lose the last few milliseconds of
+/// reports (the database already accepts losing its last transactions on power loss, see
+/// ``StationDatabase``).
 package final class FeedbackWriter: Sendable {
     /// One queued piece of work.
     private enum Item: Sendable {
@@ -30,63 +22,54 @@ package final class FeedbackWriter: Sendable {
         case barrier(CheckedContinuation<Void, Never>)
     }
 
-    /// What waits to be written, and whether a caller is writing it now.
-    private let state = Mutex<(items: [Item], writing: Bool)>(([], false))
-    private let database: StationDatabase
-    private let logger: Logger
-
-    /// A writer over `database`; failures are logged to `logger`.
-    package init(database: StationDatabase, logger: Logger) {
-        self.database = database
-        self.logger = logger
+    /// The queue, in a box of its own that the writing task shares.
+    private final class Queue: Sendable {
+        let items = Mutex<[Item]>([])
     }
 
-    /// Queues a change of `listener`'s profile, made at `time` (seconds since 1970), for
-    /// ``writeQueued()``.
+    private let queue = Queue()
+    private let wake: AsyncStream<Void>.Continuation
+
+    /// Starts the writing task over `database`; failures are logged to `logger`.
+    package init(database: StationDatabase, logger: Logger) {
+        let (signals, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        // The task holds the queue, not the writer: the writer's deinit ends the stream, and
+        // the task then writes what is left and ends.
+        Task.detached { [queue] in
+            for await _ in signals {
+                let batch = queue.items.withLock { items in
+                    defer { items.removeAll(keepingCapacity: true) }
+                    return items
+                }
+                await Self.write(batch, database, logger)
+            }
+        }
+    }
+
+    deinit {
+        wake.finish()
+    }
+
+    /// Queues a change of `listener`'s profile, made at `time` (seconds since 1970).
     ///
     /// Callers queue one listener's changes in the order they applied them: a change
     /// carries the song's state as it is now, so a later change must be written later.
     package func enqueue(_ change: ProfileChange, for listener: String, at time: Double) {
-        state.withLock { $0.items.append(.change(change, listener: listener, at: time)) }
-    }
-
-    /// Writes what is queued, on the calling thread, blocking it; returns at once when
-    /// another caller is writing (that caller writes this too before it returns).
-    package func writeQueued() {
-        let mine = state.withLock { state in
-            guard !state.writing, !state.items.isEmpty else { return false }
-            state.writing = true
-            return true
-        }
-        if mine { writeUntilEmpty() }
+        queue.items.withLock { $0.append(.change(change, listener: listener, at: time)) }
+        wake.yield()
     }
 
     /// Returns once every change queued before the call is in the database (or failed and
     /// was logged).
     package func flush() async {
         await withCheckedContinuation { continuation in
-            state.withLock { $0.items.append(.barrier(continuation)) }
-            writeQueued()
+            queue.items.withLock { $0.append(.barrier(continuation)) }
+            wake.yield()
         }
     }
 
-    /// Writes batch after batch until the queue is empty, then lets the next caller write.
-    private func writeUntilEmpty() {
-        while true {
-            let batch = state.withLock { state -> [Item]? in
-                guard !state.items.isEmpty else {
-                    state.writing = false
-                    return nil
-                }
-                defer { state.items.removeAll(keepingCapacity: true) }
-                return state.items
-            }
-            guard let batch else { return }
-            write(batch)
-        }
-    }
-
-    private func write(_ batch: [Item]) {
+    private static func write(_ batch: [Item], _ database: StationDatabase, _ logger: Logger) async {
         var changes: [(ProfileChange, String, Double)] = []
         var barriers: [CheckedContinuation<Void, Never>] = []
         for item in batch {
@@ -96,12 +79,13 @@ package final class FeedbackWriter: Sendable {
             }
         }
         if !changes.isEmpty {
-            do throws(StorageError) {
-                try database.write { db in
-                    for (change, listener, time) in changes { try Self.store(change, for: listener, at: time, db) }
+            let rows = changes
+            do {
+                try await database.update { db in
+                    for (change, listener, time) in rows { try store(change, for: listener, at: time, db) }
                 }
             } catch {
-                logger.error("feedback not saved", metadata: ["count": "\(changes.count)", "error": "\(error)"])
+                logger.error("feedback not saved", metadata: ["count": "\(rows.count)", "error": "\(error)"])
             }
         }
         for barrier in barriers { barrier.resume() }

@@ -8,9 +8,8 @@ import Synchronization
 
 /// Every listener's ``ListenerProfile``, kept in memory for fast playlists, with its
 /// ``ListenerWeights`` over the library served; what reports change goes to the database
-/// through a ``FeedbackWriter``, written by the report's request after its listener's lock
-/// is let go, so what the station learned survives restarts and a crash, and no other
-/// request of the listener waits for SQLite.
+/// through a ``FeedbackWriter``, so what the station learned survives restarts without a
+/// report waiting for SQLite.
 ///
 /// Listeners are keyed `user:<id>` for a logged-in account, `bid:<id>` for a web browser
 /// without one (``key(browserID:)``) and ``anonymous`` for other requests without valid
@@ -172,8 +171,6 @@ package final class ListenerProfiles: Sendable {
             // they were applied.
             writer.enqueue(change, for: listener, at: now)
         }
-        // Written after the lock, so the listener's next request does not wait for SQLite.
-        writer.writeQueued()
     }
 
     /// Returns once every change learned so far is in the database.
