@@ -38,32 +38,46 @@ package struct HeavyUnits: Sendable, Equatable {
         package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
-    /// One song or group and its share.
+    /// One song or group and its share, in 16 bytes: a listener of some years keeps a few
+    /// thousand.
     package struct Unit: Sendable, Equatable {
         /// The share of the score its songs get from it.
         package var share: Double
-        /// How many songs it names (1 for a song).
-        package var count: Int
-        /// What it names.
-        package var kind: Kind
-        /// The track position (a song) or facet id (a group).
-        package var id: Int
+        /// How many songs it names, held to Int32.
+        private var songs: Int32
+        /// The kind in the top two bits, the id below: ordered as kind, then id.
+        private var key: UInt32
 
-        /// Creates a unit.
+        /// Creates a unit. Track positions and facet ids stay below 2^30 (a library of a
+        /// billion tracks would not fit in memory).
         package init(share: Double, count: Int, kind: Kind, id: Int) {
             self.share = share
-            self.count = count
-            self.kind = kind
-            self.id = id
+            songs = Int32(clamping: count)
+            key = UInt32(kind.rawValue) << 30 | UInt32(truncatingIfNeeded: id) & 0x3FFF_FFFF
         }
+
+        /// How many songs it names (1 for a song).
+        package var count: Int { Int(songs) }
+
+        /// What it names.
+        package var kind: Kind {
+            switch key >> 30 {
+            case 0: .song
+            case 1: .artist
+            case 2: .album
+            default: .genre
+            }
+        }
+
+        /// The track position (a song) or facet id (a group).
+        package var id: Int { Int(key & 0x3FFF_FFFF) }
 
         /// Whether this unit comes before `other`: more lifted, or as lifted and smaller,
         /// then by kind and id.
         package func precedes(_ other: Unit) -> Bool {
             if share != other.share { return share > other.share }
-            if count != other.count { return count < other.count }
-            if kind != other.kind { return kind < other.kind }
-            return id < other.id
+            if songs != other.songs { return songs < other.songs }
+            return key < other.key
         }
     }
 

@@ -90,6 +90,10 @@ struct HeavyUnitsTests {
                 #expect(!heavy.units.isEmpty && heavy.units.count < shares.count)
             }
         }
+        // 16 bytes a unit, kind and id kept apart in one word.
+        #expect(MemoryLayout<HeavyUnits.Unit>.stride == 16)
+        let packed = HeavyUnits.Unit(share: 1, count: 70_000, kind: .genre, id: 1_000_000)
+        #expect(packed.kind == .genre && packed.id == 1_000_000 && packed.count == 70_000)
         let other = HeavyUnits((0..<50).map { HeavyUnits.Unit(share: Double($0) / 10, count: 1, kind: .song, id: $0) })
         let merged = HeavyUnits.merged(heavy.units, other.units)
         #expect(merged == Self.sorted(heavy.units + other.units))
