@@ -19,11 +19,28 @@ package final class HouseholdTaste: Sendable {
         fileprivate var artistLikes: [Int32]
         /// Hearts over the whole library.
         fileprivate var total: Int
+        /// The track positions with at least one heart: a new listener's draw looks at
+        /// these, not at every track of the library.
+        package fileprivate(set) var heartedSongs: Set<Int>
+        /// The artist ids (not 0) whose songs carry at least one heart.
+        package fileprivate(set) var heartedArtists: Set<Int>
+
         /// Per track position: how many listeners gave it a heart.
         package var songHearts: [Int32] { songLikes }
 
         /// Per artist id: how many hearts its songs carry, over all listeners.
         package var artistHearts: [Int32] { artistLikes }
+
+        /// Adds `change` hearts to the track at `position` by the artist with id `artist`,
+        /// keeping the hearted sets.
+        fileprivate mutating func move(_ change: Int32, position: Int, artist: Int) {
+            songLikes[position] += change
+            total += Int(change)
+            if songLikes[position] > 0 { heartedSongs.insert(position) } else { heartedSongs.remove(position) }
+            guard artist != 0 else { return }
+            artistLikes[artist] += change
+            if artistLikes[artist] > 0 { heartedArtists.insert(artist) } else { heartedArtists.remove(artist) }
+        }
 
         /// The household's share of a track's score, for a listener who liked the track
         /// (`liked`) and `likedByArtist` songs of its artist: what the others liked, not
@@ -72,7 +89,9 @@ package final class HouseholdTaste: Sendable {
         }
         artists[0] = 0
         let built = Counts(generation: library.facets.generation, songLikes: songs, artistLikes: artists,
-                           total: songs.reduce(0) { $0 + Int($1) })
+                           total: songs.reduce(0) { $0 + Int($1) },
+                           heartedSongs: Set(songs.indices.filter { songs[$0] > 0 }),
+                           heartedArtists: Set(artists.indices.filter { artists[$0] > 0 }))
         counts.withLock { $0 = built }
         return built
     }
@@ -81,10 +100,7 @@ package final class HouseholdTaste: Sendable {
     package func moved(_ change: Int32, position: Int, of library: Library) {
         counts.withLock { counts in
             guard counts?.generation == library.facets.generation else { counts = nil; return }
-            counts?.songLikes[position] += change
-            counts?.total += Int(change)
-            let artist = Int(library.facets.artist[position])
-            if artist != 0 { counts?.artistLikes[artist] += change }
+            counts?.move(change, position: position, artist: Int(library.facets.artist[position]))
         }
     }
 }

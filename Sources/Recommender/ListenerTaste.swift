@@ -124,17 +124,17 @@ package struct ListenerTaste: DrawTaste, Sendable {
         if let household {
             let fade = householdFade
             var shared: [HeavyUnits.Unit] = []
-            // Only a listener who taught little (45 songs or fewer) looks at every track's hearts.
+            // Only a listener who taught little (45 songs or fewer) looks at the hearted songs.
             if fade * HouseholdTaste.songCap >= HeavyUnits.threshold {
                 let hearts = household.songHearts
-                for position in hearts.indices where hearts[position] > 0 {
+                for position in household.heartedSongs {
                     shared.append(HeavyUnits.Unit(share: fade * min(HouseholdTaste.songCap, Double(hearts[position])),
                                                   count: 1, kind: .song, id: position))
                 }
             }
             if fade * HouseholdTaste.artistCap >= HeavyUnits.threshold {
                 let hearts = household.artistHearts
-                for id in hearts.indices.dropFirst() where hearts[id] > 0 {
+                for id in household.heartedArtists {
                     let share = fade * min(HouseholdTaste.artistCap, HouseholdTaste.perArtistLike * Double(hearts[id]))
                     shared.append(HeavyUnits.Unit(share: share, count: facets.count(of: Int32(id), .artist),
                                                   kind: .artist, id: id))

@@ -6,6 +6,7 @@ import TestSupport
 @testable import MusicLibrary
 @testable import Recommender
 @testable import SeededRandom
+import StationStorage
 
 /// The per-listener weights the recommender draws with are exactly the profile's scores,
 /// kept up to date report by report; what reports teach reaches the database by a clean
@@ -88,6 +89,29 @@ struct ListenerWeightsTests {
         #expect(facets.artist[55] == 0 && facets.genre[2] == 0 && facets.genre[0] != 0)
         #expect(Library(tracks: [], root: URL(fileURLWithPath: "/"), isDemo: false, pins: [:]).facets.generation
             != facets.generation)
+    }
+
+    @Test("the household's hearted songs and artists follow every heart given and taken back")
+    func householdHearts() throws {
+        let library = Self.library
+        let data = try TemporaryDirectory(prefix: "mhz-household")
+        let household = HouseholdTaste(ratings: try SongRatings(database: try StationDatabase(directory: data.url)))
+        var random = SplitMix64(seed: 5)
+        #expect(household.counts(for: library).heartedSongs.isEmpty)
+        for step in 0..<300 {
+            let position = random.index(below: library.tracks.count)
+            let counts = household.counts(for: library)
+            // Never below zero, as hearts given and taken back by listeners are.
+            let change: Int32 = counts.songHearts[position] > 0 && random.index(below: 2) == 0 ? -1 : 1
+            household.moved(change, position: position, of: library)
+            let now = household.counts(for: library)
+            #expect(now.heartedSongs == Set(now.songHearts.indices.filter { now.songHearts[$0] > 0 }), "step \(step)")
+            #expect(now.heartedArtists == Set(now.artistHearts.indices.dropFirst().filter { now.artistHearts[$0] > 0 }))
+        }
+        let counts = household.counts(for: library)
+        #expect(!counts.heartedSongs.isEmpty && counts.heartedSongs.count < library.tracks.count)
+        // The untagged artist (id 0) is never among them, though its songs carry hearts.
+        #expect(!counts.heartedArtists.contains(0))
     }
 
     @Test("what reports taught is in the database after a clean stop: a new station loads the same profile")
