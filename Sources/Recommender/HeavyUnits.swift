@@ -16,7 +16,7 @@ import MusicLibrary
 /// songs whatever order the shares were learned in.
 package struct HeavyUnits: Sendable, Equatable {
     /// What a unit names.
-    package enum Kind: Int, Sendable, Comparable {
+    package enum Kind: Int, Sendable {
         /// One track, by position.
         case song
         /// An artist, by facet id.
@@ -34,8 +34,6 @@ package struct HeavyUnits: Sendable, Equatable {
             case .genre: self = .genre
             }
         }
-
-        package static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// One song or group and its share, in 16 bytes: a listener of some years keeps a few
@@ -72,6 +70,9 @@ package struct HeavyUnits: Sendable, Equatable {
         /// The track position (a song) or facet id (a group).
         package var id: Int { Int(key & 0x3FFF_FFFF) }
 
+        /// Whether it is heavy: a share of at least ``HeavyUnits/threshold``, on songs.
+        package var isHeavy: Bool { share >= HeavyUnits.threshold && songs > 0 }
+
         /// Whether this unit comes before `other`: more lifted, or as lifted and smaller,
         /// then by kind and id.
         package func precedes(_ other: Unit) -> Bool {
@@ -93,7 +94,7 @@ package struct HeavyUnits: Sendable, Equatable {
 
     /// The heavy ones among `candidates` (any order).
     package init(_ candidates: [Unit]) {
-        units = candidates.filter { $0.share >= Self.threshold && $0.count > 0 }
+        units = candidates.filter(\.isHeavy)
         units.sort { $0.precedes($1) }
     }
 
@@ -101,15 +102,13 @@ package struct HeavyUnits: Sendable, Equatable {
     /// the list if it was heavy, in at its place if it is heavy now.
     package mutating func move(_ kind: Kind, id: Int, count: Int, from old: Double, to new: Double) {
         guard old != new else { return }
-        if old >= Self.threshold, count > 0 {
-            let unit = Unit(share: old, count: count, kind: kind, id: id)
-            let index = place(of: unit)
-            if index < units.count, units[index] == unit { units.remove(at: index) }
+        let was = Unit(share: old, count: count, kind: kind, id: id)
+        if was.isHeavy {
+            let index = place(of: was)
+            if index < units.count, units[index] == was { units.remove(at: index) }
         }
-        if new >= Self.threshold, count > 0 {
-            let unit = Unit(share: new, count: count, kind: kind, id: id)
-            units.insert(unit, at: place(of: unit))
-        }
+        let now = Unit(share: new, count: count, kind: kind, id: id)
+        if now.isHeavy { units.insert(now, at: place(of: now)) }
     }
 
     /// The first index whose unit does not precede `unit`.
@@ -159,9 +158,7 @@ package struct HeavyUnits: Sendable, Equatable {
     /// listener's faded household hearts, tens of thousands on a large station, of which only
     /// the top bands are sorted.
     package static func sortedCandidates(_ candidates: [Unit], budget: Int, groupLimit: Int) -> [Unit] {
-        let units = candidates.filter {
-            $0.share >= threshold && $0.count > 0 && $0.count <= groupLimit && $0.count <= budget
-        }
+        let units = candidates.filter { $0.isHeavy && $0.count <= groupLimit && $0.count <= budget }
         var songsInBand = [Int](repeating: 0, count: 32)
         for unit in units { songsInBand[band(unit.share)] += unit.count }
         var cut = 31, taken = 0

@@ -40,12 +40,19 @@ struct FeedbackWriterTests {
         }
     }
 
-    @Test("a change is written without a flush; a flush finds every change written, a song's last change kept", .timeLimit(.minutes(1)))
-    func writesBehind() async throws {
-        let data = try TemporaryDirectory(prefix: "mhz-feedback")
-        let database = try StationDatabase(directory: data.url)
+    /// A database in a folder of its own, and its commits to `song_mark` told.
+    private static func observedDatabase() throws -> (folder: TemporaryDirectory, database: StationDatabase, commits: Commits) {
+        let folder = try TemporaryDirectory(prefix: "mhz-feedback")
+        let database = try StationDatabase(directory: folder.url)
         let commits = Commits()
         database.pool.add(transactionObserver: commits, extent: .databaseLifetime)
+        return (folder, database, commits)
+    }
+
+    @Test("a change is written without a flush; a flush finds every change written, a song's last change kept", .timeLimit(.minutes(1)))
+    func writesBehind() async throws {
+        let (folder, database, commits) = try Self.observedDatabase()
+        defer { withExtendedLifetime(folder) {} }
         let writer = FeedbackWriter(database: database, logger: .init(label: "test"))
         var committed = commits.stream.makeAsyncIterator()
 
@@ -68,10 +75,8 @@ struct FeedbackWriterTests {
 
     @Test("what is queued when the writer goes is still written", .timeLimit(.minutes(1)))
     func writesTheRestAtTheEnd() async throws {
-        let data = try TemporaryDirectory(prefix: "mhz-feedback")
-        let database = try StationDatabase(directory: data.url)
-        let commits = Commits()
-        database.pool.add(transactionObserver: commits, extent: .databaseLifetime)
+        let (folder, database, commits) = try Self.observedDatabase()
+        defer { withExtendedLifetime(folder) {} }
         var committed = commits.stream.makeAsyncIterator()
         do {
             let writer = FeedbackWriter(database: database, logger: .init(label: "test"))
@@ -79,7 +84,7 @@ struct FeedbackWriterTests {
                 writer.enqueue(ProfileChange(sid: "\(2_000 + index)", songScore: -1), for: "user:7", at: 1_700_000_000)
             }
         }
-        // The writer is gone; its thread writes the 50 in one or more commits, then ends.
+        // The writer is gone; its task writes the 50 in one or more commits, then ends.
         while try Self.marks(database).count < 50 { _ = await committed.next() }
         #expect(try Self.marks(database).map(\.sid) == (0..<50).map { "\(2_000 + $0)" })
     }
