@@ -125,75 +125,75 @@ package struct HeavyUnits: Sendable, Equatable {
     /// songs, leaving out groups of more than `groupLimit` songs: by bands of a quarter of
     /// share, every unit of each band while whole bands fit, then, in the band where the
     /// budget runs out, each unit in order that still fits.
-    package static func chosen(from sorted: [Unit], budget: Int, groupLimit: Int) -> [Unit] {
-        func fits(_ unit: Unit) -> Bool { unit.count <= groupLimit && unit.count <= budget }
+    ///
+    /// Walked in one pass that stops where the choice ends (the budget filled, or the end of
+    /// the band where a unit no longer fitted), so a long list costs only what is chosen
+    /// from its head: a new listener's household hearts (``Merged``) may be thousands.
+    package static func chosen(from sorted: some Sequence<Unit>, budget: Int, groupLimit: Int) -> [Unit] {
         var chosen: [Unit] = []
-        var taken = 0, start = 0
-        while start < sorted.count {
-            let band = Self.band(sorted[start].share)
-            var end = start, songs = 0
-            while end < sorted.count, Self.band(sorted[end].share) == band {
-                if fits(sorted[end]) { songs += sorted[end].count }
-                end += 1
+        var taken = 0
+        var band = Int.max, overflowed = false
+        for unit in sorted {
+            let unitBand = Self.band(unit.share)
+            if unitBand != band {
+                // A band did not fit whole: the ones below it are not looked at.
+                if overflowed { break }
+                band = unitBand
             }
-            guard taken + songs <= budget else {
-                for unit in sorted[start..<end] where fits(unit) && taken + unit.count <= budget {
-                    chosen.append(unit)
-                    taken += unit.count
-                    if taken == budget { break }
-                }
-                return chosen
+            guard unit.count <= groupLimit, unit.count <= budget else { continue }
+            if taken + unit.count <= budget {
+                chosen.append(unit)
+                taken += unit.count
+                if taken == budget { break }
+            } else {
+                overflowed = true
             }
-            chosen += sorted[start..<end].filter(fits)
-            taken += songs
-            start = end
         }
         return chosen
     }
 
-    /// The heavy ones among `candidates` (any order) that ``chosen(from:budget:groupLimit:)``
-    /// can choose, whatever list they are merged into, sorted: those below the band where
-    /// `budget` runs out among them alone are left out unsorted (merged with more units, the
-    /// budget runs out in that band or a higher one). For a list made per draw: a new
-    /// listener's faded household hearts, tens of thousands on a large station, of which only
-    /// the top bands are sorted.
-    package static func sortedCandidates(_ candidates: [Unit], budget: Int, groupLimit: Int) -> [Unit] {
-        let units = candidates.filter { $0.isHeavy && $0.count <= groupLimit && $0.count <= budget }
-        var songsInBand = [Int](repeating: 0, count: 32)
-        for unit in units { songsInBand[band(unit.share)] += unit.count }
-        var cut = 31, taken = 0
-        while cut > 0, taken + songsInBand[cut] <= budget {
-            taken += songsInBand[cut]
-            cut -= 1
+    /// Two lists in ``Unit/precedes(_:)`` order, walked as one list in that order without
+    /// building it (of equal units, the first list's comes first): a listener's own heavy
+    /// units and the household's, faded, which ``chosen(from:budget:groupLimit:)`` reads
+    /// only as far as it chooses.
+    package struct Merged<Second: Sequence<Unit>>: Sequence, IteratorProtocol {
+        private var first: IndexingIterator<[Unit]>
+        private var second: Second.Iterator
+        private var nextFirst: Unit?
+        private var nextSecond: Unit?
+
+        /// `first` and `second`, each sorted, as one.
+        package init(_ first: [Unit], _ second: Second) {
+            self.first = first.makeIterator()
+            self.second = second.makeIterator()
+            nextFirst = self.first.next()
+            nextSecond = self.second.next()
         }
-        var kept = units.filter { band($0.share) >= cut }
-        kept.sort { $0.precedes($1) }
-        return kept
+
+        /// The next unit of either list, in order.
+        package mutating func next() -> Unit? {
+            switch (nextFirst, nextSecond) {
+            case (nil, nil):
+                return nil
+            case (let unit?, nil):
+                nextFirst = first.next()
+                return unit
+            case (nil, let unit?):
+                nextSecond = second.next()
+                return unit
+            case (let own?, let other?):
+                if other.precedes(own) {
+                    nextSecond = second.next()
+                    return other
+                }
+                nextFirst = first.next()
+                return own
+            }
+        }
     }
 
     /// The band of a share: a quarter of share wide, the last one open above.
     private static func band(_ share: Double) -> Int {
         share >= 31 / 4 ? 31 : Int(share * 4)
-    }
-
-    /// `first` and `second` (each sorted) as one sorted list.
-    package static func merged(_ first: [Unit], _ second: [Unit]) -> [Unit] {
-        guard !first.isEmpty else { return second }
-        guard !second.isEmpty else { return first }
-        var merged: [Unit] = []
-        merged.reserveCapacity(first.count + second.count)
-        var i = 0, j = 0
-        while i < first.count, j < second.count {
-            if second[j].precedes(first[i]) {
-                merged.append(second[j])
-                j += 1
-            } else {
-                merged.append(first[i])
-                i += 1
-            }
-        }
-        merged += first[i...]
-        merged += second[j...]
-        return merged
     }
 }

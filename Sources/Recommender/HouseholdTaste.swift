@@ -19,11 +19,12 @@ package final class HouseholdTaste: Sendable {
         fileprivate var artistLikes: [Int32]
         /// Hearts over the whole library.
         fileprivate var total: Int
-        /// The track positions with at least one heart: a new listener's draw looks at
-        /// these, not at every track of the library.
-        package fileprivate(set) var heartedSongs: Set<Int>
-        /// The artist ids (not 0) whose songs carry at least one heart.
-        package fileprivate(set) var heartedArtists: Set<Int>
+        /// Every hearted song and every artist (not id 0) whose songs carry a heart, as
+        /// units at their full share (a song's ``songShare(hearts:)``, an artist's
+        /// ``artistShare(hearts:)``), the most lifted first, moved with each heart: a new
+        /// listener's draw fades them (a common factor keeps their order) and reads only the
+        /// head of the list (``ListenerTaste/heavyPositions(decisiveness:budget:groupLimit:)``).
+        package fileprivate(set) var units: HeavyUnits
 
         /// Per track position: how many listeners gave it a heart.
         package var songHearts: [Int32] { songLikes }
@@ -31,15 +32,30 @@ package final class HouseholdTaste: Sendable {
         /// Per artist id: how many hearts its songs carry, over all listeners.
         package var artistHearts: [Int32] { artistLikes }
 
-        /// Adds `change` hearts to the track at `position` by the artist with id `artist`,
-        /// keeping the hearted sets.
-        fileprivate mutating func move(_ change: Int32, position: Int, artist: Int) {
+        /// The share a song's `hearts` give it before the fade: at most ``HouseholdTaste/songCap``.
+        package static func songShare(hearts: Int32) -> Double {
+            hearts > 0 ? min(HouseholdTaste.songCap, Double(hearts)) : 0
+        }
+
+        /// The share an artist's `hearts` give its songs before the fade: at most
+        /// ``HouseholdTaste/artistCap``.
+        package static func artistShare(hearts: Int32) -> Double {
+            hearts > 0 ? min(HouseholdTaste.artistCap, HouseholdTaste.perArtistLike * Double(hearts)) : 0
+        }
+
+        /// Adds `change` hearts to the track at `position` by the artist with id `artist`
+        /// (of `artistSongs` songs), moving their units.
+        fileprivate mutating func move(_ change: Int32, position: Int, artist: Int, artistSongs: Int) {
+            let song = songLikes[position]
             songLikes[position] += change
             total += Int(change)
-            if songLikes[position] > 0 { heartedSongs.insert(position) } else { heartedSongs.remove(position) }
+            units.move(.song, id: position, count: 1, from: Self.songShare(hearts: song),
+                       to: Self.songShare(hearts: songLikes[position]))
             guard artist != 0 else { return }
+            let byArtist = artistLikes[artist]
             artistLikes[artist] += change
-            if artistLikes[artist] > 0 { heartedArtists.insert(artist) } else { heartedArtists.remove(artist) }
+            units.move(.artist, id: artist, count: artistSongs, from: Self.artistShare(hearts: byArtist),
+                       to: Self.artistShare(hearts: artistLikes[artist]))
         }
 
         /// The household's share of a track's score, for a listener who liked the track
@@ -88,10 +104,14 @@ package final class HouseholdTaste: Sendable {
             artists[Int(library.facets.artist[position])] += Int32(count)
         }
         artists[0] = 0
+        let units = songs.indices.filter { songs[$0] > 0 }.map { position in
+            HeavyUnits.Unit(share: Counts.songShare(hearts: songs[position]), count: 1, kind: .song, id: position)
+        } + artists.indices.filter { artists[$0] > 0 }.map { id in
+            HeavyUnits.Unit(share: Counts.artistShare(hearts: artists[id]), count: library.facets.count(of: Int32(id), .artist),
+                            kind: .artist, id: id)
+        }
         let built = Counts(generation: library.facets.generation, songLikes: songs, artistLikes: artists,
-                           total: songs.reduce(0) { $0 + Int($1) },
-                           heartedSongs: Set(songs.indices.filter { songs[$0] > 0 }),
-                           heartedArtists: Set(artists.indices.filter { artists[$0] > 0 }))
+                           total: songs.reduce(0) { $0 + Int($1) }, units: HeavyUnits(units))
         counts.withLock { $0 = built }
         return built
     }
@@ -100,7 +120,9 @@ package final class HouseholdTaste: Sendable {
     package func moved(_ change: Int32, position: Int, of library: Library) {
         counts.withLock { counts in
             guard counts?.generation == library.facets.generation else { counts = nil; return }
-            counts?.move(change, position: position, artist: Int(library.facets.artist[position]))
+            let artist = library.facets.artist[position]
+            counts?.move(change, position: position, artist: Int(artist),
+                         artistSongs: library.facets.count(of: artist, .artist))
         }
     }
 }

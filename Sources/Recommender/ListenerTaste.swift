@@ -113,39 +113,29 @@ package struct ListenerTaste: DrawTaste, Sendable {
 
     /// The songs and groups the listener or the household lifted by at least
     /// ``HeavyUnits/threshold``: the listener's own (``ListenerWeights/heavy``, kept sorted
-    /// report by report), and the household's hearted songs and artists, faded, while the
-    /// fade leaves them heavy. The most lifted first, whole groups of at most `groupLimit`
-    /// songs, while they fit in `budget` songs (``HeavyUnits/chosen(from:budget:groupLimit:)``).
-    /// `decisiveness` is not needed: the order by share is the order by weight at any
-    /// decisiveness. A song can be named twice (by itself and by its group).
+    /// report by report), and the household's hearted songs and artists
+    /// (``HouseholdTaste/Counts/units``), faded, while the fade leaves them heavy (a
+    /// listener who taught 45 songs or fewer still weighs a hearted song). The most lifted
+    /// first, whole groups of at most `groupLimit` songs, while they fit in `budget` songs
+    /// (``HeavyUnits/chosen(from:budget:groupLimit:)``, which reads the two lists merged only
+    /// as far as it chooses). `decisiveness` is not needed: the order by share is the order
+    /// by weight at any decisiveness. A song can be named twice (by itself and by its group).
     package func heavyPositions(decisiveness: Double, budget: Int, groupLimit: Int) -> [Int] {
         let facets = library.facets
-        var units = weights.heavy.units
+        let chosen: [HeavyUnits.Unit]
         if let household {
+            // One factor for every unit keeps their order, so the ones still heavy are a head.
             let fade = householdFade
-            var shared: [HeavyUnits.Unit] = []
-            // Only a listener who taught little (45 songs or fewer) looks at the hearted songs.
-            if fade * HouseholdTaste.songCap >= HeavyUnits.threshold {
-                let hearts = household.songHearts
-                for position in household.heartedSongs {
-                    shared.append(HeavyUnits.Unit(share: fade * min(HouseholdTaste.songCap, Double(hearts[position])),
-                                                  count: 1, kind: .song, id: position))
-                }
-            }
-            if fade * HouseholdTaste.artistCap >= HeavyUnits.threshold {
-                let hearts = household.artistHearts
-                for id in household.heartedArtists {
-                    let share = fade * min(HouseholdTaste.artistCap, HouseholdTaste.perArtistLike * Double(hearts[id]))
-                    shared.append(HeavyUnits.Unit(share: share, count: facets.count(of: Int32(id), .artist),
-                                                  kind: .artist, id: id))
-                }
-            }
-            if !shared.isEmpty {
-                units = HeavyUnits.merged(units, HeavyUnits.sortedCandidates(shared, budget: budget, groupLimit: groupLimit))
-            }
+            let shared = household.units.units.lazy
+                .map { HeavyUnits.Unit(share: fade * $0.share, count: $0.count, kind: $0.kind, id: $0.id) }
+                .prefix(while: \.isHeavy)
+            chosen = HeavyUnits.chosen(from: HeavyUnits.Merged(weights.heavy.units, shared), budget: budget,
+                                       groupLimit: groupLimit)
+        } else {
+            chosen = HeavyUnits.chosen(from: weights.heavy.units, budget: budget, groupLimit: groupLimit)
         }
         var positions: [Int] = []
-        for unit in HeavyUnits.chosen(from: units, budget: budget, groupLimit: groupLimit) {
+        for unit in chosen {
             switch unit.kind {
             case .song: positions.append(unit.id)
             case .artist: positions += facets.positions(of: Int32(unit.id), .artist).map(Int.init)

@@ -60,21 +60,31 @@ struct HeavyUnitsTests {
             let expected = Self.scanned(units, budget: budget, groupLimit: groupLimit)
             #expect(Self.sorted(walked) == Self.sorted(expected), "round \(round)")
             #expect(walked.reduce(0) { $0 + $1.count } <= budget)
-            // Units made per draw (the household's), pruned to what can be chosen and merged
-            // with the listener's kept list, choose what the scan of both together chose.
+            // Two kept lists (the listener's and the household's) walked as one, without
+            // building the merged list, choose what the scan of both together chose.
             let split = random.index(below: size + 1)
-            let own = HeavyUnits(Array(units[..<split]))
-            let shared = HeavyUnits.sortedCandidates(Array(units[split...]), budget: budget, groupLimit: groupLimit)
-            #expect(zip(shared, shared.dropFirst()).allSatisfy { !$1.precedes($0) })
-            let merged = HeavyUnits.chosen(from: HeavyUnits.merged(own.units, shared), budget: budget, groupLimit: groupLimit)
+            let own = HeavyUnits(Array(units[..<split])), shared = HeavyUnits(Array(units[split...]))
+            let merged = HeavyUnits.chosen(from: HeavyUnits.Merged(own.units, shared.units), budget: budget,
+                                           groupLimit: groupLimit)
             #expect(Self.sorted(merged) == Self.sorted(expected), "round \(round), split at \(split)")
+            // The household's list faded for a listener: every share times one factor, the
+            // ones still heavy a head of it, as a scan of the faded units would choose.
+            let fade = Double(1 + random.index(below: 8)) / 8
+            let faded = shared.units.lazy
+                .map { HeavyUnits.Unit(share: fade * $0.share, count: $0.count, kind: $0.kind, id: $0.id) }
+                .prefix(while: \.isHeavy)
+            let fadedScan = Self.scanned(Array(units[..<split]) + units[split...].map {
+                HeavyUnits.Unit(share: fade * $0.share, count: $0.count, kind: $0.kind, id: $0.id)
+            }, budget: budget, groupLimit: groupLimit)
+            let fadedWalk = HeavyUnits.chosen(from: HeavyUnits.Merged(own.units, faded), budget: budget, groupLimit: groupLimit)
+            #expect(Self.sorted(fadedWalk) == Self.sorted(fadedScan), "round \(round), fade \(fade)")
             if walked.reduce(0, { $0 + $1.count }) == budget { cutInsideABand += 1 }
         }
         // The random sets reach the budget often, so the band where it runs out is exercised.
         #expect(cutInsideABand > 200)
     }
 
-    @Test("moving a unit's share keeps the list sorted and equal to one built afresh; merged lists stay sorted")
+    @Test("moving a unit's share keeps the list sorted and equal to one built afresh; two lists walk as one sorted list")
     func movesKeepOrder() {
         var random = SplitMix64(seed: 3)
         var shares: [Int: Double] = [:]
@@ -95,7 +105,9 @@ struct HeavyUnitsTests {
         let packed = HeavyUnits.Unit(share: 1, count: 70_000, kind: .genre, id: 1_000_000)
         #expect(packed.kind == .genre && packed.id == 1_000_000 && packed.count == 70_000)
         let other = HeavyUnits((0..<50).map { HeavyUnits.Unit(share: Double($0) / 10, count: 1, kind: .song, id: $0) })
-        let merged = HeavyUnits.merged(heavy.units, other.units)
+        let merged = Array(HeavyUnits.Merged(heavy.units, other.units))
         #expect(merged == Self.sorted(heavy.units + other.units))
+        #expect(Array(HeavyUnits.Merged([], other.units)) == other.units)
+        #expect(Array(HeavyUnits.Merged(heavy.units, [HeavyUnits.Unit]())) == heavy.units)
     }
 }

@@ -91,13 +91,25 @@ struct ListenerWeightsTests {
             != facets.generation)
     }
 
-    @Test("the household's hearted songs and artists follow every heart given and taken back")
+    @Test("the household's units of hearted songs and artists follow every heart given and taken back")
     func householdHearts() throws {
         let library = Self.library
         let data = try TemporaryDirectory(prefix: "mhz-household")
         let household = HouseholdTaste(ratings: try SongRatings(database: try StationDatabase(directory: data.url)))
         var random = SplitMix64(seed: 5)
-        #expect(household.counts(for: library).heartedSongs.isEmpty)
+        #expect(household.counts(for: library).units.units.isEmpty)
+        // The units a scan of the counts gives: every hearted song, every hearted artist but id 0.
+        func scanned(_ counts: HouseholdTaste.Counts) -> HeavyUnits {
+            let songs = counts.songHearts.indices.filter { counts.songHearts[$0] > 0 }.map {
+                HeavyUnits.Unit(share: HouseholdTaste.Counts.songShare(hearts: counts.songHearts[$0]), count: 1,
+                                kind: .song, id: $0)
+            }
+            let artists = counts.artistHearts.indices.dropFirst().filter { counts.artistHearts[$0] > 0 }.map {
+                HeavyUnits.Unit(share: HouseholdTaste.Counts.artistShare(hearts: counts.artistHearts[$0]),
+                                count: library.facets.count(of: Int32($0), .artist), kind: .artist, id: $0)
+            }
+            return HeavyUnits(songs + artists)
+        }
         for step in 0..<300 {
             let position = random.index(below: library.tracks.count)
             let counts = household.counts(for: library)
@@ -105,13 +117,16 @@ struct ListenerWeightsTests {
             let change: Int32 = counts.songHearts[position] > 0 && random.index(below: 2) == 0 ? -1 : 1
             household.moved(change, position: position, of: library)
             let now = household.counts(for: library)
-            #expect(now.heartedSongs == Set(now.songHearts.indices.filter { now.songHearts[$0] > 0 }), "step \(step)")
-            #expect(now.heartedArtists == Set(now.artistHearts.indices.dropFirst().filter { now.artistHearts[$0] > 0 }))
+            #expect(now.units == scanned(now), "step \(step)")
         }
         let counts = household.counts(for: library)
-        #expect(!counts.heartedSongs.isEmpty && counts.heartedSongs.count < library.tracks.count)
+        let songs = counts.units.units.filter { $0.kind == .song }, artists = counts.units.units.filter { $0.kind == .artist }
+        #expect(!songs.isEmpty && songs.count < library.tracks.count)
+        // Several hearts on one artist lift it past one heart's share.
+        #expect(artists.contains { $0.share > HouseholdTaste.perArtistLike })
         // The untagged artist (id 0) is never among them, though its songs carry hearts.
-        #expect(!counts.heartedArtists.contains(0))
+        #expect(!artists.contains { $0.id == 0 })
+        #expect(counts.songHearts.indices.contains { library.facets.artist[$0] == 0 && counts.songHearts[$0] > 0 })
     }
 
     @Test("what reports taught is in the database after a clean stop: a new station loads the same profile")
