@@ -56,16 +56,20 @@ package final class ListenerProfiles: Sendable {
             let key = SoundAffinity.Key(generation: library.facets.generation, analysed: space.analysedCount,
                                         revision: revision)
             if let sound, sound.key == key { return sound }
-            // Only the newest ``SoundAffinity/memory`` in the library count: a listener with
-            // hundreds of hearts needs no look-up of the older ones.
+            // Only the newest ``SoundAffinity/memory`` of each kind in the library count: a
+            // listener with hundreds of hearts, or fifty songs skipped lately, needs no
+            // look-up of the older ones.
             var liked: [Int] = []
             for sid in profile.liked.reversed() where liked.count < SoundAffinity.memory {
                 if let position = library.position(of: sid) { liked.append(position) }
             }
-            let disliked = profile.recent.filter { sid in
-                profile.trashed.contains(sid) || (profile.songScores[sid] ?? 0) < 0
-            }.compactMap(library.position(of:))
-            let built = SoundAffinity(key: key, space: space, liked: liked.reversed(), disliked: disliked)
+            var disliked: [Int] = []
+            for sid in profile.recent.reversed() where disliked.count < SoundAffinity.memory {
+                guard profile.trashed.contains(sid) || (profile.songScores[sid] ?? 0) < 0,
+                      let position = library.position(of: sid) else { continue }
+                disliked.append(position)
+            }
+            let built = SoundAffinity(key: key, space: space, liked: liked.reversed(), disliked: disliked.reversed())
             sound = built
             return built
         }

@@ -74,7 +74,7 @@ package struct Recommender: Sendable {
     ///     ``DrawPool/exactLimit`` is weighed through a sample (``DrawPool``).
     ///   - trackCount: how many tracks the library has (positions are below it).
     ///   - window: the positions of the last ``noRepeatWindow`` songs heard, oldest first
-    ///     (see ``window(recent:position:)``). They are left out while other candidates
+    ///     (see ``window(remembered:history:current:position:)``). They are left out while other candidates
     ///     remain, and otherwise fill the list, least recently heard first.
     ///   - taste: the listener's scores over the library.
     ///   - variety: the dial, 0…1.
@@ -209,11 +209,30 @@ package struct Recommender: Sendable {
         heard == 0 ? 1 : pow(1 + Double(heard), -spread)
     }
 
-    /// The positions of the last ``noRepeatWindow`` of `recent` (song ids, oldest first),
-    /// in that order; songs no longer in the library take their place in the window but
-    /// have no position.
-    package static func window(recent: [String], position: (String) -> Int?) -> [Int] {
-        recent.suffix(noRepeatWindow).compactMap(position)
+    /// The positions of the last ``noRepeatWindow`` songs the listener heard, oldest first:
+    /// of the songs the station remembers (`remembered`, oldest first), then the request's
+    /// `h` history, then its current song, each counted once at its latest place. Songs no
+    /// longer in the library take their place in the window but have no position.
+    ///
+    /// Walks from the newest back and stops once the window is full, so a request looks up
+    /// about ``noRepeatWindow`` songs, not every remembered one.
+    package static func window(remembered: [String], history: [String], current: String?,
+                               position: (String) -> Int?) -> [Int] {
+        var seen = Set<String>(minimumCapacity: noRepeatWindow)
+        var newestFirst: [Int] = []
+        newestFirst.reserveCapacity(noRepeatWindow)
+        // Takes one song, newest first; false once the window is full.
+        func take(_ sid: String) -> Bool {
+            guard !sid.isEmpty, seen.insert(sid).inserted else { return true }
+            if let position = position(sid) { newestFirst.append(position) }
+            return seen.count < noRepeatWindow
+        }
+        walk: do {
+            if let current, !take(current) { break walk }
+            for sid in history.reversed() where !take(sid) { break walk }
+            for sid in remembered.reversed() where !take(sid) { break walk }
+        }
+        return newestFirst.reversed()
     }
 
     /// An index among the slots of `kinds` at `level` or above, drawn with probability
@@ -239,15 +258,6 @@ package struct Recommender: Sendable {
             if target < 0 { return index }
         }
         return weights.count - 1
-    }
-
-    /// The listener's recent songs as one list, oldest first, each once at its latest place:
-    /// those the station remembers, then the request's `h` history, then its current song.
-    package static func recentSongs(remembered: [String], history: [String], current: String?) -> [String] {
-        var merged = remembered + history
-        if let current, !current.isEmpty { merged.append(current) }
-        var seen = Set<String>()
-        return merged.reversed().filter { !$0.isEmpty && seen.insert($0).inserted }.reversed()
     }
 }
 

@@ -158,10 +158,10 @@ struct PlaylistResponder: Sendable {
                 let profile = taste.profile
                 var pool = members ?? profile.liked.compactMap { library.position(of: $0) }
                 if let ownBan { pool.removeAll { $0 == ownBan } }
-                let recent = Recommender.recentSongs(remembered: profile.recent, history: history, current: sid)
+                let window = Recommender.window(remembered: profile.recent, history: history, current: sid,
+                                                position: library.position(of:))
                 let chosen = recommender.pick(
-                    from: pool, trackCount: library.tracks.count,
-                    window: Recommender.window(recent: recent, position: library.position(of:)),
+                    from: pool, trackCount: library.tracks.count, window: window,
                     taste: taste, variety: variety, count: count, listener: key, draw: draw)
                 return chosen.map { choice in
                     let track = library.tracks[choice.position]
