@@ -165,6 +165,41 @@ package final class StationDatabase: Sendable {
             try db.execute(sql: "ALTER TABLE sound ADD COLUMN true_peak REAL")
             try db.execute(sql: "ALTER TABLE sound ADD COLUMN loudness_version INTEGER NOT NULL DEFAULT 0")
         }
+        // The feedback tables keyed by their primary key alone (WITHOUT ROWID): a report
+        // writes one row in each of three of them, and a rowid table with a text key is two
+        // B-trees (the rows and the key's index), so a report's transaction touched six
+        // pages where three do. A report's statements in a loop took 54 µs of CPU per
+        // transaction before, 43 µs after. (A row change of such a table is not reported to
+        // GRDB's transaction observers; nothing here observes them.)
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: """
+                CREATE TABLE song_mark_v8 (
+                    listener TEXT NOT NULL, sid TEXT NOT NULL,
+                    liked INTEGER NOT NULL DEFAULT 0, liked_at REAL NOT NULL DEFAULT 0,
+                    trashed INTEGER NOT NULL DEFAULT 0, score REAL NOT NULL DEFAULT 0,
+                    PRIMARY KEY (listener, sid)
+                ) WITHOUT ROWID;
+                INSERT INTO song_mark_v8 (listener, sid, liked, liked_at, trashed, score)
+                    SELECT listener, sid, liked, liked_at, trashed, score FROM song_mark;
+                DROP TABLE song_mark;
+                ALTER TABLE song_mark_v8 RENAME TO song_mark;
+
+                CREATE TABLE affinity_v8 (
+                    listener TEXT NOT NULL, facet TEXT NOT NULL, value TEXT NOT NULL,
+                    score REAL NOT NULL,
+                    PRIMARY KEY (listener, facet, value)
+                ) WITHOUT ROWID;
+                INSERT INTO affinity_v8 (listener, facet, value, score)
+                    SELECT listener, facet, value, score FROM affinity;
+                DROP TABLE affinity;
+                ALTER TABLE affinity_v8 RENAME TO affinity;
+
+                CREATE TABLE listener_v8 (key TEXT PRIMARY KEY NOT NULL, recent TEXT NOT NULL) WITHOUT ROWID;
+                INSERT INTO listener_v8 (key, recent) SELECT key, recent FROM listener;
+                DROP TABLE listener;
+                ALTER TABLE listener_v8 RENAME TO listener;
+                """)
+        }
         return migrator
     }
 }

@@ -71,6 +71,41 @@ struct LikedSongsTests {
         #expect(rows == ["anonymous 11 0 1", "user:1000001 11 0 1", "user:1000001 12 1 0"])
     }
 
+    @Test("a database of v7 opens with the feedback tables keyed by their primary key alone, every row kept")
+    func migrationDropsRowids() throws {
+        let data = try TemporaryDirectory(prefix: "mhz-station-v7")
+        let queue = try DatabaseQueue(path: data.path(StationDatabase.fileName).path)
+        try StationDatabase.migrator.migrate(queue, upTo: "v7")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO song_mark (listener, sid, liked, liked_at, trashed, score) VALUES
+                    ('user:1000001', '11', 1, 1.5, 0, 0.25), ('anonymous', '12', 0, 0, 1, -1.0);
+                INSERT INTO affinity (listener, facet, value, score) VALUES
+                    ('user:1000001', 'artist', 'A', 0.5), ('user:1000001', 'genre', 'rock', -0.75);
+                INSERT INTO listener (key, recent) VALUES ('user:1000001', '11|12'), ('anonymous', '12');
+                """)
+        }
+        try queue.close()
+        let database = try StationDatabase(directory: data.url)
+        let (kinds, marks, affinities, listeners) = try database.access { db in
+            (try Row.fetchAll(db, sql: """
+                SELECT name, wr FROM pragma_table_list WHERE name IN ('song_mark', 'affinity', 'listener') ORDER BY name
+                """).map { "\($0["name"] as String) \($0["wr"] as Int)" },
+             try Row.fetchAll(db, sql: "SELECT * FROM song_mark ORDER BY listener, sid").map { row in
+                 "\(row["listener"] as String) \(row["sid"] as String) \(row["liked"] as Int) \(row["liked_at"] as Double) "
+                     + "\(row["trashed"] as Int) \(row["score"] as Double)"
+             },
+             try Row.fetchAll(db, sql: "SELECT * FROM affinity ORDER BY listener, facet, value").map { row in
+                 "\(row["listener"] as String) \(row["facet"] as String) \(row["value"] as String) \(row["score"] as Double)"
+             },
+             try Row.fetchAll(db, sql: "SELECT * FROM listener ORDER BY key").map { "\($0["key"] as String) \($0["recent"] as String)" })
+        }
+        #expect(kinds == ["affinity 1", "listener 1", "song_mark 1"])
+        #expect(marks == ["anonymous 12 0 0.0 1 -1.0", "user:1000001 11 1 1.5 0 0.25"])
+        #expect(affinities == ["user:1000001 artist A 0.5", "user:1000001 genre rock -0.75"])
+        #expect(listeners == ["anonymous 12", "user:1000001 11|12"])
+    }
+
     @Test("anonymous is need_login, a dead token expired, in Douban's {r, err} shape")
     func refusals() async throws {
         try await StationFixtures.withDemoStation { _, base in
