@@ -74,8 +74,8 @@ package struct Recommender: Sendable {
     ///     ``DrawPool/exactLimit`` is weighed through a sample (``DrawPool``).
     ///   - trackCount: how many tracks the library has (positions are below it).
     ///   - window: the positions of the last ``noRepeatWindow`` songs heard, oldest first
-    ///     (see ``window(remembered:history:current:position:)``). They are left out while other candidates
-    ///     remain, and otherwise fill the list, least recently heard first.
+    ///     (see ``window(remembered:history:current:position:)``). They are left out while
+    ///     other candidates remain, and otherwise fill the list, least recently heard first.
     ///   - taste: the listener's scores over the library.
     ///   - variety: the dial, 0…1.
     ///   - count: the list length wanted.

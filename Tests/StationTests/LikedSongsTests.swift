@@ -51,18 +51,23 @@ struct LikedSongsTests {
         }
     }
 
+    /// A station database migrated up to `version` only, holding the rows `sql` inserts, in a
+    /// folder of its own: a database an older mhz left.
+    private static func olderDatabase(_ version: String, _ sql: String) throws -> TemporaryDirectory {
+        let data = try TemporaryDirectory(prefix: "mhz-station-\(version)")
+        let queue = try DatabaseQueue(path: data.path(StationDatabase.fileName).path)
+        try StationDatabase.migrator.migrate(queue, upTo: version)
+        try queue.write { db in try db.execute(sql: sql) }
+        try queue.close()
+        return data
+    }
+
     @Test("a database that kept a like beside a later trash opens with the like ended; other likes stay")
     func migrationEndsTrashedLikes() throws {
-        let data = try TemporaryDirectory(prefix: "mhz-station-v4")
-        let queue = try DatabaseQueue(path: data.path(StationDatabase.fileName).path)
-        try StationDatabase.migrator.migrate(queue, upTo: "v4")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO song_mark (listener, sid, liked, liked_at, trashed) VALUES
-                    ('user:1000001', '11', 1, 1.0, 1), ('user:1000001', '12', 1, 2.0, 0), ('anonymous', '11', 0, 0, 1)
-                """)
-        }
-        try queue.close()
+        let data = try Self.olderDatabase("v4", """
+            INSERT INTO song_mark (listener, sid, liked, liked_at, trashed) VALUES
+                ('user:1000001', '11', 1, 1.0, 1), ('user:1000001', '12', 1, 2.0, 0), ('anonymous', '11', 0, 0, 1)
+            """)
         let database = try StationDatabase(directory: data.url)
         let rows = try database.access { db in
             try Row.fetchAll(db, sql: "SELECT listener, sid, liked, trashed FROM song_mark ORDER BY listener, sid")
@@ -73,19 +78,13 @@ struct LikedSongsTests {
 
     @Test("a database of v7 opens with the feedback tables keyed by their primary key alone, every row kept")
     func migrationDropsRowids() throws {
-        let data = try TemporaryDirectory(prefix: "mhz-station-v7")
-        let queue = try DatabaseQueue(path: data.path(StationDatabase.fileName).path)
-        try StationDatabase.migrator.migrate(queue, upTo: "v7")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO song_mark (listener, sid, liked, liked_at, trashed, score) VALUES
-                    ('user:1000001', '11', 1, 1.5, 0, 0.25), ('anonymous', '12', 0, 0, 1, -1.0);
-                INSERT INTO affinity (listener, facet, value, score) VALUES
-                    ('user:1000001', 'artist', 'A', 0.5), ('user:1000001', 'genre', 'rock', -0.75);
-                INSERT INTO listener (key, recent) VALUES ('user:1000001', '11|12'), ('anonymous', '12');
-                """)
-        }
-        try queue.close()
+        let data = try Self.olderDatabase("v7", """
+            INSERT INTO song_mark (listener, sid, liked, liked_at, trashed, score) VALUES
+                ('user:1000001', '11', 1, 1.5, 0, 0.25), ('anonymous', '12', 0, 0, 1, -1.0);
+            INSERT INTO affinity (listener, facet, value, score) VALUES
+                ('user:1000001', 'artist', 'A', 0.5), ('user:1000001', 'genre', 'rock', -0.75);
+            INSERT INTO listener (key, recent) VALUES ('user:1000001', '11|12'), ('anonymous', '12');
+            """)
         let database = try StationDatabase(directory: data.url)
         let (kinds, marks, affinities, listeners) = try database.access { db in
             (try Row.fetchAll(db, sql: """
