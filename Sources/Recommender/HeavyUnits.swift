@@ -70,6 +70,15 @@ package struct HeavyUnits: Sendable, Equatable {
         /// The track position (a song) or facet id (a group).
         package var id: Int { Int(key & 0x3FFF_FFFF) }
 
+        /// The same unit with its share multiplied by `factor` (a listener's fade of the
+        /// household's units): for a positive factor, the order among units multiplied alike
+        /// stays.
+        package func scaled(by factor: Double) -> Unit {
+            var unit = self
+            unit.share = factor * share
+            return unit
+        }
+
         /// Whether it is heavy: a share of at least ``HeavyUnits/threshold``, on songs.
         package var isHeavy: Bool { share >= HeavyUnits.threshold && songs > 0 }
 

@@ -33,13 +33,13 @@ package final class HouseholdTaste: Sendable {
         package var artistHearts: [Int32] { artistLikes }
 
         /// The share a song's `hearts` give it before the fade: at most ``HouseholdTaste/songCap``.
-        package static func songShare(hearts: Int32) -> Double {
+        package static func songShare(hearts: Int) -> Double {
             hearts > 0 ? min(HouseholdTaste.songCap, Double(hearts)) : 0
         }
 
         /// The share an artist's `hearts` give its songs before the fade: at most
         /// ``HouseholdTaste/artistCap``.
-        package static func artistShare(hearts: Int32) -> Double {
+        package static func artistShare(hearts: Int) -> Double {
             hearts > 0 ? min(HouseholdTaste.artistCap, HouseholdTaste.perArtistLike * Double(hearts)) : 0
         }
 
@@ -49,25 +49,24 @@ package final class HouseholdTaste: Sendable {
             let song = songLikes[position]
             songLikes[position] += change
             total += Int(change)
-            units.move(.song, id: position, count: 1, from: Self.songShare(hearts: song),
-                       to: Self.songShare(hearts: songLikes[position]))
+            units.move(.song, id: position, count: 1, from: Self.songShare(hearts: Int(song)),
+                       to: Self.songShare(hearts: Int(songLikes[position])))
             guard artist != 0 else { return }
             let byArtist = artistLikes[artist]
             artistLikes[artist] += change
-            units.move(.artist, id: artist, count: artistSongs, from: Self.artistShare(hearts: byArtist),
-                       to: Self.artistShare(hearts: artistLikes[artist]))
+            units.move(.artist, id: artist, count: artistSongs, from: Self.artistShare(hearts: Int(byArtist)),
+                       to: Self.artistShare(hearts: Int(artistLikes[artist])))
         }
 
         /// The household's share of a track's score, for a listener who liked the track
         /// (`liked`) and `likedByArtist` songs of its artist: what the others liked, not
         /// what the listener did (its own hearts count in its own scores already).
-        /// `min(artistCap, perArtistLike·others' hearts on the artist) + min(songCap,
-        /// others' hearts on the song)`.
+        /// ``artistShare(hearts:)`` of others' hearts on the artist plus ``songShare(hearts:)``
+        /// of others' hearts on the song.
         package func share(at position: Int, artist: Int32, liked: Bool, likedByArtist: Int) -> Double {
-            let song = Double(songLikes[position] - (liked ? 1 : 0))
-            let byArtist = artist == 0 ? 0 : Double(Int(artistLikes[Int(artist)]) - likedByArtist)
-            return min(HouseholdTaste.artistCap, HouseholdTaste.perArtistLike * max(0, byArtist))
-                + min(HouseholdTaste.songCap, max(0, song))
+            let song = Int(songLikes[position]) - (liked ? 1 : 0)
+            let byArtist = artist == 0 ? 0 : Int(artistLikes[Int(artist)]) - likedByArtist
+            return Self.artistShare(hearts: byArtist) + Self.songShare(hearts: song)
         }
 
         /// Whether anyone liked anything in this library.
@@ -105,9 +104,9 @@ package final class HouseholdTaste: Sendable {
         }
         artists[0] = 0
         let units = songs.indices.filter { songs[$0] > 0 }.map { position in
-            HeavyUnits.Unit(share: Counts.songShare(hearts: songs[position]), count: 1, kind: .song, id: position)
+            HeavyUnits.Unit(share: Counts.songShare(hearts: Int(songs[position])), count: 1, kind: .song, id: position)
         } + artists.indices.filter { artists[$0] > 0 }.map { id in
-            HeavyUnits.Unit(share: Counts.artistShare(hearts: artists[id]), count: library.facets.count(of: Int32(id), .artist),
+            HeavyUnits.Unit(share: Counts.artistShare(hearts: Int(artists[id])), count: library.facets.count(of: Int32(id), .artist),
                             kind: .artist, id: id)
         }
         let built = Counts(generation: library.facets.generation, songLikes: songs, artistLikes: artists,

@@ -122,18 +122,11 @@ package struct ListenerTaste: DrawTaste, Sendable {
     /// by weight at any decisiveness. A song can be named twice (by itself and by its group).
     package func heavyPositions(decisiveness: Double, budget: Int, groupLimit: Int) -> [Int] {
         let facets = library.facets
-        let chosen: [HeavyUnits.Unit]
-        if let household {
-            // One factor for every unit keeps their order, so the ones still heavy are a head.
-            let fade = householdFade
-            let shared = household.units.units.lazy
-                .map { HeavyUnits.Unit(share: fade * $0.share, count: $0.count, kind: $0.kind, id: $0.id) }
-                .prefix(while: \.isHeavy)
-            chosen = HeavyUnits.chosen(from: HeavyUnits.Merged(weights.heavy.units, shared), budget: budget,
+        // One factor for every unit keeps their order, so the ones still heavy are a head.
+        let fade = householdFade
+        let shared = (household?.units.units ?? []).lazy.map { $0.scaled(by: fade) }.prefix(while: \.isHeavy)
+        let chosen = HeavyUnits.chosen(from: HeavyUnits.Merged(weights.heavy.units, shared), budget: budget,
                                        groupLimit: groupLimit)
-        } else {
-            chosen = HeavyUnits.chosen(from: weights.heavy.units, budget: budget, groupLimit: groupLimit)
-        }
         var positions: [Int] = []
         for unit in chosen {
             switch unit.kind {

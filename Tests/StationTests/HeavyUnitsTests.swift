@@ -70,12 +70,9 @@ struct HeavyUnitsTests {
             // The household's list faded for a listener: every share times one factor, the
             // ones still heavy a head of it, as a scan of the faded units would choose.
             let fade = Double(1 + random.index(below: 8)) / 8
-            let faded = shared.units.lazy
-                .map { HeavyUnits.Unit(share: fade * $0.share, count: $0.count, kind: $0.kind, id: $0.id) }
-                .prefix(while: \.isHeavy)
-            let fadedScan = Self.scanned(Array(units[..<split]) + units[split...].map {
-                HeavyUnits.Unit(share: fade * $0.share, count: $0.count, kind: $0.kind, id: $0.id)
-            }, budget: budget, groupLimit: groupLimit)
+            let faded = shared.units.lazy.map { $0.scaled(by: fade) }.prefix(while: \.isHeavy)
+            let fadedScan = Self.scanned(Array(units[..<split]) + units[split...].map { $0.scaled(by: fade) },
+                                         budget: budget, groupLimit: groupLimit)
             let fadedWalk = HeavyUnits.chosen(from: HeavyUnits.Merged(own.units, faded), budget: budget, groupLimit: groupLimit)
             #expect(Self.sorted(fadedWalk) == Self.sorted(fadedScan), "round \(round), fade \(fade)")
             if walked.reduce(0, { $0 + $1.count }) == budget { cutInsideABand += 1 }

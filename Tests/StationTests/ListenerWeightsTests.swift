@@ -101,11 +101,11 @@ struct ListenerWeightsTests {
         // The units a scan of the counts gives: every hearted song, every hearted artist but id 0.
         func scanned(_ counts: HouseholdTaste.Counts) -> HeavyUnits {
             let songs = counts.songHearts.indices.filter { counts.songHearts[$0] > 0 }.map {
-                HeavyUnits.Unit(share: HouseholdTaste.Counts.songShare(hearts: counts.songHearts[$0]), count: 1,
+                HeavyUnits.Unit(share: HouseholdTaste.Counts.songShare(hearts: Int(counts.songHearts[$0])), count: 1,
                                 kind: .song, id: $0)
             }
             let artists = counts.artistHearts.indices.dropFirst().filter { counts.artistHearts[$0] > 0 }.map {
-                HeavyUnits.Unit(share: HouseholdTaste.Counts.artistShare(hearts: counts.artistHearts[$0]),
+                HeavyUnits.Unit(share: HouseholdTaste.Counts.artistShare(hearts: Int(counts.artistHearts[$0])),
                                 count: library.facets.count(of: Int32($0), .artist), kind: .artist, id: $0)
             }
             return HeavyUnits(songs + artists)
