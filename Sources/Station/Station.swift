@@ -125,6 +125,7 @@ public final class Station: Sendable {
                            leveling: configuration.leveling, library: library, responder: responder, logger: logger)
         self.live = live
         let metrics = StationMetrics()
+        metrics.libraryScanned(in: first.summary.duration)
         self.metrics = metrics
         var services = StationRouter.Services(library: library, responder: responder, accounts: accounts,
                                           captchas: CaptchaStore(), covers: covers, tokenGuard: TokenGuard(limits: configuration.tokenGuard),
@@ -183,7 +184,10 @@ public final class Station: Sendable {
     @discardableResult
     public func rescan() async throws(StationError) -> ScanSummary {
         let loader = self.loader
-        let scan = try await Blocking.run(on: scans) { () throws(StationError) in try loader.load() }
+        let served = library.snapshot
+        let scan = try await Blocking.run(on: scans) { () throws(StationError) in try loader.load(keeping: served) }
+        // The same library kept: nothing to replace, and the analysis goes on publishing for it.
+        guard scan.library.facets.generation != served.facets.generation else { return scanned(scan.summary) }
         library.replace(with: scan.library, sound: sound?.table(for: scan.library) ?? .empty)
         if let sound {
             // Files new, changed or gone: measure what is not; otherwise the analysis (if
@@ -194,8 +198,14 @@ public final class Station: Sendable {
                 sound.follow(scan.library, publish: library.soundPublisher())
             }
         }
-        latestScan.withLock { $0 = scan.summary }
-        return scan.summary
+        return scanned(scan.summary)
+    }
+
+    /// Keeps a rescan's summary as the latest and counts the scan in the metrics.
+    private func scanned(_ summary: ScanSummary) -> ScanSummary {
+        latestScan.withLock { $0 = summary }
+        metrics.libraryScanned(in: summary.duration)
+        return summary
     }
 
     /// The library served right now.

@@ -29,12 +29,15 @@ struct RescanTests {
             #expect(station.lastScan.read == 30)
             #expect(station.lastScan.added == 30)
             let before = station.servedLibrary.tracks
+            let generation = station.servedLibrary.facets.generation
 
             let unchanged = try await station.rescan()
             #expect(unchanged.files == 30 && unchanged.tracks == 30)
             #expect(unchanged.read == 0, "an unchanged file was reread")
             #expect(unchanged.added == 0 && unchanged.removed == 0)
             #expect(station.servedLibrary.tracks == before)
+            // The library served is kept, not rebuilt: listeners' weights are keyed by its generation.
+            #expect(station.servedLibrary.facets.generation == generation, "an unchanged rescan rebuilt the library")
 
             // Retag one file (ffmpeg rewrites it: new size and time); only it is read again.
             let changed = music.url.appendingPathComponent(files[3].path)
@@ -47,6 +50,7 @@ struct RescanTests {
             try FileManager.default.moveItem(at: retagged, to: changed)
             let one = try await station.rescan()
             #expect(one.read == 1)
+            #expect(station.servedLibrary.facets.generation != generation, "a changed file kept the old library")
             let renamed = try #require(station.servedLibrary.tracks.first { $0.relativePath == files[3].path })
             #expect(renamed.title == "Renamed Song")
             #expect(renamed.sid == before[3].sid)
