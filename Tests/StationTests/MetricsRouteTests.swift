@@ -42,6 +42,9 @@ struct MetricsRouteTests {
             #expect(lines.contains("mhz_library_tracks \(station.servedLibrary.tracks.count).0"), "\(lines)")
             #expect(lines.contains("mhz_sound_analysed_tracks 0.0") && lines.contains("mhz_sound_unreadable_files 0.0"))
             #expect(lines.contains("mhz_transcodes_started_total 0") && lines.contains("mhz_transcodes_cached 0.0"))
+            // The first scan, then a rescan: each is counted, changed or not.
+            #expect(lines.contains("mhz_library_scan_duration_seconds_count 1"), "\(lines)")
+            _ = try await station.rescan()
             // Every metric has its help and type, once.
             for name in StationMetrics.help.keys where name != "mhz_live_listeners" && name != "mhz_live_edge_answers_total" {
                 #expect(lines.filter { $0 == "# HELP \(name) \(StationMetrics.help[name] ?? "")" }.count == 1, "\(name)")
@@ -54,6 +57,7 @@ struct MetricsRouteTests {
             let onAir = try await Self.lines(base)
             #expect(onAir.contains { $0.hasPrefix(#"mhz_live_listeners{channel="\#(channel)"} "#) }, "\(onAir)")
             #expect(onAir.contains(#"mhz_http_requests_total{family="operator",status="200"} 1"#), "\(onAir)")
+            #expect(onAir.contains("mhz_library_scan_duration_seconds_count 2"), "\(onAir)")
         } cleanup: {
             await station.stop()
         }

@@ -9,9 +9,10 @@ import Synchronization
 ///
 /// Counted as it happens: requests by route family and status, with a latency histogram
 /// per family (to the answer's head: a song streamed for minutes is not a slow answer);
-/// the live edge's answers; transcodes started; failed logins. Set at each scrape from what
-/// the station holds: the library and its analysis, the transcodes cached, the channels on
-/// the air and their listeners. Nothing about any one listener.
+/// the live edge's answers; transcodes started; failed logins; library scans with their
+/// time (a rescan runs every minute, changed or not: what it costs shows here). Set at each
+/// scrape from what the station holds: the library and its analysis, the transcodes
+/// cached, the channels on the air and their listeners. Nothing about any one listener.
 final class StationMetrics: Sendable {
     /// The metrics' names and help texts (`# HELP`), one table: the factory reads it.
     static let help: [String: String] = [
@@ -22,6 +23,7 @@ final class StationMetrics: Sendable {
         "mhz_transcodes_cached": "MP3 transcodes kept in the station's cache.",
         "mhz_login_failures_total": "Failed logins (an unknown account, a wrong password or captcha), both API families.",
         "mhz_library_tracks": "Tracks the station serves.",
+        "mhz_library_scan_duration_seconds": "Time each library scan took, the first and every rescan, changed or not.",
         "mhz_sound_analysed_tracks": "Tracks whose sound the station has measured.",
         "mhz_sound_unreadable_files": "Files the sound analysis could not read.",
         "mhz_uptime_seconds": "Seconds since the station started.",
@@ -55,6 +57,8 @@ final class StationMetrics: Sendable {
     private let analysed: Meter
     private let unreadable: Meter
     private let uptime: Meter
+    /// Every library scan's duration: its count is the scans done, its sum their time.
+    private let scans: Metrics.Timer
     /// Channels given a listeners gauge: one gone off the air is set to 0.
     private let channels = Mutex<Set<String>>([])
     /// Each family's latency histogram, made once: every request records into one.
@@ -75,6 +79,7 @@ final class StationMetrics: Sendable {
         analysed = Meter(label: "mhz_sound_analysed_tracks", factory: factory)
         unreadable = Meter(label: "mhz_sound_unreadable_files", factory: factory)
         uptime = Meter(label: "mhz_uptime_seconds", factory: factory)
+        scans = Metrics.Timer(label: "mhz_library_scan_duration_seconds", factory: factory)
         let factory = self.factory
         durations = Dictionary(uniqueKeysWithValues: Self.families.map { family in
             (family, Metrics.Timer(label: "mhz_http_request_duration_seconds", dimensions: [("family", family)], factory: factory))
@@ -109,6 +114,9 @@ final class StationMetrics: Sendable {
 
     /// Counts a failed login.
     func loginFailed() { loginFailures.increment() }
+
+    /// Counts a library scan that took `duration`.
+    func libraryScanned(in duration: Duration) { scans.record(duration: duration) }
 
     /// The exposition: the gauges set from `status` and `cachedTranscodes` first.
     func exposition(_ status: StationStatus, cachedTranscodes: Int) -> [UInt8] {
