@@ -91,7 +91,8 @@ package final class FeedbackWriter: Sendable {
         for barrier in barriers { barrier.resume() }
     }
 
-    /// Writes one change: the song's mark, the facet scores and the recent list as they are now.
+    /// Writes one change: the song's mark, the facet scores and (when it moved) the recent
+    /// list as they are now.
     package static func store(_ change: ProfileChange, for listener: String, at time: Double, _ db: Database) throws {
         // liked_at orders the red-heart channel: set when the heart is given, kept after.
         try db.cachedStatement(sql: """
@@ -106,9 +107,12 @@ package final class FeedbackWriter: Sendable {
                 ON CONFLICT(listener, facet, value) DO UPDATE SET score = excluded.score
                 """).execute(arguments: [listener, facet.facet.rawValue, facet.value, facet.score])
         }
+        // A heart leaves the recent list as it was: half the reports of a listener who likes
+        // as often as skips write no listener row.
+        guard let recent = change.recent else { return }
         try db.cachedStatement(sql: """
             INSERT INTO listener (key, recent) VALUES (?, ?)
             ON CONFLICT(key) DO UPDATE SET recent = excluded.recent
-            """).execute(arguments: [listener, change.recent.joined(separator: "|")])
+            """).execute(arguments: [listener, recent.joined(separator: "|")])
     }
 }

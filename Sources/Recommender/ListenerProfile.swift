@@ -194,11 +194,16 @@ package struct ListenerProfile: Sendable, Equatable {
         }
         // Songs played (ended, skipped, trashed, playing when the queue ran out) are the
         // recent ones; a heart given or taken says nothing about what was heard.
-        if [.end, .skip, .ban, .playing].contains(type) { remember(track.sid) }
+        switch type {
+        case .end, .skip, .ban, .playing:
+            remember(track.sid)
+            change.recent = recent
+        case .new, .rate, .unrate:
+            break
+        }
         change.liked = likedSet.contains(track.sid)
         change.trashed = trashed.contains(track.sid)
         change.songScore = songScores[track.sid] ?? 0
-        change.recent = recent
         return change
     }
 

@@ -1,7 +1,7 @@
 import MusicLibrary
 
 /// What one report changed in a profile: the song's state, the scores of the facets it
-/// moved and the recent list, each as it is now (a listener's changes are written in the
+/// moved and the recent list when it moved, each as it is now (a listener's changes are written in the
 /// order they were made, see ``FeedbackWriter``).
 package struct ProfileChange: Sendable, Equatable {
     /// One facet value's score as it is now.
@@ -24,6 +24,7 @@ package struct ProfileChange: Sendable, Equatable {
     package var songScore = 0.0
     /// The facets the report moved, with their scores now.
     package var facets: [FacetScore] = []
-    /// The recent list now, oldest first.
-    package var recent: [String] = []
+    /// The recent list now, oldest first; `nil` when the report left it as it was (a heart
+    /// given or taken back says nothing about what was heard), so nothing is written for it.
+    package var recent: [String]?
 }

@@ -67,6 +67,26 @@ struct FeedbackWriterTests {
         #expect(rows.last.map { $0.sid == "1149" && !$0.liked && $0.score == 149 } == true)
     }
 
+    @Test("a change with the recent list writes the listener's row; one without leaves the row as it was",
+          .timeLimit(.minutes(1)))
+    func recentWrittenOnlyWhenItMoved() async throws {
+        let (folder, database, _) = try Self.observedDatabase()
+        defer { withExtendedLifetime(folder) {} }
+        let writer = FeedbackWriter(database: database, logger: .init(label: "test"))
+        let recent = { try database.access { db in try String.fetchAll(db, sql: "SELECT recent FROM listener WHERE key = 'user:7'") } }
+
+        writer.enqueue(ProfileChange(sid: "10", liked: true), for: "user:7", at: 1_700_000_000)
+        await writer.flush()
+        #expect(try Self.marks(database).map(\.sid) == ["10"])
+        #expect(try recent().isEmpty, "a heart wrote a recent list")
+
+        writer.enqueue(ProfileChange(sid: "11", songScore: -1, recent: ["10", "11"]), for: "user:7", at: 1_700_000_001)
+        writer.enqueue(ProfileChange(sid: "12", liked: true), for: "user:7", at: 1_700_000_002)
+        await writer.flush()
+        #expect(try Self.marks(database).map(\.sid) == ["10", "11", "12"])
+        #expect(try recent() == ["10|11"])
+    }
+
     @Test("what is queued when the writer goes is still written", .timeLimit(.minutes(1)))
     func writesTheRestAtTheEnd() async throws {
         let (folder, database, commits) = try Self.observedDatabase()

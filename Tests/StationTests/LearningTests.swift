@@ -80,7 +80,8 @@ struct LearningTests {
         }
         let a1 = track("1", "A", "10", "Rock"), a2 = track("2", "A", "11", "Rock"), b1 = track("3", "B", "12", "Jazz")
         var profile = ListenerProfile()
-        _ = profile.apply(.skip, to: a1)
+        let skip = profile.apply(.skip, to: a1)
+        #expect(skip.recent == ["1"], "a skip is written with the recent list it moved")
         // The song (2·tanh(-1.5/2)), its artist (3·tanh(-1.2/3)), album (tanh(-0.4)) and genre (2·tanh(-0.2/2)).
         #expect(abs(profile.score(of: a1) - (2 * tanh(-0.75) + 3 * tanh(-0.4) + tanh(-0.4) + 2 * tanh(-0.1))) < 1e-12)
         #expect(abs(profile.score(of: a2) - (3 * tanh(-0.4) + 2 * tanh(-0.1))) < 1e-12, "the artist and genre, not the album")
@@ -91,6 +92,7 @@ struct LearningTests {
         let like = profile.apply(.rate, to: a2)
         #expect(like.liked && like.facets.map(\.facet) == [.artist, .album, .genre])
         #expect(like.facets.map(\.score) == [-1.2 + 1.6, 0.6, -0.2 + 0.3], "the scores as they are now")
+        #expect(like.recent == nil, "a heart moved the recent list")
         #expect(profile.score(of: a2) > profile.score(of: b1))
         // Unliking takes the like's lessons back.
         _ = profile.apply(.unrate, to: a2)
