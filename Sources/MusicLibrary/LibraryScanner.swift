@@ -101,11 +101,22 @@ public struct LibraryScanner: Sendable {
                 // file (and a folder named like a song does not).
                 var info = stat()
                 guard stat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-                let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-                found.append(FileStamp(relativePath: relative, size: Int64(info.st_size), modified: nanoseconds))
+                found.append(FileStamp(relativePath: relative, size: Int64(info.st_size),
+                                       modified: Self.nanoseconds(info.st_mtim)))
             }
         }
         return found.sorted { $0.relativePath < $1.relativePath }
+    }
+
+    /// A file's time in nanoseconds since 1970, held at the ends of `Int64` beyond them: a
+    /// file dated after 2262 (`touch -d 2300-01-01`, which ext4 keeps) would overflow it, and
+    /// a trapping multiplication would take the station down with every scan. The stamp is
+    /// only compared with the next scan's; a held one still changes with the file's size.
+    static func nanoseconds(_ time: timespec) -> Int64 {
+        let (scaled, overflow) = Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return time.tv_sec < 0 ? .min : .max }
+        let (sum, carried) = scaled.addingReportingOverflow(Int64(time.tv_nsec))
+        return carried ? (time.tv_nsec < 0 ? .min : .max) : sum
     }
 
     /// Whether `path` is a folder itself (not a link to one).

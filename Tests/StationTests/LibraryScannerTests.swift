@@ -68,6 +68,24 @@ struct LibraryScannerTests {
         #expect(ids == [first: "384859697", second: "384859698"])
     }
 
+    @Test("a file dated past 2262 is stamped at the end of Int64, not a crash; its neighbours keep their times")
+    func fileFromTheFarFuture() throws {
+        let folder = try TemporaryDirectory(prefix: "mhz-far-future")
+        defer { folder.remove() }
+        let late = folder.url.appendingPathComponent("late.mp3"), now = folder.url.appendingPathComponent("now.mp3")
+        for file in [late, now] { try Data("not audio".utf8).write(to: file) }
+        // 2300-01-01, as `touch -d 2300-01-01` sets it: 10 413 792 000 s, past Int64's nanoseconds.
+        var times = [timespec(tv_sec: 10_413_792_000, tv_nsec: 0), timespec(tv_sec: 10_413_792_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, late.path, &times, 0) == 0, "\(String(cString: strerror(errno)))")
+        times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 5), timespec(tv_sec: 1_700_000_000, tv_nsec: 5)]
+        #expect(utimensat(AT_FDCWD, now.path, &times, 0) == 0)
+        let stamps = try LibraryScanner(root: folder.url).playableFiles()
+        #expect(stamps == [FileStamp(relativePath: "late.mp3", size: 9, modified: .max),
+                           FileStamp(relativePath: "now.mp3", size: 9, modified: 1_700_000_000_000_000_005)])
+        #expect(LibraryScanner.nanoseconds(timespec(tv_sec: -10_413_792_000, tv_nsec: 0)) == .min)
+        #expect(LibraryScanner.nanoseconds(timespec(tv_sec: 9_223_372_036, tv_nsec: 999_999_999)) == .max)
+    }
+
     @Test("a missing folder scans empty; a file where a folder should be is an error")
     func missingAndNotAFolder() throws {
         let directory = try TemporaryDirectory(prefix: "mhz-scan")
