@@ -378,6 +378,10 @@ struct LiveTrimTests {
             let window = try await LiveFixtures.waitFor(base, channel, "segment 6") { ($0.entries.last?.sequence ?? 0) >= 6 }
             let gone = try await HTTPFetch.get(base, "/live/\(channel)/128/0.ts")
             #expect(gone.status == 404)
+            // A number no segment has, however far from the listed ones, is not found either.
+            for sequence in ["-9223372036854775808", "-1", "9223372036854775807"] {
+                #expect(try await HTTPFetch.get(base, "/live/\(channel)/128/\(sequence).ts").status == 404, "\(sequence)")
+            }
             let start = try #require(LiveFixtures.milliseconds(window.entries.last!.dateTime))
             let early = try await HTTPFetch.get(base, "/live/\(channel)/128.m3u8?begintime=\(start - 20_000)&endtime=\(start)")
             #expect(early.status == 404)

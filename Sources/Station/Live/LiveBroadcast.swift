@@ -187,8 +187,9 @@ final class LiveBroadcast: Sendable {
     /// it would be if the sequences run without a gap, as they do but after a crash.
     private static func lists(_ sequence: Int, in segments: [LiveSegment]) -> Bool {
         guard let first = segments.first?.sequence else { return false }
-        let index = sequence - first
-        if index >= 0, index < segments.count, segments[index].sequence == sequence { return true }
+        // `sequence` is a request's number, any Int (`-9223372036854775808.ts`).
+        let (index, overflow) = sequence.subtractingReportingOverflow(first)
+        if !overflow, index >= 0, index < segments.count, segments[index].sequence == sequence { return true }
         return segments.contains { $0.sequence == sequence }
     }
 
