@@ -33,7 +33,8 @@ struct MPRISMetadata: Sendable, Equatable {
         title = track.title
         artists = track.artist.isEmpty ? [] : [track.artist]
         album = track.album
-        length = duration.map { Int64(($0 * 1_000_000).rounded()) }
+        // The station's `length` or the file's duration: any number, held within 64 bits.
+        length = duration.map { LiveTiming.units($0, perSecond: 1_000_000) }
         artURL = coverFile.map { $0.absoluteURL.absoluteString }
         userRating = liked ? 1 : 0
     }

@@ -37,7 +37,7 @@ struct MPRISProperties: Sendable, Equatable {
             metadata = .empty
         }
         volume = Double(min(max(snapshot.volume, 0), 100)) / 100
-        position = Int64((max(snapshot.position, 0) * 1_000_000).rounded())
+        position = LiveTiming.units(max(snapshot.position, 0), perSecond: 1_000_000)
         canGoNext = snapshot.track != nil
         canSeek = snapshot.track != nil && snapshot.effectiveDuration != nil
     }

@@ -41,6 +41,19 @@ import Testing
         #expect(properties.canGoNext)
     }
 
+    @Test func aLengthOrPositionPast64BitsOfMicrosecondsIsHeldNotACrash() {
+        // A station may announce any length (`"length": 10000000000000`), a broken file any
+        // duration; in microseconds both overflow Int64.
+        var endless = Self.song
+        endless.length = 1e13
+        let announced = MPRISProperties(snapshot: RadioSnapshot(track: endless), coverFile: nil)
+        #expect(announced.metadata.length == .max)
+        let measured = MPRISProperties(snapshot: RadioSnapshot(track: Self.song, position: 1e300, duration: .infinity),
+                                       coverFile: nil)
+        #expect(measured.position == .max)
+        #expect(measured.metadata.length == .max)
+    }
+
     @Test func pausedAndStoppedStatuses() {
         #expect(MPRISProperties(snapshot: RadioSnapshot(track: Self.song, paused: true), coverFile: nil).playbackStatus
                 == "Paused")

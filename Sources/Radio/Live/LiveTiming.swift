@@ -34,9 +34,14 @@ public struct LiveTiming: Sendable, Equatable {
     // held at the ends of 64 bits rather than trapping.
 
     /// `seconds` as whole milliseconds, held within 64 bits; not a number is 0.
-    public static func milliseconds(_ seconds: Double) -> Int64 {
+    public static func milliseconds(_ seconds: Double) -> Int64 { units(seconds, perSecond: 1000) }
+
+    /// `seconds` in whole units of which a second holds `perSecond` (1 000 000 for the
+    /// microseconds of MPRIS), held within 64 bits; not a number is 0. For any length that
+    /// came from outside: a station's `length`, a file's duration as mpv reads it.
+    public static func units(_ seconds: Double, perSecond: Double) -> Int64 {
         if seconds.isNaN { return 0 }
-        let value = (seconds * 1000).rounded()
+        let value = (seconds * perSecond).rounded()
         return Int64(exactly: value) ?? (value < 0 ? .min : .max)
     }
 
