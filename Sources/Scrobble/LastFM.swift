@@ -40,7 +40,7 @@ public struct LastFM: ScrobbleEndpoint {
     public func nowPlaying(_ song: PlayedSong) -> ScrobbleRequest {
         var parameters = [("artist", song.artist), ("track", song.title)]
         if !song.album.isEmpty { parameters.append(("album", song.album)) }
-        if song.duration > 0 { parameters.append(("duration", String(Int(song.duration.rounded())))) }
+        if let seconds = song.duration(unitsPerSecond: 1) { parameters.append(("duration", String(seconds))) }
         return call("track.updateNowPlaying", parameters)
     }
 
@@ -58,7 +58,7 @@ public struct LastFM: ScrobbleEndpoint {
                 parameters += [("artist[\(index)]", song.artist), ("track[\(index)]", song.title),
                                ("timestamp[\(index)]", String(song.startedAt))]
                 if !song.album.isEmpty { parameters.append(("album[\(index)]", song.album)) }
-                if song.duration > 0 { parameters.append(("duration[\(index)]", String(Int(song.duration.rounded())))) }
+                if let seconds = song.duration(unitsPerSecond: 1) { parameters.append(("duration[\(index)]", String(seconds))) }
                 parameters.append(("chosenByUser[\(index)]", "0"))
             }
             return call("track.scrobble", parameters)

@@ -96,7 +96,7 @@ public struct ListenBrainz: ScrobbleEndpoint {
     private func listen(_ song: PlayedSong, at time: Int64?) -> Listen {
         Listen(listenedAt: time, trackMetadata: TrackMetadata(
             artistName: song.artist, trackName: song.title, releaseName: song.album.isEmpty ? nil : song.album,
-            additionalInfo: AdditionalInfo(durationMs: song.duration > 0 ? Int((song.duration * 1000).rounded()) : nil,
+            additionalInfo: AdditionalInfo(durationMs: song.duration(unitsPerSecond: 1000),
                                            submissionClient: client.name, submissionClientVersion: client.version)))
     }
 

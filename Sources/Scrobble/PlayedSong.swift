@@ -19,6 +19,16 @@ public struct PlayedSong: Sendable, Equatable, Codable {
         self.duration = duration
         self.startedAt = startedAt
     }
+
+    /// The length in whole units of which a second holds `unitsPerSecond` (1 for Last.fm's
+    /// seconds, 1000 for ListenBrainz' milliseconds); `nil` when unknown (0), and when it is
+    /// no song's length: not finite, or past what an `Int` holds. A station may announce any
+    /// `length`, and the outbox keeps what it was given: a trapping conversion would stop
+    /// the courier at every start.
+    public func duration(unitsPerSecond: Double) -> Int? {
+        guard duration > 0 else { return nil }
+        return Int(exactly: (duration * unitsPerSecond).rounded())
+    }
 }
 
 /// One of the services mhz scrobbles to; the raw value names it in the outbox and on the

@@ -37,6 +37,22 @@ struct ScrobbleRequestTests {
         #expect(lb.validateToken().url.absoluteString == "http://127.0.0.1:9/1/validate-token")
     }
 
+    @Test func aLengthNoSongHasIsLeftOutNotACrash() throws {
+        // A station's `"length": 9223372036854775807`, or an unending stream's duration.
+        for duration in [9.223_372_036_854_775_807e18, 1e300, .infinity, .nan, -3] {
+            let song = PlayedSong(artist: "A", title: "T", duration: duration, startedAt: 5)
+            #expect(song.duration(unitsPerSecond: 1) == nil && song.duration(unitsPerSecond: 1000) == nil, "\(duration)")
+            let lb = ListenBrainz(token: "t", client: ScrobbleClient(name: "mhz", version: "1"))
+            let body = String(decoding: try #require(lb.request(for: [.listen(song)])?.body), as: UTF8.self)
+            #expect(!body.contains("duration_ms"), "\(body)")
+            let fm = LastFM(apiKey: "k", secret: "s", sessionKey: "x")
+            for request in [fm.nowPlaying(song), try #require(fm.request(for: [.listen(song)]))] {
+                #expect(!String(decoding: try #require(request.body), as: UTF8.self).contains("duration"))
+            }
+        }
+        #expect(PlayedSong(artist: "A", title: "T", duration: 239.6, startedAt: 5).duration(unitsPerSecond: 1) == 240)
+    }
+
     @Test func listenBrainzAnswersAreSortedIntoTakenRefusedAndNotNow() throws {
         let lb = ListenBrainz(token: "t", client: ScrobbleClient(name: "mhz", version: "1"))
         try lb.check(ScrobbleReply(status: 200, body: Data(#"{"status":"ok"}"#.utf8)))
