@@ -25,11 +25,11 @@ struct LiveArchive {
         directory.appendingPathComponent("\(kbps)/\(sequence).ts")
     }
 
-    /// What the folder holds: the segments whose files are all there, and the songs
-    /// aired, oldest first.
+    /// What the folder holds: the segments whose files are all there and whose numbers are
+    /// plausible (``LiveSegment/isPlausible``), and the songs aired, oldest first.
     func load() -> (segments: [LiveSegment], aired: [AiredRecord]) {
         let segments: [LiveSegment] = Self.read(segmentList).filter { segment in
-            bitrates.allSatisfy { FileManager.default.fileExists(atPath: file(kbps: $0, sequence: segment.sequence).path) }
+            segment.isPlausible && bitrates.allSatisfy { FileManager.default.fileExists(atPath: file(kbps: $0, sequence: segment.sequence).path) }
         }
         return (segments, Self.read(airedList))
     }

@@ -22,6 +22,18 @@ struct LiveSegment: Codable, Sendable, Equatable {
 
     /// When its audio ends, in milliseconds since the epoch.
     var end: Int64 { start + Int64((duration * 1000).rounded()) }
+
+    /// Whether its numbers are ones a broadcast writes: none negative, a length of at most
+    /// an hour, the rest far from the ends of 64 bits. A line of `segments.jsonl` damaged or
+    /// edited to hold others is skipped when read, since the next run goes on from the last
+    /// segment's sequence, era and clock, and ``end`` adds its length to its start.
+    var isPlausible: Bool {
+        let limit = Int64.max / 4
+        guard sequence >= 0, Int64(sequence) < limit, era >= 0, Int64(era) < limit, start >= 0, start < limit,
+              duration.isFinite, duration >= 0, duration <= 3600 else { return false }
+        guard let cue else { return true }
+        return cue.clock >= 0 && cue.clock < limit && cue.offset >= 0 && cue.offset < limit
+    }
 }
 
 /// Where a broadcast's audio stood at the end of a segment, kept in the segment's line so
