@@ -1,8 +1,8 @@
 import MusicLibrary
 
 /// What one report changed in a profile: the song's state, the scores of the facets it
-/// moved and the recent list when it moved, each as it is now (a listener's changes are written in the
-/// order they were made, see ``FeedbackWriter``).
+/// moved and the recent list when it moved, each as it is now (a listener's changes are
+/// written in the order they were made, see ``FeedbackWriter``).
 package struct ProfileChange: Sendable, Equatable {
     /// One facet value's score as it is now.
     package struct FacetScore: Sendable, Equatable {

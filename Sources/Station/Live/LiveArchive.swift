@@ -29,7 +29,8 @@ struct LiveArchive {
     /// plausible (``LiveSegment/isPlausible``), and the songs aired, oldest first.
     func load() -> (segments: [LiveSegment], aired: [AiredRecord]) {
         let segments: [LiveSegment] = Self.read(segmentList).filter { segment in
-            segment.isPlausible && bitrates.allSatisfy { FileManager.default.fileExists(atPath: file(kbps: $0, sequence: segment.sequence).path) }
+            segment.isPlausible
+                && bitrates.allSatisfy { FileManager.default.fileExists(atPath: file(kbps: $0, sequence: segment.sequence).path) }
         }
         return (segments, Self.read(airedList))
     }
