@@ -36,20 +36,25 @@ public final class Station: Sendable {
     /// The configuration the station was created with.
     public let configuration: StationConfiguration
     private let database: StationDatabase
-    private let library: LiveLibrary
-    private let loader: LibraryLoader
+    /// The library served, replaced by the rescans that change it.
+    let library: LiveLibrary
+    /// Scans the folder served.
+    let loader: LibraryLoader
     private let services: StationRouter.Services
     private let profiles: ListenerProfiles
     /// The live channels (`/live/…`), broadcast while the station serves.
     private let live: LiveHub
     /// What `/metrics` answers, counted as the station serves.
-    private let metrics: StationMetrics
+    let metrics: StationMetrics
     /// Measures the tracks' sound in the background; `nil` when the configuration says not to.
-    private let sound: BackgroundAnalysis?
+    let sound: BackgroundAnalysis?
     private let server = ServerHandle()
-    private let scans = DispatchQueue(label: "mhz.station.scan")
-    private let latestScan: Mutex<ScanSummary>
-    private let rescanTimer = Mutex<Task<Void, Never>?>(nil)
+    /// Where scans run, one at a time (`Station+Rescans.swift`).
+    let scans = DispatchQueue(label: "mhz.station.scan")
+    /// What the latest scan did.
+    let latestScan: Mutex<ScanSummary>
+    /// The rescan timer while one runs.
+    let rescanTimer = Mutex<Task<Void, Never>?>(nil)
     /// What HTTPS is served with, read and checked at creation; nil for plain HTTP.
     private let tlsConfiguration: TLSConfiguration?
     /// The listening socket handed over at creation, until the first start takes it.
@@ -174,40 +179,6 @@ public final class Station: Sendable {
         }
     }
 
-    /// Rescans the library now: new files appear, removed ones disappear, changed ones are
-    /// reread; song ids of files that stay are unchanged. Requests in flight finish with the
-    /// library they started with.
-    ///
-    /// - Returns: what the scan did (``ScanSummary/read`` is 0 when nothing changed).
-    /// - Throws: what ``init(configuration:)`` throws for a scan; the library served stays
-    ///   as it was.
-    @discardableResult
-    public func rescan() async throws(StationError) -> ScanSummary {
-        let loader = self.loader
-        let served = library.snapshot
-        let scan = try await Blocking.run(on: scans) { () throws(StationError) in try loader.load(keeping: served) }
-        // The same library kept: nothing to replace, and the analysis goes on publishing for it.
-        guard scan.library.facets.generation != served.facets.generation else { return scanned(scan.summary) }
-        library.replace(with: scan.library, sound: sound?.table(for: scan.library) ?? .empty)
-        if let sound {
-            // Files new, changed or gone: measure what is not; otherwise the analysis (if
-            // still under way) publishes for the library that replaced its own.
-            if scan.summary.read > 0 || scan.summary.removed > 0 {
-                sound.schedule(scan.library, publish: library.soundPublisher())
-            } else {
-                sound.follow(scan.library, publish: library.soundPublisher())
-            }
-        }
-        return scanned(scan.summary)
-    }
-
-    /// Keeps a rescan's summary as the latest and counts the scan in the metrics.
-    private func scanned(_ summary: ScanSummary) -> ScanSummary {
-        latestScan.withLock { $0 = summary }
-        metrics.libraryScanned(in: summary.duration)
-        return summary
-    }
-
     /// The library served right now.
     var servedLibrary: Library {
         library.snapshot
@@ -233,11 +204,6 @@ public final class Station: Sendable {
     /// The captchas handed out (tests read answers from it, as a person reads the image).
     var captchaStore: CaptchaStore {
         services.captchas
-    }
-
-    /// What the most recent scan (the first one, or the last rescan) did.
-    public var lastScan: ScanSummary {
-        latestScan.withLock { $0 }
     }
 
     /// The root URL while serving (`http://127.0.0.1:<port>`, `https://` with TLS), else `nil`.
@@ -278,13 +244,6 @@ public final class Station: Sendable {
     /// The file of the song with this id in the library served, if it has one.
     public func mediaFile(sid: String) -> URL? {
         library.snapshot.track(sid: sid)?.file
-    }
-
-    /// Rescans the library every ``StationConfiguration/rescanInterval`` from now on, as a
-    /// serving station does: for a station answered in-process (``respond(method:path:query:body:)``),
-    /// which never calls ``start()``. Calling it again restarts the timer; ``stop()`` ends it.
-    public func beginRescans() {
-        startRescanTimer()
     }
 
     /// Binds and starts serving in the background; returns once the socket listens.
@@ -349,10 +308,7 @@ public final class Station: Sendable {
             // The server never listened: binding failed (the task has ended already), or the
             // caller was cancelled first (the task may still be starting up). Either way,
             // make sure it is down before reporting.
-            rescanTimer.withLock { timer in
-                timer?.cancel()
-                timer = nil
-            }
+            stopRescans()
             await group.triggerGracefulShutdown()
             await task.value
             server.finished(generation: generation)?.release()
@@ -407,10 +363,7 @@ public final class Station: Sendable {
     /// socket kept.
     @discardableResult
     private func shutDown(keepingSocket: Bool) async -> ListeningSocket? {
-        rescanTimer.withLock { timer in
-            timer?.cancel()
-            timer = nil
-        }
+        stopRescans()
         let detached = server.detach()
         if let group = detached.group, let task = detached.task {
             await group.triggerGracefulShutdown()
@@ -437,29 +390,6 @@ public final class Station: Sendable {
     }
 
     // MARK: - Private
-
-    /// Rescans every ``StationConfiguration/rescanInterval`` while serving. A failed
-    /// rescan (the folder briefly unreadable, say) keeps the library as it was and is
-    /// logged; the next tick tries again.
-    private func startRescanTimer() {
-        guard let interval = configuration.rescanInterval else { return }
-        let logger = configuration.effectiveLogger
-        let timer = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard !Task.isCancelled, let self else { return }
-                do {
-                    try await self.rescan()
-                } catch {
-                    logger.warning("rescan failed", metadata: ["error": .string("\(error)")])
-                }
-            }
-        }
-        rescanTimer.withLock { previous in
-            previous?.cancel()
-            previous = timer
-        }
-    }
 
     /// The socket to serve: the one handed over at creation (by the first start only),
     /// else a new one bound to the configured host and port.
