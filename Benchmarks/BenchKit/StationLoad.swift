@@ -32,6 +32,9 @@ public struct StationLoad: Sendable {
         return credentials
     }
 
+    /// The names of ``playlistMix(_:)``'s requests, by round modulo 4.
+    public static let playlistMixKinds = ["n", "s", "r", "liked_songs"]
+
     /// The playlist mix, a listener's round in turn: a new list, a skip, a like (answered
     /// with a list), an export of the liked songs; `credentials` as ``logIn(listeners:dataDirectory:)``
     /// returns them.

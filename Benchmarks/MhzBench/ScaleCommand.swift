@@ -149,7 +149,7 @@ enum ScaleCommand {
                                   progress: progress) { index, previous in mix(index % listeners, index / listeners, previous) }
         let channelCPU = cpuPerAnswer(open, station: second, listeners: listeners, rateSeconds: options.rateSeconds,
                                       progress: progress) { _, _ in "/j/app/radio/channels" }
-        let kindNames = ["n", "s", "r", "liked_songs"]
+        let kindNames = StationLoad.playlistMixKinds
         let kindCPU = kindNames.indices.map { kind in
             // Round `kind` of every listener's cycle: the playlist mix's own request of that kind.
             cpuPerAnswer(open, station: second, listeners: listeners, rateSeconds: options.rateSeconds, progress: progress) {
@@ -220,11 +220,11 @@ enum ScaleCommand {
                   mhz: String(format: "%.0f answers/s, ", capacity) + "\(ms(p.median)) / \(ms(p.p99))",
                   reference: "\(ms(r.median)) / \(ms(r.p99)) channel list (constant JSON)",
                   ratio: String(format: "%.2f× / %.2f×", p.median / r.median, p.p99 / r.p99))
-        let kinds = zip(["n", "s (answered with a list)", "r (answered with a list)", "liked_songs"], byKind.0).map { name, latencies in
+        let kinds = zip(kindNames, byKind.0).map { name, latencies in
             let stats = Stats(latencies)
             return "\(name) \(ms(stats.median)) / \(ms(stats.p99))"
         }
-        table.add("the same mix by request, p50 / p99", mhz: kinds.joined(separator: "; "), reference: "—", ratio: "—")
+        table.add("the same mix by request (s and r answered with a list), p50 / p99", mhz: kinds.joined(separator: "; "), reference: "—", ratio: "—")
         table.add("station CPU per answer over the mix (the warm-up's first lists not counted)",
                   mhz: String(format: "%.3f ms", playlistCPU),
                   reference: String(format: "%.3f ms channel list", referenceCPU),
@@ -282,15 +282,16 @@ enum ScaleCommand {
                                      target: @escaping @Sendable (Int, String) -> String)
         -> (cpu: Double, outcome: OpenLoopLoad.Outcome, rescans: Int) {
         var rescans = 0
+        // The count after one run is the count before the next.
+        var scans = LibraryScans.read(port: station.port)?.count
         while true {
-            let scans = LibraryScans.read(port: station.port)?.count
             var before = 0.0
             let outcome = open.run(rate: 500, seconds: rateSeconds, listeners: listeners,
                                    ready: { before = ProcSample.read(station.pid)?.cpuSeconds ?? 0 }, target: target)
             let cpu = 1000 * ((ProcSample.read(station.pid)?.cpuSeconds ?? before) - before) / Double(max(1, outcome.answered))
-            guard let scans, LibraryScans.read(port: station.port)?.count != scans, rescans < 2 else {
-                return (cpu, outcome, rescans)
-            }
+            let after = LibraryScans.read(port: station.port)?.count
+            guard let counted = scans, after != counted, rescans < 2 else { return (cpu, outcome, rescans) }
+            scans = after
             rescans += 1
             progress(String(format: "scale: a rescan fell into a CPU run (%.3f ms per answer): held again", cpu))
         }
